@@ -1,0 +1,316 @@
+"""Dated parameters: every number the law states, and the amounts it leaves to resolutions.
+
+Learned from OpenFisca: a parameter has a description, a unit, the section that authorises
+it, and values keyed by the date they take effect; each value may carry its authority (the
+local law or Town Board resolution). ``null`` means *not configured* (or ended): the software
+then says so, it never invents an amount. An amended law is a data change, and a
+determination made on a date can be replayed with the values in force on that date.
+
+The loader is strict, because a silently misread number would be a wrong determination:
+duplicate keys, unknown keys, bad dates, and money written as a binary float are errors
+naming the file and the parameter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .citations import Citation, CitationError
+from .units import UNITS
+
+MONEY_UNITS = frozenset({"USD", "USD/lb"})
+_TOP_KEYS = frozenset({"jurisdiction", "name", "timezone", "law", "extends", "notice", "parameters"})
+_PARAM_KEYS = frozenset({"description", "reference", "unit", "values"})
+_VALUE_KEYS = frozenset({"value", "authority", "note"})
+_NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
+
+
+class ParameterError(ValueError):
+    """A parameter file that cannot be trusted, or a value asked for outside its dates."""
+
+
+@dataclass(frozen=True)
+class DatedValue:
+    effective: date
+    value: Decimal | None
+    authority: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    description: str
+    reference: str
+    unit: str
+    values: tuple[DatedValue, ...]
+
+    def at(self, on: date) -> DatedValue:
+        """The value in force on ``on`` (the latest effective on or before it)."""
+        dates = [v.effective for v in self.values]
+        i = bisect_right(dates, on)
+        if i == 0:
+            raise ParameterError(f"parameter {self.name} has no value before {self.values[0].effective}")
+        return self.values[i - 1]
+
+
+@dataclass(frozen=True)
+class ParameterValue:
+    """A value as used in a determination: what, how much, since when, on whose authority."""
+
+    name: str
+    value: Decimal | None
+    unit: str
+    effective: date
+    reference: str
+    authority: str
+
+    @property
+    def configured(self) -> bool:
+        return self.value is not None
+
+
+@dataclass(frozen=True)
+class ParameterSet:
+    """The parameters of one jurisdiction."""
+
+    jurisdiction: str
+    name: str
+    timezone: str
+    parameters: Mapping[str, Parameter]
+    digest: str
+    sources: tuple[str, ...] = field(default=())
+    notice: str = ""
+
+    def __iter__(self) -> Iterator[Parameter]:
+        return iter(self.parameters.values())
+
+    def parameter(self, name: str) -> Parameter:
+        try:
+            return self.parameters[name]
+        except KeyError:
+            raise ParameterError(f"{self.jurisdiction} has no parameter {name!r}") from None
+
+    def get(self, name: str, on: date) -> ParameterValue:
+        p = self.parameter(name)
+        v = p.at(on)
+        return ParameterValue(name, v.value, p.unit, v.effective, p.reference, v.authority)
+
+    def value(self, name: str, on: date) -> Decimal:
+        """A value that must be configured (the law's own numbers)."""
+        pv = self.get(name, on)
+        if pv.value is None:
+            raise ParameterError(f"{name} is not configured in {self.jurisdiction} on {on}")
+        return pv.value
+
+    def in_force(self, on: date) -> list[ParameterValue]:
+        return [self.get(name, on) for name in sorted(self.parameters)]
+
+    def breakpoints(self, names: list[str] | None = None) -> list[date]:
+        """Every date on which one of ``names`` (default: all) changes, sorted."""
+        chosen = names if names is not None else list(self.parameters)
+        return sorted({v.effective for n in chosen for v in self.parameter(n).values})
+
+    @property
+    def version(self) -> str:
+        """Short identity of the parameter text, stored with every determination."""
+        return f"{self.jurisdiction}@{self.digest[:12]}"
+
+
+# --- strict YAML ---------------------------------------------------------------------------
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses duplicate keys (YAML would silently keep the last)."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    out: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node)
+        if key in out:
+            line = key_node.start_mark.line + 1
+            raise ParameterError(f"duplicate key {key!r} at line {line}")
+        out[key] = loader.construct_object(value_node, deep=True)
+    return out
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _read_yaml(text: str, source: str) -> dict[str, Any]:
+    try:
+        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - SafeLoader subclass
+    except ParameterError as e:
+        raise ParameterError(f"{source}: {e}") from None
+    except yaml.YAMLError as e:
+        raise ParameterError(f"{source}: not valid YAML: {e}") from None
+    if not isinstance(data, dict):
+        raise ParameterError(f"{source}: expected a mapping at the top")
+    return data
+
+
+def _unknown(keys: Any, allowed: frozenset[str], where: str) -> None:
+    extra = sorted(str(k) for k in keys if k not in allowed)
+    if extra:
+        raise ParameterError(f"{where}: unknown key(s) {', '.join(extra)}")
+
+
+def _decimal(raw: Any, unit: str, where: str) -> Decimal | None:
+    if raw is None:
+        return None
+    if isinstance(raw, bool):
+        raise ParameterError(f"{where}: a number was expected, not {raw!r}")
+    if isinstance(raw, float):
+        if unit in MONEY_UNITS:
+            raise ParameterError(
+                f"{where}: money must be written exactly, as a quoted string (e.g. \"25.00\"), "
+                f"not the float {raw!r}"
+            )
+        raw = repr(raw)
+    try:
+        return Decimal(str(raw).strip())
+    except InvalidOperation:
+        raise ParameterError(f"{where}: {raw!r} is not a number") from None
+
+
+def _date(raw: Any, where: str) -> date:
+    if isinstance(raw, date):
+        return raw
+    try:
+        return date.fromisoformat(str(raw))
+    except ValueError:
+        raise ParameterError(f"{where}: {raw!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _parse_values(raw: Any, unit: str, where: str) -> list[DatedValue]:
+    if not isinstance(raw, dict) or not raw:
+        raise ParameterError(f"{where}: 'values' must map effective dates to values")
+    out: list[DatedValue] = []
+    for key, entry in raw.items():
+        at = f"{where} {key}"
+        effective = _date(key, at)
+        if isinstance(entry, dict):
+            _unknown(entry, _VALUE_KEYS, at)
+            if "value" not in entry:
+                raise ParameterError(f"{at}: missing 'value' (write null for not configured)")
+            out.append(
+                DatedValue(
+                    effective,
+                    _decimal(entry["value"], unit, at),
+                    str(entry.get("authority") or ""),
+                    str(entry.get("note") or ""),
+                )
+            )
+        else:
+            out.append(DatedValue(effective, _decimal(entry, unit, at)))
+    return out
+
+
+def _parse_parameter(name: str, raw: Any, source: str) -> Parameter:
+    where = f"{source}: parameter {name}"
+    if not _NAME.match(str(name)):
+        raise ParameterError(f"{where}: names are lower-case words joined by dots")
+    if not isinstance(raw, dict):
+        raise ParameterError(f"{where}: expected a mapping")
+    _unknown(raw, _PARAM_KEYS, where)
+    for required in ("description", "reference", "unit", "values"):
+        if required not in raw:
+            raise ParameterError(f"{where}: missing '{required}'")
+    unit = str(raw["unit"])
+    if unit not in UNITS:
+        raise ParameterError(f"{where}: unknown unit {unit!r}")
+    reference = str(raw["reference"])
+    if reference.startswith("§"):
+        try:
+            Citation.parse(reference.split(";")[0].strip())
+        except CitationError as e:
+            raise ParameterError(f"{where}: {e}") from None
+    values = sorted(_parse_values(raw["values"], unit, where), key=lambda v: v.effective)
+    return Parameter(name, str(raw["description"]), reference, unit, tuple(values))
+
+
+def parse_parameter_text(
+    text: str, source: str, base: ParameterSet | None = None
+) -> ParameterSet:
+    """Read a parameter file's text; ``base`` is the jurisdiction it ``extends``."""
+    data = _read_yaml(text, source)
+    _unknown(data, _TOP_KEYS, source)
+    for required in ("jurisdiction", "parameters"):
+        if required not in data:
+            raise ParameterError(f"{source}: missing '{required}'")
+    raw_params = data["parameters"]
+    if not isinstance(raw_params, dict):
+        raise ParameterError(f"{source}: 'parameters' must be a mapping")
+    params: dict[str, Parameter] = dict(base.parameters) if base else {}
+    for name, raw in raw_params.items():
+        if base is not None and name in base.parameters:
+            params[name] = _extend(base.parameters[name], raw, f"{source}: parameter {name}")
+        else:
+            params[name] = _parse_parameter(name, raw, source)
+    digest_src = (base.digest if base else "") + text
+    return ParameterSet(
+        jurisdiction=str(data["jurisdiction"]),
+        name=str(data.get("name") or data["jurisdiction"]),
+        timezone=str(data.get("timezone") or (base.timezone if base else "America/New_York")),
+        parameters=params,
+        digest=hashlib.sha256(digest_src.encode()).hexdigest(),
+        sources=((*base.sources, source) if base else (source,)),
+        notice=str(data.get("notice") or ""),
+    )
+
+
+def _extend(parent: Parameter, raw: Any, where: str) -> Parameter:
+    """An extending file adds dated values to a parameter; a value on the same date replaces."""
+    if not isinstance(raw, dict):
+        raise ParameterError(f"{where}: expected a mapping")
+    _unknown(raw, frozenset({"values"}), where + " (an extension may only add values)")
+    added = {v.effective: v for v in _parse_values(raw.get("values"), parent.unit, where)}
+    merged = {v.effective: v for v in parent.values} | added
+    return Parameter(
+        parent.name,
+        parent.description,
+        parent.reference,
+        parent.unit,
+        tuple(merged[d] for d in sorted(merged)),
+    )
+
+
+BUNDLED = ("wappinger", "demo")
+
+
+def _bundled_text(name: str) -> tuple[str, str]:
+    res = resources.files("sewer_rules").joinpath("jurisdictions", name, "parameters.yaml")
+    return res.read_text(encoding="utf-8"), f"jurisdictions/{name}/parameters.yaml"
+
+
+@cache
+def load_jurisdiction(name_or_path: str) -> ParameterSet:
+    """A bundled jurisdiction by name (``wappinger``, ``demo``) or a parameter file by path."""
+    if name_or_path in BUNDLED:
+        text, source = _bundled_text(name_or_path)
+    else:
+        path = Path(name_or_path)
+        if not path.is_file():
+            raise ParameterError(
+                f"no jurisdiction {name_or_path!r}: use one of {', '.join(BUNDLED)} or a path to a "
+                "parameters.yaml"
+            )
+        text, source = path.read_text(encoding="utf-8"), str(path)
+    head = _read_yaml(text, source)
+    base_name = head.get("extends")
+    base = load_jurisdiction(str(base_name)) if base_name else None
+    return parse_parameter_text(text, source, base)
