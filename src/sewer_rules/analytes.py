@@ -82,7 +82,7 @@ ANALYTES: tuple[Analyte, ...] = (
         "mg/l",
         SampleKind.GRAB,
         ("00720",),
-        ("cyanide, total", "cyanide", "total cyanide", "cn", "cn, total", "cyanide_total"),
+        ("cyanide, total", "cyanide total", "cyanide", "total cyanide", "cn", "cn, total", "cyanide_total"),
     ),
     Analyte("copper", "Copper, total", "concentration", "mg/l", SampleKind.COMPOSITE, ("01042",), ("copper", "cu", "copper, total")),
     Analyte("chromium", "Chromium, total", "concentration", "mg/l", SampleKind.COMPOSITE, ("01034",), ("chromium", "cr", "chromium, total")),

@@ -1,0 +1,240 @@
+"""The evaluation engine: every declared rule applied to every valid row, in one pass per rule.
+
+For each rule the limit in force is looked up per row by the *period* of its sample date (the
+span between two consecutive effective dates of any parameter), converted exactly to the
+analyte's canonical unit, and compared in decimal. Findings come out in long form — one row per
+finding with its status, citation, limit, unit, message and the parameter and effective date
+used — which is what the office stores, and what the reports serialise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+import polars as pl
+
+from ..analytes import ANALYTES, BY_NAME
+from ..federal.cfr136_holding_times import CITATION as HOLDING_CITATION
+from ..federal.cfr136_holding_times import HOLDING_TIME_PARAMETER
+from ..findings import Status
+from ..limits import Bound, JudgmentRule, LimitRule
+from ..ordinance.s196_15_definitions.normal_sewage import NORMAL_STRENGTH_RULES
+from ..ordinance.s196_19_use_of_public_sewers.prohibitions import JUDGMENT_RULES, LIMIT_RULES
+from ..ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES, sample_type_advisory
+from ..parameters import ParameterSet
+from ..units import convert, format_decimal
+from .classify import classify_samples
+from .permit_limits import PermitLimits, evaluate_permit_limits
+from .prepare import CANON, prepare
+from .schema import ADVISORY_SCHEMA, FINDING_SCHEMA
+
+RULES: tuple[LimitRule, ...] = (*LIMIT_RULES, *NORMAL_STRENGTH_RULES)
+
+
+
+@dataclass
+class Evaluation:
+    """What the engine found. ``results`` has one row per valid input row."""
+
+    results: pl.DataFrame  # row, sample_id, facility, parameter, value, unit, status, day, ...
+    findings: pl.DataFrame  # long form, FINDING_SCHEMA
+    advisories: pl.DataFrame  # long form, ADVISORY_SCHEMA
+    samples: pl.DataFrame  # sample_id, cooling_water, unpolluted_water
+    errors: pl.DataFrame  # row, field, message
+    monthly: pl.DataFrame = field(default_factory=pl.DataFrame)
+    parameters_version: str = ""
+
+    @property
+    def has_violation(self) -> bool:
+        bad = [str(Status.PROHIBITED), str(Status.REVIEW)]
+        monthly_bad = self.monthly.height > 0 and self.monthly.filter(pl.col("status").is_in(bad)).height > 0
+        return self.results.filter(pl.col("status").is_in(bad)).height > 0 or monthly_bad
+
+
+def _limit_table(rule: LimitRule, params: ParameterSet, periods: list[date]) -> pl.DataFrame:
+    """The rule's limit in each period: canonical value, display value and unit, effective date."""
+    canonical_unit = BY_NAME[rule.analyte].canonical_unit
+    rows = []
+    for i, on in enumerate(periods):
+        pv = params.get(rule.parameter, on)
+        canon = None if pv.value is None else format_decimal(convert(pv.value, pv.unit, canonical_unit))
+        rows.append(
+            (
+                i,
+                canon,
+                None if pv.value is None else format_decimal(pv.value),
+                pv.unit,
+                pv.effective,
+            )
+        )
+    return pl.DataFrame(
+        rows,
+        schema={"period": pl.Int64, "lim": pl.String, "lim_text": pl.String, "lim_unit": pl.String, "effective": pl.Date},
+        orient="row",
+    ).with_columns(pl.col("lim").cast(CANON))
+
+
+def _rule_findings(rule: LimitRule, rows: pl.DataFrame, params: ParameterSet, periods: list[date]) -> pl.DataFrame:
+    subset = rows.filter(pl.col("analyte") == rule.analyte)
+    if subset.height == 0:
+        return pl.DataFrame(schema=FINDING_SCHEMA)
+    table = _limit_table(rule, params, periods)
+    joined = subset.join(table, on="period", how="left")
+    upper = rule.bound is Bound.UPPER
+    value, lim = pl.col("canon"), pl.col("lim")
+    beyond = (value > lim) if upper else (value < lim)
+    # A non-detect is known to be below its reporting limit: for an upper limit it complies when
+    # the reporting limit is at or below the limit; for a lower limit it is proved below the
+    # limit when the reporting limit is at or below it. Otherwise it cannot be told.
+    nd_complies = (value <= lim) if upper else pl.lit(False)
+    nd_breaks = pl.lit(False) if upper else (value <= lim)
+    measured = ~pl.col("nd")
+    label = BY_NAME[rule.analyte].label
+    reported = pl.format("{} {} {}", pl.lit(label), pl.col("value_text"), pl.col("unit_text"))
+    limit_phrase = pl.format("{} {} {}", pl.lit(rule.wording), pl.col("lim_text"), pl.col("lim_unit"))
+    status = (
+        pl.when(lim.is_null())
+        .then(pl.lit(str(rule.unconfigured)) if rule.unconfigured else pl.lit(None, pl.String))
+        .when(measured & beyond)
+        .then(pl.lit(str(rule.status)))
+        .when(~measured & nd_breaks)
+        .then(pl.lit(str(rule.status)))
+        .when(~measured & ~nd_complies & ~nd_breaks)
+        .then(pl.lit(str(Status.INCONCLUSIVE)))
+        .otherwise(pl.lit(None, pl.String))
+    )
+    message = (
+        pl.when(lim.is_null())
+        .then(pl.format("no limit for {} is configured for this date", pl.lit(label)))
+        .when(measured)
+        .then(pl.format("{} is {}", reported, limit_phrase))
+        .when(nd_breaks)
+        .then(pl.format("{}: the reporting limit is itself {}", reported, limit_phrase))
+        .otherwise(pl.format("{}: the reporting limit is not below the limit ({})", reported, limit_phrase))
+    )
+    return (
+        joined.with_columns(status.alias("status"))
+        .filter(pl.col("status").is_not_null())
+        .select(
+            "row",
+            "status",
+            pl.lit(str(rule.citation)).alias("citation"),
+            pl.col("lim_text").alias("limit"),
+            pl.when(lim.is_null()).then(None).otherwise(pl.col("lim_unit")).alias("limit_unit"),
+            message.alias("message"),
+            pl.lit(rule.parameter).alias("parameter"),
+            pl.col("effective"),
+        )
+    )
+
+
+def _judgment_findings(rule: JudgmentRule, rows: pl.DataFrame) -> pl.DataFrame:
+    return rows.filter(pl.col("analyte").is_in(rule.analytes)).select(
+        "row",
+        pl.lit(str(Status.NO_LIMIT)).alias("status"),
+        pl.lit(str(rule.citation)).alias("citation"),
+        pl.lit(None, pl.String).alias("limit"),
+        pl.lit(None, pl.String).alias("limit_unit"),
+        pl.lit(rule.message).alias("message"),
+        pl.lit(None, pl.String).alias("parameter"),
+        pl.lit(None, pl.Date).alias("effective"),
+    )
+
+
+def _sample_type_advisories(rows: pl.DataFrame) -> pl.DataFrame:
+    """§ 196-19 I advisories, from the rule itself applied to every analyte × sample type."""
+    table = []
+    for analyte in ANALYTES:
+        for sample_type in SAMPLE_TYPES:
+            adv = sample_type_advisory(analyte, sample_type)
+            if adv is not None:
+                table.append((analyte.name, sample_type, adv.code, str(adv.citation), adv.message))
+    lookup = pl.DataFrame(
+        table,
+        schema={"analyte": pl.String, "sample_type": pl.String, "code": pl.String, "citation": pl.String, "message": pl.String},
+        orient="row",
+    )
+    return rows.select("row", "analyte", "sample_type").join(lookup, on=["analyte", "sample_type"]).select(
+        "row", "code", "citation", "message"
+    )
+
+
+def _holding_time_advisories(rows: pl.DataFrame, params: ParameterSet, periods: list[date]) -> pl.DataFrame:
+    """40 CFR 136.3(e) Table II: analysed later than the holding time after sampling."""
+    timed = rows.filter(pl.col("analyzed_utc").is_not_null() & pl.col("analyte").is_in(list(HOLDING_TIME_PARAMETER)))
+    if timed.height == 0:
+        return pl.DataFrame(schema=ADVISORY_SCHEMA)
+    table = []
+    for analyte, name in HOLDING_TIME_PARAMETER.items():
+        for i, on in enumerate(periods):
+            pv = params.get(name, on)
+            if pv.value is not None:
+                micro = pv.value * 3_600_000_000
+                table.append((analyte, i, int(micro), format_decimal(pv.value)))
+    lookup = pl.DataFrame(
+        table,
+        schema={"analyte": pl.String, "period": pl.Int64, "max_us": pl.Int64, "hours": pl.String},
+        orient="row",
+    )
+    elapsed = (pl.col("analyzed_utc") - pl.col("sampled_utc")).dt.total_microseconds()
+    return (
+        timed.join(lookup, on=["analyte", "period"])
+        .filter(elapsed > pl.col("max_us"))
+        .select(
+            "row",
+            pl.lit("holding_time_exceeded").alias("code"),
+            pl.lit(str(HOLDING_CITATION)).alias("citation"),
+            pl.format(
+                "analysed {} h after sampling; the holding time is {} h",
+                (elapsed / 3_600_000_000).round(2),
+                pl.col("hours"),
+            ).alias("message"),
+        )
+    )
+
+
+def evaluate_table(
+    raw: pl.DataFrame, params: ParameterSet, limits: PermitLimits | None = None
+) -> Evaluation:
+    """Evaluate a results table (text columns of ``sewer-use check`` plus an integer ``row``)."""
+    names = sorted({r.parameter for r in RULES} | set(HOLDING_TIME_PARAMETER.values()))
+    periods = params.breakpoints(names)
+    prepared = prepare(raw, params.timezone, periods[0])
+    starts = pl.Series("starts", periods, dtype=pl.Date)
+    rows = prepared.rows.with_columns(
+        (starts.search_sorted(prepared.rows.get_column("day"), side="right") - 1).cast(pl.Int64).alias("period")
+    )
+    parts = [_rule_findings(rule, rows, params, periods) for rule in RULES]
+    parts += [_judgment_findings(rule, rows) for rule in JUDGMENT_RULES]
+    permit_findings, monthly = evaluate_permit_limits(rows, limits)
+    parts.append(permit_findings)
+    findings = pl.concat([p.select(list(FINDING_SCHEMA)).cast(FINDING_SCHEMA) for p in parts])
+    rank = {str(s): i for i, s in enumerate(Status)}
+    findings = findings.with_columns(pl.col("status").replace_strict(rank, return_dtype=pl.Int8).alias("rank")).sort(
+        ["row", "rank"], maintain_order=True
+    )
+    advisories = pl.concat(
+        [_sample_type_advisories(rows), _holding_time_advisories(rows, params, periods)]
+    ).sort("row", maintain_order=True)
+    overall = findings.group_by("row").agg(pl.col("rank").min())
+    statuses = [str(s) for s in Status]
+    results = (
+        rows.join(overall, on="row", how="left")
+        .with_columns(
+            pl.col("rank")
+            .fill_null(Status.COMPLIANT.rank)
+            .replace_strict(dict(enumerate(statuses)), return_dtype=pl.String)
+            .alias("status")
+        )
+        .sort("row")
+    )
+    return Evaluation(
+        results=results,
+        findings=findings.drop("rank"),
+        advisories=advisories,
+        samples=classify_samples(rows, params, periods),
+        errors=prepared.errors,
+        monthly=monthly,
+        parameters_version=params.version,
+    )

@@ -1,0 +1,225 @@
+"""Validation of a results table: every row parsed or refused, each refusal naming its field.
+
+The input is text, as a laboratory writes it. A row that cannot be evaluated — unknown
+parameter, unparseable value, unknown unit, pH outside 0–14, negative concentration, bad date —
+is reported with its row and field; the other rows are still evaluated (``sewer-use check``)
+or, for an import, nothing is stored (the office). Row numbers are 1-based lines of the file
+with the header as line 1.
+
+Reported values: a number; ``<x`` (a non-detect below x); ``ND`` (a non-detect, with the
+``reporting_limit`` column); or a number with the qualifier ``U``/``ND`` (non-detect at that
+reporting limit). Dates: ISO 8601, with or without offset; without one they are town time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import polars as pl
+
+from ..analytes import ANALYTES, SPELLINGS
+from ..units import ALIASES, UNITS, conversion
+from ..ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
+
+REQUIRED_COLUMNS = ("sample_id", "sampled_at", "sample_type", "parameter", "value", "unit")
+OPTIONAL_COLUMNS = ("facility", "qualifier", "reporting_limit", "analyzed_at", "method")
+
+VALUE = pl.Decimal(38, 12)
+CANON = pl.Decimal(38, 18)
+FACTOR = pl.Decimal(38, 6)
+MAX_PLACES = 12
+
+_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_ND_WORDS = r"(?i)^(?:nd|n\.d\.|bdl|not detected|<\s*rl|<\s*mdl)$"
+_ND_QUALIFIERS = r"(?i)^(?:u|nd|<)$"
+
+
+@dataclass(frozen=True)
+class Prepared:
+    rows: pl.DataFrame  # valid rows, typed
+    errors: pl.DataFrame  # row, field, message
+
+
+ERROR_SCHEMA = {"row": pl.Int64, "field": pl.String, "message": pl.String}
+
+
+def _clean(col: str) -> pl.Expr:
+    return pl.col(col).cast(pl.String).str.strip_chars()
+
+
+def _key(expr: pl.Expr) -> pl.Expr:
+    return expr.str.to_lowercase().str.replace_all(r"\s+", " ")
+
+
+def _datetime(col: str, tz: str) -> pl.Expr:
+    """ISO 8601 text → aware UTC datetime; null when unparseable or not a local time."""
+    text = (
+        _clean(col)
+        .str.replace(r"^(\d{4}-\d{2}-\d{2})[ T]", "${1}T")
+        .str.replace(r"^(\d{4}-\d{2}-\d{2})$", "${1}T00:00:00")
+        .str.replace(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})((?:Z|[+-]\d{2}:?\d{2})?)$", "${1}:00${2}")
+        .str.replace(r"Z$", "+00:00")
+    )
+    aware = text.str.strptime(pl.Datetime("us", "UTC"), "%Y-%m-%dT%H:%M:%S%.f%z", strict=False)
+    naive = (
+        text.str.strptime(pl.Datetime("us"), "%Y-%m-%dT%H:%M:%S%.f", strict=False)
+        .dt.replace_time_zone(tz, ambiguous="earliest", non_existent="null")
+        .dt.convert_time_zone("UTC")
+    )
+    has_offset = text.str.contains(r"[+-]\d{2}:?\d{2}$")
+    return pl.when(has_offset).then(aware).otherwise(naive)
+
+
+def _decimal(expr: pl.Expr) -> pl.Expr:
+    return pl.when(expr.str.contains(f"^{_NUMBER}$")).then(expr).cast(VALUE, strict=False)
+
+
+def _too_precise(expr: pl.Expr) -> pl.Expr:
+    return expr.str.contains(rf"\.\d{{{MAX_PLACES + 1},}}")
+
+
+def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
+    """Validate and type a results table (all columns text, plus an integer ``row``)."""
+    for col in OPTIONAL_COLUMNS:
+        if col not in raw.columns:
+            raw = raw.with_columns(pl.lit(None, dtype=pl.String).alias(col))
+    analyte_dim = {a.name: a.dimension for a in ANALYTES}
+    analyte_unit = {a.name: a.canonical_unit for a in ANALYTES}
+    unit_dim = {s: u.dimension for s, u in UNITS.items()}
+    value_text = _clean("value")
+    qualifier = _clean("qualifier")
+    lt = value_text.str.extract(rf"^<\s*({_NUMBER})$", 1)
+    nd_word = value_text.str.contains(_ND_WORDS)
+    nd_qual = qualifier.str.contains(_ND_QUALIFIERS).fill_null(False)
+    rl_text = _clean("reporting_limit")
+    df = raw.with_columns(
+        _clean("sample_id").alias("sample_id"),
+        _clean("facility").alias("facility"),
+        _clean("method").alias("method"),
+        _key(_clean("sample_type")).alias("sample_type"),
+        _key(_clean("parameter")).replace_strict(SPELLINGS, default=None).alias("analyte"),
+        _key(_clean("unit")).replace_strict(ALIASES, default=None).alias("unit_symbol"),
+        value_text.alias("value_text"),
+        _clean("parameter").alias("parameter_text"),
+        _clean("unit").alias("unit_text"),
+        (lt.is_not_null() | nd_word | nd_qual).alias("nd"),
+        pl.when(lt.is_not_null())
+        .then(lt)
+        .when(nd_word)
+        .then(rl_text)
+        .when(nd_qual)
+        .then(pl.coalesce(rl_text, value_text))
+        .otherwise(value_text)
+        .alias("number_text"),
+        _datetime("sampled_at", tz).alias("sampled_utc"),
+        _datetime("analyzed_at", tz).alias("analyzed_utc"),
+    ).with_columns(
+        _decimal(pl.col("number_text")).alias("value"),
+        pl.col("analyte").replace_strict(analyte_dim, default=None).alias("dimension"),
+        pl.col("analyte").replace_strict(analyte_unit, default=None).alias("canonical_unit"),
+        pl.col("unit_symbol").replace_strict(unit_dim, default=None).alias("unit_dimension"),
+        pl.col("sampled_utc").dt.convert_time_zone(tz).dt.date().alias("day"),
+    )
+    checks: list[tuple[str, pl.Expr, pl.Expr]] = [
+        ("sample_id", pl.col("sample_id").fill_null("") == "", pl.lit("missing sample_id")),
+        (
+            "sampled_at",
+            pl.col("sampled_utc").is_null(),
+            pl.format("bad date '{}' (ISO 8601 expected, e.g. 2026-03-02T08:30)", _clean("sampled_at").fill_null("")),
+        ),
+        (
+            "sampled_at",
+            pl.col("day") < first_day,
+            pl.format("sampled before the article took effect ({})", pl.lit(first_day.isoformat())),
+        ),
+        (
+            "sample_type",
+            ~pl.col("sample_type").is_in(SAMPLE_TYPES).fill_null(False),
+            pl.format("sample_type '{}' is not one of grab, composite, continuous", _clean("sample_type").fill_null("")),
+        ),
+        (
+            "parameter",
+            pl.col("analyte").is_null(),
+            pl.format("unknown parameter '{}'", pl.col("parameter_text").fill_null("")),
+        ),
+        ("unit", pl.col("unit_symbol").is_null(), pl.format("unknown unit '{}'", pl.col("unit_text").fill_null(""))),
+        (
+            "unit",
+            pl.col("unit_symbol").is_not_null()
+            & pl.col("analyte").is_not_null()
+            & (pl.col("unit_dimension") != pl.col("dimension")),
+            pl.format("unit '{}' does not measure {}", pl.col("unit_text"), pl.col("analyte")),
+        ),
+        (
+            "reporting_limit",
+            nd_word & rl_text.fill_null("").eq(""),
+            pl.lit("a non-detect 'ND' needs a reporting_limit"),
+        ),
+        (
+            "reporting_limit",
+            pl.col("nd") & pl.col("number_text").is_not_null() & pl.col("value").is_null() & nd_word,
+            pl.format("unparseable reporting_limit '{}'", rl_text.fill_null("")),
+        ),
+        (
+            "value",
+            pl.col("number_text").fill_null("").ne("") & pl.col("value").is_null() & ~nd_word,
+            pl.format("unparseable value '{}'", pl.col("value_text").fill_null("")),
+        ),
+        ("value", pl.col("value_text").fill_null("") == "", pl.lit("missing value")),
+        (
+            "value",
+            _too_precise(pl.col("number_text").fill_null("")),
+            pl.lit(f"more than {MAX_PLACES} decimal places"),
+        ),
+        (
+            "value",
+            (pl.col("analyte") == "ph") & ((pl.col("value") < 0) | (pl.col("value") > 14)),
+            pl.format("pH {} is outside 0–14", pl.col("value_text")),
+        ),
+        (
+            "value",
+            pl.col("dimension").is_in(["concentration", "flow", "radioactivity"]) & (pl.col("value") < 0),
+            pl.format("negative {} {} is not a measurement", pl.col("dimension"), pl.col("value_text")),
+        ),
+        (
+            "analyzed_at",
+            _clean("analyzed_at").fill_null("").ne("") & pl.col("analyzed_utc").is_null(),
+            pl.format("bad date '{}' (ISO 8601 expected)", _clean("analyzed_at")),
+        ),
+        (
+            "analyzed_at",
+            pl.col("analyzed_utc") < pl.col("sampled_utc"),
+            pl.lit("analysed before it was sampled"),
+        ),
+    ]
+    df = df.with_columns(*[cond.fill_null(False).alias(f"_bad{i}") for i, (_, cond, _) in enumerate(checks)])
+    any_bad = pl.any_horizontal([pl.col(f"_bad{i}") for i in range(len(checks))])
+    failing = df.filter(any_bad)
+    errors = pl.concat(
+        [
+            failing.filter(pl.col(f"_bad{i}")).select(
+                "row", pl.lit(field).alias("field"), msg.cast(pl.String).alias("message")
+            )
+            for i, (field, _, msg) in enumerate(checks)
+        ]
+    ).sort("row", maintain_order=True)
+    ok = df.filter(~any_bad).drop([f"_bad{i}" for i in range(len(checks))])
+    ok = _canonical(ok)
+    return Prepared(ok, errors)
+
+
+def _canonical(df: pl.DataFrame) -> pl.DataFrame:
+    """Each value in its analyte's canonical unit, exactly (every accepted unit converts so)."""
+    pairs = df.select("unit_symbol", "canonical_unit").unique()
+    factors: dict[str, str] = {}
+    offsets: dict[str, str] = {}
+    for unit, canonical in pairs.iter_rows():
+        conv = conversion(unit, canonical)
+        key = f"{unit}|{canonical}"
+        factors[key] = str(conv.decimal_factor)
+        offsets[key] = str(conv.decimal_offset)
+    key = pl.concat_str("unit_symbol", pl.lit("|"), "canonical_unit")
+    factor = key.replace_strict(factors, default=None).cast(FACTOR)
+    offset = key.replace_strict(offsets, default=None).cast(FACTOR)
+    return df.with_columns((pl.col("value") * factor + offset).cast(CANON).alias("canon"))
