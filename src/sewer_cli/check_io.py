@@ -6,6 +6,7 @@ imports read files the same way through :func:`read_results`.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import TextIO
@@ -59,63 +60,58 @@ def _grouped(long: pl.DataFrame, fields: tuple[str, ...], name: str) -> pl.DataF
     return long.group_by("row", maintain_order=True).agg(pl.struct(list(fields)).alias(name))
 
 
-def result_lines(ev: Evaluation) -> pl.Series:
-    """One JSON object per evaluated row, in the contract's field order."""
+def results_frame(ev: Evaluation) -> pl.DataFrame:
+    """One row per evaluated result, with its findings and advisories nested, in contract order."""
     findings = _grouped(ev.findings, FINDING_FIELDS, "findings")
     advisories = _grouped(ev.advisories, ADVISORY_FIELDS, "advisories")
-    f_type = findings.schema["findings"]
-    a_type = advisories.schema["advisories"]
-    frame = (
-        ev.results.select("row", "sample_id", "analyte", "value_text", "unit_symbol", "status")
-        .join(findings, on="row", how="left")
-        .join(advisories, on="row", how="left")
-        .sort("row")
-    )
-    return frame.select(
-        pl.struct(
-            pl.col("row"),
-            pl.col("sample_id"),
+    return (
+        ev.results.select(
+            "row",
+            "sample_id",
             pl.col("analyte").alias("parameter"),
             pl.col("value_text").alias("value"),
             pl.col("unit_symbol").alias("unit"),
-            pl.col("status"),
-            pl.col("findings").fill_null(pl.lit([], dtype=f_type)),
-            pl.col("advisories").fill_null(pl.lit([], dtype=a_type)),
+            "status",
         )
-        .struct.json_encode()
-        .alias("json")
-    ).get_column("json")
+        .join(findings, on="row", how="left", maintain_order="left")
+        .join(advisories, on="row", how="left", maintain_order="left")
+        .with_columns(
+            pl.col("findings").fill_null(pl.lit([], dtype=findings.schema["findings"])),
+            pl.col("advisories").fill_null(pl.lit([], dtype=advisories.schema["advisories"])),
+        )
+    )
 
 
-def _join_lines(series: pl.Series) -> str:
-    if series.len() == 0:
-        return ""
-    return "\n  " + pl.select(series.str.join(",\n  ")).item() + "\n"
+def _json_array(frame: pl.DataFrame) -> bytes:
+    """A frame as a JSON array of objects, one object per line (polars' NDJSON writer)."""
+    if frame.height == 0:
+        return b"[]"
+    buf = io.BytesIO()
+    frame.write_ndjson(buf)
+    body = buf.getvalue().rstrip(b"\n").replace(b"}\n{", b"},\n  {")
+    return b"[\n  " + body + b"\n]"
 
 
 def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
-    samples = ev.samples.select(
-        pl.struct(
-            pl.col("sample_id"),
-            pl.struct("cooling_water", "unpolluted_water").alias("classifications"),
-        ).struct.json_encode()
-    ).to_series()
-    errors = ev.errors.select(pl.struct("row", "field", "message").struct.json_encode()).to_series()
+    """The ``--format json`` document, written as bytes straight from polars."""
     head = {"jurisdiction": jurisdiction, "parameters_version": ev.parameters_version}
-    out.write(json.dumps(head, ensure_ascii=False)[:-1])
-    out.write(', "results": [')
-    out.write(_join_lines(result_lines(ev)))
-    out.write('], "samples": [')
-    out.write(_join_lines(samples))
-    out.write("]")
+    samples = ev.samples.select(
+        pl.col("sample_id"), pl.struct("cooling_water", "unpolluted_water").alias("classifications")
+    )
+    parts = [json.dumps(head, ensure_ascii=False)[:-1].encode(), b', "results": ', _json_array(results_frame(ev))]
+    parts += [b', "samples": ', _json_array(samples)]
     if ev.monthly.height:
-        monthly = ev.monthly.select(pl.struct(pl.all()).struct.json_encode()).to_series()
-        out.write(', "monthly": [')
-        out.write(_join_lines(monthly))
-        out.write("]")
-    out.write(', "errors": [')
-    out.write(_join_lines(errors))
-    out.write("]}\n")
+        parts += [b', "monthly": ', _json_array(ev.monthly)]
+    parts += [b', "errors": ', _json_array(ev.errors.select("row", "field", "message")), b"}\n"]
+    out.flush()
+    sink = getattr(out, "buffer", None)
+    for part in parts:
+        if sink is not None:
+            sink.write(part)
+        else:
+            out.write(part.decode())
+    if sink is not None:
+        sink.flush()
 
 
 def summary_frame(ev: Evaluation) -> pl.DataFrame:

@@ -220,14 +220,13 @@ def evaluate_table(
     overall = findings.group_by("row").agg(pl.col("rank").min())
     statuses = [str(s) for s in Status]
     results = (
-        rows.join(overall, on="row", how="left")
+        rows.join(overall, on="row", how="left", maintain_order="left")
         .with_columns(
             pl.col("rank")
             .fill_null(Status.COMPLIANT.rank)
             .replace_strict(dict(enumerate(statuses)), return_dtype=pl.String)
             .alias("status")
         )
-        .sort("row")
     )
     return Evaluation(
         results=results,

@@ -52,27 +52,73 @@ def _key(expr: pl.Expr) -> pl.Expr:
     return expr.str.to_lowercase().str.replace_all(r"\s+", " ")
 
 
-def _datetime(col: str, tz: str) -> pl.Expr:
-    """ISO 8601 text → aware UTC datetime; null when unparseable or not a local time."""
-    text = (
-        _clean(col)
-        .str.replace(r"^(\d{4}-\d{2}-\d{2})[ T]", "${1}T")
-        .str.replace(r"^(\d{4}-\d{2}-\d{2})$", "${1}T00:00:00")
-        .str.replace(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})((?:Z|[+-]\d{2}:?\d{2})?)$", "${1}:00${2}")
-        .str.replace(r"Z$", "+00:00")
-    )
-    aware = text.str.strptime(pl.Datetime("us", "UTC"), "%Y-%m-%dT%H:%M:%S%.f%z", strict=False)
-    naive = (
-        text.str.strptime(pl.Datetime("us"), "%Y-%m-%dT%H:%M:%S%.f", strict=False)
-        .dt.replace_time_zone(tz, ambiguous="earliest", non_existent="null")
-        .dt.convert_time_zone("UTC")
-    )
-    has_offset = text.str.contains(r"[+-]\d{2}:?\d{2}$")
-    return pl.when(has_offset).then(aware).otherwise(naive)
+NAIVE_FORMATS = (
+    "%Y-%m-%dT%H:%M",
+    "%Y-%m-%dT%H:%M:%S",
+    "%Y-%m-%d %H:%M",
+    "%Y-%m-%d %H:%M:%S",
+    "%Y-%m-%d",
+    "%Y-%m-%dT%H:%M:%S%.f",
+    "%Y-%m-%d %H:%M:%S%.f",
+)
+AWARE_FORMATS = (
+    "%Y-%m-%dT%H:%M:%S%z",
+    "%Y-%m-%dT%H:%M%z",
+    "%Y-%m-%d %H:%M:%S%z",
+    "%Y-%m-%d %H:%M%z",
+    "%Y-%m-%dT%H:%M:%S%.f%z",
+    "%Y-%m-%d %H:%M:%S%.f%z",
+)
+UTC = pl.Datetime("us", "UTC")
+
+
+def parse_datetimes(values: pl.Series, tz: str) -> pl.Series:
+    """ISO 8601 text → aware UTC datetimes; null when unparseable or not a local time.
+
+    Each accepted form is tried in turn on the rows still unparsed (most files use one form,
+    so nearly every row is parsed by the first attempt). Without an offset a time is town
+    time; an ambiguous hour (the autumn change) is read as the first, and a time that does not
+    exist (the spring change) is refused.
+    """
+    frame = pl.DataFrame({"s": values.cast(pl.String).str.strip_chars().str.replace(r"Z$", "+00:00")})
+    frame = frame.with_row_index("i").filter(pl.col("s").is_not_null() & (pl.col("s") != ""))
+    found: list[pl.DataFrame] = []
+    for fmt in (*NAIVE_FORMATS, *AWARE_FORMATS):
+        if frame.height == 0:
+            break
+        aware = fmt.endswith("%z")
+        dtype = UTC if aware else pl.Datetime("us")
+        parsed = frame.with_columns(pl.col("s").str.strptime(dtype, fmt, strict=False).alias("t"))
+        hit = parsed.filter(pl.col("t").is_not_null())
+        if hit.height:
+            if not aware:
+                hit = hit.with_columns(
+                    pl.col("t")
+                    .dt.replace_time_zone(tz, ambiguous="earliest", non_existent="null")
+                    .dt.convert_time_zone("UTC")
+                )
+            found.append(hit.select("i", "t"))
+            frame = parsed.filter(pl.col("t").is_null()).drop("t")
+    index = pl.DataFrame({"i": pl.arange(0, values.len(), eager=True, dtype=pl.UInt32)})
+    if not found:
+        return pl.repeat(None, values.len(), dtype=UTC, eager=True).alias(values.name)
+    return index.join(pl.concat(found), on="i", how="left").sort("i").get_column("t").alias(values.name)
 
 
 def _decimal(expr: pl.Expr) -> pl.Expr:
-    return pl.when(expr.str.contains(f"^{_NUMBER}$")).then(expr).cast(VALUE, strict=False)
+    return expr.cast(VALUE, strict=False)
+
+
+def _lookup(values: pl.Series, mapping: dict[str, str]) -> pl.Series:
+    """Map a low-cardinality text column through ``mapping`` by its distinct spellings.
+
+    Laboratory files repeat a handful of parameter names, units and sample types; normalising
+    each distinct spelling once (trim, lower case, single spaces) keeps the per-row work to a
+    hash lookup.
+    """
+    distinct = values.unique().drop_nulls().to_list()
+    table = {v: mapping.get(" ".join(str(v).strip().lower().split())) for v in distinct}
+    return values.replace_strict(table, default=None, return_dtype=pl.String)
 
 
 def _too_precise(expr: pl.Expr) -> pl.Expr:
@@ -89,7 +135,7 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
     unit_dim = {s: u.dimension for s, u in UNITS.items()}
     value_text = _clean("value")
     qualifier = _clean("qualifier")
-    lt = value_text.str.extract(rf"^<\s*({_NUMBER})$", 1)
+    lt = pl.when(value_text.str.starts_with("<")).then(value_text.str.strip_prefix("<").str.strip_chars())
     nd_word = value_text.str.contains(_ND_WORDS)
     nd_qual = qualifier.str.contains(_ND_QUALIFIERS).fill_null(False)
     rl_text = _clean("reporting_limit")
@@ -97,9 +143,9 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         _clean("sample_id").alias("sample_id"),
         _clean("facility").alias("facility"),
         _clean("method").alias("method"),
-        _key(_clean("sample_type")).alias("sample_type"),
-        _key(_clean("parameter")).replace_strict(SPELLINGS, default=None).alias("analyte"),
-        _key(_clean("unit")).replace_strict(ALIASES, default=None).alias("unit_symbol"),
+        _lookup(raw.get_column("sample_type"), {t: t for t in SAMPLE_TYPES}).alias("sample_type"),
+        _lookup(raw.get_column("parameter"), SPELLINGS).alias("analyte"),
+        _lookup(raw.get_column("unit"), ALIASES).alias("unit_symbol"),
         value_text.alias("value_text"),
         _clean("parameter").alias("parameter_text"),
         _clean("unit").alias("unit_text"),
@@ -112,8 +158,8 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         .then(pl.coalesce(rl_text, value_text))
         .otherwise(value_text)
         .alias("number_text"),
-        _datetime("sampled_at", tz).alias("sampled_utc"),
-        _datetime("analyzed_at", tz).alias("analyzed_utc"),
+        parse_datetimes(raw.get_column("sampled_at"), tz).alias("sampled_utc"),
+        parse_datetimes(raw.get_column("analyzed_at"), tz).alias("analyzed_utc"),
     ).with_columns(
         _decimal(pl.col("number_text")).alias("value"),
         pl.col("analyte").replace_strict(analyte_dim, default=None).alias("dimension"),

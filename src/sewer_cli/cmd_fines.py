@@ -1,0 +1,290 @@
+"""``sewer-use fines`` — the § 196-22 notice/correction clock and the accrued daily fine.
+
+    sewer-use fines --served DATE [--corrected DATE] [--as-of DATE] [--violation CITATION]
+                    [--jurisdiction wappinger|demo|PATH] [--format table|json]
+
+A notice served on --served gives 10 days to correct (§ 196-22 A); each day after the deadline
+up to the day the Superintendent verified the correction (--corrected), or up to --as-of
+(default: today in the town's zone) while it is not corrected, is fined at the § 122-20 Y daily
+amount in force on that day (§ 196-22 B). Fines are accrued, subject to conviction.
+
+Exit status: 0 when no fine has accrued (corrected in time, or still within the period);
+1 when days of continuing violation have accrued, or the violation is of § 196-20 (referred at
+once, no clock); 2 for unusable input.
+
+This module also holds the small argument helpers shared by the rules commands ``fines``,
+``surcharge``, ``sewer-design``, ``grinder`` and ``plant-temperature``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from zoneinfo import ZoneInfo
+
+from sewer_rules.citations import CitationError
+from sewer_rules.ordinance.s196_22_penalties import (
+    DAILY_AMOUNT,
+    ClockError,
+    FineComputation,
+    accrued_fines,
+    procedure_for,
+)
+from sewer_rules.parameters import ParameterError, ParameterSet, ParameterValue, load_jurisdiction
+from sewer_rules.units import UnitError, format_decimal, parse_unit
+
+from .main import EXIT_FOUND, EXIT_OK, UsageError
+from .output import dump_json, table
+
+# --- helpers shared by the rules commands ---------------------------------------------------
+
+
+def add_common(p: argparse.ArgumentParser, *, on_date: bool = False) -> None:
+    """--jurisdiction and --format (and --date when the command judges a single day)."""
+    if on_date:
+        p.add_argument(
+            "--date",
+            type=iso_date,
+            metavar="DATE",
+            help="the day whose parameters apply (default: today in the town's zone)",
+        )
+    p.add_argument(
+        "--jurisdiction", default="wappinger", help="wappinger, demo, or a parameters.yaml path"
+    )
+    p.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def jurisdiction(name: str) -> ParameterSet:
+    try:
+        return load_jurisdiction(name)
+    except ParameterError as e:
+        raise UsageError(str(e)) from None
+
+
+def iso_date(text: str) -> date:
+    """argparse type: an ISO date."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def today(params: ParameterSet) -> date:
+    """Today's calendar date in the jurisdiction's zone (America/New_York for Wappinger)."""
+    return datetime.now(ZoneInfo(params.timezone)).date()
+
+
+def header(title: str, params: ParameterSet) -> list[str]:
+    lines = [title, f"Jurisdiction: {params.name} (parameters {params.version})"]
+    if params.notice:
+        lines.append(f"NOTE: {params.notice}")
+    return lines
+
+
+def describe(p: ParameterValue) -> str:
+    """``name = value unit, in force since DATE (authority)`` — or ``not configured``."""
+    value = "not configured" if p.value is None else f"{format_decimal(p.value)} {p.unit}"
+    authority = f", {p.authority}" if p.authority else ""
+    return f"{p.name} = {value}, in force since {p.effective}{authority}"
+
+
+def money(amount: Decimal | None) -> str:
+    return "not configured" if amount is None else f"{amount:,}"
+
+
+_MEASURE = re.compile(
+    r"^\s*(?P<num>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*/\s*\d+)?)\s*(?P<unit>.*?)\s*$"
+)
+
+
+def measure(
+    text: str, option: str, dimension: str, default_unit: str | None
+) -> tuple[Decimal, str]:
+    """Read ``"0.75"``, ``"3/4 hp"``, ``"180 °F"``: a decimal value and a unit symbol.
+
+    A fraction is accepted when its decimal terminates. Without a unit, ``default_unit`` is used
+    (or, when None, the unit is required). Errors are :class:`UsageError` naming the option.
+    """
+    m = _MEASURE.match(text)
+    if not m:
+        raise UsageError(f"{option}: {text!r} is not a number with a unit")
+    num = m["num"].replace(" ", "")
+    try:
+        if "/" in num:
+            top, bottom = num.split("/")
+            if int(bottom) == 0:
+                raise UsageError(f"{option}: {text!r} divides by zero")
+            value = Fraction(Decimal(top)) / int(bottom)
+            shown = format_decimal(value)
+            if "." in shown and len(shown.split(".")[1]) > 12:
+                raise UsageError(f"{option}: {text!r} has no exact decimal form")
+            number = Decimal(shown)
+        else:
+            number = Decimal(num)
+    except InvalidOperation:
+        raise UsageError(f"{option}: {text!r} is not a number") from None
+    unit_text = m["unit"]
+    if not unit_text:
+        if default_unit is None:
+            raise UsageError(f"{option}: {text!r} needs a unit (e.g. '{_example(dimension)}')")
+        unit_text = default_unit
+    try:
+        unit = parse_unit(unit_text)
+    except UnitError as e:
+        raise UsageError(f"{option}: {e}") from None
+    if unit.dimension != dimension:
+        raise UsageError(f"{option}: {unit.symbol} is not a unit of {dimension}")
+    return number, unit.symbol
+
+
+def _example(dimension: str) -> str:
+    return {
+        "flow": "50000 gpd",
+        "temperature": "180 °F",
+        "power": "0.75 hp",
+        "length": "0.5 in",
+        "concentration": "600 mg/l",
+    }.get(dimension, "1")
+
+
+# --- sewer-use fines --------------------------------------------------------------------------
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "fines",
+        help="§ 196-22: correction deadline and accrued daily fine of a notice of violation",
+        description=__doc__.split("\n\nThis module")[0] if __doc__ else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--served", type=iso_date, required=True, metavar="DATE", help="day the notice was served"
+    )
+    p.add_argument(
+        "--corrected",
+        type=iso_date,
+        metavar="DATE",
+        help="day the Superintendent verified the correction (omit while not corrected)",
+    )
+    p.add_argument(
+        "--as-of",
+        dest="as_of",
+        type=iso_date,
+        metavar="DATE",
+        help="count up to this day while not corrected (default: today in the town's zone)",
+    )
+    p.add_argument(
+        "--violation",
+        metavar="CITATION",
+        help='the provision violated, e.g. "§ 196-19 C(3)"; § 196-20 has no correction clock',
+    )
+    add_common(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    params = jurisdiction(args.jurisdiction)
+    procedure = None
+    if args.violation:
+        try:
+            procedure = procedure_for(args.violation)
+        except CitationError as e:
+            raise UsageError(f"--violation: {e}") from None
+        if not procedure.correction_clock:
+            if args.format == "json":
+                dump_json(
+                    {"jurisdiction": params.jurisdiction, "procedure": procedure.as_dict()},
+                    sys.stdout,
+                )
+            else:
+                print(
+                    "\n".join(
+                        [*header("Notice of violation — § 196-22 A", params), "", procedure.message]
+                    )
+                )
+            return EXIT_FOUND
+    as_of = args.as_of or today(params)
+    if args.corrected and args.as_of is None and args.corrected > as_of:
+        raise UsageError(f"--corrected {args.corrected} is in the future (today is {as_of})")
+    try:
+        fc = accrued_fines(args.served, args.corrected, as_of, params)
+    except (ClockError, ParameterError) as e:
+        raise UsageError(str(e)) from None
+    if args.format == "json":
+        data = {**fc.as_dict(), "parameters_version": params.version}
+        if procedure is not None:
+            data["procedure"] = procedure.as_dict()
+        dump_json(data, sys.stdout)
+    else:
+        print(render(fc, params, procedure.message if procedure else None))
+    return EXIT_FOUND if fc.days else EXIT_OK
+
+
+def render(fc: FineComputation, params: ParameterSet, procedure: str | None = None) -> str:
+    lines = header("Notice of violation and accrued fine — § 196-22 A, B", params)
+    lines.append("")
+    if procedure:
+        lines += [procedure, ""]
+    step = 0
+
+    def say(text: str) -> None:
+        nonlocal step
+        step += 1
+        lines.append(f"{step}. {text}")
+
+    say(f"Notice served: {fc.served} (§ 196-22 A)")
+    cd = fc.correction_days
+    say(
+        f"Correction period: {format_decimal(cd.value or Decimal(0))} days — {cd.name}, in force "
+        f"since {cd.effective}{', ' + cd.authority if cd.authority else ''} (§ 196-22 A)"
+    )
+    say(f"Correction deadline: end of {fc.deadline}, {params.timezone} (§ 196-22 A)")
+    if fc.corrected is not None:
+        say(f"Corrected: {fc.corrected}, as verified by the Superintendent (§ 196-22 B)")
+    else:
+        say(f"Not corrected as of {fc.as_of} (§ 196-22 B)")
+    if fc.days == 0:
+        say("Days of continuing violation: 0 (§ 196-22 B)")
+    else:
+        say(
+            f"Days of continuing violation: {fc.days}, {fc.first_day} to {fc.last_day} inclusive (§ 196-22 B)"
+        )
+        say(f"Daily amount in force on each day — {DAILY_AMOUNT} (Town Code § 122-20 Y):")
+        rows = [
+            (
+                s.first_day,
+                s.last_day,
+                s.days,
+                money(s.daily_amount.value),
+                s.daily_amount.effective,
+                s.daily_amount.authority or "-",
+                money(s.amount.quantize(Decimal("0.01")) if s.amount is not None else None),
+            )
+            for s in fc.segments
+        ]
+        heads = ("first day", "last day", "days", "daily USD", "in force since", "authority", "USD")
+        lines += ["", *("   " + line for line in table(heads, rows).splitlines())]
+    lines.append("")
+    if fc.days == 0:
+        lines.append(f"Result: {fc.summary}.")
+    elif fc.total is None:
+        lines.append(
+            f"Accrued fine: not stated — the daily amount ({DAILY_AMOUNT}, Town Code § 122-20 Y) is "
+            f"not configured for {fc.unconfigured_days} of the {fc.days} days; record the Town "
+            "Board's amount in the jurisdiction's parameters (§ 196-22 B)."
+        )
+        if fc.unconfigured_days < fc.days:
+            lines.append(f"  (configured days alone: USD {fc.configured_subtotal:,})")
+    else:
+        lines.append(f"Accrued fine: USD {fc.total:,} (§ 196-22 B).")
+    if fc.days and fc.corrected is None:
+        lines.append(
+            "The violation continues: one more day accrues each day until the correction is verified."
+        )
+    if fc.days:
+        lines.append("Accrued, subject to conviction: a court, not this software, convicts.")
+    return "\n".join(lines)
