@@ -158,6 +158,8 @@ def _read_yaml(text: str, source: str) -> dict[str, Any]:
         raise ParameterError(f"{source}: {e}") from None
     except yaml.YAMLError as e:
         raise ParameterError(f"{source}: not valid YAML: {e}") from None
+    except ValueError as e:  # e.g. a date key such as 2030-13-01
+        raise ParameterError(f"{source}: not a date or value YAML can read: {e}") from None
     if not isinstance(data, dict):
         raise ParameterError(f"{source}: expected a mapping at the top")
     return data

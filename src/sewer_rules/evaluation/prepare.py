@@ -144,6 +144,7 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         _clean("facility").alias("facility"),
         _clean("method").alias("method"),
         _lookup(raw.get_column("sample_type"), {t: t for t in SAMPLE_TYPES}).alias("sample_type"),
+        _clean("sample_type").alias("sample_type_text"),
         _lookup(raw.get_column("parameter"), SPELLINGS).alias("analyte"),
         _lookup(raw.get_column("unit"), ALIASES).alias("unit_symbol"),
         value_text.alias("value_text"),
@@ -161,7 +162,7 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         parse_datetimes(raw.get_column("sampled_at"), tz).alias("sampled_utc"),
         parse_datetimes(raw.get_column("analyzed_at"), tz).alias("analyzed_utc"),
     ).with_columns(
-        _decimal(pl.col("number_text")).alias("value"),
+        _decimal(pl.col("number_text")).alias("number"),
         pl.col("analyte").replace_strict(analyte_dim, default=None).alias("dimension"),
         pl.col("analyte").replace_strict(analyte_unit, default=None).alias("canonical_unit"),
         pl.col("unit_symbol").replace_strict(unit_dim, default=None).alias("unit_dimension"),
@@ -182,7 +183,7 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         (
             "sample_type",
             ~pl.col("sample_type").is_in(SAMPLE_TYPES).fill_null(False),
-            pl.format("sample_type '{}' is not one of grab, composite, continuous", _clean("sample_type").fill_null("")),
+            pl.format("sample_type '{}' is not one of grab, composite, continuous", pl.col("sample_type_text").fill_null("")),
         ),
         (
             "parameter",
@@ -204,12 +205,12 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         ),
         (
             "reporting_limit",
-            pl.col("nd") & pl.col("number_text").is_not_null() & pl.col("value").is_null() & nd_word,
+            pl.col("nd") & pl.col("number_text").is_not_null() & pl.col("number").is_null() & nd_word,
             pl.format("unparseable reporting_limit '{}'", rl_text.fill_null("")),
         ),
         (
             "value",
-            pl.col("number_text").fill_null("").ne("") & pl.col("value").is_null() & ~nd_word,
+            pl.col("number_text").fill_null("").ne("") & pl.col("number").is_null() & ~nd_word,
             pl.format("unparseable value '{}'", pl.col("value_text").fill_null("")),
         ),
         ("value", pl.col("value_text").fill_null("") == "", pl.lit("missing value")),
@@ -220,12 +221,12 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         ),
         (
             "value",
-            (pl.col("analyte") == "ph") & ((pl.col("value") < 0) | (pl.col("value") > 14)),
+            (pl.col("analyte") == "ph") & ((pl.col("number") < 0) | (pl.col("number") > 14)),
             pl.format("pH {} is outside 0–14", pl.col("value_text")),
         ),
         (
             "value",
-            pl.col("dimension").is_in(["concentration", "flow", "radioactivity"]) & (pl.col("value") < 0),
+            pl.col("dimension").is_in(["concentration", "flow", "radioactivity"]) & (pl.col("number") < 0),
             pl.format("negative {} {} is not a measurement", pl.col("dimension"), pl.col("value_text")),
         ),
         (
@@ -268,4 +269,4 @@ def _canonical(df: pl.DataFrame) -> pl.DataFrame:
     key = pl.concat_str("unit_symbol", pl.lit("|"), "canonical_unit")
     factor = key.replace_strict(factors, default=None).cast(FACTOR)
     offset = key.replace_strict(offsets, default=None).cast(FACTOR)
-    return df.with_columns((pl.col("value") * factor + offset).cast(CANON).alias("canon"))
+    return df.with_columns((pl.col("number") * factor + offset).cast(CANON).alias("canon"))

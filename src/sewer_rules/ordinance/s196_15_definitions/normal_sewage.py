@@ -37,5 +37,7 @@ NORMAL_GREASE_OIL = _above_normal("normal_grease", "oil_grease", "normal_sewage.
 
 NORMAL_STRENGTH_RULES: tuple[LimitRule, ...] = (NORMAL_BOD, NORMAL_SUSPENDED_SOLIDS, NORMAL_GREASE_OIL)
 
-for _rule in NORMAL_STRENGTH_RULES:
-    declare(str(_rule.citation), f"{__name__}.{_rule.key.upper()}")
+for _name, _value in list(globals().items()):
+    for _rule in _value if isinstance(_value, tuple) else (_value,):
+        if isinstance(_rule, LimitRule) and not _name.endswith("_RULES"):
+            declare(str(_rule.citation), f"{__name__}.{_name}")

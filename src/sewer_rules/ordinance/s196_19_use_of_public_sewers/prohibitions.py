@@ -141,5 +141,7 @@ LIMIT_RULES: tuple[LimitRule, ...] = (
 )
 JUDGMENT_RULES: tuple[JudgmentRule, ...] = (UNUSUAL_SOLIDS, DISCOLORATION, FLOW)
 
-for _rule in LIMIT_RULES:
-    declare(str(_rule.citation), f"{__name__}.{_rule.key.upper()}")
+for _name, _value in list(globals().items()):
+    for _rule in _value if isinstance(_value, tuple) else (_value,):
+        if isinstance(_rule, LimitRule) and not _name.endswith("_RULES"):
+            declare(str(_rule.citation), f"{__name__}.{_name}")

@@ -1,0 +1,85 @@
+"""The registry of sections is complete and agrees with the code; sewer_rules stays pure."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+import sewer_rules
+from sewer_rules.citations import Citation
+from sewer_rules.sections import REGISTRY, Coverage, implementers
+
+SRC = Path(sewer_rules.__file__).parent
+LAW = Path(__file__).resolve().parents[2] / "shared" / "ordinance" / "wappinger-article-vii-sewer-use.txt"
+CITATION_IN_CODE = re.compile(r"§ 196-\d\d(?: [A-Z][A-Z ,\-]*[A-Z](?![a-z])| [A-Z](?:\((?:\d+|[a-z])\))*(?![A-Za-z]))?")
+
+
+def test_every_entry_has_a_status_and_reasons_where_due() -> None:
+    for section in REGISTRY.values():
+        assert isinstance(section.coverage, Coverage)
+        if section.coverage is Coverage.NOT_FORMALIZED:
+            assert section.reason, f"{section.citation} is not formalized without a reason"
+
+
+def test_implemented_entries_have_functions_and_functions_have_entries() -> None:
+    impl = implementers()
+    for citation, section in REGISTRY.items():
+        if section.coverage is Coverage.IMPLEMENTED:
+            assert impl.get(citation), f"{citation} is marked implemented but nothing implements it"
+    for citation, names in impl.items():
+        assert citation in REGISTRY, f"{citation} implemented by {names} is not in the registry"
+        assert REGISTRY[citation].coverage is Coverage.IMPLEMENTED, f"{citation} is implemented but not marked so"
+        for name in names:
+            module, _, attr = name.rpartition(".")
+            obj = importlib.import_module(module)
+            assert hasattr(obj, attr.split(".")[0]), name
+
+
+def test_every_citation_in_the_code_is_in_the_registry() -> None:
+    found: set[str] = set()
+    for path in SRC.rglob("*.py"):
+        found.update(m.group(0).strip() for m in CITATION_IN_CODE.finditer(path.read_text(encoding="utf-8")))
+    for path in SRC.rglob("*.yaml"):
+        found.update(m.group(0).strip() for m in CITATION_IN_CODE.finditer(path.read_text(encoding="utf-8")))
+    missing = []
+    for text in sorted(found):
+        try:
+            c = Citation.parse(text)
+        except ValueError:
+            continue  # prose such as "§ 196-19 D" inside a sentence is checked as its prefix
+        if c not in REGISTRY:
+            missing.append(text)
+    assert not missing, f"cited in code but not registered: {missing}"
+
+
+def test_every_lettered_subsection_of_the_law_is_registered() -> None:
+    text = LAW.read_text(encoding="utf-8")
+    section = None
+    expected: set[Citation] = set()
+    for line in text.splitlines():
+        head = re.match(r"^§ 196-(\d+) ", line)
+        if head:
+            section = int(head.group(1))
+            expected.add(Citation(section))
+            continue
+        sub = re.match(r"^([A-L])\. ", line)
+        if sub and section:
+            expected.add(Citation(section, (sub.group(1),)))
+    missing = sorted(str(c) for c in expected if c not in REGISTRY)
+    assert not missing, f"subsections of the law without a registry entry: {missing}"
+
+
+def test_sewer_rules_imports_no_django_and_no_office() -> None:
+    forbidden = ("django", "rest_framework", "sewer_office", "sewer_cli")
+    for path in SRC.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                assert name.split(".")[0] not in forbidden, f"{path} imports {name}"
