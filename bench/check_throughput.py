@@ -36,7 +36,16 @@ from sewer_rules.limits import Bound
 from sewer_rules.parameters import load_jurisdiction
 from sewer_rules.units import convert, format_decimal, parse_unit
 
-HEADER = ["sample_id", "sampled_at", "sample_type", "parameter", "value", "unit", "facility", "reporting_limit"]
+HEADER = [
+    "sample_id",
+    "sampled_at",
+    "sample_type",
+    "parameter",
+    "value",
+    "unit",
+    "facility",
+    "reporting_limit",
+]
 # (spelling, unit, low, high, sample type)
 ANALYTES = [
     ("pH", "SU", 4.5, 11.0, "grab"),
@@ -84,13 +93,15 @@ def per_row_loop(src: Path, out: Path, jurisdiction: str) -> Counter[str]:
         rules_by_analyte.setdefault(rule.analyte, []).append(rule)
     statuses: Counter[str] = Counter()
     with src.open(newline="") as fh, out.open("w") as o:
-        o.write('{"jurisdiction": "%s", "results": [\n' % jurisdiction)
+        o.write(f'{{"jurisdiction": "{jurisdiction}", "results": [\n')
         for n, rec in enumerate(csv.DictReader(fh), start=2):
             analyte = resolve(rec["parameter"])
             unit = parse_unit(rec["unit"])
             text = rec["value"].strip()
             nd = text.startswith("<") or text.upper() == "ND"
-            number = Decimal(text[1:] if text.startswith("<") else rec["reporting_limit"] if nd else text)
+            number = Decimal(
+                text[1:] if text.startswith("<") else rec["reporting_limit"] if nd else text
+            )
             canon = convert(number, unit.symbol, analyte.canonical_unit)
             on = datetime.fromisoformat(rec["sampled_at"]).replace(tzinfo=TOWN).date()
             findings = []
@@ -108,7 +119,9 @@ def per_row_loop(src: Path, out: Path, jurisdiction: str) -> Counter[str]:
                 elif upper and canon > lim:
                     findings.append((Status.INCONCLUSIVE, rule, lim, pv))
                 elif not upper:
-                    findings.append((rule.status if canon <= lim else Status.INCONCLUSIVE, rule, lim, pv))
+                    findings.append(
+                        (rule.status if canon <= lim else Status.INCONCLUSIVE, rule, lim, pv)
+                    )
             if analyte.name in ("dissolved_solids", "chloride", "color", "flow"):
                 findings.append((Status.NO_LIMIT, None, None, None))
             findings.sort(key=lambda f: f[0].rank)
@@ -156,7 +169,9 @@ def main() -> int:
     if not src.exists():
         t = time.perf_counter()
         generate(src, args.rows)
-        print(f"generated {args.rows:,} rows ({src.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - t:.1f} s")
+        print(
+            f"generated {args.rows:,} rows ({src.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - t:.1f} s"
+        )
     load_jurisdiction(args.jurisdiction)  # parameter loading is not part of either timing
 
     t = time.perf_counter()
@@ -168,8 +183,12 @@ def main() -> int:
 
     same = ours == loop
     print(f"cores: {os.cpu_count()}   rows: {args.rows:,}   jurisdiction: {args.jurisdiction}")
-    print(f"(a) shipped  (CSV -> JSON findings): {t_ours:6.2f} s  {args.rows / t_ours:12,.0f} rows/s")
-    print(f"(b) per-row Python loop (csv+Decimal): {t_loop:6.2f} s  {args.rows / t_loop:12,.0f} rows/s")
+    print(
+        f"(a) shipped  (CSV -> JSON findings): {t_ours:6.2f} s  {args.rows / t_ours:12,.0f} rows/s"
+    )
+    print(
+        f"(b) per-row Python loop (csv+Decimal): {t_loop:6.2f} s  {args.rows / t_loop:12,.0f} rows/s"
+    )
     print(f"ratio (a)/(b): {t_loop / t_ours:.1f}x   statuses agree: {same}")
     print(f"statuses: {dict(sorted(ours.items()))}")
     if not same:

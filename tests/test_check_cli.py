@@ -25,7 +25,10 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]
 
 
 def test_compliant_file_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    f = write(tmp_path, f"{HEADER}\nS1,2026-03-02T08:00,grab,pH,7.1,SU\nS1,2026-03-02,composite,BOD,120,mg/l\n")
+    f = write(
+        tmp_path,
+        f"{HEADER}\nS1,2026-03-02T08:00,grab,pH,7.1,SU\nS1,2026-03-02,composite,BOD,120,mg/l\n",
+    )
     code, doc = run_json(capsys, str(f))
     assert code == 0
     assert doc["jurisdiction"] == "wappinger"
@@ -38,8 +41,19 @@ def test_json_contract_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     code, doc = run_json(capsys, str(f))
     assert code == 1
     (r,) = doc["results"]
-    assert list(r) == ["row", "sample_id", "parameter", "value", "unit", "status", "findings", "advisories"]
-    assert r["row"] == 2 and r["sample_id"] == "S1" and r["parameter"] == "ph" and r["value"] == "5.4"
+    assert list(r) == [
+        "row",
+        "sample_id",
+        "parameter",
+        "value",
+        "unit",
+        "status",
+        "findings",
+        "advisories",
+    ]
+    assert (
+        r["row"] == 2 and r["sample_id"] == "S1" and r["parameter"] == "ph" and r["value"] == "5.4"
+    )
     assert r["status"] == "prohibited"
     (finding,) = r["findings"]
     assert finding == {
@@ -49,10 +63,14 @@ def test_json_contract_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         "limit_unit": "SU",
         "message": "pH 5.4 SU is lower than 5.5 SU",
     }
-    assert doc["samples"] == [{"sample_id": "S1", "classifications": {"cooling_water": False, "unpolluted_water": False}}]
+    assert doc["samples"] == [
+        {"sample_id": "S1", "classifications": {"cooling_water": False, "unpolluted_water": False}}
+    ]
 
 
-def test_row_errors_are_listed_and_the_rest_evaluated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_row_errors_are_listed_and_the_rest_evaluated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     f = write(
         tmp_path,
         f"{HEADER}\nS1,2026-03-02,grab,pH,7,SU\nS2,2026-03-02,grab,O&G,7,mg/kg/x\nS3,yesterday,grab,pH,7,SU\n"
@@ -63,11 +81,21 @@ def test_row_errors_are_listed_and_the_rest_evaluated(tmp_path: Path, capsys: py
     assert code == 1
     assert [r["row"] for r in doc["results"]] == [2]
     errors = {(e["row"], e["field"]) for e in doc["errors"]}
-    assert errors == {(3, "unit"), (4, "sampled_at"), (5, "value"), (6, "value"), (7, "parameter"), (8, "value"), (9, "sample_type")}
+    assert errors == {
+        (3, "unit"),
+        (4, "sampled_at"),
+        (5, "value"),
+        (6, "value"),
+        (7, "parameter"),
+        (8, "value"),
+        (9, "sample_type"),
+    }
     assert {"row": 3, "field": "unit", "message": "unknown unit 'mg/kg/x'"} in doc["errors"]
 
 
-def test_review_exits_1_and_abnormal_strength_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_review_exits_1_and_abnormal_strength_exits_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     review = write(tmp_path, f"{HEADER}\nS1,2026-03-02,grab,pH,9.6,SU\n", "a.csv")
     abnormal = write(tmp_path, f"{HEADER}\nS1,2026-03-02,composite,BOD,600,mg/l\n", "b.csv")
     assert main(["check", str(review)]) == 1
@@ -75,8 +103,13 @@ def test_review_exits_1_and_abnormal_strength_exits_0(tmp_path: Path, capsys: py
     capsys.readouterr()
 
 
-def test_header_names_are_case_insensitive_and_extra_columns_ignored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    f = write(tmp_path, "Sample_ID,SAMPLED_AT,Sample_Type,Parameter,Value,Unit,Lab Notes\nS1,2026-03-02,grab,pH,7,SU,ok\n")
+def test_header_names_are_case_insensitive_and_extra_columns_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = write(
+        tmp_path,
+        "Sample_ID,SAMPLED_AT,Sample_Type,Parameter,Value,Unit,Lab Notes\nS1,2026-03-02,grab,pH,7,SU,ok\n",
+    )
     code, doc = run_json(capsys, str(f))
     assert code == 0 and doc["results"][0]["status"] == "compliant"
 
@@ -84,7 +117,10 @@ def test_header_names_are_case_insensitive_and_extra_columns_ignored(tmp_path: P
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("sample_id,sampled_at,sample_type,parameter,value\nS1,2026-03-02,grab,pH,7\n", "missing required column 'unit'"),
+        (
+            "sample_id,sampled_at,sample_type,parameter,value\nS1,2026-03-02,grab,pH,7\n",
+            "missing required column 'unit'",
+        ),
         ("", "empty file"),
         (f"{HEADER}\n", "empty file"),
     ],
@@ -123,17 +159,25 @@ def test_output_file_and_csv_format(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_bad_limits_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = write(tmp_path, f"{HEADER}\nS1,2026-03-02,grab,pH,7,SU\n")
-    limits = write(tmp_path, "facility,parameter,limit_type,value,unit\nF,pH,weekly_average,6,SU\n", "l.csv")
+    limits = write(
+        tmp_path, "facility,parameter,limit_type,value,unit\nF,pH,weekly_average,6,SU\n", "l.csv"
+    )
     assert main(["check", str(f), "--limits", str(limits)]) == 2
     err = capsys.readouterr().err
     assert "row 2" in err and "limit_type" in err and str(limits) in err
 
 
 def test_example_report(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main([
-        "check", str(EXAMPLES / "lab-results-2026-03.csv"), "--limits", str(EXAMPLES / "permit-limits.csv"),
-        "--jurisdiction", "demo",
-    ])
+    code = main(
+        [
+            "check",
+            str(EXAMPLES / "lab-results-2026-03.csv"),
+            "--limits",
+            str(EXAMPLES / "permit-limits.csv"),
+            "--jurisdiction",
+            "demo",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 1
     assert "§ 196-19 C(3)" in out and "§ 196-15 NORMAL SEWAGE" in out and "Monthly averages" in out

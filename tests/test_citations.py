@@ -9,8 +9,16 @@ from sewer_rules.citations import Citation, CitationError, cite
 
 @pytest.mark.parametrize(
     "text",
-    ["§ 196-19 C(3)", "§ 196-19 D(9)(d)", "§ 196-15 NORMAL SEWAGE", "§ 196-22 B", "§ 196-20",
-     "§ 196-19 E(1)(d)", "§ 196-15 WASTEWATER, DOMESTIC", "§ 196-18 B(2)"],
+    [
+        "§ 196-19 C(3)",
+        "§ 196-19 D(9)(d)",
+        "§ 196-15 NORMAL SEWAGE",
+        "§ 196-22 B",
+        "§ 196-20",
+        "§ 196-19 E(1)(d)",
+        "§ 196-15 WASTEWATER, DOMESTIC",
+        "§ 196-18 B(2)",
+    ],
 )
 def test_parse_format_round_trip(text: str) -> None:
     assert str(Citation.parse(text)) == text
@@ -18,7 +26,15 @@ def test_parse_format_round_trip(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["196-19 C(3)", "§196-19 C(3)", "§ 196-14 A", "§ 196-24", "§ 196-19 c(3)", "§ 196-19 C(3", "§ 196-19 SLUG"],
+    [
+        "196-19 C(3)",
+        "§196-19 C(3)",
+        "§ 196-14 A",
+        "§ 196-24",
+        "§ 196-19 c(3)",
+        "§ 196-19 C(3",
+        "§ 196-19 SLUG",
+    ],
 )
 def test_malformed_citations_are_refused(text: str) -> None:
     with pytest.raises(CitationError):

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -54,8 +55,14 @@ def test_float_money_is_an_error() -> None:
 def test_wappinger_ships_resolution_amounts_unconfigured() -> None:
     w = load_jurisdiction("wappinger")
     on = date(2026, 3, 2)
-    for name in ("fee.building_sewer.class_1", "fee.building_sewer.class_2", "fine.daily_amount",
-                 "surcharge.rate.bod", "local_limit.copper", "local_limit.phenols"):
+    for name in (
+        "fee.building_sewer.class_1",
+        "fee.building_sewer.class_2",
+        "fine.daily_amount",
+        "surcharge.rate.bod",
+        "local_limit.copper",
+        "local_limit.phenols",
+    ):
         assert w.get(name, on).value is None, name
     assert w.value("ph.minimum", on) == Decimal("5.5")
     assert w.value("temperature.maximum", on) == Decimal("150")
@@ -74,7 +81,7 @@ def test_demo_extends_wappinger_with_labelled_amounts() -> None:
 def test_every_month_has_exactly_one_value_in_force(name: str) -> None:
     """Temporal walk: from 1992-09 to a year ahead, no gap (and, keyed by date, no overlap)."""
     params = load_jurisdiction(name)
-    end = date.today() + timedelta(days=366)
+    end = datetime.now(ZoneInfo("America/New_York")).date() + timedelta(days=366)
     for p in params:
         dates = [v.effective for v in p.values]
         assert dates == sorted(set(dates)), f"{p.name}: effective dates repeat"

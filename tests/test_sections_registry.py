@@ -12,8 +12,15 @@ from sewer_rules.citations import Citation
 from sewer_rules.sections import REGISTRY, Coverage, implementers
 
 SRC = Path(sewer_rules.__file__).parent
-LAW = Path(__file__).resolve().parents[2] / "shared" / "ordinance" / "wappinger-article-vii-sewer-use.txt"
-CITATION_IN_CODE = re.compile(r"§ 196-\d\d(?: [A-Z][A-Z ,\-]*[A-Z](?![a-z])| [A-Z](?:\((?:\d+|[a-z])\))*(?![A-Za-z]))?")
+LAW = (
+    Path(__file__).resolve().parents[2]
+    / "shared"
+    / "ordinance"
+    / "wappinger-article-vii-sewer-use.txt"
+)
+CITATION_IN_CODE = re.compile(
+    r"§ 196-\d\d(?: [A-Z][A-Z ,\-]*[A-Z](?![a-z])| [A-Z](?:\((?:\d+|[a-z])\))*(?![A-Za-z]))?"
+)
 
 
 def test_every_entry_has_a_status_and_reasons_where_due() -> None:
@@ -30,7 +37,9 @@ def test_implemented_entries_have_functions_and_functions_have_entries() -> None
             assert impl.get(citation), f"{citation} is marked implemented but nothing implements it"
     for citation, names in impl.items():
         assert citation in REGISTRY, f"{citation} implemented by {names} is not in the registry"
-        assert REGISTRY[citation].coverage is Coverage.IMPLEMENTED, f"{citation} is implemented but not marked so"
+        assert REGISTRY[citation].coverage is Coverage.IMPLEMENTED, (
+            f"{citation} is implemented but not marked so"
+        )
         for name in names:
             module, _, attr = name.rpartition(".")
             obj = importlib.import_module(module)
@@ -40,9 +49,13 @@ def test_implemented_entries_have_functions_and_functions_have_entries() -> None
 def test_every_citation_in_the_code_is_in_the_registry() -> None:
     found: set[str] = set()
     for path in SRC.rglob("*.py"):
-        found.update(m.group(0).strip() for m in CITATION_IN_CODE.finditer(path.read_text(encoding="utf-8")))
+        found.update(
+            m.group(0).strip() for m in CITATION_IN_CODE.finditer(path.read_text(encoding="utf-8"))
+        )
     for path in SRC.rglob("*.yaml"):
-        found.update(m.group(0).strip() for m in CITATION_IN_CODE.finditer(path.read_text(encoding="utf-8")))
+        found.update(
+            m.group(0).strip() for m in CITATION_IN_CODE.finditer(path.read_text(encoding="utf-8"))
+        )
     missing = []
     for text in sorted(found):
         try:

@@ -13,9 +13,27 @@ from sewer_rules.units import UnitError, convert, format_decimal, parse_unit
 
 @pytest.mark.parametrize(
     ("spelling", "symbol"),
-    [("mg/l", "mg/l"), ("mg/L", "mg/l"), ("ppm", "mg/l"), ("µg/l", "µg/l"), ("ug/L", "µg/l"), ("ppb", "µg/l"),
-     ("°F", "°F"), ("degF", "°F"), ("F", "°F"), ("°C", "°C"), ("degC", "°C"), ("C", "°C"), ("SU", "SU"),
-     ("gpd", "gpd"), ("gpm", "gpm"), ("MGD", "MGD"), ("inches", "in"), ("in/ft", "in/ft"), ("hp", "hp")],
+    [
+        ("mg/l", "mg/l"),
+        ("mg/L", "mg/l"),
+        ("ppm", "mg/l"),
+        ("µg/l", "µg/l"),
+        ("ug/L", "µg/l"),
+        ("ppb", "µg/l"),
+        ("°F", "°F"),
+        ("degF", "°F"),
+        ("F", "°F"),
+        ("°C", "°C"),
+        ("degC", "°C"),
+        ("C", "°C"),
+        ("SU", "SU"),
+        ("gpd", "gpd"),
+        ("gpm", "gpm"),
+        ("MGD", "MGD"),
+        ("inches", "in"),
+        ("in/ft", "in/ft"),
+        ("hp", "hp"),
+    ],
 )
 def test_accepted_spellings(spelling: str, symbol: str) -> None:
     assert parse_unit(spelling).symbol == symbol
@@ -53,11 +71,29 @@ def test_concentration_and_flow_round_trip(value: Decimal, pair: tuple[str, str]
 
 @pytest.mark.parametrize(
     ("spelling", "name"),
-    [("BOD", "bod5"), ("BOD5", "bod5"), ("Suspended Solids", "tss"), ("TSS", "tss"), ("O&G", "oil_grease"),
-     ("FOG", "oil_grease"), ("Oil and Grease", "oil_grease"), ("Cyanide, total", "cyanide_total"),
-     ("CN", "cyanide_total"), ("00310", "bod5"), ("00530", "tss"), ("pH", "ph"), ("Temperature", "temperature"),
-     ("copper", "copper"), ("chromium", "chromium"), ("zinc", "zinc"), ("iron", "iron"), ("phenols", "phenols"),
-     ("chloride", "chloride"), ("dissolved solids", "dissolved_solids"), ("color", "color")],
+    [
+        ("BOD", "bod5"),
+        ("BOD5", "bod5"),
+        ("Suspended Solids", "tss"),
+        ("TSS", "tss"),
+        ("O&G", "oil_grease"),
+        ("FOG", "oil_grease"),
+        ("Oil and Grease", "oil_grease"),
+        ("Cyanide, total", "cyanide_total"),
+        ("CN", "cyanide_total"),
+        ("00310", "bod5"),
+        ("00530", "tss"),
+        ("pH", "ph"),
+        ("Temperature", "temperature"),
+        ("copper", "copper"),
+        ("chromium", "chromium"),
+        ("zinc", "zinc"),
+        ("iron", "iron"),
+        ("phenols", "phenols"),
+        ("chloride", "chloride"),
+        ("dissolved solids", "dissolved_solids"),
+        ("color", "color"),
+    ],
 )
 def test_analyte_aliases(spelling: str, name: str) -> None:
     assert resolve(spelling).name == name

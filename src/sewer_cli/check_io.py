@@ -98,7 +98,11 @@ def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
     samples = ev.samples.select(
         pl.col("sample_id"), pl.struct("cooling_water", "unpolluted_water").alias("classifications")
     )
-    parts = [json.dumps(head, ensure_ascii=False)[:-1].encode(), b', "results": ', _json_array(results_frame(ev))]
+    parts = [
+        json.dumps(head, ensure_ascii=False)[:-1].encode(),
+        b', "results": ',
+        _json_array(results_frame(ev)),
+    ]
     parts += [b', "samples": ', _json_array(samples)]
     if ev.monthly.height:
         parts += [b', "monthly": ', _json_array(ev.monthly)]

@@ -29,7 +29,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("results", metavar="RESULTS.csv")
     p.add_argument("--limits", metavar="LIMITS.csv", help="a facility's permit limits")
-    p.add_argument("--jurisdiction", default="wappinger", help="wappinger, demo, or a parameters.yaml path")
+    p.add_argument(
+        "--jurisdiction", default="wappinger", help="wappinger, demo, or a parameters.yaml path"
+    )
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     p.add_argument("--output", metavar="FILE")
     p.set_defaults(func=run)
@@ -88,19 +90,33 @@ def render_table(ev, params: ParameterSet) -> str:  # type: ignore[no-untyped-de
         lines += ["", "Samples (§ 196-15 COOLING WATER, UNPOLLUTED WATER OR WASTE):"]
         rows = [
             (s, _yn(cw), _yn(uw))
-            for s, cw, uw in ev.samples.select("sample_id", "cooling_water", "unpolluted_water").iter_rows()
+            for s, cw, uw in ev.samples.select(
+                "sample_id", "cooling_water", "unpolluted_water"
+            ).iter_rows()
         ]
         lines.append(table(["sample_id", "cooling_water", "unpolluted_water"], rows))
     if ev.monthly.height:
         lines += ["", "Monthly averages (permit limits):"]
-        mcols = ["facility", "parameter", "month", "days_measured", "average", "limit", "limit_unit", "status"]
+        mcols = [
+            "facility",
+            "parameter",
+            "month",
+            "days_measured",
+            "average",
+            "limit",
+            "limit_unit",
+            "status",
+        ]
         lines.append(table(mcols, ev.monthly.select(mcols).rows()))
     if ev.errors.height:
         lines += ["", "Errors (rows not evaluated):"]
         lines += [f"  row {r}, field {f}: {m}" for r, f, m in ev.errors.iter_rows()]
     counts = summary.group_by("status").len().sort("status")
     tally = ", ".join(f"{n} {s}" for s, n in counts.iter_rows())
-    lines += ["", f"{summary.height} result(s) evaluated: {tally or 'none'}; {ev.errors.height} row error(s)."]
+    lines += [
+        "",
+        f"{summary.height} result(s) evaluated: {tally or 'none'}; {ev.errors.height} row error(s).",
+    ]
     return "\n".join(lines)
 
 

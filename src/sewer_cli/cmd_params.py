@@ -62,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
                 )
                 for v in values
             ]
-            out.write(table(["parameter", "value", "unit", "since", "reference", "authority"], rows) + "\n")
+            out.write(
+                table(["parameter", "value", "unit", "since", "reference", "authority"], rows)
+                + "\n"
+            )
     return EXIT_OK
 
 

@@ -11,7 +11,9 @@ from .output import destination, dump_json, table
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("sections", help="print the registry of the article's sections with coverage")
+    p = sub.add_parser(
+        "sections", help="print the registry of the article's sections with coverage"
+    )
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--status", choices=[c.value for c in Coverage], help="only this status")
     p.add_argument("--output", metavar="FILE")
@@ -43,9 +45,14 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_OK
         rows = []
         for s in entries:
-            detail = ", ".join(n.removeprefix("sewer_rules.") for n in impl.get(s.citation, [])) or s.reason
+            detail = (
+                ", ".join(n.removeprefix("sewer_rules.") for n in impl.get(s.citation, []))
+                or s.reason
+            )
             rows.append((str(s.citation), s.heading, str(s.coverage), detail))
-        out.write(table(["citation", "heading", "status", "implemented by / reason"], rows) + "\n\n")
+        out.write(
+            table(["citation", "heading", "status", "implemented by / reason"], rows) + "\n\n"
+        )
         total = sum(counts.values())
         out.write(
             f"{total} sections and subsections: {counts[Coverage.IMPLEMENTED]} implemented, "

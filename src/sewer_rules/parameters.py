@@ -31,7 +31,9 @@ from .citations import Citation, CitationError
 from .units import UNITS
 
 MONEY_UNITS = frozenset({"USD", "USD/lb"})
-_TOP_KEYS = frozenset({"jurisdiction", "name", "timezone", "law", "extends", "notice", "parameters"})
+_TOP_KEYS = frozenset(
+    {"jurisdiction", "name", "timezone", "law", "extends", "notice", "parameters"}
+)
 _PARAM_KEYS = frozenset({"description", "reference", "unit", "values"})
 _VALUE_KEYS = frozenset({"value", "authority", "note"})
 _NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
@@ -62,7 +64,9 @@ class Parameter:
         dates = [v.effective for v in self.values]
         i = bisect_right(dates, on)
         if i == 0:
-            raise ParameterError(f"parameter {self.name} has no value before {self.values[0].effective}")
+            raise ParameterError(
+                f"parameter {self.name} has no value before {self.values[0].effective}"
+            )
         return self.values[i - 1]
 
 
@@ -153,7 +157,7 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _c
 
 def _read_yaml(text: str, source: str) -> dict[str, Any]:
     try:
-        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - SafeLoader subclass
+        data = yaml.load(text, Loader=_StrictLoader)
     except ParameterError as e:
         raise ParameterError(f"{source}: {e}") from None
     except yaml.YAMLError as e:
@@ -179,7 +183,7 @@ def _decimal(raw: Any, unit: str, where: str) -> Decimal | None:
     if isinstance(raw, float):
         if unit in MONEY_UNITS:
             raise ParameterError(
-                f"{where}: money must be written exactly, as a quoted string (e.g. \"25.00\"), "
+                f'{where}: money must be written exactly, as a quoted string (e.g. "25.00"), '
                 f"not the float {raw!r}"
             )
         raw = repr(raw)
@@ -245,9 +249,7 @@ def _parse_parameter(name: str, raw: Any, source: str) -> Parameter:
     return Parameter(name, str(raw["description"]), reference, unit, tuple(values))
 
 
-def parse_parameter_text(
-    text: str, source: str, base: ParameterSet | None = None
-) -> ParameterSet:
+def parse_parameter_text(text: str, source: str, base: ParameterSet | None = None) -> ParameterSet:
     """Read a parameter file's text; ``base`` is the jurisdiction it ``extends``."""
     data = _read_yaml(text, source)
     _unknown(data, _TOP_KEYS, source)

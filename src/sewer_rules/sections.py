@@ -65,6 +65,7 @@ def implementers() -> dict[Citation, list[str]]:
 
 
 def _load_rules() -> None:
+    import contextlib
     import importlib
     import pkgutil
 
@@ -74,13 +75,11 @@ def _load_rules() -> None:
         for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
             importlib.import_module(mod.name)
     importlib.import_module("sewer_rules.evaluation.classify")
-    try:
+    with contextlib.suppress(ModuleNotFoundError):
         importlib.import_module("sewer_rules.monitoring")
-    except ModuleNotFoundError:
-        pass
 
 
-I = Coverage.IMPLEMENTED
+I = Coverage.IMPLEMENTED  # noqa: E741 - short names keep the table below readable
 N = Coverage.NOT_FORMALIZED
 R = Coverage.INFORMATIONAL
 
@@ -123,23 +122,68 @@ _ENTRIES: list[tuple[str, str, Coverage, str]] = [
     ("§ 196-15 B", '"Shall" is mandatory; "may" is permissive', R, ""),
     # § 196-16 Use of public sewers required
     ("§ 196-16", "Use of public sewers required", R, ""),
-    ("§ 196-16 A", "Unsanitary deposit of excrement, garbage, waste", N, "a fact found by inspection; enforced through notices (§ 196-22)"),
-    ("§ 196-16 B", "Discharge to natural outlets", N, "suitable treatment is judged under DEC and County Health rules"),
+    (
+        "§ 196-16 A",
+        "Unsanitary deposit of excrement, garbage, waste",
+        N,
+        "a fact found by inspection; enforced through notices (§ 196-22)",
+    ),
+    (
+        "§ 196-16 B",
+        "Discharge to natural outlets",
+        N,
+        "suitable treatment is judged under DEC and County Health rules",
+    ),
     ("§ 196-16 C", "Privies, septic tanks, cesspools", N, _OFFICE + " (private systems, § 196-17)"),
-    ("§ 196-16 D", "Industrial waste with consent of the engineer", N, "the engineer's consent is a decision recorded by the office"),
-    ("§ 196-16 E", "Written approval of new industrial discharges", N, "the engineer's written approval is a decision recorded by the office"),
-    ("§ 196-16 F", "Industrial cooling water by written approval", N, "the engineer's written approval is a decision recorded by the office"),
-    ("§ 196-16 G", "Subdivision sewers", N, "plan approval by County Health and the engineer, recorded by the office"),
-    ("§ 196-16 H", "Building drains and sewers of developed property", N, "plan approval by County Health and the engineer, recorded by the office"),
+    (
+        "§ 196-16 D",
+        "Industrial waste with consent of the engineer",
+        N,
+        "the engineer's consent is a decision recorded by the office",
+    ),
+    (
+        "§ 196-16 E",
+        "Written approval of new industrial discharges",
+        N,
+        "the engineer's written approval is a decision recorded by the office",
+    ),
+    (
+        "§ 196-16 F",
+        "Industrial cooling water by written approval",
+        N,
+        "the engineer's written approval is a decision recorded by the office",
+    ),
+    (
+        "§ 196-16 G",
+        "Subdivision sewers",
+        N,
+        "plan approval by County Health and the engineer, recorded by the office",
+    ),
+    (
+        "§ 196-16 H",
+        "Building drains and sewers of developed property",
+        N,
+        "plan approval by County Health and the engineer, recorded by the office",
+    ),
     ("§ 196-16 I", "Other agencies' requirements preserved", R, ""),
     # § 196-17 Private wastewater disposal
     ("§ 196-17", "Private wastewater disposal", R, ""),
-    ("§ 196-17 A", "Private system where public sewer is not available", N, "availability is a dated act of the Town recorded by the office"),
+    (
+        "§ 196-17 A",
+        "Private system where public sewer is not available",
+        N,
+        "availability is a dated act of the Town recorded by the office",
+    ),
     ("§ 196-17 B", "Health Department approval before construction", N, _OTHER_AGENCY),
     ("§ 196-17 C", "Certificate of occupancy after completion", N, _OFFICE),
     ("§ 196-17 D", "Design per State and County health rules", N, _OTHER_AGENCY),
     ("§ 196-17 E", "Connection when public sewer becomes available", N, _OFFICE),
-    ("§ 196-17 F", "Operation in a sanitary manner at the owner's expense", N, "a fact found by inspection"),
+    (
+        "§ 196-17 F",
+        "Operation in a sanitary manner at the owner's expense",
+        N,
+        "a fact found by inspection",
+    ),
     ("§ 196-17 G", "Health Officer's requirements preserved", R, ""),
     # § 196-18 Building sewers and connections
     ("§ 196-18", "Building sewers and connections", R, ""),
@@ -149,7 +193,12 @@ _ENTRIES: list[tuple[str, str, Coverage, str]] = [
     ("§ 196-18 B(2)", "Establishments producing industrial wastes", I, ""),
     ("§ 196-18 C", "Costs borne by the owner; indemnity", N, "a matter of contract and the courts"),
     ("§ 196-18 D", "A separate building sewer for every building", I, ""),
-    ("§ 196-18 E", "Old building sewers, on the Superintendent's examination", N, "the Superintendent's examination is a decision recorded by the office"),
+    (
+        "§ 196-18 E",
+        "Old building sewers, on the Superintendent's examination",
+        N,
+        "the Superintendent's examination is a decision recorded by the office",
+    ),
     ("§ 196-18 F", "Four-inch minimum, 1/4 inch per foot", I, ""),
     ("§ 196-18 G", "Elevation below the basement floor; lifting", I, ""),
     ("§ 196-18 H", "No roof, sump, foundation or surface connections", I, ""),
@@ -159,7 +208,12 @@ _ENTRIES: list[tuple[str, str, Coverage, str]] = [
     ("§ 196-18 L", "Guarding and restoring excavations", N, "a fact found by inspection"),
     # § 196-19 Use of public sewers
     ("§ 196-19", "Use of public sewers", R, ""),
-    ("§ 196-19 A", "No storm or unpolluted water to sanitary sewers", N, "sources are found by inspection; see § 196-18 H for connections"),
+    (
+        "§ 196-19 A",
+        "No storm or unpolluted water to sanitary sewers",
+        N,
+        "sources are found by inspection; see § 196-18 H for connections",
+    ),
     ("§ 196-19 B", "Storm and unpolluted drainage to storm sewers", N, _OTHER_AGENCY),
     ("§ 196-19 C", "Absolute prohibitions", R, ""),
     ("§ 196-19 C(1)", "Flammable or explosive", N, "no numeric limit; found by inspection"),
@@ -171,35 +225,95 @@ _ENTRIES: list[tuple[str, str, Coverage, str]] = [
     ("§ 196-19 D(1)", "Temperature over 150 °F", I, ""),
     ("§ 196-19 D(2)", "Fats, wax, grease or oils over 100 mg/l", I, ""),
     ("§ 196-19 D(3)", "Garbage not properly shredded; grinders of 3/4 hp", I, ""),
-    ("§ 196-19 D(4)", "Iron pickling wastes, plating solutions", N, "no numeric limit; identified from the process"),
+    (
+        "§ 196-19 D(4)",
+        "Iron pickling wastes, plating solutions",
+        N,
+        "no numeric limit; identified from the process",
+    ),
     ("§ 196-19 D(5)", "Metals over the Superintendent's limits", I, ""),
     ("§ 196-19 D(6)", "Phenols over the Superintendent's limits", I, ""),
     ("§ 196-19 D(7)", "Radioactive wastes over the Superintendent's limits", I, ""),
     ("§ 196-19 D(8)", "pH over 9.5", I, ""),
     ("§ 196-19 D(9)", "Materials exerting unusual loads", R, ""),
-    ("§ 196-19 D(9)(a)", "Unusual inert suspended or dissolved solids", N, "'unusual' is " + _JUDGMENT),
+    (
+        "§ 196-19 D(9)(a)",
+        "Unusual inert suspended or dissolved solids",
+        N,
+        "'unusual' is " + _JUDGMENT,
+    ),
     ("§ 196-19 D(9)(b)", "Excessive discoloration", N, "'excessive' is " + _JUDGMENT),
-    ("§ 196-19 D(9)(c)", "Unusual BOD, COD or chlorine demand", N, "'significant load' is " + _JUDGMENT),
-    ("§ 196-19 D(9)(d)", "Slugs; immediate report", N, "continuous monitoring engine (sewer-use slugs) not yet built"),
+    (
+        "§ 196-19 D(9)(c)",
+        "Unusual BOD, COD or chlorine demand",
+        N,
+        "'significant load' is " + _JUDGMENT,
+    ),
+    (
+        "§ 196-19 D(9)(d)",
+        "Slugs; immediate report",
+        N,
+        "continuous monitoring engine (sewer-use slugs) not yet built",
+    ),
     ("§ 196-19 D(10)", "Wastes not amenable to treatment", N, _JUDGMENT),
     ("§ 196-19 E", "Discharge of certain waters or wastes", R, ""),
     ("§ 196-19 E(1)", "The Superintendent's options", R, ""),
-    ("§ 196-19 E(1)(a)", "Reject the wastes", N, "a decision of the Superintendent, recorded by the office"),
-    ("§ 196-19 E(1)(b)", "Require pretreatment", N, "a decision of the Superintendent, recorded by the office"),
-    ("§ 196-19 E(1)(c)", "Control quantities and rates", N, "a decision of the Superintendent, recorded by the office"),
+    (
+        "§ 196-19 E(1)(a)",
+        "Reject the wastes",
+        N,
+        "a decision of the Superintendent, recorded by the office",
+    ),
+    (
+        "§ 196-19 E(1)(b)",
+        "Require pretreatment",
+        N,
+        "a decision of the Superintendent, recorded by the office",
+    ),
+    (
+        "§ 196-19 E(1)(c)",
+        "Control quantities and rates",
+        N,
+        "a decision of the Superintendent, recorded by the office",
+    ),
     ("§ 196-19 E(1)(d)", "Payment for added cost (surcharge)", I, ""),
     ("§ 196-19 E(2)", "Pretreatment plant approval", N, "design review by the Superintendent"),
     ("§ 196-19 F", "Oil and sand interceptors; grease traps", R, ""),
-    ("§ 196-19 F(1)", "Oil and sand interceptors", N, "required in the Superintendent's opinion; recorded by the office"),
-    ("§ 196-19 F(2)", "Grease traps for food preparation", N, "sized by the DEC 1988 Design Standards; recorded by the office"),
+    (
+        "§ 196-19 F(1)",
+        "Oil and sand interceptors",
+        N,
+        "required in the Superintendent's opinion; recorded by the office",
+    ),
+    (
+        "§ 196-19 F(2)",
+        "Grease traps for food preparation",
+        N,
+        "sized by the DEC 1988 Design Standards; recorded by the office",
+    ),
     ("§ 196-19 G", "Pretreatment maintained continuously", N, "a fact found by inspection"),
-    ("§ 196-19 H", "Control manhole when required", N, "required by the Superintendent; recorded by the office"),
+    (
+        "§ 196-19 H",
+        "Control manhole when required",
+        N,
+        "required by the Superintendent; recorded by the office",
+    ),
     ("§ 196-19 I", "Standard Methods; control manhole; sample type", I, ""),
     ("§ 196-19 J", "Special agreements for unusual strength", I, ""),
-    ("§ 196-19 K", "National categorical standards", N, "categorical limits enter as permit limits (sewer-use check --limits)"),
+    (
+        "§ 196-19 K",
+        "National categorical standards",
+        N,
+        "categorical limits enter as permit limits (sewer-use check --limits)",
+    ),
     ("§ 196-19 L", "Notice before flushing nonresidential building sewers", N, _OFFICE),
     # § 196-20 .. § 196-23
-    ("§ 196-20", "Protection from damage", N, "referred at once (arrest for disorderly conduct); no correction clock"),
+    (
+        "§ 196-20",
+        "Protection from damage",
+        N,
+        "referred at once (arrest for disorderly conduct); no correction clock",
+    ),
     ("§ 196-21", "Powers and authority of inspectors", R, ""),
     ("§ 196-21 A", "Entry for inspection and sampling", N, _OFFICE),
     ("§ 196-21 B", "Entry on easements", N, _OFFICE),
@@ -208,7 +322,12 @@ _ENTRIES: list[tuple[str, str, Coverage, str]] = [
     ("§ 196-22", "Penalties for offenses", R, ""),
     ("§ 196-22 A", "Written notice; 10 days to correct", I, ""),
     ("§ 196-22 B", "Daily fine beyond the time limit", I, ""),
-    ("§ 196-22 C", "Liability for the Town's expense, loss or damage", N, "amounts are claims recorded by the office"),
+    (
+        "§ 196-22 C",
+        "Liability for the Town's expense, loss or damage",
+        N,
+        "amounts are claims recorded by the office",
+    ),
     ("§ 196-22 D", "Injunction in Supreme Court", N, "a matter for the courts"),
     ("§ 196-23", "Construction of sewer mains by developers", R, ""),
     ("§ 196-23 A", "Phases I/II subdivisions provide public sewer", N, _OFFICE),

@@ -121,10 +121,10 @@ ALIASES: dict[str, str] = {
 
 
 @cache
-def registry() -> pint.UnitRegistry:
+def registry() -> pint.UnitRegistry[Fraction]:
     """The pint registry, computing over exact fractions."""
     try:  # pint's own cache of its parsed definitions makes start-up ~10x faster
-        reg = pint.UnitRegistry(
+        reg: pint.UnitRegistry[Fraction] = pint.UnitRegistry(
             non_int_type=Fraction, autoconvert_offset_to_baseunit=True, cache_folder=":auto:"
         )
     except OSError:

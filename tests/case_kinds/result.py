@@ -45,6 +45,8 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
     }
     if ev.results.height:
         out["status"] = ev.results.get_column("status")[0]
-        out["findings"] = ev.findings.select("status", "citation", "limit", "limit_unit", "message").to_dicts()
+        out["findings"] = ev.findings.select(
+            "status", "citation", "limit", "limit_unit", "message"
+        ).to_dicts()
         out["advisories"] = [a["code"] for a in ev.advisories.to_dicts()]
     return out

@@ -13,10 +13,15 @@ from tests.case_kinds.result import evaluate
 
 def run(case: dict[str, Any]) -> dict[str, Any]:
     ev = evaluate(case, case["input"])
-    out: dict[str, Any] = {"statuses": ev.results.get_column("status").to_list(), "errors": ev.errors.to_dicts()}
+    out: dict[str, Any] = {
+        "statuses": ev.results.get_column("status").to_list(),
+        "errors": ev.errors.to_dicts(),
+    }
     if ev.samples.height:
         first = ev.samples.row(0, named=True)
         out["cooling_water"] = first["cooling_water"]
         out["unpolluted_water"] = first["unpolluted_water"]
-    out["monthly"] = ev.monthly.select("parameter", "month", "days_measured", "average", "status").to_dicts()
+    out["monthly"] = ev.monthly.select(
+        "parameter", "month", "days_measured", "average", "status"
+    ).to_dicts()
     return out

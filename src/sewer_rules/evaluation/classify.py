@@ -16,7 +16,16 @@ from .prepare import CANON
 
 #: Substances whose mere presence makes a water polluted (§ 196-15 UNPOLLUTED WATER OR WASTE:
 #: "free or emulsified grease or oil, ... phenols ..., toxic or poisonous substances").
-POLLUTANTS = ("oil_grease", "phenols", "cyanide_total", "chromium", "copper", "zinc", "nickel", "lead")
+POLLUTANTS = (
+    "oil_grease",
+    "phenols",
+    "cyanide_total",
+    "chromium",
+    "copper",
+    "zinc",
+    "nickel",
+    "lead",
+)
 
 _COOLING = {"bod5": "cooling_water.bod_maximum", "tss": "cooling_water.suspended_solids_maximum"}
 _UNPOLLUTED = {
@@ -28,10 +37,18 @@ _UNPOLLUTED = {
 }
 
 
-def _maxima(params: ParameterSet, periods: list[date], table: dict[str, str], prefix: str) -> pl.DataFrame:
-    rows = [(i, analyte, str(params.value(name, on))) for i, on in enumerate(periods) for analyte, name in table.items()]
+def _maxima(
+    params: ParameterSet, periods: list[date], table: dict[str, str], prefix: str
+) -> pl.DataFrame:
+    rows = [
+        (i, analyte, str(params.value(name, on)))
+        for i, on in enumerate(periods)
+        for analyte, name in table.items()
+    ]
     return pl.DataFrame(
-        rows, schema={"period": pl.Int64, "analyte": pl.String, f"{prefix}_max": pl.String}, orient="row"
+        rows,
+        schema={"period": pl.Int64, "analyte": pl.String, f"{prefix}_max": pl.String},
+        orient="row",
     ).with_columns(pl.col(f"{prefix}_max").cast(CANON))
 
 
@@ -66,12 +83,21 @@ def classify_samples(rows: pl.DataFrame, params: ParameterSet, periods: list[dat
     all five were measured and pass and nothing listed was detected; otherwise null (unknown).
     """
     if rows.height == 0:
-        return pl.DataFrame(schema={"sample_id": pl.String, "cooling_water": pl.Boolean, "unpolluted_water": pl.Boolean})
+        return pl.DataFrame(
+            schema={
+                "sample_id": pl.String,
+                "cooling_water": pl.Boolean,
+                "unpolluted_water": pl.Boolean,
+            }
+        )
     base = rows.select("sample_id", "row", "analyte", "canon", "nd", "period")
     cooling = _maxima(params, periods, _COOLING, "cw")
     unpolluted = _maxima(params, periods, _UNPOLLUTED, "uw")
     ph = pl.DataFrame(
-        [(i, str(params.value("ph.minimum", on)), str(params.value("ph.maximum", on))) for i, on in enumerate(periods)],
+        [
+            (i, str(params.value("ph.minimum", on)), str(params.value("ph.maximum", on)))
+            for i, on in enumerate(periods)
+        ],
         schema={"period": pl.Int64, "ph_min": pl.String, "ph_max": pl.String},
         orient="row",
     ).with_columns(pl.col("ph_min").cast(CANON), pl.col("ph_max").cast(CANON))
@@ -103,7 +129,9 @@ def classify_samples(rows: pl.DataFrame, params: ParameterSet, periods: list[dat
     )
 
     def all_pass(col: str) -> pl.Expr:
-        return (pl.col(col).list.len() > 0) & pl.col(col).list.eval(pl.element().fill_null(False)).list.all()
+        return (pl.col(col).list.len() > 0) & pl.col(col).list.eval(
+            pl.element().fill_null(False)
+        ).list.all()
 
     n_required = len(_UNPOLLUTED)
     return grouped.select(

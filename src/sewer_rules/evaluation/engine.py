@@ -32,7 +32,6 @@ from .schema import ADVISORY_SCHEMA, FINDING_SCHEMA
 RULES: tuple[LimitRule, ...] = (*LIMIT_RULES, *NORMAL_STRENGTH_RULES)
 
 
-
 @dataclass
 class Evaluation:
     """What the engine found. ``results`` has one row per valid input row."""
@@ -48,7 +47,9 @@ class Evaluation:
     @property
     def has_violation(self) -> bool:
         bad = [str(Status.PROHIBITED), str(Status.REVIEW)]
-        monthly_bad = self.monthly.height > 0 and self.monthly.filter(pl.col("status").is_in(bad)).height > 0
+        monthly_bad = (
+            self.monthly.height > 0 and self.monthly.filter(pl.col("status").is_in(bad)).height > 0
+        )
         return self.results.filter(pl.col("status").is_in(bad)).height > 0 or monthly_bad
 
 
@@ -58,7 +59,9 @@ def _limit_table(rule: LimitRule, params: ParameterSet, periods: list[date]) -> 
     rows = []
     for i, on in enumerate(periods):
         pv = params.get(rule.parameter, on)
-        canon = None if pv.value is None else format_decimal(convert(pv.value, pv.unit, canonical_unit))
+        canon = (
+            None if pv.value is None else format_decimal(convert(pv.value, pv.unit, canonical_unit))
+        )
         rows.append(
             (
                 i,
@@ -70,12 +73,20 @@ def _limit_table(rule: LimitRule, params: ParameterSet, periods: list[date]) -> 
         )
     return pl.DataFrame(
         rows,
-        schema={"period": pl.Int64, "lim": pl.String, "lim_text": pl.String, "lim_unit": pl.String, "effective": pl.Date},
+        schema={
+            "period": pl.Int64,
+            "lim": pl.String,
+            "lim_text": pl.String,
+            "lim_unit": pl.String,
+            "effective": pl.Date,
+        },
         orient="row",
     ).with_columns(pl.col("lim").cast(CANON))
 
 
-def _rule_findings(rule: LimitRule, rows: pl.DataFrame, params: ParameterSet, periods: list[date]) -> pl.DataFrame:
+def _rule_findings(
+    rule: LimitRule, rows: pl.DataFrame, params: ParameterSet, periods: list[date]
+) -> pl.DataFrame:
     subset = rows.filter(pl.col("analyte") == rule.analyte)
     if subset.height == 0:
         return pl.DataFrame(schema=FINDING_SCHEMA)
@@ -92,7 +103,9 @@ def _rule_findings(rule: LimitRule, rows: pl.DataFrame, params: ParameterSet, pe
     measured = ~pl.col("nd")
     label = BY_NAME[rule.analyte].label
     reported = pl.format("{} {} {}", pl.lit(label), pl.col("value_text"), pl.col("unit_text"))
-    limit_phrase = pl.format("{} {} {}", pl.lit(rule.wording), pl.col("lim_text"), pl.col("lim_unit"))
+    limit_phrase = pl.format(
+        "{} {} {}", pl.lit(rule.wording), pl.col("lim_text"), pl.col("lim_unit")
+    )
     status = (
         pl.when(lim.is_null())
         .then(pl.lit(str(rule.unconfigured)) if rule.unconfigured else pl.lit(None, pl.String))
@@ -111,7 +124,9 @@ def _rule_findings(rule: LimitRule, rows: pl.DataFrame, params: ParameterSet, pe
         .then(pl.format("{} is {}", reported, limit_phrase))
         .when(nd_breaks)
         .then(pl.format("{}: the reporting limit is itself {}", reported, limit_phrase))
-        .otherwise(pl.format("{}: the reporting limit is not below the limit ({})", reported, limit_phrase))
+        .otherwise(
+            pl.format("{}: the reporting limit is not below the limit ({})", reported, limit_phrase)
+        )
     )
     return (
         joined.with_columns(status.alias("status"))
@@ -152,17 +167,29 @@ def _sample_type_advisories(rows: pl.DataFrame) -> pl.DataFrame:
                 table.append((analyte.name, sample_type, adv.code, str(adv.citation), adv.message))
     lookup = pl.DataFrame(
         table,
-        schema={"analyte": pl.String, "sample_type": pl.String, "code": pl.String, "citation": pl.String, "message": pl.String},
+        schema={
+            "analyte": pl.String,
+            "sample_type": pl.String,
+            "code": pl.String,
+            "citation": pl.String,
+            "message": pl.String,
+        },
         orient="row",
     )
-    return rows.select("row", "analyte", "sample_type").join(lookup, on=["analyte", "sample_type"]).select(
-        "row", "code", "citation", "message"
+    return (
+        rows.select("row", "analyte", "sample_type")
+        .join(lookup, on=["analyte", "sample_type"])
+        .select("row", "code", "citation", "message")
     )
 
 
-def _holding_time_advisories(rows: pl.DataFrame, params: ParameterSet, periods: list[date]) -> pl.DataFrame:
+def _holding_time_advisories(
+    rows: pl.DataFrame, params: ParameterSet, periods: list[date]
+) -> pl.DataFrame:
     """40 CFR 136.3(e) Table II: analysed later than the holding time after sampling."""
-    timed = rows.filter(pl.col("analyzed_utc").is_not_null() & pl.col("analyte").is_in(list(HOLDING_TIME_PARAMETER)))
+    timed = rows.filter(
+        pl.col("analyzed_utc").is_not_null() & pl.col("analyte").is_in(list(HOLDING_TIME_PARAMETER))
+    )
     if timed.height == 0:
         return pl.DataFrame(schema=ADVISORY_SCHEMA)
     table = []
@@ -203,30 +230,29 @@ def evaluate_table(
     prepared = prepare(raw, params.timezone, periods[0])
     starts = pl.Series("starts", periods, dtype=pl.Date)
     rows = prepared.rows.with_columns(
-        (starts.search_sorted(prepared.rows.get_column("day"), side="right") - 1).cast(pl.Int64).alias("period")
+        (starts.search_sorted(prepared.rows.get_column("day"), side="right") - 1)
+        .cast(pl.Int64)
+        .alias("period")
     )
     parts = [_rule_findings(rule, rows, params, periods) for rule in RULES]
     parts += [_judgment_findings(rule, rows) for rule in JUDGMENT_RULES]
     permit_findings, monthly = evaluate_permit_limits(rows, limits)
     parts.append(permit_findings)
-    findings = pl.concat([p.select(list(FINDING_SCHEMA)).cast(FINDING_SCHEMA) for p in parts])
+    findings = pl.concat([p.select(list(FINDING_SCHEMA)).cast(pl.Schema(FINDING_SCHEMA)) for p in parts])
     rank = {str(s): i for i, s in enumerate(Status)}
-    findings = findings.with_columns(pl.col("status").replace_strict(rank, return_dtype=pl.Int8).alias("rank")).sort(
-        ["row", "rank"], maintain_order=True
-    )
+    findings = findings.with_columns(
+        pl.col("status").replace_strict(rank, return_dtype=pl.Int8).alias("rank")
+    ).sort(["row", "rank"], maintain_order=True)
     advisories = pl.concat(
         [_sample_type_advisories(rows), _holding_time_advisories(rows, params, periods)]
     ).sort("row", maintain_order=True)
     overall = findings.group_by("row").agg(pl.col("rank").min())
     statuses = [str(s) for s in Status]
-    results = (
-        rows.join(overall, on="row", how="left", maintain_order="left")
-        .with_columns(
-            pl.col("rank")
-            .fill_null(Status.COMPLIANT.rank)
-            .replace_strict(dict(enumerate(statuses)), return_dtype=pl.String)
-            .alias("status")
-        )
+    results = rows.join(overall, on="row", how="left", maintain_order="left").with_columns(
+        pl.col("rank")
+        .fill_null(Status.COMPLIANT.rank)
+        .replace_strict(dict(enumerate(statuses)), return_dtype=pl.String)
+        .alias("status")
     )
     return Evaluation(
         results=results,

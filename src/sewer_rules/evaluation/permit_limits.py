@@ -101,7 +101,9 @@ def _limit_row(rec: dict[str, str]) -> tuple[object, ...]:
     except UnknownAnalyte as e:
         raise PermitLimitError(f"field 'parameter': {e}") from None
     if rec["limit_type"] not in LIMIT_TYPES:
-        raise PermitLimitError(f"field 'limit_type': '{rec['limit_type']}' is not one of {', '.join(LIMIT_TYPES)}")
+        raise PermitLimitError(
+            f"field 'limit_type': '{rec['limit_type']}' is not one of {', '.join(LIMIT_TYPES)}"
+        )
     try:
         value = Decimal(rec["value"])
     except InvalidOperation:
@@ -111,7 +113,9 @@ def _limit_row(rec: dict[str, str]) -> tuple[object, ...]:
     except UnitError as e:
         raise PermitLimitError(f"field 'unit': {e}") from None
     if unit.dimension != analyte.dimension:
-        raise PermitLimitError(f"field 'unit': unit '{rec['unit']}' does not measure {analyte.name}")
+        raise PermitLimitError(
+            f"field 'unit': unit '{rec['unit']}' does not measure {analyte.name}"
+        )
     dates = []
     for col, default in (("effective_from", date.min), ("effective_to", _FAR_FUTURE)):
         text = rec.get(col, "")
@@ -173,15 +177,17 @@ MONTHLY_SCHEMA = {
 }
 
 
-def evaluate_permit_limits(rows: pl.DataFrame, limits: PermitLimits | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+def evaluate_permit_limits(
+    rows: pl.DataFrame, limits: PermitLimits | None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Findings (long form) for instantaneous and daily limits, and the monthly averages."""
     if limits is None or limits.table.height == 0 or rows.height == 0:
         return _empty_findings(), pl.DataFrame(schema=MONTHLY_SCHEMA)
     lim_table = limits.table.with_columns(pl.col("lim").cast(CANON))
-    joined = rows.select(
-        "row", "facility", "analyte", "day", "canon", "nd", "value_text", "unit_text"
-    ).join(lim_table, on=["facility", "analyte"], how="inner").filter(
-        (pl.col("day") >= pl.col("valid_from")) & (pl.col("day") <= pl.col("valid_to"))
+    joined = (
+        rows.select("row", "facility", "analyte", "day", "canon", "nd", "value_text", "unit_text")
+        .join(lim_table, on=["facility", "analyte"], how="inner")
+        .filter((pl.col("day") >= pl.col("valid_from")) & (pl.col("day") <= pl.col("valid_to")))
     )
     parts = [_instantaneous(joined), _daily(joined)]
     monthly = _monthly(joined.filter(pl.col("limit_type") == "monthly_average"))
@@ -202,7 +208,9 @@ def _finding_columns(status: pl.Expr, message: pl.Expr) -> list[pl.Expr]:
 
 
 def _instantaneous(joined: pl.DataFrame) -> pl.DataFrame:
-    inst = joined.filter(pl.col("limit_type").is_in(["instantaneous_minimum", "instantaneous_maximum"]))
+    inst = joined.filter(
+        pl.col("limit_type").is_in(["instantaneous_minimum", "instantaneous_maximum"])
+    )
     is_max = pl.col("limit_type") == "instantaneous_maximum"
     v, lim, nd = pl.col("canon"), pl.col("lim"), pl.col("nd")
     status = (
@@ -228,8 +236,10 @@ def _instantaneous(joined: pl.DataFrame) -> pl.DataFrame:
         pl.col("lim_text"),
         pl.col("lim_unit"),
     )
-    return inst.with_columns(status.alias("_s")).filter(pl.col("_s").is_not_null()).select(
-        _finding_columns(pl.col("_s"), message)
+    return (
+        inst.with_columns(status.alias("_s"))
+        .filter(pl.col("_s").is_not_null())
+        .select(_finding_columns(pl.col("_s"), message))
     )
 
 
@@ -264,7 +274,9 @@ def _daily(joined: pl.DataFrame) -> pl.DataFrame:
     hits = daily.join(per_day.select([*keys, "_s", "n"]), on=keys)
     hits = hits.with_columns(
         pl.struct("facility", "analyte", "day")
-        .map_elements(lambda s: means[(s["facility"], s["analyte"], s["day"])], return_dtype=pl.String)
+        .map_elements(
+            lambda s: means[(s["facility"], s["analyte"], s["day"])], return_dtype=pl.String
+        )
         .alias("_mean")
     )
     message = pl.format(
@@ -286,23 +298,58 @@ def _monthly(monthly: pl.DataFrame) -> pl.DataFrame:
     low = pl.when(pl.col("nd")).then(pl.lit(0).cast(CANON)).otherwise(pl.col("canon"))
     per_day = (
         monthly.with_columns(pl.col("day").dt.strftime("%Y-%m").alias("month"))
-        .group_by(["facility", "analyte", "month", "day", "lim", "lim_text", "lim_unit", "permit_id", "permit_citation"])
+        .group_by(
+            [
+                "facility",
+                "analyte",
+                "month",
+                "day",
+                "lim",
+                "lim_text",
+                "lim_unit",
+                "permit_id",
+                "permit_citation",
+            ]
+        )
         .agg(low.sum().alias("lo"), pl.col("canon").sum().alias("hi"), pl.len().alias("n"))
     )
-    groups: dict[tuple[object, ...], list[tuple[Fraction, Fraction]]] = {}
-    limit_of: dict[tuple[object, ...], Fraction] = {}
+    groups: dict[tuple[str, ...], list[tuple[Fraction, Fraction]]] = {}
+    limit_of: dict[tuple[str, ...], Fraction] = {}
     for r in per_day.sort(["facility", "analyte", "month", "day"]).iter_rows(named=True):
-        key = (r["facility"], r["analyte"], r["month"], r["lim_text"], r["lim_unit"], r["permit_id"], r["permit_citation"])
+        key = (
+            r["facility"],
+            r["analyte"],
+            r["month"],
+            r["lim_text"],
+            r["lim_unit"],
+            r["permit_id"],
+            r["permit_citation"],
+        )
         groups.setdefault(key, []).append((Fraction(r["lo"]) / r["n"], Fraction(r["hi"]) / r["n"]))
         limit_of[key] = Fraction(r["lim"])
     out = []
-    for key, days in groups.items():
-        lim = limit_of[key]
+    for group, days in groups.items():
+        lim = limit_of[group]
         lo = sum((d[0] for d in days), Fraction(0)) / len(days)
         hi = sum((d[1] for d in days), Fraction(0)) / len(days)
-        status = Status.PROHIBITED if lo > lim else Status.INCONCLUSIVE if hi > lim else Status.COMPLIANT
-        facility, analyte, month, lim_text, lim_unit, permit_id, citation = key
-        out.append(
-            (facility, analyte, month, len(days), format_decimal(lo), lim_text, lim_unit, str(status), citation, permit_id)
+        status = (
+            Status.PROHIBITED if lo > lim else Status.INCONCLUSIVE if hi > lim else Status.COMPLIANT
         )
-    return pl.DataFrame(out, schema=MONTHLY_SCHEMA, orient="row").sort(["facility", "parameter", "month"])
+        facility, analyte, month, lim_text, lim_unit, permit_id, citation = group
+        out.append(
+            (
+                facility,
+                analyte,
+                month,
+                len(days),
+                format_decimal(lo),
+                lim_text,
+                lim_unit,
+                str(status),
+                citation,
+                permit_id,
+            )
+        )
+    return pl.DataFrame(out, schema=MONTHLY_SCHEMA, orient="row").sort(
+        ["facility", "parameter", "month"]
+    )

@@ -19,8 +19,8 @@ from datetime import date
 import polars as pl
 
 from ..analytes import ANALYTES, SPELLINGS
-from ..units import ALIASES, UNITS, conversion
 from ..ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
+from ..units import ALIASES, UNITS, conversion
 
 REQUIRED_COLUMNS = ("sample_id", "sampled_at", "sample_type", "parameter", "value", "unit")
 OPTIONAL_COLUMNS = ("facility", "qualifier", "reporting_limit", "analyzed_at", "method")
@@ -80,7 +80,9 @@ def parse_datetimes(values: pl.Series, tz: str) -> pl.Series:
     time; an ambiguous hour (the autumn change) is read as the first, and a time that does not
     exist (the spring change) is refused.
     """
-    frame = pl.DataFrame({"s": values.cast(pl.String).str.strip_chars().str.replace(r"Z$", "+00:00")})
+    frame = pl.DataFrame(
+        {"s": values.cast(pl.String).str.strip_chars().str.replace(r"Z$", "+00:00")}
+    )
     frame = frame.with_row_index("i").filter(pl.col("s").is_not_null() & (pl.col("s") != ""))
     found: list[pl.DataFrame] = []
     for fmt in (*NAIVE_FORMATS, *AWARE_FORMATS):
@@ -102,7 +104,12 @@ def parse_datetimes(values: pl.Series, tz: str) -> pl.Series:
     index = pl.DataFrame({"i": pl.arange(0, values.len(), eager=True, dtype=pl.UInt32)})
     if not found:
         return pl.repeat(None, values.len(), dtype=UTC, eager=True).alias(values.name)
-    return index.join(pl.concat(found), on="i", how="left").sort("i").get_column("t").alias(values.name)
+    return (
+        index.join(pl.concat(found), on="i", how="left")
+        .sort("i")
+        .get_column("t")
+        .alias(values.name)
+    )
 
 
 def _decimal(expr: pl.Expr) -> pl.Expr:
@@ -135,7 +142,9 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
     unit_dim = {s: u.dimension for s, u in UNITS.items()}
     value_text = _clean("value")
     qualifier = _clean("qualifier")
-    lt = pl.when(value_text.str.starts_with("<")).then(value_text.str.strip_prefix("<").str.strip_chars())
+    lt = pl.when(value_text.str.starts_with("<")).then(
+        value_text.str.strip_prefix("<").str.strip_chars()
+    )
     nd_word = value_text.str.contains(_ND_WORDS)
     nd_qual = qualifier.str.contains(_ND_QUALIFIERS).fill_null(False)
     rl_text = _clean("reporting_limit")
@@ -173,7 +182,10 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         (
             "sampled_at",
             pl.col("sampled_utc").is_null(),
-            pl.format("bad date '{}' (ISO 8601 expected, e.g. 2026-03-02T08:30)", _clean("sampled_at").fill_null("")),
+            pl.format(
+                "bad date '{}' (ISO 8601 expected, e.g. 2026-03-02T08:30)",
+                _clean("sampled_at").fill_null(""),
+            ),
         ),
         (
             "sampled_at",
@@ -183,14 +195,21 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         (
             "sample_type",
             ~pl.col("sample_type").is_in(SAMPLE_TYPES).fill_null(False),
-            pl.format("sample_type '{}' is not one of grab, composite, continuous", pl.col("sample_type_text").fill_null("")),
+            pl.format(
+                "sample_type '{}' is not one of grab, composite, continuous",
+                pl.col("sample_type_text").fill_null(""),
+            ),
         ),
         (
             "parameter",
             pl.col("analyte").is_null(),
             pl.format("unknown parameter '{}'", pl.col("parameter_text").fill_null("")),
         ),
-        ("unit", pl.col("unit_symbol").is_null(), pl.format("unknown unit '{}'", pl.col("unit_text").fill_null(""))),
+        (
+            "unit",
+            pl.col("unit_symbol").is_null(),
+            pl.format("unknown unit '{}'", pl.col("unit_text").fill_null("")),
+        ),
         (
             "unit",
             pl.col("unit_symbol").is_not_null()
@@ -205,7 +224,10 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         ),
         (
             "reporting_limit",
-            pl.col("nd") & pl.col("number_text").is_not_null() & pl.col("number").is_null() & nd_word,
+            pl.col("nd")
+            & pl.col("number_text").is_not_null()
+            & pl.col("number").is_null()
+            & nd_word,
             pl.format("unparseable reporting_limit '{}'", rl_text.fill_null("")),
         ),
         (
@@ -226,8 +248,11 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         ),
         (
             "value",
-            pl.col("dimension").is_in(["concentration", "flow", "radioactivity"]) & (pl.col("number") < 0),
-            pl.format("negative {} {} is not a measurement", pl.col("dimension"), pl.col("value_text")),
+            pl.col("dimension").is_in(["concentration", "flow", "radioactivity"])
+            & (pl.col("number") < 0),
+            pl.format(
+                "negative {} {} is not a measurement", pl.col("dimension"), pl.col("value_text")
+            ),
         ),
         (
             "analyzed_at",
@@ -240,7 +265,9 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
             pl.lit("analysed before it was sampled"),
         ),
     ]
-    df = df.with_columns(*[cond.fill_null(False).alias(f"_bad{i}") for i, (_, cond, _) in enumerate(checks)])
+    df = df.with_columns(
+        *[cond.fill_null(False).alias(f"_bad{i}") for i, (_, cond, _) in enumerate(checks)]
+    )
     any_bad = pl.any_horizontal([pl.col(f"_bad{i}") for i in range(len(checks))])
     failing = df.filter(any_bad)
     errors = pl.concat(
@@ -263,9 +290,9 @@ def _canonical(df: pl.DataFrame) -> pl.DataFrame:
     offsets: dict[str, str] = {}
     for unit, canonical in pairs.iter_rows():
         conv = conversion(unit, canonical)
-        key = f"{unit}|{canonical}"
-        factors[key] = str(conv.decimal_factor)
-        offsets[key] = str(conv.decimal_offset)
+        pair = f"{unit}|{canonical}"
+        factors[pair] = str(conv.decimal_factor)
+        offsets[pair] = str(conv.decimal_offset)
     key = pl.concat_str("unit_symbol", pl.lit("|"), "canonical_unit")
     factor = key.replace_strict(factors, default=None).cast(FACTOR)
     offset = key.replace_strict(offsets, default=None).cast(FACTOR)

@@ -35,7 +35,11 @@ NORMAL_SUSPENDED_SOLIDS = _above_normal("normal_ss", "tss", "normal_sewage.suspe
 NORMAL_BOD = _above_normal("normal_bod", "bod5", "normal_sewage.bod")
 NORMAL_GREASE_OIL = _above_normal("normal_grease", "oil_grease", "normal_sewage.grease_oil")
 
-NORMAL_STRENGTH_RULES: tuple[LimitRule, ...] = (NORMAL_BOD, NORMAL_SUSPENDED_SOLIDS, NORMAL_GREASE_OIL)
+NORMAL_STRENGTH_RULES: tuple[LimitRule, ...] = (
+    NORMAL_BOD,
+    NORMAL_SUSPENDED_SOLIDS,
+    NORMAL_GREASE_OIL,
+)
 
 for _name, _value in list(globals().items()):
     for _rule in _value if isinstance(_value, tuple) else (_value,):

@@ -82,7 +82,9 @@ def _local(analyte: str, citation: str) -> LimitRule:
     )
 
 
-METALS = tuple(_local(a, "§ 196-19 D(5)") for a in ("iron", "chromium", "copper", "zinc", "nickel", "lead"))
+METALS = tuple(
+    _local(a, "§ 196-19 D(5)") for a in ("iron", "chromium", "copper", "zinc", "nickel", "lead")
+)
 
 # § 196-19 D(6) "Any waters or wastes containing phenels or other taste-producing or
 # odor-producing substances, in such concentrations exceeding limits which may be established
