@@ -82,14 +82,18 @@ def results_frame(ev: Evaluation) -> pl.DataFrame:
     )
 
 
-def _json_array(frame: pl.DataFrame) -> bytes:
-    """A frame as a JSON array of objects, one object per line (polars' NDJSON writer)."""
+def _json_array(frame: pl.DataFrame) -> list[bytes | memoryview]:
+    """A frame as a JSON array of objects, one object per line (polars' NDJSON writer).
+
+    Returned as pieces to write one after another: the body is hundreds of megabytes for a
+    million results, so it is copied as few times as possible.
+    """
     if frame.height == 0:
-        return b"[]"
+        return [b"[]"]
     buf = io.BytesIO()
     frame.write_ndjson(buf)
-    body = buf.getvalue().rstrip(b"\n").replace(b"}\n{", b"},\n  {")
-    return b"[\n  " + body + b"\n]"
+    body = buf.getvalue().replace(b"}\n{", b"},\n  {")
+    return [b"[\n  ", memoryview(body)[:-1], b"\n]"]
 
 
 def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
@@ -98,22 +102,22 @@ def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
     samples = ev.samples.select(
         pl.col("sample_id"), pl.struct("cooling_water", "unpolluted_water").alias("classifications")
     )
-    parts = [
+    parts: list[bytes | memoryview] = [
         json.dumps(head, ensure_ascii=False)[:-1].encode(),
         b', "results": ',
-        _json_array(results_frame(ev)),
     ]
-    parts += [b', "samples": ', _json_array(samples)]
+    parts += _json_array(results_frame(ev))
+    parts += [b', "samples": ', *_json_array(samples)]
     if ev.monthly.height:
-        parts += [b', "monthly": ', _json_array(ev.monthly)]
-    parts += [b', "errors": ', _json_array(ev.errors.select("row", "field", "message")), b"}\n"]
+        parts += [b', "monthly": ', *_json_array(ev.monthly)]
+    parts += [b', "errors": ', *_json_array(ev.errors.select("row", "field", "message")), b"}\n"]
     out.flush()
     sink = getattr(out, "buffer", None)
     for part in parts:
         if sink is not None:
             sink.write(part)
         else:
-            out.write(part.decode())
+            out.write(bytes(part).decode())
     if sink is not None:
         sink.flush()
 

@@ -116,30 +116,36 @@ def classify_samples(rows: pl.DataFrame, params: ParameterSet, periods: list[dat
             ).alias("acid_alkali"),
         )
     )
+
+    def all_pass(analyte: str) -> list[pl.Expr]:
+        verdicts = pl.col("cw").filter(pl.col("analyte") == analyte)
+        return [
+            verdicts.len().alias(f"n_{analyte}"),
+            verdicts.fill_null(False).all().alias(f"ok_{analyte}"),
+        ]
+
     grouped = per_row.group_by("sample_id", maintain_order=True).agg(
         # cooling water
-        pl.col("cw").filter(pl.col("analyte") == "bod5").alias("cw_bod"),
-        pl.col("cw").filter(pl.col("analyte") == "tss").alias("cw_tss"),
+        *all_pass("bod5"),
+        *all_pass("tss"),
         pl.col("oil_found").any().alias("oil_found"),
         # unpolluted water
         (pl.col("uw") == False).any().alias("uw_fail"),  # noqa: E712 - null-aware comparison
         pl.col("pollutant_found").any().alias("pollutant_found"),
         pl.col("acid_alkali").any().alias("acid_alkali"),
-        pl.col("analyte").filter(pl.col("uw") == True).unique().len().alias("uw_passed"),  # noqa: E712
+        pl.col("analyte").filter(pl.col("uw") == True).n_unique().alias("uw_passed"),  # noqa: E712
+        (pl.col("analyte").is_in(list(_UNPOLLUTED)) & pl.col("uw").is_null())
+        .any()
+        .alias("uw_unknown"),
     )
-
-    def all_pass(col: str) -> pl.Expr:
-        return (pl.col(col).list.len() > 0) & pl.col(col).list.eval(
-            pl.element().fill_null(False)
-        ).list.all()
-
     n_required = len(_UNPOLLUTED)
+    cooling = (pl.col("n_bod5") > 0) & pl.col("ok_bod5") & (pl.col("n_tss") > 0) & pl.col("ok_tss")
     return grouped.select(
         "sample_id",
-        (all_pass("cw_bod") & all_pass("cw_tss") & ~pl.col("oil_found")).alias("cooling_water"),
+        (cooling & ~pl.col("oil_found")).alias("cooling_water"),
         pl.when(pl.col("uw_fail") | pl.col("pollutant_found") | pl.col("acid_alkali"))
         .then(False)
-        .when(pl.col("uw_passed") == n_required)
+        .when((pl.col("uw_passed") == n_required) & ~pl.col("uw_unknown"))
         .then(True)
         .otherwise(None)
         .alias("unpolluted_water"),

@@ -85,9 +85,9 @@ def _limit_table(rule: LimitRule, params: ParameterSet, periods: list[date]) -> 
 
 
 def _rule_findings(
-    rule: LimitRule, rows: pl.DataFrame, params: ParameterSet, periods: list[date]
+    rule: LimitRule, subset: pl.DataFrame, params: ParameterSet, periods: list[date]
 ) -> pl.DataFrame:
-    subset = rows.filter(pl.col("analyte") == rule.analyte)
+    """The findings of one rule over the rows of its analyte."""
     if subset.height == 0:
         return pl.DataFrame(schema=FINDING_SCHEMA)
     table = _limit_table(rule, params, periods)
@@ -102,7 +102,7 @@ def _rule_findings(
     nd_breaks = pl.lit(False) if upper else (value <= lim)
     measured = ~pl.col("nd")
     label = BY_NAME[rule.analyte].label
-    reported = pl.format("{} {} {}", pl.lit(label), pl.col("value_text"), pl.col("unit_text"))
+    reported = pl.format("{} {} {}", pl.lit(label), pl.col("value_text"), pl.col("unit_symbol"))
     limit_phrase = pl.format(
         "{} {} {}", pl.lit(rule.wording), pl.col("lim_text"), pl.col("lim_unit")
     )
@@ -234,11 +234,22 @@ def evaluate_table(
         .cast(pl.Int64)
         .alias("period")
     )
-    parts = [_rule_findings(rule, rows, params, periods) for rule in RULES]
+    rule_columns = rows.select(
+        "row", "analyte", "canon", "nd", "value_text", "unit_symbol", "period"
+    )
+    by_analyte = {
+        k[0]: part for k, part in rule_columns.partition_by("analyte", as_dict=True).items()
+    }
+    empty = rule_columns.clear()
+    parts = [
+        _rule_findings(rule, by_analyte.get(rule.analyte, empty), params, periods) for rule in RULES
+    ]
     parts += [_judgment_findings(rule, rows) for rule in JUDGMENT_RULES]
     permit_findings, monthly = evaluate_permit_limits(rows, limits)
     parts.append(permit_findings)
-    findings = pl.concat([p.select(list(FINDING_SCHEMA)).cast(pl.Schema(FINDING_SCHEMA)) for p in parts])
+    findings = pl.concat(
+        [p.select(list(FINDING_SCHEMA)).cast(pl.Schema(FINDING_SCHEMA)) for p in parts]
+    )
     rank = {str(s): i for i, s in enumerate(Status)}
     findings = findings.with_columns(
         pl.col("status").replace_strict(rank, return_dtype=pl.Int8).alias("rank")

@@ -185,7 +185,7 @@ def evaluate_permit_limits(
         return _empty_findings(), pl.DataFrame(schema=MONTHLY_SCHEMA)
     lim_table = limits.table.with_columns(pl.col("lim").cast(CANON))
     joined = (
-        rows.select("row", "facility", "analyte", "day", "canon", "nd", "value_text", "unit_text")
+        rows.select("row", "facility", "analyte", "day", "canon", "nd", "value_text", "unit_symbol")
         .join(lim_table, on=["facility", "analyte"], how="inner")
         .filter((pl.col("day") >= pl.col("valid_from")) & (pl.col("day") <= pl.col("valid_to")))
     )
@@ -230,7 +230,7 @@ def _instantaneous(joined: pl.DataFrame) -> pl.DataFrame:
     message = pl.format(
         "{} {}{} is {} the permit's instantaneous limit {} {}",
         pl.col("value_text"),
-        pl.col("unit_text"),
+        pl.col("unit_symbol"),
         pl.when(nd).then(pl.lit(" (non-detect)")).otherwise(pl.lit("")),
         word,
         pl.col("lim_text"),

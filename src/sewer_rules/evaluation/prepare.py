@@ -35,6 +35,25 @@ _ND_WORDS = r"(?i)^(?:nd|n\.d\.|bdl|not detected|<\s*rl|<\s*mdl)$"
 _ND_QUALIFIERS = r"(?i)^(?:u|nd|<)$"
 
 
+#: What the engine keeps of a valid row (every later step copies these, so they are few).
+ROW_COLUMNS = (
+    "row",
+    "sample_id",
+    "facility",
+    "method",
+    "sample_type",
+    "analyte",
+    "unit_symbol",
+    "canonical_unit",
+    "value_text",
+    "nd",
+    "number",
+    "sampled_utc",
+    "analyzed_utc",
+    "day",
+)
+
+
 @dataclass(frozen=True)
 class Prepared:
     rows: pl.DataFrame  # valid rows, typed
@@ -75,40 +94,34 @@ UTC = pl.Datetime("us", "UTC")
 def parse_datetimes(values: pl.Series, tz: str) -> pl.Series:
     """ISO 8601 text → aware UTC datetimes; null when unparseable or not a local time.
 
-    Each accepted form is tried in turn on the rows still unparsed (most files use one form,
-    so nearly every row is parsed by the first attempt). Without an offset a time is town
+    Each accepted form is tried in turn on the values still unparsed (most files use one form,
+    so nearly every value is parsed by the first attempt). Without an offset a time is town
     time; an ambiguous hour (the autumn change) is read as the first, and a time that does not
     exist (the spring change) is refused.
     """
-    frame = pl.DataFrame(
-        {"s": values.cast(pl.String).str.strip_chars().str.replace(r"Z$", "+00:00")}
-    )
-    frame = frame.with_row_index("i").filter(pl.col("s").is_not_null() & (pl.col("s") != ""))
-    found: list[pl.DataFrame] = []
+    text = values.cast(pl.String).str.strip_chars()
+    result = pl.repeat(None, text.len(), dtype=UTC, eager=True)
+    todo = pl.arange(0, text.len(), eager=True, dtype=pl.UInt32)
     for fmt in (*NAIVE_FORMATS, *AWARE_FORMATS):
-        if frame.height == 0:
+        pending = text.gather(todo) if todo.len() < text.len() else text
+        pending_idx = todo
+        keep = pending.is_not_null() & (pending != "")
+        pending, pending_idx = pending.filter(keep), pending_idx.filter(keep)
+        if pending.len() == 0:
             break
-        aware = fmt.endswith("%z")
-        dtype = UTC if aware else pl.Datetime("us")
-        parsed = frame.with_columns(pl.col("s").str.strptime(dtype, fmt, strict=False).alias("t"))
-        hit = parsed.filter(pl.col("t").is_not_null())
-        if hit.height:
-            if not aware:
-                hit = hit.with_columns(
-                    pl.col("t")
-                    .dt.replace_time_zone(tz, ambiguous="earliest", non_existent="null")
-                    .dt.convert_time_zone("UTC")
-                )
-            found.append(hit.select("i", "t"))
-            frame = parsed.filter(pl.col("t").is_null()).drop("t")
-    index = pl.DataFrame({"i": pl.arange(0, values.len(), eager=True, dtype=pl.UInt32)})
-    if not found:
-        return pl.repeat(None, values.len(), dtype=UTC, eager=True).alias(values.name)
+        parsed = _parse_as(pending, fmt, tz)
+        result = result.scatter(pending_idx, parsed)
+        todo = pending_idx.filter(parsed.is_null())
+    return result.alias(values.name)
+
+
+def _parse_as(text: pl.Series, fmt: str, tz: str) -> pl.Series:
+    if fmt.endswith("%z"):
+        return text.str.replace(r"Z$", "+00:00").str.strptime(UTC, fmt, strict=False)
     return (
-        index.join(pl.concat(found), on="i", how="left")
-        .sort("i")
-        .get_column("t")
-        .alias(values.name)
+        text.str.strptime(pl.Datetime("us"), fmt, strict=False)
+        .dt.replace_time_zone(tz, ambiguous="earliest", non_existent="null")
+        .dt.convert_time_zone("UTC")
     )
 
 
@@ -151,14 +164,11 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
     df = raw.with_columns(
         _clean("sample_id").alias("sample_id"),
         _clean("facility").alias("facility"),
-        _clean("method").alias("method"),
         _lookup(raw.get_column("sample_type"), {t: t for t in SAMPLE_TYPES}).alias("sample_type"),
         _clean("sample_type").alias("sample_type_text"),
         _lookup(raw.get_column("parameter"), SPELLINGS).alias("analyte"),
         _lookup(raw.get_column("unit"), ALIASES).alias("unit_symbol"),
         value_text.alias("value_text"),
-        _clean("parameter").alias("parameter_text"),
-        _clean("unit").alias("unit_text"),
         (lt.is_not_null() | nd_word | nd_qual).alias("nd"),
         pl.when(lt.is_not_null())
         .then(lt)
@@ -203,19 +213,19 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         (
             "parameter",
             pl.col("analyte").is_null(),
-            pl.format("unknown parameter '{}'", pl.col("parameter_text").fill_null("")),
+            pl.format("unknown parameter '{}'", _clean("parameter").fill_null("")),
         ),
         (
             "unit",
             pl.col("unit_symbol").is_null(),
-            pl.format("unknown unit '{}'", pl.col("unit_text").fill_null("")),
+            pl.format("unknown unit '{}'", _clean("unit").fill_null("")),
         ),
         (
             "unit",
             pl.col("unit_symbol").is_not_null()
             & pl.col("analyte").is_not_null()
             & (pl.col("unit_dimension") != pl.col("dimension")),
-            pl.format("unit '{}' does not measure {}", pl.col("unit_text"), pl.col("analyte")),
+            pl.format("unit '{}' does not measure {}", _clean("unit"), pl.col("analyte")),
         ),
         (
             "reporting_limit",
@@ -278,22 +288,24 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
             for i, (field, _, msg) in enumerate(checks)
         ]
     ).sort("row", maintain_order=True)
-    ok = df.filter(~any_bad).drop([f"_bad{i}" for i in range(len(checks))])
-    ok = _canonical(ok)
-    return Prepared(ok, errors)
+    ok = df.filter(~any_bad).select(ROW_COLUMNS)
+    return Prepared(_canonical(ok), errors)
 
 
 def _canonical(df: pl.DataFrame) -> pl.DataFrame:
-    """Each value in its analyte's canonical unit, exactly (every accepted unit converts so)."""
-    pairs = df.select("unit_symbol", "canonical_unit").unique()
+    """Each value in its analyte's canonical unit, exactly (every accepted unit converts so).
+
+    A valid row's unit measures its analyte's dimension, and each dimension has one canonical
+    unit, so the conversion depends on the unit alone.
+    """
     factors: dict[str, str] = {}
     offsets: dict[str, str] = {}
-    for unit, canonical in pairs.iter_rows():
+    for unit, canonical in df.select("unit_symbol", "canonical_unit").unique().iter_rows():
         conv = conversion(unit, canonical)
-        pair = f"{unit}|{canonical}"
-        factors[pair] = str(conv.decimal_factor)
-        offsets[pair] = str(conv.decimal_offset)
-    key = pl.concat_str("unit_symbol", pl.lit("|"), "canonical_unit")
-    factor = key.replace_strict(factors, default=None).cast(FACTOR)
-    offset = key.replace_strict(offsets, default=None).cast(FACTOR)
+        factors[unit] = str(conv.decimal_factor)
+        offsets[unit] = str(conv.decimal_offset)
+    if all(f == "1" for f in factors.values()) and all(o == "0" for o in offsets.values()):
+        return df.with_columns(pl.col("number").cast(CANON).alias("canon"))
+    factor = pl.col("unit_symbol").replace_strict(factors, default=None).cast(FACTOR)
+    offset = pl.col("unit_symbol").replace_strict(offsets, default=None).cast(FACTOR)
     return df.with_columns((pl.col("number") * factor + offset).cast(CANON).alias("canon"))
