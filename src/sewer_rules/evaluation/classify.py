@@ -139,10 +139,12 @@ def classify_samples(rows: pl.DataFrame, params: ParameterSet, periods: list[dat
         .alias("uw_unknown"),
     )
     n_required = len(_UNPOLLUTED)
-    cooling = (pl.col("n_bod5") > 0) & pl.col("ok_bod5") & (pl.col("n_tss") > 0) & pl.col("ok_tss")
+    is_cooling = (
+        (pl.col("n_bod5") > 0) & pl.col("ok_bod5") & (pl.col("n_tss") > 0) & pl.col("ok_tss")
+    )
     return grouped.select(
         "sample_id",
-        (cooling & ~pl.col("oil_found")).alias("cooling_water"),
+        (is_cooling & ~pl.col("oil_found")).alias("cooling_water"),
         pl.when(pl.col("uw_fail") | pl.col("pollutant_found") | pl.col("acid_alkali"))
         .then(False)
         .when((pl.col("uw_passed") == n_required) & ~pl.col("uw_unknown"))
