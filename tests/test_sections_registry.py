@@ -96,3 +96,37 @@ def test_sewer_rules_imports_no_django_and_no_office() -> None:
                 names = [node.module]
             for name in names:
                 assert name.split(".")[0] not in forbidden, f"{path} imports {name}"
+
+
+def _citations_in(value: object) -> set[Citation]:
+    found: set[Citation] = set()
+    if isinstance(value, dict):
+        for v in value.values():
+            found |= _citations_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            found |= _citations_in(v)
+    elif isinstance(value, str):
+        for m in CITATION_IN_CODE.finditer(value):
+            try:
+                found.add(Citation.parse(m.group(0).strip()))
+            except ValueError:
+                pass
+    return found
+
+
+def test_every_implemented_subsection_has_a_legal_case() -> None:
+    import yaml
+
+    cited: set[Citation] = set()
+    for path in (Path(__file__).parent / "cases").glob("*.yaml"):
+        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            for text in [case["cites"]] if isinstance(case.get("cites"), str) else case.get("cites", []):
+                c = Citation.parse(text)
+                assert c in REGISTRY, f"{path.name}: case {case['name']!r} cites unregistered {text}"
+                cited.add(c)
+            cited |= _citations_in(case.get("expect")) | _citations_in(case["name"])
+    missing = [
+        str(c) for c, s in REGISTRY.items() if s.coverage is Coverage.IMPLEMENTED and c not in cited
+    ]
+    assert not missing, f"implemented without a legal case: {missing}"
