@@ -13,9 +13,10 @@ import polars as pl
 
 from sewer_rules.evaluation import evaluate_table
 from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
-from sewer_rules.parameters import ParameterError, ParameterSet, load_jurisdiction
+from sewer_rules.parameters import ParameterSet
 
 from .check_io import UnusableFile, read_results, summary_frame, write_json
+from .common import jurisdiction
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import destination, table
 
@@ -35,13 +36,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     p.add_argument("--output", metavar="FILE")
     p.set_defaults(func=run)
-
-
-def jurisdiction(name: str) -> ParameterSet:
-    try:
-        return load_jurisdiction(name)
-    except ParameterError as e:
-        raise UsageError(str(e)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,12 +19,8 @@ This module also holds the small argument helpers shared by the rules commands `
 from __future__ import annotations
 
 import argparse
-import re
 import sys
-from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
-from fractions import Fraction
-from zoneinfo import ZoneInfo
+from decimal import Decimal
 
 from sewer_rules.citations import CitationError
 from sewer_rules.ordinance.s196_22_penalties import (
@@ -34,122 +30,12 @@ from sewer_rules.ordinance.s196_22_penalties import (
     accrued_fines,
     procedure_for,
 )
-from sewer_rules.parameters import ParameterError, ParameterSet, ParameterValue, load_jurisdiction
-from sewer_rules.units import UnitError, format_decimal, parse_unit
+from sewer_rules.parameters import ParameterError, ParameterSet
+from sewer_rules.units import format_decimal
 
+from .common import add_common, header, iso_date, jurisdiction, money, today
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json, table
-
-# --- helpers shared by the rules commands ---------------------------------------------------
-
-
-def add_common(p: argparse.ArgumentParser, *, on_date: bool = False) -> None:
-    """--jurisdiction and --format (and --date when the command judges a single day)."""
-    if on_date:
-        p.add_argument(
-            "--date",
-            type=iso_date,
-            metavar="DATE",
-            help="the day whose parameters apply (default: today in the town's zone)",
-        )
-    p.add_argument(
-        "--jurisdiction", default="wappinger", help="wappinger, demo, or a parameters.yaml path"
-    )
-    p.add_argument("--format", choices=("table", "json"), default="table")
-
-
-def jurisdiction(name: str) -> ParameterSet:
-    try:
-        return load_jurisdiction(name)
-    except ParameterError as e:
-        raise UsageError(str(e)) from None
-
-
-def iso_date(text: str) -> date:
-    """argparse type: an ISO date."""
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
-
-
-def today(params: ParameterSet) -> date:
-    """Today's calendar date in the jurisdiction's zone (America/New_York for Wappinger)."""
-    return datetime.now(ZoneInfo(params.timezone)).date()
-
-
-def header(title: str, params: ParameterSet) -> list[str]:
-    lines = [title, f"Jurisdiction: {params.name} (parameters {params.version})"]
-    if params.notice:
-        lines.append(f"NOTE: {params.notice}")
-    return lines
-
-
-def describe(p: ParameterValue) -> str:
-    """``name = value unit, in force since DATE (authority)`` — or ``not configured``."""
-    value = "not configured" if p.value is None else f"{format_decimal(p.value)} {p.unit}"
-    authority = f", {p.authority}" if p.authority else ""
-    return f"{p.name} = {value}, in force since {p.effective}{authority}"
-
-
-def money(amount: Decimal | None) -> str:
-    return "not configured" if amount is None else f"{amount:,}"
-
-
-_MEASURE = re.compile(
-    r"^\s*(?P<num>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*/\s*\d+)?)\s*(?P<unit>.*?)\s*$"
-)
-
-
-def measure(
-    text: str, option: str, dimension: str, default_unit: str | None
-) -> tuple[Decimal, str]:
-    """Read ``"0.75"``, ``"3/4 hp"``, ``"180 °F"``: a decimal value and a unit symbol.
-
-    A fraction is accepted when its decimal terminates. Without a unit, ``default_unit`` is used
-    (or, when None, the unit is required). Errors are :class:`UsageError` naming the option.
-    """
-    m = _MEASURE.match(text)
-    if not m:
-        raise UsageError(f"{option}: {text!r} is not a number with a unit")
-    num = m["num"].replace(" ", "")
-    try:
-        if "/" in num:
-            top, bottom = num.split("/")
-            if int(bottom) == 0:
-                raise UsageError(f"{option}: {text!r} divides by zero")
-            value = Fraction(Decimal(top)) / int(bottom)
-            shown = format_decimal(value)
-            if "." in shown and len(shown.split(".")[1]) > 12:
-                raise UsageError(f"{option}: {text!r} has no exact decimal form")
-            number = Decimal(shown)
-        else:
-            number = Decimal(num)
-    except InvalidOperation:
-        raise UsageError(f"{option}: {text!r} is not a number") from None
-    unit_text = m["unit"]
-    if not unit_text:
-        if default_unit is None:
-            raise UsageError(f"{option}: {text!r} needs a unit (e.g. '{_example(dimension)}')")
-        unit_text = default_unit
-    try:
-        unit = parse_unit(unit_text)
-    except UnitError as e:
-        raise UsageError(f"{option}: {e}") from None
-    if unit.dimension != dimension:
-        raise UsageError(f"{option}: {unit.symbol} is not a unit of {dimension}")
-    return number, unit.symbol
-
-
-def _example(dimension: str) -> str:
-    return {
-        "flow": "50000 gpd",
-        "temperature": "180 °F",
-        "power": "0.75 hp",
-        "length": "0.5 in",
-        "concentration": "600 mg/l",
-    }.get(dimension, "1")
-
 
 # --- sewer-use fines --------------------------------------------------------------------------
 

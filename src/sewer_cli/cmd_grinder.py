@@ -28,7 +28,7 @@ from sewer_rules.ordinance.s196_19_use_of_public_sewers.grinders import (
 )
 from sewer_rules.parameters import ParameterError
 
-from .cmd_fines import add_common, header, jurisdiction, measure, today
+from .common import add_common, header, jurisdiction, measure, today
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from datetime import date
 
-from .cmd_check import jurisdiction
+from .common import jurisdiction, today
 from .main import EXIT_OK, UsageError
 from .output import destination, dump_json, table
 
@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     params = jurisdiction(args.jurisdiction)
     try:
-        on = date.fromisoformat(args.on) if args.on else _today(params.timezone)
+        on = date.fromisoformat(args.on) if args.on else today(params)
     except ValueError:
         raise UsageError(f"--on: {args.on!r} is not a date (YYYY-MM-DD)") from None
     values = params.in_force(on)
@@ -67,10 +67,3 @@ def run(args: argparse.Namespace) -> int:
                 + "\n"
             )
     return EXIT_OK
-
-
-def _today(tz: str) -> date:
-    from datetime import datetime
-    from zoneinfo import ZoneInfo
-
-    return datetime.now(ZoneInfo(tz)).date()

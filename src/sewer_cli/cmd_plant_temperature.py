@@ -32,7 +32,7 @@ from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import
 from sewer_rules.parameters import ParameterError, ParameterSet, ParameterValue
 from sewer_rules.units import format_decimal
 
-from .cmd_fines import add_common, describe, header, jurisdiction, measure, today
+from .common import add_common, describe, header, jurisdiction, measure, today
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json
 

@@ -28,7 +28,7 @@ from sewer_rules.ordinance.s196_18_building_sewers import (
 )
 from sewer_rules.parameters import ParameterError, ParameterSet
 
-from .cmd_fines import add_common, describe, header, jurisdiction, today
+from .common import add_common, describe, header, jurisdiction, today
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json, table
 

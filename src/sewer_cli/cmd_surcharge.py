@@ -26,7 +26,7 @@ from sewer_rules.ordinance.s196_19_use_of_public_sewers.surcharge import (
 from sewer_rules.parameters import ParameterError, ParameterSet
 from sewer_rules.units import convert, format_decimal
 
-from .cmd_fines import add_common, header, iso_date, jurisdiction, measure, money
+from .common import add_common, header, iso_date, jurisdiction, measure, money
 from .main import EXIT_OK, UsageError
 from .output import dump_json, table
 
