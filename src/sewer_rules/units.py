@@ -216,3 +216,39 @@ def format_decimal(d: Decimal | Fraction) -> str:
     """A decimal as people write it: ``5.5``, ``2000``, ``0.204`` (no exponent)."""
     dec = fraction_to_decimal(d) if isinstance(d, Fraction) else _normalize(d)
     return format(dec, "f")
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """A measured quantity as given, and the same quantity exactly in the unit of a limit."""
+
+    value: Fraction
+    unit: str
+    converted: Fraction
+    target: str
+
+    def shown(self) -> str:
+        """``0.75 hp``, or ``12.7 mm (= 0.5 in)`` when the units differ."""
+        text = f"{format_decimal(self.value)} {self.unit}"
+        if self.unit != self.target:
+            text += f" (= {format_decimal(self.converted)} {self.target})"
+        return text
+
+
+def measure_in(
+    value: Decimal | Fraction, unit_text: str, dimension: str, target: str, what: str
+) -> Measurement:
+    """Read a non-negative measurement of ``dimension`` and express it exactly in ``target``.
+
+    Errors are :class:`UnitError` naming ``what`` (e.g. "grinder motor rating"): an unknown unit,
+    a unit of another dimension, a negative amount.
+    """
+    try:
+        unit = parse_unit(unit_text)
+    except UnitError as e:
+        raise UnitError(f"{what}: {e}") from None
+    if unit.dimension != dimension:
+        raise UnitError(f"{what}: {unit.symbol} is not a unit of {dimension}")
+    if value < 0:
+        raise UnitError(f"{what} cannot be negative ({value} {unit.symbol})")
+    return Measurement(Fraction(value), unit.symbol, convert(value, unit.symbol, target), target)

@@ -26,7 +26,7 @@ from ...citations import cite
 from ...findings import Check
 from ...parameters import ParameterSet
 from ...sections import implements
-from ...units import UnitError, convert, format_decimal, parse_unit
+from ...units import UnitError, format_decimal, measure_in
 
 SHREDDED = cite("§ 196-15 PROPERLY SHREDDED GARBAGE")
 MAX_PARTICLE = "shredded_garbage.max_particle"
@@ -49,21 +49,14 @@ def check_shredded_garbage(
     ``largest_particle`` is the largest dimension of the largest particle, in any accepted
     spelling of a length unit; ``passed`` is True when it is at most the limit.
     """
-    try:
-        u = parse_unit(unit)
-    except UnitError as e:
-        raise ParticleError(f"particle size: {e}") from None
-    if u.dimension != "length":
-        raise ParticleError(f"particle size: {u.symbol} is not a unit of length")
-    if largest_particle < 0:
-        raise ParticleError(f"a particle size cannot be negative ({largest_particle} {u.symbol})")
     limit = params.get(MAX_PARTICLE, on)
+    try:
+        m = measure_in(largest_particle, unit, "length", limit.unit, "particle size")
+    except UnitError as e:
+        raise ParticleError(str(e)) from None
     if limit.value is None:
         raise ParticleError(f"{MAX_PARTICLE} is not configured in {params.jurisdiction} on {on}")
-    size = convert(largest_particle, u.symbol, limit.unit)
-    shown = f"{format_decimal(Fraction(largest_particle))} {u.symbol}"
-    if u.symbol != limit.unit:
-        shown += f" (= {format_decimal(size)} {limit.unit})"
+    size, shown = m.converted, m.shown()
     ok = size <= Fraction(limit.value)
     if ok:
         message = (
@@ -83,7 +76,7 @@ def check_shredded_garbage(
         message=message,
         details={
             "largest_particle": format_decimal(Fraction(largest_particle)),
-            "unit": u.symbol,
+            "unit": m.unit,
             "largest_particle_in": format_decimal(size),
             "limit": format_decimal(limit.value),
             "limit_unit": limit.unit,

@@ -29,7 +29,7 @@ from ...citations import cite
 from ...findings import Check
 from ...parameters import ParameterSet
 from ...sections import implements
-from ...units import UnitError, convert, format_decimal, parse_unit
+from ...units import UnitError, format_decimal, measure_in
 
 D3 = cite("§ 196-19 D(3)")
 APPROVAL_HORSEPOWER = "grinder.approval_horsepower"
@@ -52,24 +52,16 @@ def check_grinder(
     ``passed`` is True below the threshold; False at or above it: the installation is subject
     to the Superintendent's review and approval (a decision the office records), not forbidden.
     """
-    try:
-        u = parse_unit(unit)
-    except UnitError as e:
-        raise GrinderError(f"grinder motor rating: {e}") from None
-    if u.dimension != "power":
-        raise GrinderError(f"grinder motor rating: {u.symbol} is not a unit of power")
-    if rating < 0:
-        raise GrinderError(f"grinder motor rating cannot be negative ({rating} {u.symbol})")
     threshold = params.get(APPROVAL_HORSEPOWER, on)
+    try:
+        m = measure_in(rating, unit, "power", threshold.unit, "grinder motor rating")
+    except UnitError as e:
+        raise GrinderError(str(e)) from None
     if threshold.value is None:
         raise GrinderError(
             f"{APPROVAL_HORSEPOWER} is not configured in {params.jurisdiction} on {on}"
         )
-    hp = convert(rating, u.symbol, threshold.unit)
-    limit = Fraction(threshold.value)
-    shown = f"{format_decimal(Fraction(rating))} {u.symbol}"
-    if u.symbol != threshold.unit:
-        shown += f" (= {format_decimal(hp)} {threshold.unit})"
+    hp, limit, shown = m.converted, Fraction(threshold.value), m.shown()
     needs_approval = hp >= limit
     if needs_approval:
         message = (
@@ -89,7 +81,7 @@ def check_grinder(
         message=message,
         details={
             "rating": format_decimal(Fraction(rating)),
-            "rating_unit": u.symbol,
+            "rating_unit": m.unit,
             "rating_hp": format_decimal(hp),
             "approval_needed": "yes" if needs_approval else "no",
             "threshold": format_decimal(threshold.value),
