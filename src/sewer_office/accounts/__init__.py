@@ -1,0 +1,1 @@
+"""Users and roles: the office's roles are Django groups; outside users act for persons."""

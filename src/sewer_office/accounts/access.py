@@ -1,0 +1,62 @@
+"""Per-object access: which records a user may see.
+
+Staff see everything. An outside user represents one or more persons of the registry
+(``Person.representatives``); they see a record when one of those persons is its applicant or
+owns its property. Every list, detail page, file download and API endpoint filters through
+:func:`visible`, so an applicant cannot reach another's record by guessing its URL (the
+record simply does not exist for them: 404).
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from django.db import models
+from django.db.models import Q
+
+from .roles import is_office_user, is_staff_member
+
+M = TypeVar("M", bound=models.Model)
+
+
+def person_ids(user: Any) -> list[int]:
+    """Ids of the persons ``user`` acts for (cached on the user object)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    cached = getattr(user, "_sewer_person_ids", None)
+    if cached is None:
+        from sewer_office.registry.models import Person
+
+        cached = list(Person.objects.filter(representatives=user).values_list("id", flat=True))
+        user._sewer_person_ids = cached
+    return cached
+
+
+def visible(qs: models.QuerySet[M], user: Any) -> models.QuerySet[M]:
+    """``qs`` narrowed to what ``user`` may see.
+
+    The model declares ``ACCESS_PATHS``: lookups from the record to a person (e.g.
+    ``("applicant", "property__owner")``); a record is visible to an outside user when any
+    path leads to a person they represent.
+    """
+    if is_staff_member(user):
+        return qs
+    if not is_office_user(user):
+        return qs.none()
+    if getattr(qs.model, "PUBLIC_TO_OFFICE_USERS", False):
+        return qs
+    ids = person_ids(user)
+    if not ids:
+        return qs.none()
+    paths: tuple[str, ...] = getattr(qs.model, "ACCESS_PATHS", ())
+    if not paths:
+        return qs.none()
+    cond = Q()
+    for p in paths:
+        cond |= Q(**{f"{p}__in": ids})
+    # Every path follows foreign keys only (no many-valued joins): no DISTINCT needed.
+    return qs.filter(cond)
+
+
+def can_see(user: Any, obj: models.Model) -> bool:
+    return visible(type(obj)._default_manager.filter(pk=obj.pk), user).exists()

@@ -1,0 +1,65 @@
+"""Document Django forms as request bodies in the OpenAPI schema.
+
+The API validates filings and transitions with the very forms the pages use (one validation
+path); this module only describes those forms to drf-spectacular as serializers.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from django import forms
+from rest_framework import serializers
+
+
+def _field(f: forms.Field) -> serializers.Field:
+    common: dict[str, Any] = {
+        "required": f.required,
+        "help_text": str(f.help_text or f.label or ""),
+    }
+    if isinstance(f, forms.ModelChoiceField):
+        return serializers.IntegerField(**common)
+    if isinstance(f, forms.MultipleChoiceField):
+        return serializers.MultipleChoiceField(choices=list(f.choices), **common)
+    if isinstance(f, forms.TypedChoiceField | forms.ChoiceField):
+        return serializers.ChoiceField(choices=list(f.choices), **common)
+    if isinstance(f, forms.BooleanField):
+        return serializers.BooleanField(**common)
+    if isinstance(f, forms.DecimalField):
+        return serializers.DecimalField(
+            max_digits=20, decimal_places=6, coerce_to_string=True, **common
+        )
+    if isinstance(f, forms.IntegerField):
+        return serializers.IntegerField(**common)
+    if isinstance(f, forms.DateField):
+        return serializers.DateField(**common)
+    if isinstance(f, forms.FileField):
+        return serializers.ListField(child=serializers.FileField(), **common)
+    return serializers.CharField(**common)
+
+
+@cache
+def form_serializer(
+    form_class: type[forms.Form], name: str, with_reason: bool = False
+) -> type[serializers.Serializer]:
+    form = form_class()
+    attrs: dict[str, Any] = {k: _field(f) for k, f in form.fields.items()}
+    if with_reason:
+        attrs["reason"] = serializers.CharField(
+            required=False, help_text="Why (required for some actions)."
+        )
+    return type(name, (serializers.Serializer,), attrs)
+
+
+@cache
+def reason_serializer() -> type[serializers.Serializer]:
+    return type(
+        "ReasonRequest",
+        (serializers.Serializer,),
+        {
+            "reason": serializers.CharField(
+                required=False, help_text="Why (required for some actions)."
+            )
+        },
+    )

@@ -1,0 +1,27 @@
+"""``/api/``: token, schema, docs, registry and permits endpoints."""
+
+from __future__ import annotations
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+from rest_framework.routers import DefaultRouter
+
+from sewer_office.permits.api import VIEWSETS
+from sewer_office.registry import api as registry_api
+
+from . import views
+
+router = DefaultRouter()
+router.register("properties", registry_api.PropertyViewSet, basename="property")
+router.register("persons", registry_api.PersonViewSet, basename="person")
+router.register("establishments", registry_api.EstablishmentViewSet, basename="establishment")
+router.register("service-areas", registry_api.ServiceAreaViewSet, basename="service-area")
+for slug, viewset in VIEWSETS.items():
+    router.register(f"permits/{slug}", viewset, basename=f"permit-{slug}")
+
+urlpatterns = [
+    path("token/", views.TokenView.as_view(), name="api-token"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", views.docs, name="api-docs"),
+    path("", include(router.urls)),
+]

@@ -1,0 +1,217 @@
+"""Settings of the sewer office.
+
+Two modes, chosen by the environment:
+
+- **laptop** (default): SQLite in ``SEWER_USE_DATA_DIR`` (default ``./var/``), a secret key
+  generated once and kept in that directory, hosts limited to this machine. Safe to run on a
+  laptop with no configuration.
+- **production** (``SEWER_USE_PRODUCTION=1``, set by ``sewer-use serve --production``): DEBUG
+  off, secret key and allowed hosts from the environment (refused when missing), secure
+  cookies, HTTPS redirect and HSTS, so that ``manage.py check --deploy`` passes.
+
+``DATABASE_URL`` selects PostgreSQL (or another SQLite file) in either mode.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from .database import parse_database_url, sqlite_database
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+
+
+def _flag(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    return default if raw is None else raw.strip().lower() in _TRUE
+
+
+def _list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(os.environ.get("SEWER_USE_DATA_DIR") or "var").resolve()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+PRODUCTION = _flag("SEWER_USE_PRODUCTION", False)
+DEBUG = False if PRODUCTION else _flag("SEWER_USE_DEBUG", True)
+
+
+def _secret_key() -> str:
+    key = os.environ.get("SEWER_USE_SECRET_KEY", "")
+    if key:
+        return key
+    if PRODUCTION:
+        raise ImproperlyConfigured(
+            "SEWER_USE_SECRET_KEY must be set in production (50 or more random characters)"
+        )
+    # Laptop mode: one random key per data directory, kept beside the database.
+    path = DATA_DIR / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(64), encoding="utf-8")
+        path.chmod(0o600)
+    return path.read_text(encoding="utf-8").strip()
+
+
+SECRET_KEY = _secret_key()
+
+if PRODUCTION:
+    ALLOWED_HOSTS = _list("SEWER_USE_ALLOWED_HOSTS", [])
+    if not ALLOWED_HOSTS:
+        raise ImproperlyConfigured("SEWER_USE_ALLOWED_HOSTS must be set in production")
+else:
+    ALLOWED_HOSTS = _list(
+        "SEWER_USE_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"]
+    )
+CSRF_TRUSTED_ORIGINS = _list("SEWER_USE_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "sewer_office.core",
+    "sewer_office.accounts",
+    "sewer_office.registry",
+    "sewer_office.permits",
+    "sewer_office.api",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "sewer_office.config.urls"
+WSGI_APPLICATION = "sewer_office.config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "sewer_office.core.context.office",
+            ],
+        },
+    }
+]
+
+_database_url = os.environ.get("DATABASE_URL", "").strip()
+DATABASES = {
+    "default": (
+        parse_database_url(_database_url)
+        if _database_url
+        else sqlite_database(DATA_DIR / "sewer_office.sqlite3")
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "dashboard"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "America/New_York"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = DATA_DIR / "static"
+MEDIA_ROOT = DATA_DIR / "media"
+# Uploaded files are never served directly: downloads go through a view that checks access.
+MEDIA_URL = "/media-not-served/"
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
+SEWER_USE_MAX_UPLOAD_BYTES = int(os.environ.get("SEWER_USE_MAX_UPLOAD_BYTES", 20 * 1024 * 1024))
+# Without a front web server (e.g. nginx), the office serves its own static files.
+SEWER_USE_SERVE_STATIC = _flag("SEWER_USE_SERVE_STATIC", True)
+
+#: Which parameter file the rules read: ``wappinger`` (amounts not configured) or ``demo``.
+SEWER_USE_JURISDICTION = os.environ.get("SEWER_USE_JURISDICTION", "wappinger")
+
+REST_FRAMEWORK = {
+    # Token first: its WWW-Authenticate header makes anonymous requests answer 401, not 403.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["sewer_office.api.permissions.OfficeUser"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "sewer_office.api.errors.exception_handler",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "sewer-use office API",
+    "DESCRIPTION": (
+        "The Town of Wappinger's sewer-use law (Town Code ch. 196, art. VII): registry, "
+        "permits and approvals. Every transition names the section of law it rests on."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "PersonKindEnum": "sewer_office.registry.choices.PersonKind",
+        "AreaKindEnum": "sewer_office.registry.choices.AreaKind",
+        "EstablishmentKindEnum": "sewer_office.registry.choices.EstablishmentKind",
+        "InterceptorKindEnum": "sewer_office.permits.models.InterceptorKind",
+    },
+}
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+if PRODUCTION:
+    SESSION_COOKIE_SECURE = _flag("SEWER_USE_SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = _flag("SEWER_USE_SECURE_COOKIES", True)
+    SECURE_SSL_REDIRECT = _flag("SEWER_USE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SEWER_USE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _flag("SEWER_USE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = _flag("SEWER_USE_HSTS_PRELOAD", True)
+    if _flag("SEWER_USE_BEHIND_PROXY", False):
+        # A TLS-terminating proxy in front: trust its scheme header.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # /healthz is probed over plain HTTP by load balancers and orchestrators.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("SEWER_USE_LOG_LEVEL", "WARNING")},
+}

@@ -1,0 +1,27 @@
+"""The office's URLs: pages per app, the API under ``/api/``, ``/healthz`` and the back office."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import admin
+from django.urls import URLPattern, URLResolver, include, path, re_path
+from django.views.static import serve
+
+from sewer_office.core import views as core_views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("healthz", core_views.healthz, name="healthz"),
+    path("", core_views.dashboard, name="dashboard"),
+    path("files/<int:pk>/", core_views.download_attachment, name="attachment-download"),
+    path("accounts/", include("sewer_office.accounts.urls")),
+    path("registry/", include("sewer_office.registry.urls")),
+    path("permits/", include("sewer_office.permits.urls")),
+    path("api/", include("sewer_office.api.urls")),
+    path("admin/", admin.site.urls),
+]
+
+if settings.SEWER_USE_SERVE_STATIC and not settings.DEBUG:
+    # No front web server: serve the collected static files (CSS, vendored JS) ourselves.
+    urlpatterns.append(
+        re_path(r"^static/(?P<path>.*)$", serve, {"document_root": settings.STATIC_ROOT})
+    )

@@ -1,0 +1,1 @@
+"""Shared foundations: audit events, the state-machine helper, attachments, the dashboard."""

@@ -1,0 +1,43 @@
+"""Back office: audit events and attachments are read-only (they are the record)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+
+from .models import Attachment, AuditEvent
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Viewable in the back office, never added, changed or deleted there."""
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(ReadOnlyAdmin):
+    list_display = (
+        "at",
+        "actor_name",
+        "action",
+        "object_repr",
+        "state_from",
+        "state_to",
+        "citation",
+    )
+    list_filter = ("action", "content_type")
+    search_fields = ("object_repr", "actor_name", "reason")
+    date_hierarchy = "at"
+
+
+@admin.register(Attachment)
+class AttachmentAdmin(ReadOnlyAdmin):
+    list_display = ("title", "content_type", "object_id", "size", "created_at")

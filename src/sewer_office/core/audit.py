@@ -1,0 +1,80 @@
+"""Writing audit events: a snapshot of a record before and after, with actor, reason, citation.
+
+Callers are services, inside the transaction that makes the change (``transaction.atomic``),
+so that the change and its audit event are committed together or not at all.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.db.models.fields.files import FieldFile
+from django.utils import timezone
+
+from .models import AuditEvent
+
+
+def plain(value: Any) -> Any:
+    """A field value as JSON: dates ISO, decimals as exact strings, files by name."""
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, FieldFile):
+        return value.name or None
+    if isinstance(value, dict | list | str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def snapshot(obj: models.Model) -> dict[str, Any]:
+    """The record's concrete field values (foreign keys by id), for ``before``/``after``."""
+    out: dict[str, Any] = {}
+    for f in obj._meta.concrete_fields:
+        if f.name in {"created_at", "updated_at"}:
+            continue
+        out[f.attname] = plain(getattr(obj, f.attname))
+    return out
+
+
+def record(
+    *,
+    actor: Any,
+    action: str,
+    obj: models.Model,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    reason: str = "",
+    citation: str = "",
+    state_from: str = "",
+    state_to: str = "",
+    at: datetime | None = None,
+) -> AuditEvent:
+    """Append one audit event for ``obj`` (call inside the change's transaction)."""
+    real_actor = actor if getattr(actor, "is_authenticated", False) else None
+    return AuditEvent.objects.create(
+        at=at or timezone.now(),
+        actor=real_actor,
+        actor_name=real_actor.get_username() if real_actor else "system",
+        action=action,
+        content_type=ContentType.objects.get_for_model(obj),
+        object_id=str(obj.pk),
+        object_repr=str(obj)[:200],
+        before=before,
+        after=after,
+        reason=reason,
+        citation=citation,
+        state_from=state_from,
+        state_to=state_to,
+    )
+
+
+def timeline(obj: models.Model) -> models.QuerySet[AuditEvent]:
+    """Every event of ``obj``, oldest first."""
+    return AuditEvent.objects.filter(
+        content_type=ContentType.objects.get_for_model(obj), object_id=str(obj.pk)
+    ).select_related("actor")

@@ -1,0 +1,61 @@
+"""The dashboard: "what needs me today", computed from the workflows' declarations.
+
+For staff, every record in a state from which one of their roles can move it (their work
+queue), oldest first; for an outside user, their open applications and those waiting on them.
+Queries per kind: two (a count and the first rows), independent of the number of records.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import APPLICANT, roles_of
+
+QUEUE_ROWS = 8
+
+
+def build(user: Any) -> dict[str, Any]:
+    from sewer_office.permits.kinds import KINDS
+
+    roles = roles_of(user)
+    queues: list[dict[str, Any]] = []
+    summary: list[dict[str, Any]] = []
+    acting = roles - {APPLICANT}
+    for kind in KINDS.values():
+        wf = kind.model.WORKFLOW
+        if not acting:
+            states = wf.open_states
+            title = f"My {kind.plural.lower()}"
+        else:
+            states = sorted(wf.states_for_roles(roles))
+            title = kind.plural
+        if states:
+            qs = visible(kind.list_queryset().filter(state__in=states), user).order_by(
+                "filed_on", "id"
+            )
+            count = qs.count()
+            if count:
+                mine = wf.states_for_applicant() if APPLICANT in roles else set()
+                rows = list(qs[:QUEUE_ROWS])
+                for r in rows:
+                    r.waiting_on_me = r.state in mine or r.state in wf.states_for_roles(acting)
+                queues.append({"kind": kind, "title": title, "count": count, "rows": rows})
+    if acting:
+        from django.db.models import Count
+
+        for kind in KINDS.values():
+            wf = kind.model.WORKFLOW
+            counts = dict(
+                kind.model.objects.order_by()
+                .values_list("state")
+                .annotate(n=Count("id"))
+                .values_list("state", "n")
+            )
+            summary.append(
+                {
+                    "kind": kind,
+                    "states": [(s.value, s.label, counts.get(s.value, 0)) for s in wf.states],
+                }
+            )
+    return {"queues": queues, "summary": summary}

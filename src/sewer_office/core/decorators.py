@@ -1,0 +1,38 @@
+"""Access decorators for the pages: sign-in first, then a role of the office."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+
+from sewer_office.accounts.roles import has_role, is_office_user
+
+View = Callable[..., HttpResponse]
+
+
+def office_view(*roles: str) -> Callable[[View], View]:
+    """Anonymous → login page; signed in without a needed role → 403.
+
+    With no ``roles``, any office user (staff or outside) may open the page; what they see is
+    then narrowed by :func:`sewer_office.accounts.access.visible`.
+    """
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not is_office_user(request.user):
+                raise PermissionDenied("Your account has no role in the sewer office.")
+            if roles and not has_role(request.user, *roles):
+                raise PermissionDenied("This page is for another role.")
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate

@@ -1,0 +1,112 @@
+"""The one way a workflow record changes state: :func:`perform`.
+
+It checks, in this order, that the transition exists, that the actor is someone the law
+allows (else :class:`Forbidden`), that the record is in a state the transition starts from
+(else :class:`TransitionNotAllowed`), that the submitted facts are valid (else
+:class:`InvalidInput`), then — with the record locked — the state again and that the law's
+precondition holds (else :class:`Blocked`); it then applies the effect, moves the state and writes the
+audit event, all in one transaction. Web pages and the API both call it, so they enforce
+the same rules.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, TypeVar
+
+from django.db import models, transaction
+from django.utils import timezone
+
+from . import audit
+from .errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
+from .workflow import Transition, Workflow
+
+M = TypeVar("M", bound=models.Model)
+
+
+def bind_form(transition: Transition, data: Any = None, files: Any = None) -> Any:
+    """The transition's form bound to ``data`` (None when the transition records no facts)."""
+    if transition.form is None:
+        return None
+    return transition.form(data=data if data is not None else {}, files=files)
+
+
+def validate(transition: Transition, data: Any, files: Any, reason: str) -> dict[str, Any]:
+    """The cleaned facts of a transition, or :class:`InvalidInput` with field-level errors."""
+    errors: dict[str, list[str]] = {}
+    cleaned: dict[str, Any] = {}
+    form = bind_form(transition, data, files)
+    if form is not None:
+        if form.is_valid():
+            cleaned = dict(form.cleaned_data)
+        else:
+            errors.update({k: [str(m) for m in v] for k, v in form.errors.items()})
+    if transition.reason_required and not reason.strip():
+        errors["reason"] = [f"A reason is required to {transition.label.lower()}."]
+    if errors:
+        raise InvalidInput(errors, form)
+    return cleaned
+
+
+def _check_state(workflow: Workflow, transition: Transition, state: str) -> None:
+    if state not in transition.sources:
+        raise TransitionNotAllowed(
+            f"{transition.label}: not possible while the record is {workflow.label(state).lower()}."
+        )
+
+
+def perform(
+    record: M,
+    name: str,
+    actor: Any,
+    data: Any = None,
+    *,
+    files: Any = None,
+    reason: str = "",
+    at: datetime | None = None,
+) -> M:
+    """Make transition ``name`` on ``record`` as ``actor``; returns the updated record.
+
+    ``at`` back-dates the event; it exists for loading historical records (the demo town,
+    paper files being digitised) and is never taken from a request.
+    """
+    workflow: Workflow = record.WORKFLOW  # type: ignore[attr-defined]
+    try:
+        transition = workflow.get(name)
+    except KeyError:
+        raise TransitionNotAllowed(f"unknown action {name!r}") from None
+    if not workflow.permits(actor, record, transition):
+        raise Forbidden(
+            f"{transition.label}: reserved to {transition.who()} ({transition.citation})."
+        )
+    _check_state(workflow, transition, record.state)  # type: ignore[attr-defined]
+    cleaned = validate(transition, data, files, reason)
+    when = at or timezone.now()
+    model = type(record)
+    with transaction.atomic():
+        locked = model._default_manager.select_for_update().get(pk=record.pk)
+        _check_state(workflow, transition, locked.state)  # type: ignore[attr-defined]
+        if transition.guard is not None:
+            message = transition.guard(locked, cleaned)
+            if message:
+                raise Blocked(message)
+        before = audit.snapshot(locked)
+        state_from = locked.state  # type: ignore[attr-defined]
+        if transition.effect is not None:
+            transition.effect(locked, cleaned, actor, when)
+        if transition.target is not None:
+            locked.state = transition.target  # type: ignore[attr-defined]
+        locked.save()
+        audit.record(
+            actor=actor,
+            action=transition.name,
+            obj=locked,
+            before=before,
+            after=audit.snapshot(locked),
+            reason=reason.strip(),
+            citation=transition.citation,
+            state_from=state_from,
+            state_to=locked.state,  # type: ignore[attr-defined]
+            at=when,
+        )
+    return locked

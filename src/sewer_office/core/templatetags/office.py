@@ -1,0 +1,32 @@
+"""Template filters of the office."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def words(value: str) -> str:
+    """``record_fee_payment`` → ``Record fee payment``."""
+    text = str(value).replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+@register.filter
+def state_of(workflow: Any, value: str) -> str:
+    """The label of a state value in ``workflow`` (the value itself if unknown)."""
+    return workflow.label(value) if workflow is not None and value else value
+
+
+@register.filter
+def check_class(passed: bool | None) -> str:
+    return {True: "pass", False: "fail"}.get(passed, "undecided")  # type: ignore[call-overload]
+
+
+@register.filter
+def check_word(passed: bool | None) -> str:
+    return {True: "passed", False: "failed"}.get(passed, "for the inspector")  # type: ignore[call-overload]

@@ -1,0 +1,158 @@
+"""A small, explicit state-machine helper for the office's permits and approvals.
+
+A :class:`Workflow` lists the states of a record and its :class:`Transition` s. A transition
+says where it may start, where it leads, which roles may make it (the roles the law names),
+whether the record's own applicant may make it, the citation it rests on, the form of the
+facts it records, a *guard* (a precondition of the law, returning a message when unmet) and
+an *effect* (what else it changes, in the same transaction). Everything the pages, the API,
+the dashboard and the tests need to know about a workflow is read from this one declaration;
+:func:`sewer_office.core.services.perform` is the only code that applies a transition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from django import forms
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    User = AbstractBaseUser | AnonymousUser
+
+
+class WorkflowRecord(Protocol):
+    """What a model needs to be driven by a workflow."""
+
+    pk: Any
+    state: str
+
+    def is_applicant(self, user: Any) -> bool: ...
+
+
+Guard = Callable[[Any, dict[str, Any]], str | None]
+Effect = Callable[[Any, dict[str, Any], Any, datetime], None]
+
+REASON_REQUIRED = "required"
+REASON_OPTIONAL = "optional"
+
+
+@dataclass(frozen=True)
+class State:
+    value: str
+    label: str
+    terminal: bool = False
+
+
+@dataclass(frozen=True)
+class Transition:
+    name: str
+    label: str
+    sources: tuple[str, ...]
+    target: str | None
+    citation: str
+    roles: frozenset[str] = frozenset()
+    applicant: bool = False
+    reason: str = REASON_OPTIONAL
+    form: type[forms.Form] | None = None
+    guard: Guard | None = None
+    effect: Effect | None = None
+    danger: bool = False
+    help: str = ""
+    #: False for side actions (withdrawal on the applicant's behalf, notes) that should not
+    #: put every open record in the actor's work queue on the dashboard.
+    queue: bool = True
+
+    @property
+    def reason_required(self) -> bool:
+        return self.reason == REASON_REQUIRED
+
+    def who(self) -> str:
+        """The actors the law allows, for messages and the pages."""
+        from sewer_office.accounts.roles import role_label
+
+        names = sorted(role_label(r) for r in self.roles)
+        if self.applicant:
+            names.append("the applicant")
+        return ", ".join(names) or "nobody"
+
+
+@dataclass
+class Workflow:
+    name: str
+    states: list[State]
+    initial: str
+    transitions: list[Transition]
+    _by_name: dict[str, Transition] = field(init=False, repr=False)
+    _states: dict[str, State] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._states = {s.value: s for s in self.states}
+        self._by_name = {}
+        if self.initial not in self._states:
+            raise ValueError(f"{self.name}: initial state {self.initial!r} is not a state")
+        for t in self.transitions:
+            if t.name in self._by_name:
+                raise ValueError(f"{self.name}: transition {t.name!r} declared twice")
+            unknown = [s for s in (*t.sources, t.target) if s is not None and s not in self._states]
+            if unknown:
+                raise ValueError(f"{self.name}.{t.name}: unknown state(s) {unknown}")
+            if not t.citation:
+                raise ValueError(f"{self.name}.{t.name}: every transition cites the law")
+            self._by_name[t.name] = t
+
+    @property
+    def choices(self) -> list[tuple[str, str]]:
+        return [(s.value, s.label) for s in self.states]
+
+    def state(self, value: str) -> State:
+        return self._states[value]
+
+    def label(self, value: str) -> str:
+        s = self._states.get(value)
+        return s.label if s else value
+
+    def get(self, name: str) -> Transition:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"{self.name} has no transition {name!r}") from None
+
+    def from_state(self, state: str) -> list[Transition]:
+        return [t for t in self.transitions if state in t.sources]
+
+    def permits(
+        self, user: Any, record: WorkflowRecord, transition: Transition, owned: bool | None = None
+    ) -> bool:
+        """Whether ``user`` is someone the law allows to make ``transition`` on ``record``.
+
+        ``owned`` may say whether ``user`` acts for the record's applicant when the caller
+        already knows (a list filtered to the user's own records), saving a query per row.
+        """
+        from sewer_office.accounts.roles import roles_of
+
+        if transition.roles & roles_of(user):
+            return True
+        if not transition.applicant:
+            return False
+        return owned if owned is not None else record.is_applicant(user)
+
+    def available(
+        self, user: Any, record: WorkflowRecord, owned: bool | None = None
+    ) -> list[Transition]:
+        """Transitions ``user`` may make on ``record`` now (the buttons on its page)."""
+        return [t for t in self.from_state(record.state) if self.permits(user, record, t, owned)]
+
+    def states_for_roles(self, roles: Iterable[str]) -> set[str]:
+        """States from which someone with ``roles`` can move a record (their work queue)."""
+        wanted = set(roles)
+        return {s for t in self.transitions if t.queue and t.roles & wanted for s in t.sources}
+
+    def states_for_applicant(self) -> set[str]:
+        return {s for t in self.transitions if t.queue and t.applicant for s in t.sources}
+
+    @property
+    def open_states(self) -> list[str]:
+        return [s.value for s in self.states if not s.terminal]

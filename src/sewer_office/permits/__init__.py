@@ -1,0 +1,1 @@
+"""Permits and approvals of Article VII, each an explicit workflow with an audit trail."""

@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class PermitsConfig(AppConfig):
+    name = "sewer_office.permits"
+    label = "permits"
+    verbose_name = "Permits and approvals"
+
+    def ready(self) -> None:
+        from sewer_office.registry.signals import public_sewer_declared
+
+        from .services.private_system import on_public_sewer_declared
+
+        public_sewer_declared.connect(on_public_sewer_declared, dispatch_uid="permits-connection")

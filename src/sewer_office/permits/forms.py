@@ -1,0 +1,244 @@
+"""Forms to file each kind of application (validation shared by the pages and the API).
+
+The choices a form offers are narrowed to what the user may see: an outside user picks among
+the persons they represent and those persons' properties, buildings and establishments.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+
+from sewer_office.accounts.access import visible
+from sewer_office.registry.models import Building, Establishment, Person, Property
+
+from .models import DischargeKind, InterceptorKind, PermitClass, SystemType
+from .workflows.common import DateInput
+
+#: Analytes an industrial user declares (canonical names of :mod:`sewer_rules.analytes`).
+DECLARED_ANALYTES: tuple[tuple[str, str], ...] = (
+    ("bod5", "BOD, 5-day (mg/l)"),
+    ("tss", "Total suspended solids (mg/l)"),
+    ("oil_grease", "Oil and grease (mg/l)"),
+    ("ph", "pH (SU)"),
+    ("cyanide_total", "Cyanide, total (mg/l)"),
+    ("copper", "Copper (mg/l)"),
+    ("chromium", "Chromium (mg/l)"),
+    ("zinc", "Zinc (mg/l)"),
+    ("nickel", "Nickel (mg/l)"),
+    ("lead", "Lead (mg/l)"),
+    ("phenols", "Phenols (mg/l)"),
+    ("chloride", "Chloride (mg/l)"),
+    ("dissolved_solids", "Total dissolved solids (mg/l)"),
+)
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one field (plans, specifications)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput())
+        kwargs.setdefault("required", False)
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> list[Any]:
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(d, initial) for d in data if d]
+        return [single(data, initial)] if data else []
+
+
+class ApplicationForm(forms.Form):
+    """Base: the applicant and, for most kinds, the property, narrowed to the user's reach."""
+
+    applicant = forms.ModelChoiceField(queryset=Person.objects.none())
+    description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        for name, model in (
+            ("applicant", Person),
+            ("property", Property),
+            ("building", Building),
+            ("establishment", Establishment),
+        ):
+            field = self.fields.get(name)
+            if isinstance(field, forms.ModelChoiceField):
+                field.queryset = visible(model.objects.all(), user)
+        narrow_choices(self, user)
+
+
+def narrow_choices(form: forms.Form, user: Any) -> None:
+    """Staff pick records by id (hundreds of them; the registry pages link here with the id
+    filled in); outside users pick from the few records that are theirs."""
+    from sewer_office.accounts.roles import is_staff_member
+
+    if user is None or not is_staff_member(user):
+        return
+    for name in ("applicant", "property", "building", "establishment"):
+        field = form.fields.get(name)
+        if isinstance(field, forms.ModelChoiceField):
+            field.widget = forms.NumberInput(attrs={"placeholder": f"{name} id"})
+            field.help_text = f"The {name}'s id, shown on its registry page."
+
+
+class BuildingSewerForm(ApplicationForm):
+    property = forms.ModelChoiceField(queryset=Property.objects.none())
+    building = forms.ModelChoiceField(queryset=Building.objects.none(), required=False)
+    permit_class = forms.TypedChoiceField(choices=PermitClass.choices, coerce=int)
+    reuses_old_sewer = forms.BooleanField(
+        required=False, label="Reuses an old building sewer (§ 196-18 E)"
+    )
+    diameter = forms.CharField(initial="4 in", help_text="e.g. 4 in, 6 inches")
+    slope = forms.CharField(initial="1/4 in/ft", help_text="e.g. 1/4 in/ft, 2 %")
+    material = forms.CharField(required=False, initial="PVC SDR 35")
+    length_ft = forms.DecimalField(required=False, label="Length (ft)")
+    building_drain_elevation_ft = forms.DecimalField(
+        required=False, label="Building drain invert (ft)"
+    )
+    basement_floor_elevation_ft = forms.DecimalField(required=False, label="Basement floor (ft)")
+    public_sewer_elevation_ft = forms.DecimalField(required=False, label="Public sewer invert (ft)")
+    connected_sources = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, choices=()
+    )
+    lift = forms.ChoiceField(required=False, choices=())
+    design_json = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        label="Design (JSON, several buildings)",
+        help_text="Optional: a full design in the sewer-use sewer-design format; replaces the fields above.",
+    )
+    files = MultipleFileField(label="Plans and specifications")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from sewer_rules.ordinance.s196_18_building_sewers import (
+            LIFTS,
+            SANITARY_SOURCES,
+            SURFACE_OR_GROUNDWATER_SOURCES,
+        )
+
+        self.fields["connected_sources"].choices = [
+            *SANITARY_SOURCES.items(),
+            *SURFACE_OR_GROUNDWATER_SOURCES.items(),
+        ]
+        self.fields["lift"].choices = [("", "none (gravity)"), *LIFTS.items()]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        raw = (data.get("design_json") or "").strip()
+        if raw:
+            try:
+                design = json.loads(raw)
+            except json.JSONDecodeError as e:
+                self.add_error("design_json", f"not valid JSON: {e}")
+                return data
+        else:
+            sewer: dict[str, Any] = {
+                "id": "S1",
+                "diameter": data.get("diameter"),
+                "slope": data.get("slope"),
+            }
+            if data.get("material"):
+                sewer["material"] = data["material"]
+            for key in ("length_ft", "public_sewer_elevation_ft"):
+                if data.get(key) is not None:
+                    sewer[key] = str(data[key])
+            building: dict[str, Any] = {"id": "B1", "building_sewer": "S1"}
+            for key in ("building_drain_elevation_ft", "basement_floor_elevation_ft"):
+                if data.get(key) is not None:
+                    building[key] = str(data[key])
+            if data.get("connected_sources"):
+                building["connected_sources"] = list(data["connected_sources"])
+            if data.get("lift"):
+                building["lift"] = data["lift"]
+            design = {"buildings": [building], "building_sewers": [sewer]}
+        from sewer_rules.ordinance.s196_18_building_sewers import BuildingSewerDesign, DesignError
+
+        try:
+            BuildingSewerDesign.from_dict(design)
+        except DesignError as e:
+            leaf = e.field.rsplit(".", 1)[-1].split("[")[0]
+            target = leaf if (leaf in self.fields and not raw) else ("design_json" if raw else None)
+            self.add_error(target, f"{e.field}: {e.message}" if raw else e.message)
+        data["design"] = design
+        return data
+
+
+class IndustrialForm(ApplicationForm):
+    establishment = forms.ModelChoiceField(queryset=Establishment.objects.none())
+    discharge_kind = forms.ChoiceField(choices=DischargeKind.choices)
+    flow_gpd = forms.DecimalField(required=False, min_value=0, label="Flow (gallons per day)")
+    temperature_f = forms.DecimalField(required=False, label="Temperature (°F)")
+    categorical_category = forms.CharField(
+        required=False, label="Categorical standard (40 CFR part)"
+    )
+    files = MultipleFileField(label="Supporting documents")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, label in DECLARED_ANALYTES:
+            self.fields[f"c_{name}"] = forms.DecimalField(required=False, label=label, min_value=0)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        data["concentrations"] = {
+            name: str(data[f"c_{name}"])
+            for name, _ in DECLARED_ANALYTES
+            if data.get(f"c_{name}") is not None
+        }
+        return data
+
+
+class PrivateSystemForm(ApplicationForm):
+    property = forms.ModelChoiceField(queryset=Property.objects.none())
+    system_type = forms.ChoiceField(choices=SystemType.choices)
+    design_flow_gpd = forms.IntegerField(required=False, min_value=1, label="Design flow (gpd)")
+    files = MultipleFileField(label="Plans")
+
+
+class SubdivisionForm(ApplicationForm):
+    property = forms.ModelChoiceField(queryset=Property.objects.none())
+    name = forms.CharField(max_length=200, label="Subdivision name")
+    lots = forms.IntegerField(min_value=2)
+    smallest_lot_acres = forms.DecimalField(min_value=0, decimal_places=3)
+    estimated_cost = forms.DecimalField(
+        min_value=0, decimal_places=2, label="Estimated cost of sewer construction (USD)"
+    )
+    files = MultipleFileField(label="Map, plans, profiles and drawings")
+
+
+class GrinderForm(ApplicationForm):
+    property = forms.ModelChoiceField(queryset=Property.objects.none())
+    establishment = forms.ModelChoiceField(queryset=Establishment.objects.none(), required=False)
+    make_model = forms.CharField(max_length=120, label="Make and model")
+    motor_hp = forms.DecimalField(min_value=0, decimal_places=3, label="Motor rating (hp)")
+
+
+class InterceptorForm(forms.Form):
+    establishment = forms.ModelChoiceField(queryset=Establishment.objects.none())
+    kind = forms.ChoiceField(choices=InterceptorKind.choices)
+    basis = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["establishment"].queryset = visible(Establishment.objects.all(), user)  # type: ignore[attr-defined]
+        narrow_choices(self, user)
+
+
+class FlushingForm(ApplicationForm):
+    building = forms.ModelChoiceField(queryset=Building.objects.none())
+    planned_on = forms.DateField(widget=DateInput)
+    water_source = forms.CharField(max_length=120, initial="Town water supply")
+    water_unpolluted = forms.BooleanField(
+        required=False, label="The flushing water is unpolluted water as defined in § 196-15"
+    )
+    tri_municipal_notified_on = forms.DateField(widget=DateInput, label="Tri-Municipal notified on")

@@ -1,0 +1,217 @@
+"""The kinds of application the office handles, and how pages and API reach each one.
+
+A :class:`Kind` ties a model (with its workflow) to its filing form, its filing service, its
+filterset and the roles that may file it; views, API, dashboard and tests iterate over
+:data:`KINDS` rather than repeating themselves for every permit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.db import models
+
+from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, SUPERINTENDENT
+
+from . import filters
+from . import forms as pforms
+from .models import (
+    BuildingSewerPermit,
+    FlushingNotice,
+    GrinderApproval,
+    IndustrialDischargeApproval,
+    InterceptorRequirement,
+    PrivateDisposalSystem,
+    SubdivisionSewer,
+)
+from .services.building_sewer import file_building_sewer_permit
+from .services.industrial import file_discharge_approval
+from .services.minor import file_flushing_notice, file_grinder, require_interceptor
+from .services.private_system import file_private_system
+from .services.subdivision import file_subdivision
+
+Creator = Callable[[Any, dict[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class Kind:
+    slug: str
+    model: type[Any]
+    label: str
+    plural: str
+    citation: str
+    form: type[forms.Form]
+    create: Creator
+    filterset: type[filters.ApplicationFilter]
+    file_roles: frozenset[str]
+    applicant_may_file: bool = True
+    related: tuple[str, ...] = ("applicant", "property")
+
+    def queryset(self) -> models.QuerySet[Any]:
+        return self.model.objects.select_related(*self.related)
+
+    def list_queryset(self) -> models.QuerySet[Any]:
+        """For lists: without the large JSON and text columns no list shows."""
+        heavy = [
+            f.name
+            for f in self.model._meta.concrete_fields
+            if isinstance(f, models.JSONField | models.TextField)
+        ]
+        return self.queryset().defer(*heavy)
+
+
+def _common(d: dict[str, Any]) -> dict[str, Any]:
+    return {"applicant": d["applicant"], "description": d.get("description", "")}
+
+
+KINDS: dict[str, Kind] = {
+    k.slug: k
+    for k in (
+        Kind(
+            "building-sewer",
+            BuildingSewerPermit,
+            "Building sewer permit",
+            "Building sewer permits",
+            "§ 196-18",
+            pforms.BuildingSewerForm,
+            lambda user, d: file_building_sewer_permit(
+                user,
+                **_common(d),
+                prop=d["property"],
+                building=d.get("building"),
+                permit_class=d["permit_class"],
+                reuses_old_sewer=d.get("reuses_old_sewer", False),
+                design=d["design"],
+                files=d.get("files"),
+            ),
+            filters.BuildingSewerPermitFilter,
+            frozenset({CLERK}),
+        ),
+        Kind(
+            "industrial",
+            IndustrialDischargeApproval,
+            "Industrial discharge approval",
+            "Industrial discharge approvals",
+            "§ 196-16 D–F",
+            pforms.IndustrialForm,
+            lambda user, d: file_discharge_approval(
+                user,
+                **_common(d),
+                establishment=d["establishment"],
+                discharge_kind=d["discharge_kind"],
+                concentrations=d["concentrations"],
+                flow_gpd=d.get("flow_gpd"),
+                temperature_f=d.get("temperature_f"),
+                categorical_category=d.get("categorical_category", ""),
+                files=d.get("files"),
+            ),
+            filters.IndustrialDischargeApprovalFilter,
+            frozenset({CLERK}),
+            related=("applicant", "property", "establishment"),
+        ),
+        Kind(
+            "private-system",
+            PrivateDisposalSystem,
+            "Private disposal system",
+            "Private disposal systems",
+            "§ 196-17",
+            pforms.PrivateSystemForm,
+            lambda user, d: file_private_system(
+                user,
+                **_common(d),
+                prop=d["property"],
+                system_type=d["system_type"],
+                design_flow_gpd=d.get("design_flow_gpd"),
+                files=d.get("files"),
+            ),
+            filters.PrivateDisposalSystemFilter,
+            frozenset({CLERK, BUILDING_INSPECTOR}),
+        ),
+        Kind(
+            "subdivision",
+            SubdivisionSewer,
+            "Subdivision sewer",
+            "Subdivision sewers",
+            "§ 196-16 G; § 196-23",
+            pforms.SubdivisionForm,
+            lambda user, d: file_subdivision(
+                user,
+                **_common(d),
+                prop=d["property"],
+                name=d["name"],
+                lots=d["lots"],
+                smallest_lot_acres=d["smallest_lot_acres"],
+                estimated_cost=d["estimated_cost"],
+                files=d.get("files"),
+            ),
+            filters.SubdivisionSewerFilter,
+            frozenset({CLERK}),
+        ),
+        Kind(
+            "grinder",
+            GrinderApproval,
+            "Grinder approval",
+            "Grinder approvals",
+            "§ 196-19 D(3)",
+            pforms.GrinderForm,
+            lambda user, d: file_grinder(
+                user,
+                **_common(d),
+                prop=d["property"],
+                establishment=d.get("establishment"),
+                make_model=d["make_model"],
+                motor_hp=d["motor_hp"],
+            ),
+            filters.GrinderApprovalFilter,
+            frozenset({CLERK}),
+        ),
+        Kind(
+            "interceptor",
+            InterceptorRequirement,
+            "Grease trap / interceptor",
+            "Grease traps and interceptors",
+            "§ 196-19 F",
+            pforms.InterceptorForm,
+            lambda user, d: require_interceptor(
+                user, establishment=d["establishment"], kind=d["kind"], basis=d.get("basis", "")
+            ),
+            filters.InterceptorRequirementFilter,
+            frozenset({CLERK, BUILDING_INSPECTOR, SUPERINTENDENT}),
+            applicant_may_file=False,
+            related=("applicant", "property", "establishment"),
+        ),
+        Kind(
+            "flushing",
+            FlushingNotice,
+            "Flushing notice",
+            "Flushing notices",
+            "§ 196-19 L",
+            pforms.FlushingForm,
+            lambda user, d: file_flushing_notice(
+                user,
+                **_common(d),
+                building=d["building"],
+                planned_on=d["planned_on"],
+                water_source=d["water_source"],
+                water_unpolluted=d.get("water_unpolluted", False),
+                tri_municipal_notified_on=d["tri_municipal_notified_on"],
+            ),
+            filters.FlushingNoticeFilter,
+            frozenset({CLERK}),
+        ),
+    )
+}
+
+
+def kind_of(record: Any) -> Kind:
+    return KINDS[record.KIND_SLUG]
+
+
+def may_file(user: Any, kind: Kind) -> bool:
+    from sewer_office.accounts.roles import APPLICANT, roles_of
+
+    roles = roles_of(user)
+    return bool(roles & kind.file_roles) or (kind.applicant_may_file and APPLICANT in roles)

@@ -1,0 +1,176 @@
+"""The seam to the law as code: plain facts in, :mod:`sewer_rules` determinations out.
+
+Only this module imports :mod:`sewer_rules` for the permits. It reads the jurisdiction named by
+the ``SEWER_USE_JURISDICTION`` setting (``wappinger`` by default; the demo town uses ``demo``
+so that fees show example amounts), and turns results into JSON-ready dictionaries that are
+stored with the record together with the parameter version they were computed under.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+
+from sewer_rules.parameters import ParameterSet, ParameterValue, load_jurisdiction
+
+
+def params() -> ParameterSet:
+    """The parameter set in use (cached by the loader)."""
+    return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
+
+
+def parameter_dict(pv: ParameterValue) -> dict[str, Any]:
+    return {
+        "name": pv.name,
+        "value": None if pv.value is None else str(pv.value),
+        "unit": pv.unit,
+        "effective": pv.effective.isoformat(),
+        "reference": pv.reference,
+        "authority": pv.authority,
+    }
+
+
+# --- § 196-18 building sewers -------------------------------------------------------------
+
+
+def building_sewer_fee(permit_class: int, on: date) -> ParameterValue:
+    """The permit and inspection fee in force on the application date (§ 196-18 B)."""
+    from sewer_rules.ordinance.s196_18_building_sewers import permit_fee
+
+    return permit_fee(permit_class, params(), on)
+
+
+def building_sewer_checks(design: dict[str, Any], on: date) -> list[dict[str, Any]]:
+    """The design checks of § 196-18 D, F, G, H on the declared design, as dictionaries."""
+    from sewer_rules.ordinance.s196_18_building_sewers import (
+        BuildingSewerDesign,
+        check_building_sewer,
+    )
+
+    checks = check_building_sewer(BuildingSewerDesign.from_dict(design), params(), on)
+    return [c.as_dict() for c in checks]
+
+
+# --- § 196-23 C subdivision sewers ---------------------------------------------------------
+
+
+def subdivision_fee(estimated_cost: Decimal, on: date) -> Any:
+    """The fee for a permit to construct public sewers (a ``SubdivisionSewerFee``)."""
+    from sewer_rules.ordinance.s196_23_developers import subdivision_sewer_fee
+
+    return subdivision_sewer_fee(estimated_cost, params(), on)
+
+
+# --- § 196-19 D(3) grinders ---------------------------------------------------------------
+
+
+def grinder_check(horsepower: Decimal, on: date) -> dict[str, Any]:
+    """Whether a grinder of ``horsepower`` needs the Superintendent's approval."""
+    from sewer_rules.ordinance.s196_19_use_of_public_sewers.grinders import check_grinder
+
+    return check_grinder(horsepower, params(), on).as_dict()
+
+
+# --- § 196-16 D–F, § 196-19 C/D/E: a declared industrial discharge ---------------------------
+
+
+def evaluate_declared_discharge(
+    *,
+    on: date,
+    concentrations: dict[str, str],
+    flow_gpd: Decimal | None,
+    temperature_f: Decimal | None,
+) -> dict[str, Any]:
+    """Evaluate declared characteristics as one sample of the discharge.
+
+    The declared concentrations go through the same engine as laboratory results
+    (``sewer-use check``), so the engineer sees the findings the ordinance and the
+    Superintendent's limits give (prohibited, review, abnormal strength, no limit). Flow and
+    temperature give the plant influent temperature of § 196-19 C(5). Sample-type and holding
+    time advisories do not apply to declared values and are left out.
+    """
+    import polars as pl
+
+    from sewer_rules.evaluation.engine import evaluate_table
+    from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import (
+        plant_influent_temperature,
+    )
+
+    p = params()
+    rows: list[dict[str, Any]] = []
+    stamp = f"{on.isoformat()}T12:00"
+    for i, (analyte, value) in enumerate(sorted(concentrations.items()), start=2):
+        unit = "SU" if analyte == "ph" else "mg/l"
+        rows.append(
+            {
+                "row": i,
+                "sample_id": "declared",
+                "sampled_at": stamp,
+                "sample_type": "composite",
+                "parameter": analyte,
+                "value": str(value),
+                "unit": unit,
+            }
+        )
+    if temperature_f is not None:
+        rows.append(
+            {
+                "row": len(rows) + 2,
+                "sample_id": "declared",
+                "sampled_at": stamp,
+                "sample_type": "grab",
+                "parameter": "temperature",
+                "value": str(temperature_f),
+                "unit": "°F",
+            }
+        )
+    findings: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    samples: dict[str, Any] = {}
+    if rows:
+        table = pl.DataFrame(
+            rows, schema={k: pl.Int64 if k == "row" else pl.String for k in rows[0]}
+        )
+        ev = evaluate_table(table, p)
+        by_row = {r["row"]: r for r in rows}
+        for f in ev.findings.to_dicts():
+            src = by_row.get(f["row"], {})
+            findings.append(
+                {
+                    "parameter": src.get("parameter", ""),
+                    "value": src.get("value", ""),
+                    "unit": src.get("unit", ""),
+                    "status": f["status"],
+                    "citation": f["citation"],
+                    "limit": f["limit"],
+                    "limit_unit": f["limit_unit"],
+                    "message": f["message"],
+                    "limit_parameter": f["parameter"],
+                    "effective": f["effective"].isoformat() if f["effective"] else None,
+                }
+            )
+        errors = [
+            {"parameter": by_row.get(e["row"], {}).get("parameter", ""), "message": e["message"]}
+            for e in ev.errors.to_dicts()
+        ]
+        if ev.samples.height:
+            samples = {k: v for k, v in ev.samples.to_dicts()[0].items() if k != "sample_id"}
+    influent: dict[str, Any] | None = None
+    if flow_gpd is not None and temperature_f is not None:
+        influent = plant_influent_temperature(flow_gpd, "gpd", temperature_f, "°F", p, on).as_dict()
+        if influent.get("finding"):
+            findings.append({"parameter": "plant influent temperature", **influent["finding"]})
+    statuses = [f["status"] for f in findings]
+    return {
+        "on": on.isoformat(),
+        "parameters_version": p.version,
+        "findings": findings,
+        "errors": errors,
+        "classification": samples,
+        "plant_influent": influent,
+        "prohibited": "prohibited" in statuses,
+        "review": "review" in statuses,
+    }

@@ -1,0 +1,1 @@
+"""Services of the permits app: creating applications and the rules each workflow calls."""

@@ -1,0 +1,70 @@
+"""Subdivision sewers (§ 196-16 G; § 196-23)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from django.utils import timezone
+
+from sewer_office.accounts.roles import CLERK
+from sewer_office.core.errors import InvalidInput
+from sewer_office.registry.models import Person, Property
+from sewer_rules.parameters import ParameterValue
+
+from .. import rules
+from ..models.subdivision import Provision, SubdivisionSewer
+from .common import check_may_apply, create_application
+
+
+def file_subdivision(
+    actor: Any,
+    *,
+    applicant: Person,
+    prop: Property,
+    name: str,
+    lots: int,
+    smallest_lot_acres: Decimal,
+    estimated_cost: Decimal,
+    description: str = "",
+    files: list[Any] | None = None,
+    filed_on: date | None = None,
+    at: datetime | None = None,
+) -> SubdivisionSewer:
+    """File subdivision sewer plans; what must be provided follows from the area (§ 196-23)."""
+    check_may_apply(actor, applicant.pk, prop.owner_id, (CLERK,), "subdivision sewer plans")
+    if estimated_cost <= 0:
+        raise InvalidInput({"estimated_cost": ["The estimated cost must be positive."]})
+    on = filed_on or timezone.localdate(at or timezone.now())
+    area = prop.service_area
+    available = area is not None and area.public_sewer_available(on)
+    sub = SubdivisionSewer(
+        applicant=applicant,
+        property=prop,
+        name=name,
+        lots=lots,
+        smallest_lot_acres=smallest_lot_acres,
+        estimated_cost=estimated_cost,
+        provision=Provision.PUBLIC_SEWER if available else Provision.PRIVATE_SYSTEMS,
+        description=description,
+        filed_on=on,
+    )
+    store_fee(sub)
+    citation = "§ 196-23 A" if available else "§ 196-23 B"
+    return create_application(sub, actor, citation=citation, files=files, at=at)
+
+
+def assess_fee(sub: SubdivisionSewer) -> tuple[Decimal | None, ParameterValue]:
+    """§ 196-23 C: the fee on the estimated construction cost, at the rate in force on the
+    application date (None when the rate is not configured) — computed by the rules."""
+    result = rules.subdivision_fee(sub.estimated_cost, sub.filed_on)
+    return result.fee, result.rate
+
+
+def store_fee(sub: SubdivisionSewer) -> None:
+    amount, rate = assess_fee(sub)
+    sub.fee_amount = amount
+    sub.fee_rate = rate.value
+    sub.fee_effective = rate.effective
+    sub.fee_authority = rate.authority

@@ -1,0 +1,212 @@
+"""Pages of the permits: lists, detail with timeline and actions, filing, transitions, files.
+
+Views parse requests and call services; every rule lives in the services and workflows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import VIEWER, is_staff_member, roles_of
+from sewer_office.core import audit
+from sewer_office.core.decorators import office_view
+from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.models import Attachment
+from sewer_office.core.services import perform
+
+from .kinds import KINDS, Kind, kind_of, may_file
+from .services.common import attach
+
+PAGE_SIZE = 25
+
+
+def _kind(slug: str) -> Kind:
+    try:
+        return KINDS[slug]
+    except KeyError:
+        raise Http404("No such kind of application.") from None
+
+
+def _record(request: HttpRequest, kind: Kind, pk: int) -> Any:
+    return get_object_or_404(visible(kind.queryset(), request.user), pk=pk)
+
+
+@office_view()
+def index(request: HttpRequest) -> HttpResponse:
+    kinds = [(k, may_file(request.user, k)) for k in KINDS.values()]
+    return render(request, "permits/index.html", {"kinds": kinds})
+
+
+@office_view()
+def record_list(request: HttpRequest, kind: str) -> HttpResponse:
+    k = _kind(kind)
+    base = visible(k.list_queryset(), request.user)
+    fs = k.filterset(request.GET or None, queryset=base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "permits/list.html",
+        {
+            "kind": k,
+            "filter": fs,
+            "page": page,
+            "query": query.urlencode(),
+            "may_file": may_file(request.user, k),
+        },
+    )
+
+
+def _detail_context(
+    request: HttpRequest, record: Any, forms: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    k = kind_of(record)
+    wf = record.WORKFLOW
+    submitted = forms or {}
+    actions = []
+    for t in wf.available(request.user, record):
+        form = submitted.get(t.name) or (t.form() if t.form else None)
+        actions.append({"t": t, "form": form, "errors": submitted.get(f"{t.name}:errors")})
+    extra: dict[str, Any] = {}
+    if k.slug == "building-sewer" and is_staff_member(request.user):
+        from .services.building_sewer import plan_checks
+
+        extra["plan_checks"] = record.plan_checks or plan_checks(record)["checks"]
+        extra["plan_checks_live"] = not record.plan_checks
+    return {
+        "kind": k,
+        "record": record,
+        "workflow": wf,
+        "actions": actions,
+        "timeline": audit.timeline(record),
+        "attachments": Attachment.objects.filter(
+            content_type=ContentType.objects.get_for_model(record), object_id=str(record.pk)
+        ),
+        "may_upload": _may_upload(request.user, record),
+        "detail_template": f"permits/detail_{k.slug.replace('-', '_')}.html",
+        **extra,
+    }
+
+
+def _may_upload(user: Any, record: Any) -> bool:
+    if not record.is_open:
+        return False
+    roles = roles_of(user)
+    if roles - {VIEWER, "applicant"}:
+        return True
+    return record.is_applicant(user)
+
+
+@office_view()
+def record_detail(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
+    record = _record(request, _kind(kind), pk)
+    return render(request, "permits/detail.html", _detail_context(request, record))
+
+
+@office_view()
+def record_create(request: HttpRequest, kind: str) -> HttpResponse:
+    k = _kind(kind)
+    if not may_file(request.user, k):
+        raise PermissionDenied(
+            f"Filing a {k.label.lower()} is for the applicant or {', '.join(sorted(k.file_roles))}."
+        )
+    if request.method == "POST":
+        form = k.form(request.POST, request.FILES, user=request.user)
+        if form.is_valid():
+            data = dict(form.cleaned_data)
+            if "files" in form.fields:
+                data["files"] = request.FILES.getlist("files")
+            try:
+                record = k.create(request.user, data)
+            except InvalidInput as e:
+                for field, errs in e.errors.items():
+                    for msg in errs:
+                        form.add_error(field if field in form.fields else None, msg)
+            except OfficeError as e:
+                form.add_error(None, e.message)
+            else:
+                messages.success(request, f"{record.number} filed.")
+                return redirect(record.get_absolute_url())
+        status = 400
+    else:
+        form = k.form(initial={key: request.GET[key] for key in request.GET}, user=request.user)
+        status = 200
+    return render(request, "permits/create.html", {"kind": k, "form": form}, status=status)
+
+
+@require_POST
+@office_view()
+def record_transition(request: HttpRequest, kind: str, pk: int, name: str) -> HttpResponse:
+    k = _kind(kind)
+    record = _record(request, k, pk)
+    try:
+        record = perform(
+            record,
+            name,
+            request.user,
+            data=request.POST,
+            files=request.FILES,
+            reason=request.POST.get("reason", ""),
+        )
+    except InvalidInput as e:
+        forms: dict[str, Any] = {}
+        if e.form is not None:
+            forms[name] = e.form
+        forms[f"{name}:errors"] = e.errors
+        messages.error(request, "Please correct the errors below.")
+        return render(
+            request, "permits/detail.html", _detail_context(request, record, forms), status=400
+        )
+    except OfficeError as e:
+        messages.error(request, e.message)
+        return render(
+            request, "permits/detail.html", _detail_context(request, record), status=e.status_code
+        )
+    label = record.WORKFLOW.get(name).label
+    messages.success(request, f"{record.number}: {label} — recorded.")
+    return redirect(record.get_absolute_url())
+
+
+@require_POST
+@office_view()
+def record_upload(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
+    record = _record(request, _kind(kind), pk)
+    if not _may_upload(request.user, record):
+        raise PermissionDenied("You may not add files to this record.")
+    files = request.FILES.getlist("files")
+    if not files:
+        messages.error(request, "Choose a file to upload.")
+    try:
+        for f in files:
+            attach(record, f, request.user, title=request.POST.get("title", "") or f.name)
+    except InvalidInput as e:
+        messages.error(request, e.message)
+    else:
+        if files:
+            messages.success(request, f"{len(files)} file(s) added.")
+    return redirect(record.get_absolute_url())
+
+
+@office_view()
+def approval_letter(request: HttpRequest, pk: int) -> HttpResponse:
+    """The engineer's written approval (PDF), for an approved discharge."""
+    from .letters import approval_letter_pdf
+
+    record = _record(request, KINDS["industrial"], pk)
+    if not record.approved:
+        raise Http404("There is no approval letter: the request is not approved.")
+    pdf = approval_letter_pdf(record)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{record.number}-approval.pdf"'
+    return response

@@ -1,0 +1,271 @@
+"""The building sewer permit (§ 196-18), from application to connection.
+
+::
+
+    submitted ──record_fee_payment (clerk, § 196-18 B)──▶ plan_review
+    plan_review ──approve_plans (engineer, § 196-18 D, F, G, H)──▶ plans_approved
+    plans_approved ──record_road_opening_permit (highway, § 196-18 K)──▶ road_opening_permitted
+    road_opening_permitted ──notify_ready (applicant/clerk, § 196-18 J)──▶ ready_for_inspection
+    ready_for_inspection ──complete_connection (superintendent, § 196-18 J)──▶ completed
+    ready_for_inspection ──require_corrections (superintendent)──▶ corrections_required
+    corrections_required ──notify_ready──▶ ready_for_inspection
+    submitted/plan_review ──reject (engineer)──▶ rejected
+    any open ──withdraw (applicant/clerk)──▶ withdrawn
+    submitted/plan_review ──examine_old_sewer (superintendent, § 196-18 E)──▶ (same state)
+
+Guards: payment needs the fee in force on the application date to be configured; plan approval
+needs no failed design check and, when an old building sewer is reused, the Superintendent's
+examination finding that it meets the article; the road opening permit must name insurance
+and bonds (K). Completion marks the property connected to the public sewer.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django import forms
+
+from sewer_office.accounts.roles import CLERK, ENGINEER, HIGHWAY, SUPERINTENDENT
+from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+
+from .common import date_field, day, withdraw
+
+FEE_CITATION = "§ 196-18 B"
+PLAN_CITATION = "§ 196-18 D; § 196-18 F; § 196-18 G; § 196-18 H"
+
+
+class FeePaymentForm(forms.Form):
+    paid_on = date_field("Paid on")
+    receipt_number = forms.CharField(max_length=40, label="Receipt number")
+
+
+class OldSewerExaminationForm(forms.Form):
+    result = forms.ChoiceField(
+        choices=[
+            ("meets", "Meets all requirements of the article"),
+            ("fails", "Does not meet them"),
+        ],
+        widget=forms.RadioSelect,
+    )
+    examined_on = date_field("Examined on")
+
+
+class RoadOpeningForm(forms.Form):
+    road_opening_number = forms.CharField(max_length=40, label="Road opening permit number")
+    issued_on = date_field("Issued on")
+    insurance_confirmed = forms.BooleanField(
+        label="Insurance provided", help_text="§ 196-18 K: road opening permits require insurance."
+    )
+    bond_confirmed = forms.BooleanField(
+        label="Bond posted", help_text="§ 196-18 K: road opening permits require bonds."
+    )
+
+
+class ReadyForm(forms.Form):
+    ready_on = date_field("Ready on")
+
+
+class ConnectionForm(forms.Form):
+    inspected_on = date_field("Inspected on")
+    connected_on = date_field("Connected on")
+    supervised_by = forms.CharField(
+        max_length=120,
+        label="Connection supervised by",
+        help_text="The Superintendent or his representative (§ 196-18 J).",
+    )
+
+
+def _fee_guard(permit: Any, data: dict[str, Any]) -> str | None:
+    from ..services.building_sewer import assess_fee, fee_not_configured_message
+
+    fee = assess_fee(permit)
+    return fee_not_configured_message(permit, fee) if fee.value is None else None
+
+
+def _fee_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    from ..services.building_sewer import store_fee
+
+    store_fee(permit)
+    permit.fee_paid_on = day(data, "paid_on", at)
+    permit.fee_receipt = data["receipt_number"]
+
+
+def _old_sewer_guard(permit: Any, data: dict[str, Any]) -> str | None:
+    if not permit.reuses_old_sewer:
+        return "This application does not reuse an old building sewer (§ 196-18 E)."
+    return None
+
+
+def _old_sewer_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    permit.old_sewer_result = data["result"]
+    permit.old_sewer_examined_on = day(data, "examined_on", at)
+
+
+def _plans_guard(permit: Any, data: dict[str, Any]) -> str | None:
+    from ..services.building_sewer import plan_checks
+
+    if permit.reuses_old_sewer and permit.old_sewer_result != "meets":
+        return (
+            "An old building sewer may be used with a new building only when the Superintendent "
+            "has examined it and found it to meet all requirements of the article (§ 196-18 E)."
+        )
+    result = plan_checks(permit)
+    if result["error"]:
+        return f"The design cannot be checked: {result['error']}"
+    failed = [c["message"] for c in result["checks"] if c["passed"] is False]
+    if failed:
+        return "The plans cannot be approved: " + "; ".join(failed)
+    return None
+
+
+def _plans_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    from ..services.building_sewer import plan_checks
+
+    result = plan_checks(permit)
+    permit.plan_checks = result["checks"]
+    permit.plan_checks_version = result["parameters_version"]
+    permit.plans_approved_on = day({}, "", at)
+
+
+def _road_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    permit.road_opening_number = data["road_opening_number"]
+    permit.road_opening_issued_on = day(data, "issued_on", at)
+
+
+def _ready_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    permit.ready_on = day(data, "ready_on", at)
+
+
+def _connection_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    from sewer_office.registry.choices import WastewaterService
+    from sewer_office.registry.services import set_wastewater_service
+
+    permit.inspected_on = day(data, "inspected_on", at)
+    permit.connected_on = day(data, "connected_on", at)
+    permit.supervised_by = data["supervised_by"]
+    set_wastewater_service(
+        permit.property,
+        WastewaterService.PUBLIC_SEWER,
+        permit.connected_on,
+        actor,
+        citation="§ 196-18 J",
+        reason=f"building sewer permit {permit.number} completed",
+        at=at,
+    )
+
+
+OPEN = (
+    "submitted",
+    "plan_review",
+    "plans_approved",
+    "road_opening_permitted",
+    "ready_for_inspection",
+    "corrections_required",
+)
+
+WORKFLOW = Workflow(
+    name="building_sewer_permit",
+    initial="submitted",
+    states=[
+        State("submitted", "Submitted — fee due"),
+        State("plan_review", "Plan review"),
+        State("plans_approved", "Plans approved"),
+        State("road_opening_permitted", "Road opening permit issued"),
+        State("ready_for_inspection", "Ready for inspection"),
+        State("corrections_required", "Corrections required"),
+        State("completed", "Completed — connected", terminal=True),
+        State("rejected", "Rejected", terminal=True),
+        State("withdrawn", "Withdrawn", terminal=True),
+    ],
+    transitions=[
+        Transition(
+            "record_fee_payment",
+            "Record fee payment",
+            ("submitted",),
+            "plan_review",
+            FEE_CITATION,
+            roles=frozenset({CLERK}),
+            form=FeePaymentForm,
+            guard=_fee_guard,
+            effect=_fee_effect,
+            help="The permit and inspection fee in force on the application date.",
+        ),
+        Transition(
+            "examine_old_sewer",
+            "Record examination of the old building sewer",
+            ("submitted", "plan_review"),
+            None,
+            "§ 196-18 E",
+            roles=frozenset({SUPERINTENDENT}),
+            form=OldSewerExaminationForm,
+            guard=_old_sewer_guard,
+            effect=_old_sewer_effect,
+            queue=False,
+        ),
+        Transition(
+            "approve_plans",
+            "Approve plans",
+            ("plan_review",),
+            "plans_approved",
+            PLAN_CITATION,
+            roles=frozenset({ENGINEER}),
+            guard=_plans_guard,
+            effect=_plans_effect,
+        ),
+        Transition(
+            "reject",
+            "Reject application",
+            ("submitted", "plan_review"),
+            "rejected",
+            "§ 196-18 B",
+            roles=frozenset({ENGINEER}),
+            reason=REASON_REQUIRED,
+            danger=True,
+            queue=False,
+        ),
+        Transition(
+            "record_road_opening_permit",
+            "Record road opening permit",
+            ("plans_approved",),
+            "road_opening_permitted",
+            "§ 196-18 K",
+            roles=frozenset({HIGHWAY}),
+            form=RoadOpeningForm,
+            effect=_road_effect,
+            help="Required before any excavation for the building sewer.",
+        ),
+        Transition(
+            "notify_ready",
+            "Notify: ready for inspection",
+            ("road_opening_permitted", "corrections_required"),
+            "ready_for_inspection",
+            "§ 196-18 J",
+            roles=frozenset({CLERK}),
+            applicant=True,
+            form=ReadyForm,
+            effect=_ready_effect,
+        ),
+        Transition(
+            "require_corrections",
+            "Require corrections",
+            ("ready_for_inspection",),
+            "corrections_required",
+            "§ 196-18 J",
+            roles=frozenset({SUPERINTENDENT}),
+            reason=REASON_REQUIRED,
+            danger=True,
+        ),
+        Transition(
+            "complete_connection",
+            "Record inspection and supervised connection",
+            ("ready_for_inspection",),
+            "completed",
+            "§ 196-18 J",
+            roles=frozenset({SUPERINTENDENT}),
+            form=ConnectionForm,
+            effect=_connection_effect,
+        ),
+        withdraw(OPEN, "§ 196-18 B"),
+    ],
+)

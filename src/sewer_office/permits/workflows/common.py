@@ -1,0 +1,47 @@
+"""Pieces shared by the permit workflows: date fields, the withdrawal transition."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from sewer_office.accounts.roles import CLERK
+from sewer_office.core.workflow import REASON_REQUIRED, Transition
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+def date_field(label: str, *, required: bool = False, help_text: str = "") -> forms.DateField:
+    """A date; when left empty, the day the transition is made (town time) is recorded."""
+    return forms.DateField(
+        label=label,
+        required=required,
+        widget=DateInput,
+        help_text=help_text or "Leave empty for today.",
+    )
+
+
+def day(data: dict[str, Any], key: str, at: datetime) -> date:
+    value = data.get(key)
+    return value if isinstance(value, date) else timezone.localdate(at)
+
+
+def withdraw(sources: tuple[str, ...], citation: str) -> Transition:
+    """Withdrawal by the applicant, or by the clerk on the applicant's written request."""
+    return Transition(
+        name="withdraw",
+        label="Withdraw",
+        sources=sources,
+        target="withdrawn",
+        citation=citation,
+        roles=frozenset({CLERK}),
+        applicant=True,
+        reason=REASON_REQUIRED,
+        danger=True,
+        queue=False,
+    )

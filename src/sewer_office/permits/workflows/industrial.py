@@ -1,0 +1,176 @@
+"""Industrial discharge and cooling water approvals (§ 196-16 D, E, F; § 196-19 E).
+
+::
+
+    submitted ──begin_review (engineer)──▶ under_review
+    under_review ──approve (engineer, § 196-16 E)──▶ approved
+    under_review ──approve_with_conditions (engineer, § 196-19 E(1))──▶ approved_with_conditions
+    under_review ──reject (engineer, § 196-19 E(1)(a))──▶ rejected
+    submitted/under_review ──withdraw──▶ withdrawn
+
+Only the engineer decides (§ 196-16 D–F: "the consent of the engineer", "written approval by
+the engineer", "specific written approval by the engineer"). The declared characteristics are
+evaluated by the rules when review begins; a discharge with a ``prohibited`` finding
+(§ 196-19 C) cannot be approved as it stands: only with pretreatment as a condition, or
+rejected. Conditions never waive National Categorical Pretreatment Standards (§ 196-19 J, K).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django import forms
+
+from sewer_office.accounts.roles import ENGINEER
+from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+
+from .common import withdraw
+
+#: Kinds of condition and the subsection authorising each.
+CONDITION_KINDS: dict[str, tuple[str, str]] = {
+    "pretreatment": ("Pretreatment to an acceptable condition", "§ 196-19 E(1)(b)"),
+    "flow_equalization": ("Control over quantities and rates of discharge", "§ 196-19 E(1)(c)"),
+    "control_manhole": ("Control manhole with meters and appurtenances", "§ 196-19 H"),
+    "sampling": ("Sampling and measurement at the control manhole", "§ 196-19 I"),
+    "surcharge": ("Payment for the added cost of handling and treating", "§ 196-19 E(1)(d)"),
+    "special_agreement": ("Special agreement for waste of unusual strength", "§ 196-19 J"),
+}
+
+
+class ConditionsForm(forms.Form):
+    """One text per kind of condition; at least one is required."""
+
+    pretreatment = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    flow_equalization = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    control_manhole = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    sampling = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    surcharge = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    special_agreement = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    categorical_standards_unaffected = forms.BooleanField(
+        required=False,
+        label="The conditions do not circumvent National Categorical Pretreatment Standards",
+        help_text="Required with a special agreement (§ 196-19 J, K).",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for key, (label, citation) in CONDITION_KINDS.items():
+            self.fields[key].label = f"{label} ({citation})"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not any((data.get(k) or "").strip() for k in CONDITION_KINDS):
+            raise forms.ValidationError("State at least one condition.")
+        if (data.get("special_agreement") or "").strip() and not data.get(
+            "categorical_standards_unaffected"
+        ):
+            self.add_error(
+                "categorical_standards_unaffected",
+                "No special agreement may circumvent National Categorical Pretreatment "
+                "Standards (§ 196-19 J): confirm it does not.",
+            )
+        return data
+
+
+def _begin_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    from ..services.industrial import evaluate
+
+    evaluate(approval)
+
+
+def _approve_guard(approval: Any, data: dict[str, Any]) -> str | None:
+    ev = approval.evaluation or {}
+    if ev.get("prohibited"):
+        return (
+            "The declared discharge breaks an absolute prohibition of § 196-19 C: it can be "
+            "approved only with pretreatment as a condition (§ 196-19 E(1)(b)), or rejected."
+        )
+    return None
+
+
+def _conditions_guard(approval: Any, data: dict[str, Any]) -> str | None:
+    ev = approval.evaluation or {}
+    if ev.get("prohibited") and not (data.get("pretreatment") or "").strip():
+        return (
+            "The declared discharge breaks an absolute prohibition of § 196-19 C: the approval "
+            "must require pretreatment to an acceptable condition (§ 196-19 E(1)(b))."
+        )
+    return None
+
+
+def _decide_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    from django.utils import timezone
+
+    approval.decided_on = timezone.localdate(at)
+    approval.decided_by = actor if getattr(actor, "is_authenticated", False) else None
+
+
+def _conditions_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    from ..models.industrial import ApprovalCondition
+
+    _decide_effect(approval, data, actor, at)
+    for key, (_label, citation) in CONDITION_KINDS.items():
+        text = (data.get(key) or "").strip()
+        if text:
+            ApprovalCondition.objects.create(
+                approval=approval, kind=key, text=text, citation=citation
+            )
+
+
+WORKFLOW = Workflow(
+    name="industrial_discharge_approval",
+    initial="submitted",
+    states=[
+        State("submitted", "Submitted"),
+        State("under_review", "Under review by the engineer"),
+        State("approved", "Approved", terminal=True),
+        State("approved_with_conditions", "Approved with conditions", terminal=True),
+        State("rejected", "Rejected", terminal=True),
+        State("withdrawn", "Withdrawn", terminal=True),
+    ],
+    transitions=[
+        Transition(
+            "begin_review",
+            "Begin review",
+            ("submitted",),
+            "under_review",
+            "§ 196-16 D",
+            roles=frozenset({ENGINEER}),
+            effect=_begin_effect,
+        ),
+        Transition(
+            "approve",
+            "Approve (written approval)",
+            ("under_review",),
+            "approved",
+            "§ 196-16 E",
+            roles=frozenset({ENGINEER}),
+            guard=_approve_guard,
+            effect=_decide_effect,
+        ),
+        Transition(
+            "approve_with_conditions",
+            "Approve with conditions",
+            ("under_review",),
+            "approved_with_conditions",
+            "§ 196-19 E(1)",
+            roles=frozenset({ENGINEER}),
+            form=ConditionsForm,
+            guard=_conditions_guard,
+            effect=_conditions_effect,
+        ),
+        Transition(
+            "reject",
+            "Reject the wastes",
+            ("under_review",),
+            "rejected",
+            "§ 196-19 E(1)(a)",
+            roles=frozenset({ENGINEER}),
+            reason=REASON_REQUIRED,
+            effect=_decide_effect,
+            danger=True,
+        ),
+        withdraw(("submitted", "under_review"), "§ 196-16 E"),
+    ],
+)

@@ -1,0 +1,149 @@
+"""Subdivision sewer construction (§ 196-16 G; § 196-23).
+
+::
+
+    submitted ──record_fee_payment (clerk, § 196-23 C)──▶ fee_paid
+    fee_paid ──record_health_approval (clerk, § 196-16 G)──▶ health_approved
+    health_approved ──approve_plans (engineer, § 196-16 G)──▶ plans_approved
+    plans_approved ──record_filing (clerk, § 196-16 G)──▶ filed
+    submitted/fee_paid/health_approved ──reject (engineer)──▶ rejected
+    open ──withdraw──▶ withdrawn
+
+What the subdivision must provide follows from its area on the application date: Phases I/II
+(public sewer available) provide public sewer (§ 196-23 A); Phase III provides private systems
+complying with § 196-17 until public sewer is available (§ 196-23 B). The fee is a share of
+the estimated construction cost (§ 196-23 C), a dated parameter: not configured blocks payment.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django import forms
+
+from sewer_office.accounts.roles import CLERK, ENGINEER
+from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+
+from .common import date_field, day, withdraw
+
+
+class FeePaymentForm(forms.Form):
+    paid_on = date_field("Paid on")
+    receipt_number = forms.CharField(max_length=40)
+
+
+class HealthApprovalForm(forms.Form):
+    health_approval_ref = forms.CharField(
+        max_length=60, label="Dutchess County Health Department approval no."
+    )
+    health_approved_on = date_field("Approved on")
+
+
+class FilingForm(forms.Form):
+    filed_with_planning_board_on = date_field("Filed with the Planning Board on")
+
+
+def _fee_guard(sub: Any, data: dict[str, Any]) -> str | None:
+    from ..services.subdivision import assess_fee
+
+    amount, rate = assess_fee(sub)
+    if amount is None:
+        return (
+            f"The subdivision sewer fee rate ({rate.name}, {rate.reference}) is not configured "
+            f"for the application date {sub.filed_on:%Y-%m-%d}: the Town Board sets it; record it "
+            "in the parameter file before taking payment."
+        )
+    return None
+
+
+def _fee_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    from ..services.subdivision import store_fee
+
+    store_fee(sub)
+    sub.fee_paid_on = day(data, "paid_on", at)
+    sub.fee_receipt = data["receipt_number"]
+
+
+def _health_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    sub.health_approval_ref = data["health_approval_ref"]
+    sub.health_approved_on = day(data, "health_approved_on", at)
+
+
+def _plans_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    from django.utils import timezone
+
+    sub.plans_approved_on = timezone.localdate(at)
+
+
+def _filing_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    sub.filed_with_planning_board_on = day(data, "filed_with_planning_board_on", at)
+
+
+WORKFLOW = Workflow(
+    name="subdivision_sewer",
+    initial="submitted",
+    states=[
+        State("submitted", "Submitted — fee due"),
+        State("fee_paid", "Fee paid — awaiting Health Department approval"),
+        State("health_approved", "Health Department approved — engineer's review"),
+        State("plans_approved", "Plans approved by the engineer"),
+        State("filed", "Filed with the Planning Board", terminal=True),
+        State("rejected", "Rejected", terminal=True),
+        State("withdrawn", "Withdrawn", terminal=True),
+    ],
+    transitions=[
+        Transition(
+            "record_fee_payment",
+            "Record fee payment",
+            ("submitted",),
+            "fee_paid",
+            "§ 196-23 C",
+            roles=frozenset({CLERK}),
+            form=FeePaymentForm,
+            guard=_fee_guard,
+            effect=_fee_effect,
+        ),
+        Transition(
+            "record_health_approval",
+            "Record Health Department approval",
+            ("fee_paid",),
+            "health_approved",
+            "§ 196-16 G",
+            roles=frozenset({CLERK}),
+            form=HealthApprovalForm,
+            effect=_health_effect,
+        ),
+        Transition(
+            "approve_plans",
+            "Approve plans, profiles and drawings",
+            ("health_approved",),
+            "plans_approved",
+            "§ 196-16 G",
+            roles=frozenset({ENGINEER}),
+            effect=_plans_effect,
+        ),
+        Transition(
+            "record_filing",
+            "Record filing with the Planning Board",
+            ("plans_approved",),
+            "filed",
+            "§ 196-16 G",
+            roles=frozenset({CLERK}),
+            form=FilingForm,
+            effect=_filing_effect,
+        ),
+        Transition(
+            "reject",
+            "Reject plans",
+            ("submitted", "fee_paid", "health_approved"),
+            "rejected",
+            "§ 196-16 G",
+            roles=frozenset({ENGINEER}),
+            reason=REASON_REQUIRED,
+            danger=True,
+            queue=False,
+        ),
+        withdraw(("submitted", "fee_paid", "health_approved", "plans_approved"), "§ 196-16 G"),
+    ],
+)

@@ -1,0 +1,1 @@
+"""The town's registry: persons, properties, buildings, establishments and service areas."""

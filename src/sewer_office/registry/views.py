@@ -1,0 +1,295 @@
+"""Registry pages: properties (with everything about each), persons, establishments, areas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import has_role
+from sewer_office.core import audit
+from sewer_office.core.decorators import office_view
+from sewer_office.core.errors import OfficeError
+from sewer_office.permits.workflows.common import DateInput
+
+from . import filters, services
+from . import forms as rforms
+from .models import Establishment, Person, Property, ServiceArea
+
+PAGE_SIZE = 25
+#: Records of each kind shown on a property page; the rest are one click away (the list
+#: filtered to the property), so the page stays fast for a property with a long history.
+PROPERTY_ROWS = 10
+
+
+def _page(request: HttpRequest, qs: Any) -> tuple[Any, str]:
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return page, query.urlencode()
+
+
+@office_view()
+def property_list(request: HttpRequest) -> HttpResponse:
+    base = visible(Property.objects.select_related("owner", "service_area"), request.user)
+    fs = filters.PropertyFilter(request.GET or None, queryset=base)
+    page, query = _page(request, fs.qs if fs.is_bound and fs.is_valid() else base)
+    return render(
+        request, "registry/property_list.html", {"filter": fs, "page": page, "query": query}
+    )
+
+
+@office_view()
+def property_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """Everything about a property: service, buildings, establishments, permits, history."""
+    from sewer_office.permits.kinds import KINDS, may_file
+
+    prop = get_object_or_404(
+        visible(Property.objects.select_related("owner", "service_area"), request.user), pk=pk
+    )
+    records = []
+    for kind in KINDS.values():
+        qs = visible(kind.list_queryset().filter(property=prop), request.user).order_by(
+            "-filed_on", "-id"
+        )
+        rows = list(qs[: PROPERTY_ROWS + 1])
+        if rows:
+            more = len(rows) > PROPERTY_ROWS
+            records.append(
+                {
+                    "kind": kind,
+                    "rows": rows[:PROPERTY_ROWS],
+                    "total": qs.count() if more else len(rows),
+                }
+            )
+    buildings = prop.buildings.prefetch_related("establishments")
+    context = {
+        "prop": prop,
+        "buildings": buildings,
+        "records": records,
+        "timeline": audit.timeline(prop),
+        "file_kinds": [
+            k for k in KINDS.values() if may_file(request.user, k) and k.slug != "interceptor"
+        ],
+        "available": prop.service_area.public_sewer_available(timezone.localdate())
+        if prop.service_area
+        else False,
+    }
+    return render(request, "registry/property_detail.html", context)
+
+
+@office_view()
+def person_list(request: HttpRequest) -> HttpResponse:
+    base = visible(
+        Person.objects.annotate(n_properties=Count("properties")).order_by("name", "id"),
+        request.user,
+    )
+    fs = filters.PersonFilter(request.GET or None, queryset=base)
+    page, query = _page(request, fs.qs if fs.is_bound and fs.is_valid() else base)
+    return render(
+        request, "registry/person_list.html", {"filter": fs, "page": page, "query": query}
+    )
+
+
+@office_view()
+def person_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    person = get_object_or_404(visible(Person.objects.all(), request.user), pk=pk)
+    return render(
+        request,
+        "registry/person_detail.html",
+        {
+            "person": person,
+            "contacts": person.contacts.all(),
+            "properties": visible(person.properties.select_related("service_area"), request.user),
+            "establishments": visible(
+                person.establishments.select_related("building__property"), request.user
+            ),
+        },
+    )
+
+
+@office_view()
+def establishment_list(request: HttpRequest) -> HttpResponse:
+    base = visible(
+        Establishment.objects.select_related("operator", "building__property"), request.user
+    )
+    fs = filters.EstablishmentFilter(request.GET or None, queryset=base)
+    page, query = _page(request, fs.qs if fs.is_bound and fs.is_valid() else base)
+    return render(
+        request, "registry/establishment_list.html", {"filter": fs, "page": page, "query": query}
+    )
+
+
+@office_view()
+def establishment_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    from sewer_office.permits.models import (
+        GrinderApproval,
+        IndustrialDischargeApproval,
+        InterceptorRequirement,
+    )
+
+    est = get_object_or_404(
+        visible(
+            Establishment.objects.select_related("operator", "building__property"), request.user
+        ),
+        pk=pk,
+    )
+    return render(
+        request,
+        "registry/establishment_detail.html",
+        {
+            "est": est,
+            "approvals": visible(
+                IndustrialDischargeApproval.objects.filter(establishment=est), request.user
+            ),
+            "interceptors": visible(
+                InterceptorRequirement.objects.filter(establishment=est), request.user
+            ),
+            "grinders": visible(GrinderApproval.objects.filter(establishment=est), request.user),
+        },
+    )
+
+
+class AvailabilityForm(forms.Form):
+    available_from = forms.DateField(widget=DateInput, label="Public sewer available from")
+    act = forms.CharField(max_length=200, label="Town act (resolution number and date)")
+
+
+@office_view()
+def area_list(request: HttpRequest) -> HttpResponse:
+    areas = ServiceArea.objects.select_related("parent").annotate(n_properties=Count("properties"))
+    return render(request, "registry/area_list.html", {"areas": areas})
+
+
+@office_view()
+def area_detail(
+    request: HttpRequest, pk: int, form: AvailabilityForm | None = None, status: int = 200
+) -> HttpResponse:
+    area = get_object_or_404(ServiceArea.objects.select_related("parent"), pk=pk)
+    counts = dict(
+        area.properties.order_by()
+        .values_list("wastewater_service")
+        .annotate(n=Count("id"))
+        .values_list("wastewater_service", "n")
+    )
+    may_declare = (
+        has_role(request.user, *services.AVAILABILITY_ROLES)
+        and area.public_sewer_available_from is None
+    )
+    return render(
+        request,
+        "registry/area_detail.html",
+        {
+            "area": area,
+            "counts": counts,
+            "timeline": audit.timeline(area),
+            "form": form or (AvailabilityForm() if may_declare else None),
+        },
+        status=status,
+    )
+
+
+@require_POST
+@office_view(*services.AVAILABILITY_ROLES)
+def area_declare(request: HttpRequest, pk: int) -> HttpResponse:
+    area = get_object_or_404(ServiceArea, pk=pk)
+    form = AvailabilityForm(request.POST)
+    if not form.is_valid():
+        return area_detail(request, pk, form=form, status=400)
+    try:
+        services.declare_public_sewer_available(
+            area, form.cleaned_data["available_from"], form.cleaned_data["act"], request.user
+        )
+    except OfficeError as e:
+        form.add_error(None, e.message)
+        return area_detail(request, pk, form=form, status=e.status_code)
+    messages.success(
+        request, f"Public sewer recorded available to {area.name}; connection requirements opened."
+    )
+    return redirect("registry:area", pk=pk)
+
+
+# --- intake (the clerk) ------------------------------------------------------------------------
+
+
+def _intake(
+    request: HttpRequest, form_class: type[forms.Form], title: str, save: Any
+) -> HttpResponse:
+    form = form_class(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                obj = save(form.cleaned_data)
+            except OfficeError as e:
+                form.add_error(None, e.message)
+            else:
+                messages.success(request, f"{obj} registered.")
+                return redirect(obj_url(obj))
+    return render(request, "registry/form.html", {"form": form, "title": title}, status=status)
+
+
+def obj_url(obj: Any) -> str:
+    from django.urls import reverse
+
+    name = {
+        "person": "registry:person",
+        "property": "registry:property",
+        "establishment": "registry:establishment",
+    }
+    return reverse(name[obj._meta.model_name], args=[obj.pk])
+
+
+@office_view(*services.INTAKE_ROLES)
+def person_create(request: HttpRequest) -> HttpResponse:
+    def save(d: dict[str, Any]) -> Any:
+        contacts = {
+            "email": d.get("email") or "",
+            "phone": d.get("phone") or "",
+            "mail": d.get("mailing_address") or "",
+        }
+        return services.register_person(
+            request.user, kind=d["kind"], name=d["name"], contacts=contacts
+        )
+
+    return _intake(request, rforms.PersonForm, "Register a person", save)
+
+
+@office_view(*services.INTAKE_ROLES)
+def property_create(request: HttpRequest) -> HttpResponse:
+    def save(d: dict[str, Any]) -> Any:
+        return services.register_property(
+            request.user,
+            parcel_id=d["parcel_id"],
+            address=d["address"],
+            owner=d["owner"],
+            service_area=d.get("service_area"),
+            acreage=d.get("acreage"),
+            building_use=d.get("building_use") or "",
+            dwelling_units=d.get("dwelling_units") or 0,
+        )
+
+    return _intake(request, rforms.PropertyForm, "Register a property", save)
+
+
+@office_view(*services.INTAKE_ROLES)
+def establishment_create(request: HttpRequest) -> HttpResponse:
+    def save(d: dict[str, Any]) -> Any:
+        return services.register_establishment(
+            request.user,
+            name=d["name"],
+            kind=d["kind"],
+            operator=d["operator"],
+            building=d["building"],
+        )
+
+    return _intake(request, rforms.EstablishmentForm, "Register an establishment", save)

@@ -1,0 +1,44 @@
+"""Fixtures of the office tests: a fast password hasher, uploads in a temporary directory,
+the ``demo`` jurisdiction (so fees are configured), and a small town."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.conf import settings as django_settings
+
+from .factories import PASSWORD, Town, make_town
+
+# Tests open connections from several threads (the live server of the browser test): close
+# each at the end of its request, so that the PostgreSQL test database can be dropped.
+django_settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+
+@pytest.fixture(autouse=True)
+def _office_settings(settings: Any, tmp_path: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    settings.SEWER_USE_JURISDICTION = "demo"
+
+
+@pytest.fixture
+def town(db: Any) -> Town:
+    return make_town()
+
+
+@pytest.fixture
+def login(client: Any) -> Any:
+    """``login("clerk")`` signs the test client in as that user (None = anonymous)."""
+
+    def sign_in(username: str | None) -> Any:
+        client.logout()
+        if username:
+            assert client.login(username=username, password=PASSWORD)
+        return client
+
+    return sign_in
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line("markers", "browser: drives headless Chromium (Debian package)")
