@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean venv
+.PHONY: run report test lint typecheck migrations pytest bench clean venv
 
 venv: $(STAMP)
 
@@ -16,10 +16,15 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
+# The office with the demo town (SQLite under ./var), at http://127.0.0.1:8000/
 run: $(STAMP)
+	$(BIN)/sewer-use demo
+
+# The rules on the bundled examples, printed (no server)
+report: $(STAMP)
 	$(BIN)/sewer-use demo-report
 
-test: lint typecheck pytest
+test: lint typecheck migrations pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -27,6 +32,9 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy src/sewer_rules src/sewer_cli
+
+migrations: $(STAMP)
+	$(BIN)/sewer-use manage makemigrations --check --dry-run
 
 pytest: $(STAMP)
 	$(BIN)/pytest
