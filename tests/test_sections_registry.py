@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
 import re
 from pathlib import Path
@@ -108,10 +109,8 @@ def _citations_in(value: object) -> set[Citation]:
             found |= _citations_in(v)
     elif isinstance(value, str):
         for m in CITATION_IN_CODE.finditer(value):
-            try:
+            with contextlib.suppress(ValueError):
                 found.add(Citation.parse(m.group(0).strip()))
-            except ValueError:
-                pass
     return found
 
 
@@ -121,9 +120,13 @@ def test_every_implemented_subsection_has_a_legal_case() -> None:
     cited: set[Citation] = set()
     for path in (Path(__file__).parent / "cases").glob("*.yaml"):
         for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            for text in [case["cites"]] if isinstance(case.get("cites"), str) else case.get("cites", []):
+            for text in (
+                [case["cites"]] if isinstance(case.get("cites"), str) else case.get("cites", [])
+            ):
                 c = Citation.parse(text)
-                assert c in REGISTRY, f"{path.name}: case {case['name']!r} cites unregistered {text}"
+                assert c in REGISTRY, (
+                    f"{path.name}: case {case['name']!r} cites unregistered {text}"
+                )
                 cited.add(c)
             cited |= _citations_in(case.get("expect")) | _citations_in(case["name"])
     missing = [

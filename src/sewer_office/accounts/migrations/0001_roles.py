@@ -1,4 +1,3 @@
-
 """Create the office's roles as groups (idempotent)."""
 
 from __future__ import annotations
