@@ -1,0 +1,419 @@
+"""``sewer-use slugs`` — slugs and pH/temperature excursions in continuous meter data.
+
+    sewer-use slugs READINGS.(csv|parquet) [--baseline VALUE | --baseline-hours 24]
+                    [--max-gap 5min] [--ph-allowance] [--format table|json|csv]
+                    [--output FILE] [--plot FILE.(png|svg)] [--meter ID] [--parameter NAME]
+
+Input columns ``timestamp, value`` (required) and ``meter, parameter, unit`` (optional).
+Exit status: 0 no slug and no excursion; 1 any slug, excursion or row error; 2 unusable file.
+The computation is :mod:`sewer_rules.monitoring`; the readings of the law it applies are in
+its docstrings (§ 196-15 SLUG, § 196-19 C(3), D(1), D(8), D(9)(d)).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import TextIO
+
+from sewer_rules.analytes import UnknownAnalyte, resolve
+from sewer_rules.findings import Status
+from sewer_rules.monitoring.analysis import OptionError, Options, Report, analyse
+from sewer_rules.monitoring.readings import DEDUPE, ReadingsError
+from sewer_rules.monitoring.series import US_PER_HOUR, US_PER_MINUTE, US_PER_SECOND
+from sewer_rules.parameters import ParameterError
+from sewer_rules.units import UnitError, parse_unit
+
+from .main import EXIT_FOUND, EXIT_OK, UsageError
+from .output import destination, dump_json, table
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$")
+_DURATION_UNITS = {
+    "": US_PER_MINUTE,
+    "s": US_PER_SECOND,
+    "sec": US_PER_SECOND,
+    "secs": US_PER_SECOND,
+    "second": US_PER_SECOND,
+    "seconds": US_PER_SECOND,
+    "m": US_PER_MINUTE,
+    "min": US_PER_MINUTE,
+    "mins": US_PER_MINUTE,
+    "minute": US_PER_MINUTE,
+    "minutes": US_PER_MINUTE,
+    "h": US_PER_HOUR,
+    "hr": US_PER_HOUR,
+    "hrs": US_PER_HOUR,
+    "hour": US_PER_HOUR,
+    "hours": US_PER_HOUR,
+}
+
+CSV_COLUMNS = (
+    "meter",
+    "parameter",
+    "unit",
+    "kind",
+    "start",
+    "end",
+    "duration_minutes",
+    "value",
+    "baseline",
+    "threshold",
+    "limit",
+    "status",
+    "citation",
+    "report_required",
+    "excused",
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser(
+        "slugs",
+        help="slugs (§ 196-15 SLUG) and pH/temperature excursions in continuous meter data",
+        description=(
+            "Find slugs (readings above five times their trailing 24-hour mean for longer than "
+            "15 minutes, § 196-15 SLUG; to be reported immediately, § 196-19 D(9)(d)) and "
+            "excursions of pH (< 5.5 prohibited, § 196-19 C(3); > 9.5 review, D(8)) and "
+            "temperature (> 150 °F review, D(1)). Exit status 0: nothing found; 1: a slug, an "
+            "excursion or a row error; 2: unusable file."
+        ),
+    )
+    p.add_argument("readings", metavar="READINGS", help="a .csv or .parquet file of readings")
+    base = p.add_mutually_exclusive_group()
+    base.add_argument(
+        "--baseline",
+        metavar="VALUE",
+        help="a fixed baseline instead of the trailing mean, in the series' unit or with its "
+        "own (e.g. 12000 or '8.5 gpm')",
+    )
+    base.add_argument(
+        "--baseline-hours",
+        metavar="HOURS",
+        help="trailing window of the baseline in hours (default: slug.baseline_window, 24)",
+    )
+    p.add_argument(
+        "--max-gap",
+        metavar="DURATION",
+        default="5min",
+        help="longest interval between readings that does not end a run (default 5min)",
+    )
+    p.add_argument(
+        "--ph-allowance",
+        action="store_true",
+        help="apply the 40 CFR 401.17 allowance to pH excursions (off: the article counts all)",
+    )
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
+    p.add_argument("--plot", metavar="FILE", help="draw the series to a .png or .svg file")
+    p.add_argument("--meter", metavar="ID", help="only this meter")
+    p.add_argument("--parameter", metavar="NAME", help="only this parameter (e.g. flow, pH)")
+    p.add_argument(
+        "--dedupe",
+        choices=DEDUPE,
+        help="keep the first or last of readings with the same timestamp, or their mean "
+        "(default: duplicate timestamps are an error)",
+    )
+    p.add_argument(
+        "--jurisdiction",
+        default="wappinger",
+        help="bundled jurisdiction or parameters.yaml (default wappinger)",
+    )
+    p.set_defaults(func=run)
+
+
+def parse_duration(text: str) -> int:
+    """``5min``, ``90s``, ``1h``, ``2.5 minutes`` (a bare number is minutes) in microseconds."""
+    match = _DURATION.match(text.lower())
+    if not match or match[2] not in _DURATION_UNITS:
+        raise UsageError(f"--max-gap: not a duration: {text!r} (e.g. 5min, 90s, 1h)")
+    us = Decimal(match[1]) * _DURATION_UNITS[match[2]]
+    if us <= 0:
+        raise UsageError("--max-gap must be positive")
+    return int(us)
+
+
+def parse_baseline(text: str) -> tuple[Decimal, str | None]:
+    """``12000`` or ``8.5 gpm``."""
+    parts = text.strip().split(None, 1)
+    if not parts:
+        raise UsageError("--baseline: give a value, e.g. 12000 or '8.5 gpm'")
+    try:
+        value = Decimal(parts[0])
+    except InvalidOperation:
+        raise UsageError(f"--baseline: not a number: {parts[0]!r}") from None
+    if not value.is_finite():
+        raise UsageError(f"--baseline: not a number: {parts[0]!r}")
+    unit = None
+    if len(parts) == 2:
+        try:
+            unit = parse_unit(parts[1]).symbol
+        except UnitError as e:
+            raise UsageError(f"--baseline: {e}") from None
+    return value, unit
+
+
+def _options(args: argparse.Namespace) -> Options:
+    hours = None
+    if args.baseline_hours is not None:
+        try:
+            hours = Decimal(args.baseline_hours)
+        except InvalidOperation:
+            raise UsageError(f"--baseline-hours: not a number: {args.baseline_hours!r}") from None
+        if not hours.is_finite() or hours <= 0:
+            raise UsageError("--baseline-hours must be a positive number")
+    fixed, fixed_unit = parse_baseline(args.baseline) if args.baseline is not None else (None, None)
+    parameter = None
+    if args.parameter is not None:
+        try:
+            parameter = resolve(args.parameter).name
+        except UnknownAnalyte as e:
+            raise UsageError(f"--parameter: {e}") from None
+    if args.plot is not None and Path(args.plot).suffix.lower() not in (".png", ".svg"):
+        raise UsageError(f"--plot: {args.plot}: the plot is drawn to a .png or .svg file")
+    return Options(
+        jurisdiction=args.jurisdiction,
+        max_gap_us=parse_duration(args.max_gap),
+        baseline_hours=hours,
+        fixed_baseline=fixed,
+        fixed_baseline_unit=fixed_unit,
+        ph_allowance=args.ph_allowance,
+        dedupe=args.dedupe,
+        meter=args.meter.strip() if args.meter is not None else None,
+        parameter=parameter,
+        keep_series=args.plot is not None,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    options = _options(args)
+    try:
+        report = analyse(args.readings, options)
+    except (ReadingsError, OptionError, ParameterError) as e:
+        raise UsageError(str(e)) from None
+    if args.meter is not None and not report.series and not report.errors_total:
+        print(f"sewer-use: no readings for meter {options.meter!r}", file=sys.stderr)
+    with destination(args.output) as out:
+        if args.format == "json":
+            dump_json(report.as_dict(), out)
+        elif args.format == "csv":
+            write_csv(report, out)
+            if report.errors_total:
+                print(
+                    f"sewer-use: {report.errors_total} row error(s); --format json lists them",
+                    file=sys.stderr,
+                )
+        else:
+            out.write(render_table(report) + "\n")
+    if args.plot is not None:
+        from .plot_monitoring import plot_report
+
+        try:
+            plot_report(report, args.plot, options.jurisdiction, options.max_gap_us)
+        except OSError as e:
+            raise UsageError(f"{args.plot}: cannot write: {e.strerror}") from None
+    return EXIT_FOUND if report.found else EXIT_OK
+
+
+def write_csv(report: Report, out: TextIO) -> None:
+    """One row per slug and per excursion."""
+    tz = report.timezone
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for s in report.series:
+        head = [s.meter, s.parameter, s.unit]
+        for slug in s.slugs:
+            d = slug.as_dict(tz)
+            w.writerow(
+                [
+                    *head,
+                    "slug",
+                    d["start"],
+                    d["end"],
+                    d["duration_minutes"],
+                    d["peak"],
+                    d["baseline"],
+                    d["threshold"],
+                    "",
+                    str(Status.REVIEW),
+                    d["citation"],
+                    d["report_required"],
+                    "",
+                ]
+            )
+        for e in s.excursions:
+            x = e.as_dict(tz)
+            w.writerow(
+                [
+                    *head,
+                    "excursion",
+                    x["start"],
+                    x["end"],
+                    x["duration_minutes"],
+                    x["extreme"],
+                    "",
+                    "",
+                    x["limit"],
+                    x["status"],
+                    x["citation"],
+                    "",
+                    "true" if e.excused else "false",
+                ]
+            )
+
+
+def render_table(report: Report) -> str:
+    tz = report.timezone
+    parts = [
+        f"sewer-use slugs: {report.source}",
+        f"Jurisdiction: {report.jurisdiction} (parameters {report.parameters_version}); "
+        f"times in {tz}",
+        "",
+    ]
+    parts.append(
+        table(
+            (
+                "meter",
+                "parameter",
+                "unit",
+                "readings",
+                "judged",
+                "unjudged",
+                "missing",
+                "gaps",
+                "slugs",
+                "excursions",
+            ),
+            [
+                (
+                    s.meter,
+                    s.parameter,
+                    s.unit,
+                    s.readings,
+                    s.judged,
+                    s.unjudged,
+                    s.missing,
+                    s.gaps,
+                    len(s.slugs),
+                    len(s.excursions),
+                )
+                for s in report.series
+            ],
+        )
+    )
+    slugs = [(s, x.as_dict(tz)) for s in report.series for x in s.slugs]
+    if slugs:
+        parts += ["", "Slugs (§ 196-15 SLUG) — each must be reported immediately, § 196-19 D(9)(d)"]
+        parts.append(
+            table(
+                (
+                    "meter",
+                    "parameter",
+                    "start",
+                    "end",
+                    "minutes",
+                    "peak",
+                    "baseline",
+                    "threshold",
+                    "unit",
+                ),
+                [
+                    (
+                        s.meter,
+                        s.parameter,
+                        d["start"],
+                        d["end"],
+                        d["duration_minutes"],
+                        d["peak"],
+                        d["baseline"],
+                        d["threshold"],
+                        s.unit,
+                    )
+                    for s, d in slugs
+                ],
+            )
+        )
+    exc = [(s, x.as_dict(tz)) for s in report.series for x in s.excursions]
+    if exc:
+        parts += ["", "Excursions"]
+        parts.append(
+            table(
+                (
+                    "meter",
+                    "parameter",
+                    "start",
+                    "end",
+                    "minutes",
+                    "extreme",
+                    "limit",
+                    "unit",
+                    "status",
+                    "citation",
+                    "excused",
+                ),
+                [
+                    (
+                        s.meter,
+                        s.parameter,
+                        d["start"],
+                        d["end"],
+                        d["duration_minutes"],
+                        d["extreme"],
+                        d["limit"],
+                        s.unit,
+                        d["status"],
+                        d["citation"],
+                        "yes" if d["excused"] else "",
+                    )
+                    for s, d in exc
+                ],
+            )
+        )
+    monthly = [(s, m.as_dict()) for s in report.series for m in s.monthly]
+    if monthly:
+        parts += ["", "Monthly time out of range (and, for pH, the 40 CFR 401.17 allowance)"]
+        parts.append(
+            table(
+                (
+                    "meter",
+                    "parameter",
+                    "month",
+                    "excursions",
+                    "minutes",
+                    "longest",
+                    "allowance exceeded",
+                ),
+                [
+                    (
+                        s.meter,
+                        s.parameter,
+                        d["month"],
+                        d["excursions"],
+                        d["excursion_minutes"],
+                        d["longest_excursion_minutes"],
+                        ("yes" if d["allowance_exceeded"] else "no") if s.parameter == "ph" else "",
+                    )
+                    for s, d in monthly
+                ],
+            )
+        )
+    if report.errors_total:
+        shown = report.errors[:20]
+        parts += ["", f"Row errors ({report.errors_total})"]
+        parts.append(
+            table(("row", "field", "message"), [(e.row, e.field, e.message) for e in shown])
+        )
+        if report.errors_total > len(shown):
+            parts.append(
+                f"... {report.errors_total - len(shown)} more (--format json lists {len(report.errors)})"
+            )
+    total_slugs = len(slugs)
+    counted = sum(1 for s in report.series for e in s.excursions if not e.excused)
+    parts += [
+        "",
+        f"{total_slugs} slug(s), {counted} excursion(s) counted, {report.errors_total} row error(s).",
+    ]
+    return "\n".join(parts)

@@ -1,0 +1,31 @@
+"""Continuous monitoring: slugs (§ 196-15 SLUG, § 196-19 D(9)(d)) and pH and temperature
+excursions (§ 196-19 C(3), D(8), D(1)) computed exactly from meter series, vectorised.
+
+Importing the package imports the rules, so that their citations are in the registry of
+sections (:mod:`sewer_rules.sections`).
+
+- :mod:`.series` — a series in memory (absolute times, scaled-integer values), runs, cadence.
+- :mod:`.kernel` — the vectorised exact test against a multiple of the trailing mean.
+- :mod:`.slugs` — § 196-15 SLUG and § 196-19 D(9)(d).
+- :mod:`.excursions` — § 196-19 C(3), D(8), D(1); monthly totals; 40 CFR 401.17 option.
+- :mod:`.readings` — reading a meter file lazily, meter by meter, with its hygiene.
+- :mod:`.analysis` — a file judged series by series (what ``sewer-use slugs`` runs).
+"""
+
+from . import excursions, slugs
+from .analysis import Options, Report, SeriesReport, analyse
+from .readings import ReadingsError, ReadOptions, RowError
+from .series import Series
+
+__all__ = [
+    "Options",
+    "ReadOptions",
+    "ReadingsError",
+    "Report",
+    "RowError",
+    "Series",
+    "SeriesReport",
+    "analyse",
+    "excursions",
+    "slugs",
+]

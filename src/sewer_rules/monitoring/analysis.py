@@ -1,0 +1,237 @@
+"""A readings file judged series by series: slugs, excursions, monthly totals, row errors.
+
+This is what ``sewer-use slugs`` runs. Each series is read, judged and dropped before the next
+is read (unless the caller keeps it to draw it), so memory follows the largest series, not
+the file. The result names the dated parameters it used, so it can be replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+from ..findings import UsedParameter
+from ..parameters import ParameterSet, load_jurisdiction
+from ..units import UNITS, UnitError, convert
+from .excursions import (
+    Excursion,
+    Monthly,
+    apply_ph_allowance,
+    excursions,
+    has_limits,
+    monthly_totals,
+)
+from .readings import Readings, ReadOptions, RowError
+from .series import (
+    DEFAULT_MAX_GAP_US,
+    US_PER_HOUR,
+    US_PER_SECOND,
+    Series,
+    cadence,
+    iso,
+    local_date,
+    value_on,
+)
+from .slugs import Baseline, Slug, detect_slugs, judged_as_slug
+
+
+class OptionError(ValueError):
+    """Options that cannot be applied to the file's series (exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Options:
+    jurisdiction: str = "wappinger"
+    max_gap_us: int = DEFAULT_MAX_GAP_US
+    baseline_hours: Decimal | None = None
+    fixed_baseline: Decimal | None = None
+    fixed_baseline_unit: str | None = None
+    ph_allowance: bool = False
+    dedupe: str | None = None
+    meter: str | None = None
+    parameter: str | None = None
+    keep_series: bool = False
+    memory_budget: int = 256 * 2**20
+    max_errors: int = 1000
+    spill_dir: str | None = None
+
+
+@dataclass
+class SeriesReport:
+    meter: str
+    parameter: str
+    unit: str
+    readings: int
+    judged: int
+    unjudged: int
+    missing: int
+    deduplicated: int
+    gaps: int
+    interval_us: int
+    first: int
+    last: int
+    slugs: list[Slug] = field(default_factory=list)
+    excursions: list[Excursion] = field(default_factory=list)
+    monthly: list[Monthly] = field(default_factory=list)
+    used: list[UsedParameter] = field(default_factory=list)
+    baseline: Baseline | None = None
+    window_us: int = 0
+    data: Series | None = None
+
+    @property
+    def found(self) -> bool:
+        """A slug, or an excursion not excused: exit status 1."""
+        return bool(self.slugs) or any(not e.excused for e in self.excursions)
+
+    def as_dict(self, tz: str) -> dict[str, object]:
+        return {
+            "meter": self.meter,
+            "parameter": self.parameter,
+            "unit": self.unit,
+            "readings": self.readings,
+            "judged": self.judged,
+            "unjudged": self.unjudged,
+            "slugs": [s.as_dict(tz) for s in self.slugs],
+            "excursions": [e.as_dict(tz) for e in self.excursions],
+            "monthly": [m.as_dict() for m in self.monthly],
+            "missing": self.missing,
+            "deduplicated": self.deduplicated,
+            "gaps": self.gaps,
+            "interval_seconds": self.interval_us / US_PER_SECOND,
+            "first": iso(self.first, tz) if self.readings else None,
+            "last": iso(self.last, tz) if self.readings else None,
+            "parameters_used": [
+                {"name": u.name, "effective": u.effective.isoformat(), "authority": u.authority}
+                for u in self.used
+            ],
+        }
+
+
+@dataclass
+class Report:
+    source: str
+    timezone: str
+    jurisdiction: str
+    parameters_version: str
+    series: list[SeriesReport]
+    errors: list[RowError]
+    errors_total: int
+
+    @property
+    def found(self) -> bool:
+        return self.errors_total > 0 or any(s.found for s in self.series)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "series": [s.as_dict(self.timezone) for s in self.series],
+            "errors": [e.as_dict() for e in self.errors],
+            "errors_total": self.errors_total,
+            "jurisdiction": self.jurisdiction,
+            "parameters_version": self.parameters_version,
+        }
+
+
+def _fixed(options: Options, series: Series) -> Fraction | None:
+    if options.fixed_baseline is None:
+        return None
+    unit = options.fixed_baseline_unit
+    if unit is None or unit == series.unit:
+        return Fraction(options.fixed_baseline)
+    if UNITS[unit].dimension != UNITS[series.unit].dimension:
+        raise OptionError(
+            f"a baseline in {unit} does not apply to {series.parameter} of meter "
+            f"{series.meter!r} ({series.unit}): choose the series with --meter and --parameter"
+        )
+    try:
+        return convert(options.fixed_baseline, unit, series.unit)
+    except UnitError as e:
+        raise OptionError(str(e)) from None
+
+
+def analyse_series(series: Series, params: ParameterSet, options: Options) -> SeriesReport:
+    """Judge one series: slugs for a flow or concentration, excursions for pH/temperature."""
+    tz = params.timezone
+    cad = cadence(series.t, options.max_gap_us)
+    n = len(series)
+    report = SeriesReport(
+        meter=series.meter,
+        parameter=series.parameter,
+        unit=series.unit,
+        readings=n,
+        judged=n,
+        unjudged=0,
+        missing=series.missing,
+        deduplicated=series.deduplicated,
+        gaps=cad.gaps,
+        interval_us=cad.interval,
+        first=int(series.t[0]) if n else 0,
+        last=int(series.t[-1]) if n else 0,
+        data=series if options.keep_series else None,
+    )
+    if judged_as_slug(series):
+        baseline = Baseline(fixed=_fixed(options, series), hours=options.baseline_hours)
+        result = detect_slugs(series, params, tz, cad, baseline)
+        report.slugs = result.slugs
+        report.judged, report.unjudged = result.judged, result.unjudged
+        report.used = result.used
+        report.baseline = baseline
+        hours = options.baseline_hours
+        if hours is None and n:
+            hours = value_on(params, "slug.baseline_window", local_date(int(series.t[-1]), tz))
+        report.window_us = int(Fraction(hours) * US_PER_HOUR) if hours is not None else 0
+    elif has_limits(series):
+        result_x = excursions(series, params, tz, cad)
+        report.judged, report.unjudged = result_x.judged, result_x.unjudged
+        report.monthly = monthly_totals(series, result_x.excursions, params, tz)
+        found = result_x.excursions
+        if options.ph_allowance:
+            found = apply_ph_allowance(series, found, report.monthly, tz)
+        report.excursions = found
+        report.used = result_x.used
+    return report
+
+
+def iter_reports(
+    path: str | Path, options: Options, params: ParameterSet | None = None
+) -> tuple[Readings, Iterator[SeriesReport]]:
+    """The file opened, and a generator of its series' reports (one series in memory at a time)."""
+    params = params or load_jurisdiction(options.jurisdiction)
+    readings = Readings(
+        path,
+        ReadOptions(
+            timezone=params.timezone,
+            dedupe=options.dedupe,
+            meter=options.meter,
+            parameter=options.parameter,
+            memory_budget=options.memory_budget,
+            max_errors=options.max_errors,
+            spill_dir=options.spill_dir,
+        ),
+    )
+    chosen = params
+
+    def run() -> Iterator[SeriesReport]:
+        for series in readings.series():
+            yield analyse_series(series, chosen, options)
+
+    return readings, run()
+
+
+def analyse(path: str | Path, options: Options | None = None) -> Report:
+    """Judge every series of a readings file (see the module docstring)."""
+    options = options or Options()
+    params = load_jurisdiction(options.jurisdiction)
+    readings, reports = iter_reports(path, options, params)
+    series = list(reports)
+    return Report(
+        source=str(path),
+        timezone=params.timezone,
+        jurisdiction=params.jurisdiction,
+        parameters_version=params.version,
+        series=series,
+        errors=list(readings.errors),
+        errors_total=readings.errors_total,
+    )

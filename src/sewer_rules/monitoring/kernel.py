@@ -1,0 +1,362 @@
+"""The vectorised core: which readings exceed a multiple of their trailing mean, exactly.
+
+For a reading ``i`` at time ``t_i`` the window is ``[t_i - W, t_i)``: the readings
+``lo_i .. i-1`` where ``lo_i`` is the first index with ``t >= t_i - W``. With the sum
+``S_i`` and the count ``n_i`` of those readings, and the multiple written as a fraction
+``p / q`` (5 = 5/1), the reading exceeds when
+
+    v_i > (p / q) * S_i / n_i     <=>     q * n_i * v_i > p * S_i        (n_i > 0)
+
+Every term is an integer (values are scaled integers, see :mod:`.series`), so the test is
+exact: no float ever decides whether a reading is "more than five times" its baseline. The
+products are 64-bit when ``max|v| * max(p, q) * (chunk + n_i)`` stays below 2**62 (checked
+before the pass); otherwise the same code runs on Python integers (object arrays): exact,
+slower, and only for absurdly large or precise values.
+
+How it is fast. The series is processed in cache-sized chunks (a Python loop per chunk of
+65,536 readings, never per reading). Within a chunk the window sums come from a local prefix
+sum. Where the stretch of readings a chunk needs is perfectly regular (every interval equal
+to the usual interval, the common case for meters), ``lo_i = i - K`` with ``K = W // interval``
+and a window sum is one subtraction. Elsewhere ``lo_i`` comes from a merge of the sorted keys
+``t_i - W`` with the sorted times (a stable sort of two sorted runs is one linear merge).
+Both paths give the same answer; the tests check it on irregular and gappy series.
+
+On long regular stretches most readings are first cleared in blocks of :data:`BLOCK`: every
+window of a block's readings contains the same whole blocks before it, so block sums give a
+lower bound of each reading's window sum, and a block whose largest value times ``q*K`` is not
+above ``p`` times that bound cannot hold an exceeding reading. Only the other blocks (a spike,
+a slug) are tested reading by reading, together, with window sums that slide from block sums.
+The bound only ever skips blocks in which nothing can qualify, so the result is the same
+exact answer; it costs about three passes over the values (maxima, minimum, sums) instead of
+a prefix sum, a subtraction, a product and a comparison for every reading.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .series import CHUNK, EMPTY, I64, Cadence
+
+_SAFE = 1 << 62
+BLOCK = 128  # readings screened at once (a power of two)
+SUSPECT_SHARE = 0.25  # above this share of suspect blocks, the chunked pass is used
+MIN_BLOCKS = 4  # fewer whole blocks than this: the chunked pass
+
+
+@dataclass(frozen=True)
+class WindowRule:
+    """Readings ``start..stop-1`` are judged against ``p/q`` times their trailing mean over a
+    window of ``window`` microseconds; ``in_force`` False leaves them unjudged."""
+
+    start: int
+    stop: int
+    window: int
+    p: int
+    q: int
+    in_force: bool = True
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """Sorted indices of exceeding readings, and how many readings were judged or not; for a
+    trailing baseline, the window sum and count at each exceeding reading."""
+
+    hits: I64
+    judged: int
+    unjudged: int
+    sums: npt.NDArray[Any] | None = None
+    counts: I64 | None = None
+
+
+def _magnitude(v: I64) -> int:
+    if v.size == 0:
+        return 0
+    return max(abs(int(v.max())), abs(int(v.min())))
+
+
+def window_start(t: I64, i: int, window: int) -> int:
+    """``lo_i``: the first reading in ``[t_i - window, t_i)``."""
+    return int(np.searchsorted(t, int(t[i]) - window, side="left"))
+
+
+def exact_sum(v: I64) -> int:
+    """The sum of scaled integers as a Python integer (no overflow)."""
+    if v.size == 0:
+        return 0
+    if _magnitude(v) * int(v.size) < _SAFE:
+        return int(v.sum())
+    return sum(int(x) for x in v.tolist())
+
+
+def window_starts(t: I64, s: int, e: int, window: int) -> I64:
+    """``lo_i`` for ``i`` in ``s..e-1``, by one linear merge of two sorted runs."""
+    keys = t[s:e] - window
+    m = e - s
+    a = int(np.searchsorted(t, int(keys[0]), side="left"))
+    b = int(np.searchsorted(t, int(keys[-1]), side="left"))
+    if b <= a:
+        return np.full(m, a, dtype=np.int64)
+    # keys first, so a time equal to a key sorts after it: counted are times strictly below
+    merged = np.argsort(np.concatenate((keys, t[a:b])), kind="stable")
+    pos = np.flatnonzero(merged < m)
+    return (pos - np.arange(m) + a).astype(np.int64)
+
+
+def _regular(cad: Cadence, lo: int, hi: int) -> bool:
+    """True when every interval ending at an index in ``(lo, hi)`` is the usual interval."""
+    if cad.irregular is None:
+        return False
+    irr = cad.irregular
+    return int(np.searchsorted(irr, hi, side="left")) == int(np.searchsorted(irr, lo, side="right"))
+
+
+class _Buffers:
+    """Scratch arrays reused chunk after chunk (fresh large arrays cost page faults)."""
+
+    def __init__(self, size: int, dtype: Any) -> None:
+        self.prefix: npt.NDArray[Any] = np.zeros(size + 1, dtype=dtype)
+        self.sums: npt.NDArray[Any] = np.empty(size, dtype=dtype)
+        self.lhs: npt.NDArray[Any] = np.empty(size, dtype=dtype)
+        self.rhs: npt.NDArray[Any] = np.empty(size, dtype=dtype)
+        self.mask = np.zeros(size, dtype=np.bool_)
+
+
+class _Found:
+    """Exceeding readings as they are found: indices, window sums and counts; tallies."""
+
+    def __init__(self) -> None:
+        self.hits: list[I64] = []
+        self.sums: list[npt.NDArray[Any]] = []
+        self.counts: list[I64] = []
+        self.judged = 0
+        self.unjudged = 0
+
+    def add(self, idx: I64, sums: npt.NDArray[Any], counts: I64) -> None:
+        if idx.size:
+            self.hits.append(idx)
+            self.sums.append(sums)
+            self.counts.append(counts)
+
+    def judgement(self) -> Judgement:
+        if not self.hits:
+            return Judgement(EMPTY, self.judged, self.unjudged)
+        hits = np.concatenate(self.hits)
+        order = np.argsort(hits, kind="stable")
+        return Judgement(
+            hits[order],
+            self.judged,
+            self.unjudged,
+            np.concatenate(self.sums)[order],
+            np.concatenate(self.counts)[order],
+        )
+
+
+@dataclass(frozen=True)
+class _Pass:
+    """One rule's constants for the pass over a series."""
+
+    rule: WindowRule
+    per_window: int  # K = W // interval (0 when the series has no usual interval)
+    lhs: int  # q*K*v > p*S, common factors cancelled: lhs*v > rhs*S
+    rhs: int
+    big: bool  # Python integers instead of int64
+
+
+def _chunks(
+    t: I64, vals: npt.NDArray[Any], cad: Cadence, c: _Pass, start: int, stop: int, out: _Found
+) -> None:
+    """The exact test for readings ``start..stop-1``, a cache-sized chunk at a time."""
+    rule, per_window = c.rule, c.per_window
+    chunk = max(CHUNK, per_window)
+    buf = _Buffers(chunk + per_window, vals.dtype)
+    for s in range(start, stop, chunk):
+        e = min(stop, s + chunk)
+        m = e - s
+        if per_window >= 1 and s - per_window >= 0 and _regular(cad, s - per_window, e):
+            # lo_i = i - K: the window sum is a difference of one local prefix sum
+            a = s - per_window
+            prefix = buf.prefix
+            np.cumsum(vals[a:e], out=prefix[1 : e - a + 1])
+            sums = buf.sums[:m]
+            np.subtract(prefix[per_window : per_window + m], prefix[0:m], out=sums)
+            lhs = vals[s:e] if c.lhs == 1 else np.multiply(vals[s:e], c.lhs, out=buf.lhs[:m])
+            rhs = sums if c.rhs == 1 else np.multiply(sums, c.rhs, out=buf.rhs[:m])
+            mask = buf.mask[:m]
+            if c.big:
+                mask[:] = np.asarray(lhs > rhs, dtype=np.bool_)
+            else:
+                np.greater(lhs, rhs, out=mask)
+            idx = np.flatnonzero(mask)
+            out.add(idx + s, np.array(sums[idx]), np.full(idx.size, per_window, dtype=np.int64))
+            out.judged += m
+        else:
+            lo = window_starts(t, s, e, rule.window)
+            a = int(lo[0])
+            prefix = np.zeros(e - a + 1, dtype=vals.dtype)
+            np.cumsum(vals[a:e], out=prefix[1:])
+            sums = prefix[s - a : e - a] - prefix[lo - a]
+            count = np.arange(s, e, dtype=np.int64) - lo
+            has = count > 0
+            hit = (vals[s:e] * (count * rule.q) > sums * rule.p) & has
+            idx = np.flatnonzero(np.asarray(hit, dtype=np.bool_))
+            out.add(idx + s, sums[idx], count[idx])
+            k = int(np.count_nonzero(has))
+            out.judged += k
+            out.unjudged += m - k
+
+
+def _screen(
+    v: I64,
+    cad: Cadence,
+    c: _Pass,
+    first: int,
+    stop: int,
+    vmin: int,
+    block_max: I64 | None,
+    out: _Found,
+) -> list[tuple[int, int]] | None:
+    """Judge whole blocks of :data:`BLOCK` readings of regular stretches at once.
+
+    Every window of a block's readings contains the same run of ``L - 1`` whole blocks
+    before it (``L = (K + 1) // BLOCK``); with block sums, that gives a lower bound of each
+    reading's window sum, ``LB``, and no reading of the block can exceed its baseline when
+    ``lhs * max(block) <= rhs * LB``. Only the blocks that fail this bound (a spike, a slug)
+    are tested reading by reading, all together, from block prefix sums. Exact: the bound
+    only ever skips blocks in which no reading can qualify.
+
+    Returns the ranges left to :func:`_chunks` (edges, irregular stretches), or None when
+    screening does not apply.
+    """
+    m, k = BLOCK, c.per_window
+    whole = (k + 1) // m - 1
+    n = int(v.shape[0])
+    j0, j1 = -(-first // m), min(stop, n) // m
+    if c.big or whole < 1 or cad.irregular is None or j1 - j0 < MIN_BLOCKS or block_max is None:
+        return None
+    blocks = v[: j1 * m].reshape(j1, m)
+    bp = np.zeros(j1 + 1, dtype=np.int64)
+    np.cumsum(blocks.sum(axis=1), out=bp[1:])
+    j = np.arange(j0, j1, dtype=np.int64)
+    lower = bp[j] - bp[j - whole] + (k - whole * m) * min(0, vmin)
+    irr = cad.irregular
+    a = j * m - k
+    regular = (a >= 0) & (
+        np.searchsorted(irr, (j + 1) * m, side="left") == np.searchsorted(irr, a, side="right")
+    )
+    maxima = block_max[j0:j1]
+    suspect = regular & (maxima * c.lhs > lower * c.rhs)
+    if int(np.count_nonzero(suspect)) > SUSPECT_SHARE * j.size:
+        return None  # spiky throughout: the chunked pass is cheaper
+    clear = regular & ~suspect
+    out.judged += int(np.count_nonzero(clear)) * m
+    cand = j[suspect]
+    if cand.size:
+        # Row r of each 2-D array is candidate block cand[r], column i its i-th reading.
+        # Its window starts at x = cand*m - k + i. The first reading's window sum comes from
+        # block sums (whole blocks from the start's block on) plus the start's block tail;
+        # the next ones slide: S(i+1) = S(i) + v(reading i) - v(window start i).
+        r0 = (-k) % m
+        b0 = cand + (-k) // m  # the block of each first window start
+        here = blocks[cand]
+        leaving = v[(cand * m - k)[:, None] + np.arange(m, dtype=np.int64)]
+        first_sum = bp[cand] - bp[b0 + 1] + leaving[:, : m - r0].sum(axis=1)
+        step = here - leaving
+        sums = np.cumsum(step, axis=1)
+        sums -= step  # exclusive: the window of reading i leaves out reading i
+        sums += first_sum[:, None]
+        hit = np.flatnonzero(here * c.lhs > sums * c.rhs)
+        idx = cand[hit // m] * m + hit % m
+        out.add(idx, sums.ravel()[hit], np.full(hit.size, k, dtype=np.int64))
+        out.judged += int(cand.size) * m
+    # what is left: the edges, and irregular stretches, merged into ranges
+    left: list[tuple[int, int]] = [(first, j0 * m), (j1 * m, stop)]
+    odd = j[~regular]
+    if odd.size:
+        breaks = np.flatnonzero(np.diff(odd) != 1)
+        lo_b = odd[np.concatenate(([0], breaks + 1))]
+        hi_b = odd[np.concatenate((breaks, [odd.size - 1]))]
+        left += [(int(x) * m, (int(y) + 1) * m) for x, y in zip(lo_b, hi_b, strict=True)]
+    return [(x, y) for x, y in left if y > x]
+
+
+def trailing_exceedances(t: I64, v: I64, cad: Cadence, rules: list[WindowRule]) -> Judgement:
+    """Indices of readings exceeding ``p/q`` times the mean of the readings in the window
+    before them (see the module docstring); readings without a full window of history
+    (``t_i - t_0 < W``) or with an empty window are not judged and are counted. The window
+    sum and count at each exceeding reading come back too (its baseline, for the report)."""
+    n = int(t.shape[0])
+    out = _Found()
+    if n == 0:
+        return out.judgement()
+    # block maxima serve the screening and give the largest value; else one pass for it
+    whole_blocks = n // BLOCK
+    screenable = cad.interval > 0 and cad.irregular is not None and whole_blocks > 0
+    screenable = screenable and any(
+        r.in_force and r.window // cad.interval >= 2 * BLOCK - 1 for r in rules
+    )
+    block_max: I64 | None = None
+    if screenable:
+        block_max = v[: whole_blocks * BLOCK].reshape(whole_blocks, BLOCK).max(axis=1)
+        tail = v[whole_blocks * BLOCK :]
+        vmax = max(int(block_max.max()), int(tail.max()) if tail.size else int(block_max.max()))
+    else:
+        vmax = int(v.max())
+    vmin = int(v.min())
+    magnitude = max(abs(vmax), abs(vmin))
+    for rule in rules:
+        if rule.stop <= rule.start:
+            continue
+        if not rule.in_force or rule.window <= 0:
+            out.unjudged += rule.stop - rule.start
+            continue
+        first = max(rule.start, int(np.searchsorted(t, int(t[0]) + rule.window, side="left")))
+        first = min(first, rule.stop)
+        out.unjudged += first - rule.start
+        per_window = rule.window // cad.interval if cad.interval > 0 else 0
+        big = magnitude * max(rule.p, rule.q) * (max(CHUNK, per_window) + per_window + n) >= _SAFE
+        # q*K*v > p*S with common factors cancelled (5 and 1440: 288*v > S), one product less
+        common = math.gcd(rule.q * per_window, rule.p) or 1
+        c = _Pass(rule, per_window, rule.q * per_window // common, rule.p // common, big)
+        vals: npt.NDArray[Any] = v.astype(object) if big else v
+        ranges = _screen(v, cad, c, first, rule.stop, vmin, block_max, out) if per_window else None
+        for lo, hi in ranges if ranges is not None else [(first, rule.stop)]:
+            _chunks(t, vals, cad, c, lo, hi, out)
+    return out.judgement()
+
+
+@dataclass(frozen=True)
+class LimitRule:
+    """Readings ``start..stop-1`` qualify when ``v > bound`` (``above``) or ``v < bound``,
+    ``bound`` a scaled integer (see :func:`.series.scaled_floor`); None: not in force."""
+
+    start: int
+    stop: int
+    bound: int | None
+    above: bool
+
+
+def limit_hits(v: I64, rules: list[LimitRule]) -> Judgement:
+    """Indices of readings beyond a fixed bound: one comparison per reading."""
+    found: list[I64] = []
+    judged = 0
+    unjudged = 0
+    for rule in rules:
+        if rule.bound is None:
+            unjudged += rule.stop - rule.start
+            continue
+        seg = v[rule.start : rule.stop]
+        judged += int(seg.shape[0])
+        # a bound beyond every value decides alike when brought within int64 range
+        reach = _magnitude(seg) + 1
+        bound = min(max(rule.bound, -reach), reach)
+        mask = seg > bound if rule.above else seg < bound
+        idx = np.flatnonzero(mask)
+        if idx.size:
+            found.append((idx + rule.start).astype(np.int64))
+    hits = np.concatenate(found) if found else EMPTY
+    return Judgement(hits, judged, unjudged)

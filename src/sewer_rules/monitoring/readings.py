@@ -1,0 +1,707 @@
+"""Reading a meter file: lazily, meter by meter, with the hygiene the law's arithmetic needs.
+
+The one place in :mod:`sewer_rules` that reads a user's file (``sewer-use slugs`` asks for it).
+Columns ``timestamp`` and ``value`` are required; ``meter``, ``parameter`` and ``unit`` are
+optional (one meter ``default``, parameter ``flow``, the parameter's canonical unit). Header
+names are matched without regard to case or surrounding spaces.
+
+Hygiene, as the issue and INTERPRETATIONS.md set it:
+
+- Times with an offset (``2026-03-08T03:00:00-04:00``, ``...Z``) are absolute. Times without
+  one are town time (the jurisdiction's zone, America/New_York). A naive time that does not
+  exist (the hour skipped in March) or that is repeated (the hour in November) cannot be
+  placed on the time line without guessing: it is a row error asking for the offset. Accepted
+  layouts are ISO 8601 date and time, ``T`` or a space between them, with or without seconds
+  and fractions; the layouts a file uses are taken from its first 1,000 timestamps (as a
+  spreadsheet would), and a later row in another layout is a row error.
+- Values are read as the decimals written, never through a binary float: ``12.30`` is exactly
+  twelve point three. Empty cells and the words NA, N/A, NaN, null, none are *missing*
+  values: the reading is a gap, not an error. Any other text is a row error, and so is a value
+  with more than :data:`MAX_DECIMALS` decimal places (no meter reports that finely) or beyond
+  ±9.2 × 10⁹. A Parquet column of binary floats has no stated precision: its values are taken
+  rounded to nine decimal places.
+- Unknown parameter names or units, and units that do not measure the parameter, are row
+  errors; so is a blank meter or parameter cell (a reading of unknown origin), while a blank
+  unit cell is the parameter's canonical unit. Mixed units for one series are converted exactly to the parameter's canonical unit
+  through :mod:`sewer_rules.units`; a series written in one unit keeps it.
+- Readings are sorted by time if needed. Two readings of one series at the same instant are
+  an error naming the first of them, unless ``dedupe`` says to keep the ``first`` or the
+  ``last`` (in file order) or the ``mean`` (exact where it terminates within three more
+  decimal places, else rounded half-even to that precision); the number merged is reported.
+
+Row numbers are those a spreadsheet shows: the header is row 1, the first reading row 2.
+
+Memory: polars scans the file lazily into a compact form (about 40 bytes a reading). A small
+file is held whole; a large one is first split, in one streaming pass, into one Parquet file
+per meter and parameter in a temporary folder, and the series are then read and judged one at
+a time, so that resident memory follows the largest single series, not the file.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+
+from ..analytes import BY_NAME, SPELLINGS, normalize_spelling
+from ..units import ALIASES, UNITS, UnitError, conversion
+from .series import I64, Series, iso
+
+REQUIRED = ("timestamp", "value")
+OPTIONAL = ("meter", "parameter", "unit")
+MAX_DECIMALS = 9
+MISSING_WORDS = ("", "na", "n/a", "nan", "null", "none")
+DEDUPE = ("first", "last", "mean")
+SAMPLE = 1000
+_FIT = 1 << 62
+_NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
+_OFFSET = r"[+-]\d{2}:?\d{2}$"
+_AWARE_FORMATS = ("%Y-%m-%dT%H:%M:%S%.f%z", "%Y-%m-%dT%H:%M%z")
+_NAIVE_FORMATS = ("%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M")
+
+OK, MISSING, ERROR = 0, 1, 2
+
+#: Row error codes of the compact form, and their field and message (``{}``: the text).
+CODES: dict[int, tuple[str, str]] = {
+    1: ("timestamp", "missing timestamp"),
+    2: ("timestamp", "not a timestamp: '{}'"),
+    3: (
+        "timestamp",
+        "'{}' is not a time in {tz} (the hour skipped or repeated when clocks change): write the UTC offset",
+    ),
+    4: ("meter", "missing meter"),
+    5: ("parameter", "missing parameter"),
+    6: ("parameter", "unknown parameter '{}'"),
+    7: ("unit", "unknown unit '{}'"),
+    8: ("unit", "unit '{}' does not measure the parameter"),
+    9: ("value", "not a number: '{}'"),
+    10: ("value", "too large to compare exactly: '{}'"),
+    11: ("value", "more than " + str(MAX_DECIMALS) + " decimal places: '{}'"),
+    12: ("value", "too large to compare exactly at this series' decimal places"),
+}
+
+
+class ReadingsError(ValueError):
+    """A file that cannot be used at all (``sewer-use`` exit status 2)."""
+
+
+@dataclass(frozen=True, order=True)
+class RowError:
+    row: int
+    field: str
+    message: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"row": self.row, "field": self.field, "message": self.message}
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    timezone: str = "America/New_York"
+    dedupe: str | None = None
+    meter: str | None = None
+    parameter: str | None = None
+    memory_budget: int = 256 * 2**20
+    max_errors: int = 1000
+    spill_dir: str | None = None
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return text[0] if text else type(e).__name__
+
+
+# --- the lazy hygiene pipeline ---------------------------------------------------------------
+
+
+def _scan(path: Path) -> pl.LazyFrame:
+    suffix = path.suffix.lower()
+    if not path.is_file():
+        raise ReadingsError(f"{path}: no such file")
+    if suffix == ".csv":
+        return pl.scan_csv(path, infer_schema=False, raise_if_empty=False)
+    if suffix in (".parquet", ".pq"):
+        return pl.scan_parquet(path)
+    raise ReadingsError(f"{path}: readings must be a .csv or .parquet file")
+
+
+def _columns(path: Path, lf: pl.LazyFrame) -> dict[str, tuple[str, pl.DataType]]:
+    """Map each known column (lower-cased) to the file's own name and type."""
+    try:
+        schema = lf.collect_schema()
+    except (pl.exceptions.PolarsError, OSError) as e:
+        raise ReadingsError(f"{path}: cannot read: {_first_line(e)}") from None
+    found: dict[str, tuple[str, pl.DataType]] = {}
+    for name, dtype in schema.items():
+        key = name.strip().lower()
+        if key in found:
+            raise ReadingsError(f"{path}: column {key!r} appears twice")
+        found[key] = (name, dtype)
+    for need in REQUIRED:
+        if need not in found:
+            have = ", ".join(repr(n) for n in schema.names()) or "none"
+            raise ReadingsError(f"{path}: no column {need!r} (columns: {have})")
+    return found
+
+
+def _text(name: str, dtype: pl.DataType) -> pl.Expr:
+    col = pl.col(name)
+    return (col if dtype == pl.String else col.cast(pl.String)).str.strip_chars()
+
+
+def _normalised(expr: pl.Expr) -> pl.Expr:
+    return expr.str.replace(" ", "T", literal=True).str.replace("Z", "+00:00", literal=True)
+
+
+FAST = "fast"  # the common layouts, parsed by polars' fast path plus slicing
+_FAST_AWARE = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$"  # ...T03:00:00-04:00
+_FAST_NAIVE = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$"  # 2026-03-08T03:00:00
+
+
+def _formats(path: Path, lf: pl.LazyFrame, name: str) -> tuple[list[str], list[str]]:
+    """The timestamp layouts (with an offset, without) used by the first :data:`SAMPLE`
+    timestamps of the file; a file of one layout is parsed with that layout only."""
+    try:
+        head = lf.select(_normalised(pl.col(name).str.strip_chars()).alias("x")).head(SAMPLE)
+        sample = head.collect()["x"].drop_nulls()
+    except (pl.exceptions.PolarsError, OSError) as e:
+        raise ReadingsError(f"{path}: cannot read: {_first_line(e)}") from None
+    aware: list[str] = []
+    naive: list[str] = []
+    fast_aware = sample.str.contains(_FAST_AWARE)
+    fast_naive = sample.str.contains(_FAST_NAIVE)
+    if fast_aware.any():
+        aware.append(FAST)
+    if fast_naive.any():
+        naive.append(FAST)
+    rest = sample.filter(~fast_aware & ~fast_naive)
+    for chosen, formats, zone in ((aware, _AWARE_FORMATS, "UTC"), (naive, _NAIVE_FORMATS, None)):
+        for fmt in formats:
+            parsed = rest.str.to_datetime(fmt, strict=False, time_unit="us", time_zone=zone)
+            if parsed.null_count() < rest.len():
+                chosen.append(fmt)
+    if not aware and not naive:
+        return [FAST, *_AWARE_FORMATS], [FAST, *_NAIVE_FORMATS]
+    return aware, naive
+
+
+def _fast_aware(norm: pl.Expr) -> pl.Expr:
+    """``YYYY-MM-DDTHH:MM:SS±HH:MM`` in µs UTC, null for any other text: the date and time
+    by polars' fast parser, the offset by slicing."""
+    clock = norm.str.head(19).str.to_datetime("%Y-%m-%dT%H:%M:%S", strict=False, time_unit="us")
+    sign = pl.when(norm.str.slice(19, 1) == "-").then(-1).when(norm.str.slice(19, 1) == "+").then(1)
+    hours = norm.str.slice(20, 2).cast(pl.Int64, strict=False)
+    mins = norm.str.slice(23, 2).cast(pl.Int64, strict=False)
+    shape = (norm.str.len_bytes() == 25) & (norm.str.slice(22, 1) == ":")
+    offset = sign * (hours * 60 + mins) * 60_000_000
+    return pl.when(shape).then(clock.dt.epoch("us") - offset)
+
+
+def _fast_naive(norm: pl.Expr) -> pl.Expr:
+    """``YYYY-MM-DDTHH:MM:SS`` as a naive datetime, null for any other text."""
+    parsed = norm.str.to_datetime("%Y-%m-%dT%H:%M:%S", strict=False, time_unit="us")
+    return pl.when(norm.str.len_bytes() == 19).then(parsed)
+
+
+def _parse_times(
+    path: Path, lf: pl.LazyFrame, name: str, dtype: pl.DataType, tz: str
+) -> tuple[list[pl.Expr], list[pl.Expr], pl.Expr, pl.Expr]:
+    """Expressions: first-stage and second-stage helper columns, then the instant (µs UTC)
+    and the error code (0 for none)."""
+    col = pl.col(name)
+    if isinstance(dtype, pl.Datetime):
+        if dtype.time_zone:
+            t = col.dt.convert_time_zone("UTC").dt.epoch("us")
+            code = pl.when(col.is_null()).then(1).otherwise(0).cast(pl.UInt8)
+        else:
+            local = col.dt.replace_time_zone(tz, ambiguous="null", non_existent="null")
+            t = local.dt.epoch("us")
+            code = pl.when(col.is_null()).then(1).when(t.is_null()).then(3).otherwise(0)
+            code = code.cast(pl.UInt8)
+        return [], [t.alias("__t")], pl.col("__t"), code
+    if dtype != pl.String:
+        raise ReadingsError(f"{path}: column {name!r} holds {dtype}, not timestamps")
+    aware_fmts, naive_fmts = _formats(path, lf, name)
+    norm = pl.col("__ts")
+    first = [_normalised(col.str.strip_chars()).alias("__ts")]
+    opts: dict[str, Any] = {"strict": False, "time_unit": "us"}
+    none = pl.lit(None, dtype=pl.Int64)
+    absolute = (
+        pl.coalesce(
+            *(
+                _fast_aware(norm)
+                if f == FAST
+                else norm.str.to_datetime(f, time_zone="UTC", **opts).dt.epoch("us")
+                for f in aware_fmts
+            )
+        )
+        if aware_fmts
+        else none
+    )
+    naive = (
+        pl.coalesce(
+            *(
+                _fast_naive(norm) if f == FAST else norm.str.to_datetime(f, **opts)
+                for f in naive_fmts
+            )
+        )
+        if naive_fmts
+        else None
+    )
+    local = (
+        naive.dt.replace_time_zone(tz, ambiguous="null", non_existent="null").dt.epoch("us")
+        if naive is not None
+        else none
+    )
+    second = [
+        norm.str.contains(_OFFSET).alias("__aware"),
+        absolute.alias("__abs"),
+        (naive.is_null() if naive is not None else pl.lit(True)).alias("__naive_bad"),
+        local.alias("__local"),
+    ]
+    a = pl.col("__aware")
+    t = pl.when(a).then(pl.col("__abs")).otherwise(pl.col("__local"))
+    code = (
+        pl.when(norm.is_null() | (norm == ""))
+        .then(1)
+        .when(a & pl.col("__abs").is_null())
+        .then(2)
+        .when(~a & pl.col("__naive_bad"))
+        .then(2)
+        .when(~a & pl.col("__local").is_null())
+        .then(3)
+        .otherwise(0)
+        .cast(pl.UInt8)
+    )
+    return first, second, t, code
+
+
+_PLAIN_OK = rf"^[+-]?(\d+\.?\d{{0,{MAX_DECIMALS}}}|\.\d{{1,{MAX_DECIMALS}}})$"
+_PLAIN = r"^[+-]?(\d+\.?\d*|\.\d+)$"
+_EXPONENT = r"^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+$"
+
+
+def _parse_values(name: str, dtype: pl.DataType) -> tuple[pl.Expr, list[pl.Expr], pl.Expr]:
+    """The value's text (first stage); ``__missing``, ``__v9`` (the value × 10⁹, an exact
+    Int64) and ``__vc`` (its error code) (second stage); the missing flag."""
+    v = pl.col("__v")
+    scaled = v.cast(pl.Decimal(38, MAX_DECIMALS), strict=False).to_physical()
+    v9 = scaled.cast(pl.Int64, strict=False)
+    if dtype.is_float():
+        text = pl.col(name).round(MAX_DECIMALS).cast(pl.String).alias("__v")
+        missing = pl.col(name).is_null() | pl.col(name).is_nan()
+        code = pl.when(missing).then(0).when(v9.is_null()).then(10).otherwise(0)
+    else:
+        text = _text(name, dtype).alias("__v")
+        missing = v.is_null() | v.str.to_lowercase().is_in(list(MISSING_WORDS))
+        fine = v.cast(pl.Decimal(38, 18), strict=False).to_physical()
+        code = (
+            pl.when(missing)
+            .then(0)
+            .when(v.str.contains(_PLAIN_OK))
+            .then(pl.when(v9.is_null()).then(10).otherwise(0))
+            .when(v.str.contains(_PLAIN))
+            .then(11)
+            .when(~v.str.contains(_EXPONENT))
+            .then(9)
+            .when(v9.is_null())
+            .then(10)
+            .when(fine.is_null() | (fine % 10**MAX_DECIMALS != 0))
+            .then(11)
+            .otherwise(0)
+        )
+    second = [missing.alias("__missing"), v9.alias("__v9"), code.cast(pl.UInt8).alias("__vc")]
+    return text, second, pl.col("__missing")
+
+
+def compact(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.LazyFrame:
+    """The lazy query turning the user's columns into the compact, checked form:
+    ``row, meter, parameter (as written), unit (as written), t (µs UTC), v9 (value × 10⁹),
+    state, code, raw``. Parameter names and units, a handful of distinct spellings, are
+    resolved per series afterwards (:class:`_Builder`), not per row.
+
+    Built in stages so that each helper column is computed once per row.
+    """
+    cols = _columns(path, lf)
+    tz = options.timezone
+    ts_name, ts_type = cols["timestamp"]
+    v_name, v_type = cols["value"]
+    ts_first, ts_second, t, t_code = _parse_times(path, lf, ts_name, ts_type, tz)
+    v_text, v_second, missing = _parse_values(v_name, v_type)
+
+    first: list[pl.Expr] = [pl.col("__row"), pl.col(ts_name), pl.col(v_name), v_text, *ts_first]
+    for key, default in (("meter", "default"), ("parameter", "flow"), ("unit", None)):
+        if key in cols:
+            first.append(_text(*cols[key]).alias(f"__{key}"))
+        else:
+            first.append(pl.lit(default, dtype=pl.String).alias(f"__{key}"))
+    meter = pl.col("__meter")
+    code = (
+        pl.when(pl.col("__tc") > 0)
+        .then(pl.col("__tc"))
+        .when(meter.is_null() | (meter == ""))
+        .then(4)
+        .otherwise(pl.col("__vc"))
+        .cast(pl.UInt8)
+    )
+    ts_text = pl.col("__ts") if ts_type == pl.String else pl.col(ts_name).cast(pl.String)
+    c = pl.col("code")
+    raw = (
+        pl.when(c.is_in([2, 3]))
+        .then(ts_text)
+        .when(c.is_in([9, 10, 11]))
+        .then(pl.col("__v"))
+        .otherwise(pl.lit(None, dtype=pl.String))
+    )
+    state = (
+        pl.when(c > 0)
+        .then(pl.lit(ERROR, dtype=pl.UInt8))
+        .when(missing)
+        .then(pl.lit(MISSING, dtype=pl.UInt8))
+        .otherwise(pl.lit(OK, dtype=pl.UInt8))
+    )
+    out = lf.with_row_index("__row", offset=2).select(first)
+    if options.meter is not None:
+        out = out.filter(pl.col("__meter") == options.meter)
+    if options.parameter is not None:
+        spellings = [k for k, name in SPELLINGS.items() if name == options.parameter]
+        spelled = pl.col("__parameter").str.to_lowercase().str.replace_all(r"\s+", " ")
+        out = out.filter(spelled.is_in(spellings))
+    return (
+        out.with_columns(*ts_second, *v_second)
+        .with_columns(t.alias("t"), t_code.alias("__tc"))
+        .with_columns(code.alias("code"))
+        .select(
+            pl.col("__row").cast(pl.Int64).alias("row"),
+            pl.col("__meter").alias("meter"),
+            pl.col("__parameter").alias("parameter"),
+            pl.col("__unit").alias("unit"),
+            "t",
+            pl.col("__v9").alias("v9"),
+            state.alias("state"),
+            "code",
+            raw.alias("raw"),
+        )
+    )
+
+
+# --- series from the compact rows ------------------------------------------------------------
+
+
+def _decimals(x: Fraction) -> tuple[int, int]:
+    """``x`` as ``(integer, places)`` with ``x = integer / 10**places``; UnitError if it
+    does not terminate."""
+    places = 0
+    while x.denominator != 1:
+        x *= 10
+        places += 1
+        if places > 30:
+            raise UnitError(f"{x} has no exact decimal form")
+    return int(x), places
+
+
+def _places(v9: I64) -> int:
+    """The fewest decimal places that hold every value exactly (values are × 10⁹)."""
+    for places in range(MAX_DECIMALS):
+        if not bool(np.any(v9 % 10 ** (MAX_DECIMALS - places))):
+            return places
+    return MAX_DECIMALS
+
+
+class _Builder:
+    """Turns one meter's rows of one parameter into a :class:`Series` (plus row errors)."""
+
+    def __init__(self, path: Path, options: ReadOptions) -> None:
+        self.path = path
+        self.options = options
+
+    def build(
+        self, meter: str, parameter: str, df: pl.DataFrame
+    ) -> tuple[Series | None, list[RowError]]:
+        """``df``: the compact rows (errors excluded) of one meter and one parameter."""
+        missing = int((df["state"] == MISSING).sum())
+        ok, errors = self._units(parameter, df.filter(pl.col("state") == OK))
+        if ok.height == 0:
+            return None, errors
+        rows = ok["row"].to_numpy().astype(np.int64)
+        t = ok["t"].to_numpy().astype(np.int64)
+        v9 = ok["v9"].to_numpy().astype(np.int64)
+        units = ok["unit"].to_numpy()
+        present = sorted(set(ok["unit"].unique().to_list()))
+        target = present[0] if len(present) == 1 else BY_NAME[parameter].canonical_unit
+        places = _places(v9)
+        m = v9 // 10 ** (MAX_DECIMALS - places)
+
+        factor = np.ones(t.shape[0], dtype=np.int64)
+        extra = np.zeros(t.shape[0], dtype=np.int64)
+        offsets: dict[str, tuple[int, int]] = {}
+        for u in present:
+            if u == target:
+                continue
+            conv = conversion(u, target)
+            try:
+                f_int, f_places = _decimals(conv.factor)
+                o_int, o_places = _decimals(conv.offset)
+            except UnitError:
+                raise ReadingsError(
+                    f"{self.path}: {u} cannot be converted exactly to {target} "
+                    f"(meter {meter!r}, {parameter})"
+                ) from None
+            sel = units == u
+            factor[sel] = f_int
+            extra[sel] = f_places
+            offsets[u] = (o_int, o_places)
+        scale = max(places + int(extra.max()), *(p for _, p in offsets.values()), 0)
+        shift = scale - places - extra
+        est = np.abs(m).astype(np.float64) * factor.astype(np.float64) * np.power(10.0, shift)
+        for o_int, o_places in offsets.values():
+            est += abs(o_int) * 10.0 ** (scale - o_places)
+        too_big = est >= float(_FIT) / 4
+        v = m * factor * np.power(10, np.clip(shift, 0, 18)).astype(np.int64)
+        for u, (o_int, o_places) in offsets.items():
+            v[units == u] += o_int * 10 ** (scale - o_places)
+        if bool(too_big.any()):
+            for r in rows[too_big][: self.options.max_errors]:
+                errors.append(RowError(int(r), *self._message(12, None)))
+            keep = ~too_big
+            rows, t, v = rows[keep], t[keep], v[keep]
+            if rows.size == 0:
+                return None, errors
+
+        if t.size > 1 and not bool(np.all(t[1:] >= t[:-1])):
+            order = np.lexsort((rows, t))
+            rows, t, v = rows[order], t[order], v[order]
+        merged = 0
+        if t.size > 1:
+            same = t[1:] == t[:-1]
+            if bool(same.any()):
+                rows, t, v, scale, merged = self._dedupe(meter, parameter, rows, t, v, scale, same)
+        series = Series(meter, parameter, target, t, v, scale, rows, missing, merged)
+        return series, errors
+
+    def _units(self, parameter: str, ok: pl.DataFrame) -> tuple[pl.DataFrame, list[RowError]]:
+        """Resolve the units as written (a few spellings per series): blank is the
+        parameter's canonical unit; unknown units and units of another dimension are row
+        errors."""
+        analyte = BY_NAME[parameter]
+        mapping: dict[str, str] = {}
+        bad: dict[str, int] = {}
+        for raw in ok["unit"].drop_nulls().unique().to_list():
+            symbol = ALIASES.get(" ".join(str(raw).lower().split()))
+            if not str(raw).strip():
+                mapping[raw] = analyte.canonical_unit
+            elif symbol is None:
+                bad[raw] = 7
+            elif UNITS[symbol].dimension != analyte.dimension:
+                bad[raw] = 8
+            else:
+                mapping[raw] = symbol
+        errors: list[RowError] = []
+        if bad:
+            wrong = ok.filter(pl.col("unit").is_in(list(bad)))
+            for r, raw in zip(
+                wrong["row"].head(self.options.max_errors), wrong["unit"], strict=False
+            ):
+                field, message = self._message(bad[raw], raw)
+                errors.append(
+                    RowError(int(r), field, message + (f" ({parameter})" if bad[raw] == 8 else ""))
+                )
+            ok = ok.filter(~pl.col("unit").is_in(list(bad)))
+        resolved = pl.col("unit").replace_strict(mapping, default=None, return_dtype=pl.String)
+        ok = ok.with_columns(resolved.fill_null(analyte.canonical_unit).alias("unit"))
+        return ok, errors
+
+    def _message(self, code: int, raw: str | None) -> tuple[str, str]:
+        field, template = CODES[code]
+        return field, template.format(raw if raw is not None else "", tz=self.options.timezone)
+
+    def _dedupe(
+        self,
+        meter: str,
+        parameter: str,
+        rows: I64,
+        t: I64,
+        v: I64,
+        scale: int,
+        same: npt.NDArray[np.bool_],
+    ) -> tuple[I64, I64, I64, int, int]:
+        how = self.options.dedupe
+        if how is None:
+            where = np.flatnonzero(same)[:3]
+            shown = "; ".join(
+                f"rows {int(rows[i])} and {int(rows[i + 1])} at "
+                f"{iso(int(t[i]), self.options.timezone)}"
+                for i in where
+            )
+            raise ReadingsError(
+                f"{self.path}: duplicate timestamps for meter {meter!r}, {parameter}: {shown} "
+                "(de-duplicate with --dedupe first|last|mean)"
+            )
+        starts = np.flatnonzero(np.concatenate(([True], ~same)))
+        counts = np.diff(np.concatenate((starts, [t.size])))
+        merged = int(t.size - starts.size)
+        if how == "first":
+            return rows[starts], t[starts], v[starts], scale, merged
+        if how == "last":
+            pick = starts + counts - 1
+            return rows[pick], t[pick], v[pick], scale, merged
+        sums = [sum(int(x) for x in chunk) for chunk in np.split(v, starts[1:])]
+        cnts = [int(c) for c in counts]
+        extra = next(
+            (
+                d
+                for d in range(4)
+                if all((s * 10**d) % c == 0 for s, c in zip(sums, cnts, strict=True))
+            ),
+            3,
+        )
+        means = [
+            int(
+                (Decimal(s * 10**extra) / Decimal(c)).quantize(Decimal(1), rounding=ROUND_HALF_EVEN)
+            )
+            for s, c in zip(sums, cnts, strict=True)
+        ]
+        if max((abs(x) for x in means), default=0) >= _FIT:
+            raise ReadingsError(
+                f"{self.path}: values of meter {meter!r}, {parameter} are too large"
+            )
+        return rows[starts], t[starts], np.array(means, dtype=np.int64), scale + extra, merged
+
+
+# --- the file, series by series --------------------------------------------------------------
+
+
+class Readings:
+    """A readings file, opened lazily; iterate :meth:`series` to get one series at a time.
+
+    Row errors found along the way are collected in :attr:`errors` (the first
+    ``max_errors`` by row) and counted in :attr:`errors_total`.
+    """
+
+    def __init__(self, path: str | Path, options: ReadOptions | None = None) -> None:
+        self.path = Path(path)
+        self.options = options or ReadOptions()
+        if self.options.dedupe not in (None, *DEDUPE):
+            raise ValueError(f"dedupe must be one of {', '.join(DEDUPE)}")
+        self._lazy = compact(self.path, _scan(self.path), self.options)
+        self.errors: list[RowError] = []
+        self.errors_total = 0
+        self.spilled = False
+        self._builder = _Builder(self.path, self.options)
+
+    def _estimate(self) -> int:
+        """Bytes the compact form of the file would take in memory (about 40 a row)."""
+        if self.path.suffix.lower() == ".csv":
+            return self.path.stat().st_size
+        try:
+            rows = pl.scan_parquet(self.path).select(pl.len()).collect().item()
+        except pl.exceptions.PolarsError as e:
+            raise ReadingsError(f"{self.path}: cannot read: {_first_line(e)}") from None
+        return int(rows) * 40
+
+    def _add_errors(self, errors: list[RowError], total: int) -> None:
+        if total:
+            self.errors_total += total
+            self.errors.extend(errors)
+            self.errors.sort()
+            del self.errors[self.options.max_errors :]
+
+    def _note_errors(self, df: pl.DataFrame) -> None:
+        bad = df.filter(pl.col("state") == ERROR)
+        if bad.height == 0:
+            return
+        first = bad.sort("row").head(self.options.max_errors)
+        found = [
+            RowError(int(r), *self._builder._message(int(c), raw))
+            for r, c, raw in zip(first["row"], first["code"], first["raw"], strict=True)
+        ]
+        self._add_errors(found, bad.height)
+
+    def _collect(self, lf: pl.LazyFrame) -> pl.DataFrame:
+        try:
+            return lf.collect(engine="streaming")
+        except (pl.exceptions.PolarsError, OSError) as e:
+            raise ReadingsError(f"{self.path}: cannot read: {_first_line(e)}") from None
+
+    def _resolve(self, df: pl.DataFrame) -> dict[tuple[str, str], list[pl.DataFrame]]:
+        """Group rows by meter and parameter, spellings of one parameter together; rows whose
+        parameter is missing or unknown are row errors."""
+        self._note_errors(df)
+        good = df.filter(pl.col("state") != ERROR)
+        groups: dict[tuple[str, str], list[pl.DataFrame]] = {}
+        if good.height == 0:
+            return groups
+        parts = good.partition_by(["meter", "parameter"], as_dict=True, maintain_order=True)
+        for (meter, raw), part in parts.items():
+            text = "" if raw is None else str(raw)
+            name = SPELLINGS.get(normalize_spelling(text)) if text else None
+            if name is None:
+                code = 6 if text else 5
+                rows = part["row"].head(self.options.max_errors).to_list()
+                found = [RowError(int(r), *self._message(code, text)) for r in rows]
+                self._add_errors(found, part.height)
+                continue
+            groups.setdefault((str(meter), name), []).append(part)
+        return groups
+
+    def _message(self, code: int, raw: str | None) -> tuple[str, str]:
+        return self._builder._message(code, raw)
+
+    def _build(self, groups: dict[tuple[str, str], list[pl.DataFrame]]) -> Iterator[Series]:
+        for (meter, name), parts in sorted(groups.items()):
+            frame = parts[0] if len(parts) == 1 else pl.concat(parts)
+            series, errors = self._builder.build(meter, name, frame)
+            self._add_errors(errors, len(errors))
+            if series is not None:
+                yield series
+
+    def series(self) -> Iterator[Series]:
+        """Each meter's series of each parameter, sorted by meter then parameter."""
+        if self._estimate() <= self.options.memory_budget:
+            yield from self._build(self._resolve(self._collect(self._lazy)))
+            return
+        self.spilled = True
+        folder = tempfile.mkdtemp(prefix="sewer-slugs-", dir=self.options.spill_dir)
+        try:
+            keyed = self._lazy.with_columns(
+                pl.col("meter").fill_null(""), pl.col("parameter").fill_null("")
+            )
+            try:
+                keyed.sink_parquet(
+                    pl.PartitionBy(folder, key=["meter", "parameter"], include_key=True),
+                    mkdir=True,
+                    engine="streaming",
+                )
+            except (pl.exceptions.PolarsError, OSError) as e:
+                raise ReadingsError(f"{self.path}: cannot read: {_first_line(e)}") from None
+            # one folder per meter and spelling of a parameter: group the spellings of one
+            # parameter, then read and judge one series at a time
+            leaves: dict[tuple[str, str], list[str]] = {}
+            for d, _, files in os.walk(folder):
+                if not any(f.endswith(".parquet") for f in files):
+                    continue
+                parts = [unquote(p.split("=", 1)[-1]) for p in Path(d).relative_to(folder).parts]
+                meter, raw = [*parts, "", ""][:2]
+                name = SPELLINGS.get(normalize_spelling(raw)) or f"\x00{raw}"
+                leaves.setdefault((meter, name), []).append(d)
+            for key in sorted(leaves):
+                frames = [pl.read_parquet(Path(d) / "*.parquet") for d in sorted(leaves[key])]
+                yield from self._build(self._resolve(pl.concat(frames)))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def canonical_parameter(text: str) -> str:
+    """The analyte name a ``--parameter`` spelling stands for (KeyError if none)."""
+    return SPELLINGS[normalize_spelling(text)]

@@ -1,0 +1,303 @@
+"""A monitored series, exactly: absolute times, scaled-integer values, runs of readings.
+
+One *series* is one meter's readings of one parameter (§ 196-15 SLUG: "in concentration of
+any given constituent or in quantity of flow" — each constituent and the flow are judged on
+their own). In memory a series is two arrays of 64-bit integers, 16 bytes a reading:
+
+- ``t``: the reading's instant in microseconds since 1970-01-01 UTC. Times are absolute, so a
+  24-hour window is 24 hours of elapsed time also on the days clocks change (INTERPRETATIONS.md:
+  "windows are measured in absolute time"). Strictly increasing (sorted, no duplicates).
+- ``v``: the value as reported, scaled to an integer: ``value = v / 10**scale``. Scaling by
+  the largest number of decimal places the series was written with keeps every value exact,
+  so comparisons with limits and with five times a baseline are integer comparisons
+  (ARCHITECTURE.md: "Exact arithmetic for limit comparisons ... also in vectorised code").
+
+Runs (INTERPRETATIONS.md, Slugs): each reading stands for the interval until the next reading.
+A run of consecutive qualifying readings ``i..j`` lasts from ``t_i`` to ``t_(j+1)``. A gap
+between readings longer than the maximum gap ends a run, and the run then ends at the last
+qualifying reading's time plus the series' usual interval (the median interval between its
+readings). The same rule measures slugs and excursions.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+from fractions import Fraction
+from functools import cache
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import numpy.typing as npt
+
+from ..analytes import BY_NAME, Analyte
+from ..parameters import ParameterError, ParameterSet
+from ..units import format_decimal, fraction_to_decimal
+
+I64 = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+
+US_PER_SECOND = 1_000_000
+US_PER_MINUTE = 60 * US_PER_SECOND
+US_PER_HOUR = 60 * US_PER_MINUTE
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+EMPTY = np.zeros(0, dtype=np.int64)
+
+#: Default longest interval between two readings that does not end a run (INTERPRETATIONS.md).
+DEFAULT_MAX_GAP_US = 5 * US_PER_MINUTE
+
+
+@dataclass(frozen=True, eq=False)
+class Series:
+    """One meter's readings of one parameter, sorted, exact (see the module docstring)."""
+
+    meter: str
+    parameter: str
+    unit: str
+    t: I64
+    v: I64
+    scale: int
+    rows: I64 = field(default_factory=lambda: EMPTY)
+    missing: int = 0
+    deduplicated: int = 0
+
+    def __post_init__(self) -> None:
+        if self.t.shape != self.v.shape:
+            raise ValueError("times and values differ in length")
+        if self.scale < 0:
+            raise ValueError("scale must be >= 0")
+
+    @property
+    def analyte(self) -> Analyte:
+        return BY_NAME[self.parameter]
+
+    def __len__(self) -> int:
+        return int(self.t.shape[0])
+
+    def decimal(self, scaled: int) -> Decimal:
+        """A scaled integer of this series as the decimal it stands for."""
+        return Decimal(int(scaled)).scaleb(-self.scale)
+
+    def fraction(self, scaled: int | Fraction) -> Fraction:
+        return Fraction(scaled) / ten(self.scale)
+
+    @classmethod
+    def from_decimals(
+        cls,
+        meter: str,
+        parameter: str,
+        unit: str,
+        times_us: list[int] | I64,
+        values: list[Decimal] | list[str],
+    ) -> Series:
+        """A series from exact decimals (tests, examples); times must be strictly increasing."""
+        decs = [Decimal(str(x)) for x in values]
+        scale = max((max(0, -int(d.as_tuple().exponent)) for d in decs), default=0)
+        ints = np.array([int(d.scaleb(scale)) for d in decs], dtype=np.int64)
+        t = np.asarray(times_us, dtype=np.int64)
+        if t.size > 1 and not bool(np.all(t[1:] > t[:-1])):
+            raise ValueError("times must be strictly increasing")
+        rows = np.arange(2, 2 + t.size, dtype=np.int64)
+        return cls(meter, parameter, unit, t, ints, scale, rows)
+
+
+# --- exact thresholds on scaled integers ----------------------------------------------------
+
+
+def ten(power: int) -> int:
+    """``10**power`` typed as an int (``power >= 0``)."""
+    return int(10**power)
+
+
+def scaled_floor(x: Fraction, scale: int) -> int:
+    """The largest integer ``T`` with ``T <= x * 10**scale``: for an integer ``v``,
+    ``v > x * 10**scale`` exactly when ``v > T``."""
+    return math.floor(x * ten(scale))
+
+
+def scaled_ceil(x: Fraction, scale: int) -> int:
+    """The smallest integer ``T`` with ``T >= x * 10**scale``: for an integer ``v``,
+    ``v < x * 10**scale`` exactly when ``v < T``."""
+    return math.ceil(x * ten(scale))
+
+
+def show(x: Decimal | Fraction) -> str:
+    """A value for a report: exact when it terminates, else rounded to six decimal places."""
+    if isinstance(x, Fraction):
+        return format(fraction_to_decimal(x, places=6), "f")
+    return format_decimal(x)
+
+
+# --- time ------------------------------------------------------------------------------------
+
+
+@cache
+def zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+def instant(us: int) -> datetime:
+    """An aware UTC datetime for microseconds since the epoch (exact, no float)."""
+    return EPOCH + timedelta(microseconds=int(us))
+
+
+def iso(us: int, tz: str) -> str:
+    """ISO 8601 with the offset in force in ``tz`` at that instant."""
+    return instant(us).astimezone(zone(tz)).isoformat()
+
+
+def to_us(dt: datetime) -> int:
+    """Microseconds since the epoch for an aware datetime."""
+    if dt.tzinfo is None:
+        raise ValueError("naive datetime")
+    delta = dt - EPOCH
+    return (delta.days * 86_400 + delta.seconds) * US_PER_SECOND + delta.microseconds
+
+
+def local_date(us: int, tz: str) -> date:
+    return instant(us).astimezone(zone(tz)).date()
+
+
+def local_midnight_us(day: date, tz: str) -> int:
+    """The instant a calendar day begins in the town's zone."""
+    return to_us(datetime(day.year, day.month, day.day, tzinfo=zone(tz)))
+
+
+def minutes(us: int) -> float:
+    """A duration in minutes for JSON (exact durations stay in microseconds internally)."""
+    return round(us / US_PER_MINUTE, 6)
+
+
+# --- dated parameters over a series --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Readings ``start..stop-1`` fall on dates with the same parameter values, those of ``on``."""
+
+    start: int
+    stop: int
+    on: date
+
+
+def segments(t: I64, params: ParameterSet, names: list[str], tz: str) -> list[Segment]:
+    """Split a series where one of ``names`` changes value (an amended law is a data change):
+    a reading is judged by the values in force on its date in the town's zone."""
+    n = int(t.shape[0])
+    if n == 0:
+        return []
+    first, last = local_date(int(t[0]), tz), local_date(int(t[-1]), tz)
+    cuts = [d for d in params.breakpoints(names) if first < d <= last]
+    bounds = [0]
+    days = [first]
+    for d in cuts:
+        i = int(np.searchsorted(t, local_midnight_us(d, tz), side="left"))
+        if bounds[-1] < i < n:
+            bounds.append(i)
+            days.append(d)
+    bounds.append(n)
+    return [Segment(bounds[k], bounds[k + 1], days[k]) for k in range(len(days))]
+
+
+def value_on(params: ParameterSet, name: str, on: date) -> Decimal | None:
+    """A dated parameter's value, None where it is not configured or not yet in force."""
+    try:
+        return params.get(name, on).value
+    except ParameterError:
+        return None
+
+
+# --- cadence and runs ------------------------------------------------------------------------
+
+CHUNK = 1 << 16
+
+
+@dataclass(frozen=True)
+class Cadence:
+    """How a series was sampled: its usual (median) interval, where it departs from it, gaps.
+
+    ``irregular`` holds every index ``j`` with ``t[j] - t[j-1] != interval``; it is None when
+    most intervals differ (an irregular series), in which case no stretch counts as regular.
+    """
+
+    interval: int
+    irregular: I64 | None
+    gaps: int
+    max_gap: int
+
+
+def cadence(t: I64, max_gap: int) -> Cadence:
+    """One pass over the times, chunk by chunk (cache-sized), no Python loop per reading."""
+    n = int(t.shape[0])
+    if n < 2:
+        return Cadence(0, EMPTY, 0, max_gap)
+    stride = max(1, (n - 1) // 4096)
+    probe = np.arange(1, n, stride)
+    guess = int(np.median(t[probe] - t[probe - 1]))
+    found: list[I64] = []
+    count = 0
+    gaps = 0
+    limit = (n - 2) // 2  # fewer than half of the n - 1 intervals may differ
+    # when the maximum gap is at least the usual interval, every gap is an irregular interval
+    gaps_among_irregular = max_gap >= guess
+    diff = np.empty(min(CHUNK, n - 1), dtype=np.int64)
+    for s in range(0, n - 1, CHUNK):
+        if count > limit:
+            break  # an irregular series: recomputed whole below
+        e = min(n - 1, s + CHUNK)
+        d = np.subtract(t[s + 1 : e + 1], t[s:e], out=diff[: e - s])
+        off = np.flatnonzero(d != guess)
+        count += int(off.size)
+        found.append((off + (s + 1)).astype(np.int64))
+        gaps += int(np.count_nonzero(d[off] > max_gap if gaps_among_irregular else d > max_gap))
+    if count <= limit:
+        # more than half of the intervals equal the guess: it is the median, exactly
+        irregular = np.concatenate(found) if found else EMPTY
+        return Cadence(guess, irregular, gaps, max_gap)
+    d_all = np.diff(t)
+    interval = int(np.median(d_all))
+    return Cadence(interval, None, int(np.count_nonzero(d_all > max_gap)), max_gap)
+
+
+@dataclass(frozen=True)
+class Runs:
+    """Maximal runs of qualifying readings: index of first and last reading, start and end."""
+
+    first: I64
+    last: I64
+    start: I64
+    end: I64
+
+    @property
+    def duration(self) -> I64:
+        return self.end - self.start
+
+    def __len__(self) -> int:
+        return int(self.first.shape[0])
+
+    def select(self, keep: Bools) -> Runs:
+        return Runs(self.first[keep], self.last[keep], self.start[keep], self.end[keep])
+
+
+def runs(t: I64, hits: I64, cad: Cadence) -> Runs:
+    """Group the sorted indices of qualifying readings into runs (module docstring).
+
+    Work is proportional to the number of qualifying readings, not to the series.
+    """
+    n = int(t.shape[0])
+    if hits.size == 0:
+        return Runs(EMPTY, EMPTY, EMPTY, EMPTY)
+    step = np.diff(hits)
+    gap = (t[hits[1:]] - t[hits[:-1]]) > cad.max_gap
+    brk = np.flatnonzero((step != 1) | gap)
+    first = hits[np.concatenate(([0], brk + 1))]
+    last = hits[np.concatenate((brk, [hits.size - 1]))]
+    start = t[first]
+    nxt = np.minimum(last + 1, n - 1)
+    follows = (last + 1 < n) & ((t[nxt] - t[last]) <= cad.max_gap)
+    end = np.where(follows, t[nxt], t[last] + cad.interval)
+    return Runs(
+        first.astype(np.int64), last.astype(np.int64), start.astype(np.int64), end.astype(np.int64)
+    )

@@ -1,0 +1,273 @@
+"""The vectorised slug engine against a plain reference written straight from the rule.
+
+The reference (below) reads INTERPRETATIONS.md literally, one reading at a time, in Fractions:
+the baseline is the mean of the readings in [t - W, t); a reading exceeds when value > 5 x
+baseline; a run lasts until the next reading, or to its last reading plus the usual interval
+at a gap longer than the maximum gap; a slug lasts longer than 15 minutes. Hypothesis draws
+regular, jittered and gappy series, with values on a coarse grid so that exact ties at five
+times the baseline happen often, and the engine must agree exactly — on its fast path for
+regular stretches, on its merge path, across chunk boundaries (chunks made tiny here), and on
+Python integers when values are too large for 64-bit products.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sewer_rules.monitoring import kernel
+from sewer_rules.monitoring import series as series_mod
+from sewer_rules.monitoring.kernel import WindowRule, trailing_exceedances
+from sewer_rules.monitoring.series import US_PER_MINUTE, Cadence, Series, cadence, runs
+from sewer_rules.monitoring.slugs import Baseline, detect_slugs
+from sewer_rules.parameters import load_jurisdiction
+
+PARAMS = load_jurisdiction("wappinger")
+TZ = PARAMS.timezone
+T0 = 1_772_341_200_000_000  # 2026-03-01T00:00:00-05:00
+MIN = US_PER_MINUTE
+MAX_GAP = 5 * MIN
+
+
+MEANS: dict[int, Fraction] = {}  # the reference's baseline at each exceeding reading
+
+
+def reference(t: list[int], vals: list[Fraction], window: int, multiple: Fraction):
+    """(exceeding indices, judged, unjudged, slugs as (start, end)) — straight from the rule."""
+    MEANS.clear()
+    n = len(t)
+    hits, judged, unjudged = [], 0, 0
+    for i in range(n):
+        inside = [vals[j] for j in range(n) if t[i] - window <= t[j] < t[i]]
+        if t[i] - t[0] < window or not inside:
+            unjudged += 1
+            continue
+        judged += 1
+        if vals[i] > multiple * sum(inside) / len(inside):
+            hits.append(i)
+            MEANS[i] = sum(inside) / len(inside)
+    interval = int(statistics.median([b - a for a, b in itertools.pairwise(t)])) if n > 1 else 0
+    found = []
+    k = 0
+    while k < len(hits):
+        first = last = hits[k]
+        while k + 1 < len(hits) and hits[k + 1] == last + 1 and t[last + 1] - t[last] <= MAX_GAP:
+            k += 1
+            last = hits[k]
+        k += 1
+        follows = last + 1 < n and t[last + 1] - t[last] <= MAX_GAP
+        end = t[last + 1] if follows else t[last] + interval
+        found.append((t[first], end))
+    slugs = [(a, b) for a, b in found if b - a > 15 * MIN]
+    return hits, judged, unjudged, slugs
+
+
+@st.composite
+def meter_series(draw: st.DrawFn, max_size: int = 220) -> tuple[list[int], list[str]]:
+    """Times regular, jittered or gappy; values mostly a steady 10 with noise on a coarse grid
+    (ties at exactly five times are common), and now and then a plateau long enough to be a
+    slug."""
+    n = draw(st.one_of(st.integers(0, 40), st.integers(max(0, max_size - 70), max_size)))
+    kind = draw(st.sampled_from(["regular", "jitter", "gappy", "mixed"]))
+    if kind == "regular":
+        steps = [MIN] * max(0, n - 1)
+    elif kind == "jitter":
+        steps = [
+            MIN + x * 1_000_000
+            for x in draw(
+                st.lists(st.integers(-20, 20), min_size=max(0, n - 1), max_size=max(0, n - 1))
+            )
+        ]
+    else:
+        choices = (
+            [MIN, MIN, MIN, MIN, 2 * MIN, 7 * MIN]
+            if kind == "gappy"
+            else [MIN, MIN, MIN, 30_000_000, 90_000_000, 6 * MIN]
+        )
+        steps = draw(
+            st.lists(st.sampled_from(choices), min_size=max(0, n - 1), max_size=max(0, n - 1))
+        )
+    t = [T0]
+    for step in steps:
+        t.append(t[-1] + step)
+    t = t[:n]
+    grid = st.sampled_from(["10"] * 12 + ["2", "12", "10.5", "0", "50", "50", "60"])
+    values = draw(st.lists(grid, min_size=n, max_size=n))
+    if n and draw(st.integers(0, 3)):
+        at = draw(st.integers(max(n // 2, n - 45), n - 1))
+        length = draw(st.integers(1, 30))
+        high = draw(st.sampled_from(["50", "51", "500", "500"]))
+        values[at : at + length] = [high] * len(values[at : at + length])
+    return t, values
+
+
+def _engine(t: list[int], values: list[str], hours: str, force_general: bool = False):
+    s = Series.from_decimals("m", "flow", "gpd", t, values)
+    cad = cadence(s.t, MAX_GAP)
+    if force_general:
+        cad = Cadence(cad.interval, None, cad.gaps, cad.max_gap)
+    return s, cad, detect_slugs(s, PARAMS, TZ, cad, Baseline(hours=Decimal(hours)))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    meter_series(),
+    st.sampled_from(["0.1", "0.25", "2", "2.5"]),
+    st.booleans(),
+    st.sampled_from([4, 8, 16, 128]),
+)
+def test_engine_matches_the_rule_read_literally(data, hours, force_general, block) -> None:
+    t, values = data
+    window = int(Fraction(hours) * 60 * MIN)
+    hits, judged, unjudged, slugs = reference(t, [Fraction(v) for v in values], window, Fraction(5))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(kernel, "CHUNK", 5)
+        mp.setattr(kernel, "BLOCK", block)  # blocks screened at once (a power of two)
+        mp.setattr(kernel, "SUSPECT_SHARE", 1.0)
+        mp.setattr(kernel, "MIN_BLOCKS", 1)
+        mp.setattr(series_mod, "CHUNK", 3)
+        s, cad, result = _engine(t, values, hours, force_general)
+        got = trailing_exceedances(s.t, s.v, cad, [WindowRule(0, len(s), window, 5, 1)])
+    assert got.hits.tolist() == hits
+    sums = [] if got.sums is None else got.sums.tolist()
+    counts = [] if got.counts is None else got.counts.tolist()
+    means = [Fraction(int(a), int(b)) / 10**s.scale for a, b in zip(sums, counts, strict=True)]
+    assert means == [MEANS[i] for i in hits]
+    assert (result.judged, result.unjudged) == (judged, unjudged)
+    assert [(x.start, x.end) for x in result.slugs] == slugs
+    assert [x.baseline for x in result.slugs] == [MEANS[x.first] for x in result.slugs]
+
+
+@settings(max_examples=60, deadline=None)
+@given(meter_series(max_size=50), st.sampled_from(["0.1", "0.2"]))
+def test_python_integers_agree_with_int64(data, hours) -> None:
+    """Values too large for 64-bit products are judged on Python integers, identically."""
+    t, values = data
+    window = int(Fraction(hours) * 60 * MIN)
+    s = Series.from_decimals("m", "flow", "gpd", t, values)
+    cad = cadence(s.t, MAX_GAP)
+    small = trailing_exceedances(s.t, s.v, cad, [WindowRule(0, len(s), window, 5, 1)])
+    huge = trailing_exceedances(s.t, s.v * (1 << 40), cad, [WindowRule(0, len(s), window, 5, 1)])
+    assert huge.hits.tolist() == small.hits.tolist()
+    assert (huge.judged, huge.unjudged) == (small.judged, small.unjudged)
+
+
+@settings(max_examples=60, deadline=None)
+@given(meter_series(), st.integers(1, 4), st.integers(-(10**9), 10**9))
+def test_slugs_do_not_depend_on_units_scale_or_the_clock(data, digits, shift) -> None:
+    """Writing the same values with more decimals, and moving the series in time, change
+    nothing: the rule is about ratios and durations."""
+    t, values = data
+    _, _, plain = _engine(t, values, "0.2")
+    padded = [str(Decimal(v).quantize(Decimal(1).scaleb(-digits))) for v in values]
+    _, _, scaled = _engine([x + shift * 1_000_000 for x in t], padded, "0.2")
+    assert [(x.start + shift * 1_000_000, x.end + shift * 1_000_000) for x in plain.slugs] == [
+        (x.start, x.end) for x in scaled.slugs
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(meter_series(), st.data())
+def test_raising_a_reading_keeps_it_exceeding(data, more) -> None:
+    """A reading's own value is not in its baseline: raising it never makes it comply."""
+    t, values = data
+    if not values:
+        return
+    s, cad, _ = _engine(t, values, "0.2")
+    window = int(Fraction("0.2") * 60 * MIN)
+    hits = trailing_exceedances(s.t, s.v, cad, [WindowRule(0, len(s), window, 5, 1)]).hits
+    if hits.size == 0:
+        return
+    i = int(more.draw(st.sampled_from(hits.tolist())))
+    raised = list(values)
+    raised[i] = str(Decimal(values[i]) + 7)
+    s2 = Series.from_decimals("m", "flow", "gpd", t, raised)
+    hits2 = trailing_exceedances(
+        s2.t, s2.v, cadence(s2.t, MAX_GAP), [WindowRule(0, len(s2), window, 5, 1)]
+    ).hits
+    assert i in hits2.tolist()
+
+
+def test_regular_and_merge_paths_agree_on_a_long_series() -> None:
+    """Two days of one-minute data with jitter in places and a gap, in default-size chunks."""
+    rng = np.random.default_rng(7)
+    n = 3 * 1440
+    t = T0 + np.arange(n, dtype=np.int64) * MIN
+    t[2000:2100] += rng.integers(-20, 20, 100) * 1_000_000  # jitter
+    t[3000:] += 40 * MIN  # a 40-minute gap
+    v = rng.integers(100, 200, n).astype(np.int64)
+    v[2500:2530] = 2000
+    v[3500:3520] = 2000
+    cad = cadence(t, MAX_GAP)
+    assert cad.irregular is not None and cad.interval == MIN
+    rule = [WindowRule(0, n, 24 * 60 * MIN, 5, 1)]
+    fast = trailing_exceedances(t, v, cad, rule)
+    slow = trailing_exceedances(t, v, Cadence(cad.interval, None, cad.gaps, MAX_GAP), rule)
+    assert fast.hits.tolist() == slow.hits.tolist()
+    assert (fast.judged, fast.unjudged) == (slow.judged, slow.unjudged)
+    found = runs(t, fast.hits, cad)
+    assert [int(x) for x in found.duration // MIN] == [30, 20]
+
+
+def test_cadence_reports_median_interval_and_gaps() -> None:
+    t = np.array([0, 60, 120, 180, 600, 660, 690], dtype=np.int64) * 1_000_000
+    cad = cadence(t, MAX_GAP)
+    assert cad.interval == MIN
+    assert cad.gaps == 1
+    assert cad.irregular is not None
+    assert cad.irregular.tolist() == [4, 6]
+
+
+def test_an_irregular_series_uses_the_exact_median() -> None:
+    t = np.cumsum(np.array([0, 10, 20, 30, 40, 50, 70], dtype=np.int64)) * 1_000_000
+    cad = cadence(t, MAX_GAP)
+    assert cad.irregular is None
+    assert cad.interval == 35_000_000
+
+
+@st.composite
+def plateaus(draw: st.DrawFn) -> tuple[list[int], list[str]]:
+    """Two hours and more of steady flow, then a plateau of 10 to 30 readings: about the
+    length where a plateau stops (or does not stop) being a slug."""
+    n = draw(st.integers(150, 200))
+    jitter = draw(st.booleans())
+    t = [T0]
+    for _ in range(n - 1):
+        t.append(t[-1] + MIN + (draw(st.integers(-5, 5)) * 1_000_000 if jitter else 0))
+    noisy = draw(st.booleans())
+    values = [
+        draw(st.sampled_from(["10", "10", "9", "11", "3", "17"])) if noisy else "10"
+        for _ in range(n)
+    ]
+    at = draw(st.integers(121, n - 10))
+    length = draw(st.integers(10, 30))
+    high = draw(st.sampled_from(["500", "250", "120", "50"]))
+    values[at : at + length] = [high] * len(values[at : at + length])
+    if draw(st.booleans()):
+        gap_at = draw(st.integers(at, min(n - 1, at + length)))
+        shift = draw(st.sampled_from([2, 6])) * MIN
+        t[gap_at:] = [x + shift for x in t[gap_at:]]
+    return t, values
+
+
+@settings(max_examples=80, deadline=None)
+@given(plateaus(), st.booleans(), st.sampled_from([8, 16, 32, 64]))
+def test_engine_matches_the_rule_on_plateaus(data, force_general, block) -> None:
+    t, values = data
+    window = 2 * 60 * MIN
+    hits, judged, unjudged, slugs = reference(t, [Fraction(v) for v in values], window, Fraction(5))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(kernel, "BLOCK", block)
+        mp.setattr(kernel, "SUSPECT_SHARE", 1.0)
+        mp.setattr(kernel, "MIN_BLOCKS", 1)
+        _, _, result = _engine(t, values, "2", force_general)
+    assert (result.hits, result.judged, result.unjudged) == (len(hits), judged, unjudged)
+    assert [(x.start, x.end) for x in result.slugs] == slugs
+    assert [x.baseline for x in result.slugs] == [MEANS[x.first] for x in result.slugs]
