@@ -65,7 +65,6 @@ def implementers() -> dict[Citation, list[str]]:
 
 
 def _load_rules() -> None:
-    import contextlib
     import importlib
     import pkgutil
 
@@ -75,8 +74,8 @@ def _load_rules() -> None:
         for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
             importlib.import_module(mod.name)
     importlib.import_module("sewer_rules.evaluation.classify")
-    with contextlib.suppress(ModuleNotFoundError):
-        importlib.import_module("sewer_rules.monitoring")
+    importlib.import_module("sewer_rules.monitoring")
+    importlib.import_module("sewer_rules.network")
 
 
 I = Coverage.IMPLEMENTED  # noqa: E741 - short names keep the table below readable

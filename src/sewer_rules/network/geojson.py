@@ -1,0 +1,129 @@
+"""Reading a network from GeoJSON — the contract of issue 5.
+
+A ``FeatureCollection`` whose features are, by ``properties.kind``:
+
+- manhole — a ``Point``: ``{"kind": "manhole", "id": "MH01", "public": true}``;
+- pipe — a ``LineString`` drawn through its vertices:
+  ``{"kind": "pipe", "id": "P01", "from": "MH02", "to": "MH01", "diameter_in": 8,
+  "public": true}``; flow runs from ``from`` to ``to`` (the line's own direction is only
+  checked, with a warning when it is drawn the other way);
+- connection — a ``Point`` where the building sewer meets the main:
+  ``{"kind": "connection", "parcel": "<tax parcel id>", "pipe": "P01"}`` or with
+  ``"manhole": "MH03"`` instead of ``pipe`` (then ``"geometry": null`` is accepted); an optional
+  ``id`` names the connection.
+
+Coordinates are WGS 84 longitude/latitude (RFC 7946), unless a ``crs`` member (GeoJSON 2008)
+names another: ``{"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::2263"}}``.
+See :mod:`.geo` for what is supported and how lengths are measured; an unlisted projected CRS
+can be declared with ``"units": "m" | "ft" | "ftUS"`` beside its name. Other properties are
+ignored. ``diameter_in`` is optional; ids may be strings or integers (read as text).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .build import RawFeature, build_network
+from .geo import CRS, CRSError, parse_crs
+from .model import NetworkFormatError
+from .network import Network
+
+
+def read_crs(data: dict[str, Any], default: CRS | None = None) -> CRS:
+    """The CRS a FeatureCollection declares (``default``, else WGS 84, when it declares none)."""
+    crs = data.get("crs")
+    if crs is None:
+        return default if default is not None else parse_crs(None)
+    if not isinstance(crs, dict) or not isinstance(crs.get("properties"), dict):
+        raise NetworkFormatError('"crs" must be {"type": "name", "properties": {"name": ...}}')
+    props = crs["properties"]
+    name, units = props.get("name"), props.get("units")
+    if crs.get("type") != "name" or not isinstance(name, str):
+        raise NetworkFormatError('only a named "crs" is supported: {"type": "name", ...}')
+    try:
+        return parse_crs(name, units if isinstance(units, str) else None)
+    except CRSError as e:
+        raise NetworkFormatError(f"crs: {e}") from None
+
+
+def parse_geojson(data: Any, *, default_crs: CRS | None = None) -> Network:
+    """Validate a GeoJSON FeatureCollection (already decoded) and build the network.
+
+    Raises :class:`NetworkFormatError` when it is not a FeatureCollection or its CRS is not
+    usable, and :class:`~.model.NetworkError` listing every feature's errors.
+    """
+    if not isinstance(data, dict) or data.get("type") != "FeatureCollection":
+        raise NetworkFormatError("not a GeoJSON FeatureCollection")
+    features = data.get("features")
+    if not isinstance(features, list):
+        raise NetworkFormatError('a FeatureCollection needs a "features" array')
+    crs = read_crs(data, default_crs)
+    return build_network([RawFeature("features", i, f) for i, f in enumerate(features)], crs)
+
+
+def loads_geojson(text: str, *, default_crs: CRS | None = None) -> Network:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise NetworkFormatError(f"not JSON: {e}") from None
+    return parse_geojson(data, default_crs=default_crs)
+
+
+def load_geojson(path: str | Path, *, default_crs: CRS | None = None) -> Network:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise NetworkFormatError(f"{path}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise NetworkFormatError(f"{path}: not UTF-8 text") from None
+    return loads_geojson(text, default_crs=default_crs)
+
+
+def to_geojson(network: Network) -> dict[str, Any]:
+    """The network back as a FeatureCollection of the same contract (manholes, pipes,
+    connections, in that order; a ``crs`` member unless WGS 84 longitude/latitude)."""
+    features: list[dict[str, Any]] = []
+    for m in network.manholes.values():
+        features.append(
+            {
+                "type": "Feature",
+                "geometry": {"type": "Point", "coordinates": list(m.position)},
+                "properties": {"kind": "manhole", "id": m.id, "public": m.public},
+            }
+        )
+    for p in network.pipes.values():
+        props: dict[str, Any] = {"kind": "pipe", "id": p.id, "from": p.from_manhole}
+        props["to"] = p.to_manhole
+        if p.diameter_in is not None:
+            d = p.diameter_in
+            props["diameter_in"] = int(d) if d == d.to_integral_value() else float(d)
+        props["public"] = p.public
+        features.append(
+            {
+                "type": "Feature",
+                "geometry": {"type": "LineString", "coordinates": [list(c) for c in p.coordinates]},
+                "properties": props,
+            }
+        )
+    for c in network.connections:
+        cprops: dict[str, Any] = {"kind": "connection", "parcel": c.parcel}
+        if c.id is not None:
+            cprops["id"] = c.id
+        if c.pipe is not None:
+            cprops["pipe"] = c.pipe
+        else:
+            cprops["manhole"] = c.manhole
+        geometry = (
+            None if c.position is None else {"type": "Point", "coordinates": list(c.position)}
+        )
+        features.append({"type": "Feature", "geometry": geometry, "properties": cprops})
+    out: dict[str, Any] = {"type": "FeatureCollection"}
+    if network.crs.kind != "geographic":
+        crs_props = {"name": network.crs.name}
+        if network.crs.kind == "planar":
+            crs_props["units"] = network.crs.unit
+        out["crs"] = {"type": "name", "properties": crs_props}
+    out["features"] = features
+    return out
