@@ -18,6 +18,7 @@ import csv
 import json
 import os
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -66,10 +67,12 @@ def generate(path: Path, rows: int, seed: int = 7) -> None:
     with path.open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(HEADER)
+        stamp = ""
         for i in range(rows):
             spelling, unit, lo, hi, stype = ANALYTES[i % len(ANALYTES)]
-            day = date.fromordinal(date(2024, 1, 1).toordinal() + rng.randrange(0, 1000))
-            stamp = f"{day.isoformat()}T{rng.randrange(6, 18):02d}:{rng.randrange(60):02d}"
+            if i % len(ANALYTES) == 0:  # a sample: one time for all its results
+                day = date.fromordinal(date(2024, 1, 1).toordinal() + rng.randrange(0, 1000))
+                stamp = f"{day.isoformat()}T{rng.randrange(6, 18):02d}:{rng.randrange(60):02d}"
             roll = rng.random()
             rl = ""
             if roll < 0.05 and spelling not in ("pH", "Temperature"):
@@ -78,7 +81,18 @@ def generate(path: Path, rows: int, seed: int = 7) -> None:
                 value, rl = "ND", rng.choice(["0.01", "0.02", "3"])
             else:
                 value = f"{rng.uniform(lo, hi):.{3 if hi < 20 else 1}f}"
-            w.writerow([f"S{i // 10}", stamp, stype, spelling, value, unit, f"F{i % 40}", rl])
+            w.writerow(
+                [
+                    f"S{i // len(ANALYTES)}",
+                    stamp,
+                    stype,
+                    spelling,
+                    value,
+                    unit,
+                    f"F{(i // 400) % 40}",
+                    rl,
+                ]
+            )
 
 
 # --- (b) the straightforward per-row loop -------------------------------------------------------
@@ -162,6 +176,7 @@ def main() -> int:
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--jurisdiction", default="demo")
     ap.add_argument("--keep", help="directory to keep the generated files in")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of the shipped path (median)")
     args = ap.parse_args()
     workdir = Path(args.keep or tempfile.mkdtemp(prefix="sewer-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -174,9 +189,12 @@ def main() -> int:
         )
     load_jurisdiction(args.jurisdiction)  # parameter loading is not part of either timing
 
-    t = time.perf_counter()
-    ours = shipped(src, workdir / "shipped.json", args.jurisdiction)
-    t_ours = time.perf_counter() - t
+    times = []
+    for _ in range(args.repeat):  # the shipped path is short: take the median of a few runs
+        t = time.perf_counter()
+        ours = shipped(src, workdir / "shipped.json", args.jurisdiction)
+        times.append(time.perf_counter() - t)
+    t_ours = statistics.median(times)
     t = time.perf_counter()
     loop = per_row_loop(src, workdir / "loop.json", args.jurisdiction)
     t_loop = time.perf_counter() - t

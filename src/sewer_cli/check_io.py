@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import io
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TextIO
 
 import polars as pl
 
 from sewer_rules.evaluation import REQUIRED_COLUMNS, Evaluation
-
-FINDING_FIELDS = ("status", "citation", "limit", "limit_unit", "message")
-ADVISORY_FIELDS = ("code", "citation", "message")
 
 
 class UnusableFile(Exception):
@@ -56,44 +54,51 @@ def frame_with_rows(frame: pl.DataFrame, source: str) -> pl.DataFrame:
     return frame.with_row_index("row", offset=2).with_columns(pl.col("row").cast(pl.Int64))
 
 
-def _grouped(long: pl.DataFrame, fields: tuple[str, ...], name: str) -> pl.DataFrame:
-    return long.group_by("row", maintain_order=True).agg(pl.struct(list(fields)).alias(name))
-
-
 def results_frame(ev: Evaluation) -> pl.DataFrame:
     """One row per evaluated result, with its findings and advisories nested, in contract order."""
-    findings = _grouped(ev.findings, FINDING_FIELDS, "findings")
-    advisories = _grouped(ev.advisories, ADVISORY_FIELDS, "advisories")
-    return (
-        ev.results.select(
-            "row",
-            "sample_id",
-            pl.col("analyte").alias("parameter"),
-            pl.col("value_text").alias("value"),
-            pl.col("unit_symbol").alias("unit"),
-            "status",
-        )
-        .join(findings, on="row", how="left", maintain_order="left")
-        .join(advisories, on="row", how="left", maintain_order="left")
-        .with_columns(
-            pl.col("findings").fill_null(pl.lit([], dtype=findings.schema["findings"])),
-            pl.col("advisories").fill_null(pl.lit([], dtype=advisories.schema["advisories"])),
-        )
+    findings = ev.results.schema["findings"]
+    advisories = ev.results.schema["advisories"]
+    return ev.results.select(
+        "row",
+        "sample_id",
+        pl.col("analyte").alias("parameter"),
+        pl.col("value_text").alias("value"),
+        pl.col("unit_symbol").alias("unit"),
+        "status",
+        pl.col("findings").fill_null(pl.lit([], dtype=findings)),
+        pl.col("advisories").fill_null(pl.lit([], dtype=advisories)),
     )
+
+
+def _ndjson(frame: pl.DataFrame) -> bytes:
+    buf = io.BytesIO()
+    frame.write_ndjson(buf)
+    return buf.getvalue().replace(b"}\n{", b"},\n  {")
 
 
 def _json_array(frame: pl.DataFrame) -> list[bytes | memoryview]:
     """A frame as a JSON array of objects, one object per line (polars' NDJSON writer).
 
     Returned as pieces to write one after another: the body is hundreds of megabytes for a
-    million results, so it is copied as few times as possible.
+    million results, so it is copied as few times as possible, and large frames are serialised
+    in two halves at once (polars releases the interpreter while it writes).
     """
     if frame.height == 0:
         return [b"[]"]
-    buf = io.BytesIO()
-    frame.write_ndjson(buf)
-    body = buf.getvalue().replace(b"}\n{", b"},\n  {")
-    return [b"[\n  ", memoryview(body)[:-1], b"\n]"]
+    halves = (
+        [frame]
+        if frame.height < 100_000
+        else [frame.slice(0, frame.height // 2), frame.slice(frame.height // 2)]
+    )
+    with ThreadPoolExecutor(max_workers=len(halves)) as pool:
+        bodies = list(pool.map(_ndjson, halves))
+    parts: list[bytes | memoryview] = [b"[\n  "]
+    for i, body in enumerate(bodies):
+        if i:
+            parts.append(b",\n  ")
+        parts.append(memoryview(body)[:-1])
+    parts.append(b"\n]")
+    return parts
 
 
 def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
@@ -132,7 +137,8 @@ def summary_frame(ev: Evaluation) -> pl.DataFrame:
         pl.format("{}: {}", pl.col("code"), pl.col("message")).str.join("; ").alias("advisories")
     )
     return (
-        ev.results.join(f, on="row", how="left")
+        ev.results.drop("findings", "advisories")
+        .join(f, on="row", how="left")
         .join(a, on="row", how="left")
         .sort("row")
         .select(

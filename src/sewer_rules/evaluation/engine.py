@@ -27,7 +27,7 @@ from ..units import convert, format_decimal
 from .classify import classify_samples
 from .permit_limits import PermitLimits, evaluate_permit_limits
 from .prepare import CANON, prepare
-from .schema import ADVISORY_SCHEMA, FINDING_SCHEMA
+from .schema import ADVISORY_FIELDS, ADVISORY_SCHEMA, FINDING_FIELDS, FINDING_SCHEMA
 
 RULES: tuple[LimitRule, ...] = (*LIMIT_RULES, *NORMAL_STRENGTH_RULES)
 
@@ -257,9 +257,19 @@ def evaluate_table(
     advisories = pl.concat(
         [_sample_type_advisories(rows), _holding_time_advisories(rows, params, periods)]
     ).sort("row", maintain_order=True)
-    overall = findings.group_by("row").agg(pl.col("rank").min())
+    # One pass per row: the most severe status and the row's findings and advisories, nested.
+    per_row = findings.group_by("row", maintain_order=True).agg(
+        pl.col("rank").first(), pl.struct(list(FINDING_FIELDS)).alias("findings")
+    )
+    advised = advisories.group_by("row", maintain_order=True).agg(
+        pl.struct(list(ADVISORY_FIELDS)).alias("advisories")
+    )
     statuses = [str(s) for s in Status]
-    results = rows.join(overall, on="row", how="left", maintain_order="left").with_columns(
+    results = (
+        rows.join(per_row, on="row", how="left", maintain_order="left").join(
+            advised, on="row", how="left", maintain_order="left"
+        )
+    ).with_columns(
         pl.col("rank")
         .fill_null(Status.COMPLIANT.rank)
         .replace_strict(dict(enumerate(statuses)), return_dtype=pl.String)

@@ -15,3 +15,7 @@ FINDING_SCHEMA = {
     "effective": pl.Date,
 }
 ADVISORY_SCHEMA = {"row": pl.Int64, "code": pl.String, "citation": pl.String, "message": pl.String}
+
+#: The fields of a finding and of an advisory as reports show them, in the contract's order.
+FINDING_FIELDS = ("status", "citation", "limit", "limit_unit", "message")
+ADVISORY_FIELDS = ("code", "citation", "message")
