@@ -91,15 +91,28 @@ AWARE_FORMATS = (
 UTC = pl.Datetime("us", "UTC")
 
 
-def parse_datetimes(values: pl.Series, tz: str) -> pl.Series:
-    """ISO 8601 text → aware UTC datetimes; null when unparseable or not a local time.
+def parse_datetimes(values: pl.Series, tz: str) -> pl.DataFrame:
+    """ISO 8601 text → ``utc`` (aware datetime) and ``day`` (the calendar date in town time).
 
-    Each accepted form is tried in turn on the values still unparsed (most files use one form,
-    so nearly every value is parsed by the first attempt). Without an offset a time is town
-    time; an ambiguous hour (the autumn change) is read as the first, and a time that does not
-    exist (the spring change) is refused.
+    Null when unparseable or not a local time. A laboratory file repeats each sample's time on
+    every result of the sample, so the distinct texts are parsed once and mapped back. Each
+    accepted form is tried in turn on the texts still unparsed (most files use one form).
+    Without an offset a time is town time; an ambiguous hour (the autumn change) is read as the
+    first, and a time that does not exist (the spring change) is refused.
     """
-    text = values.cast(pl.String).str.strip_chars()
+    text = values.cast(pl.String)
+    distinct = text.unique().drop_nulls()
+    if distinct.len() * 2 > text.len():
+        utc = _parse_all(text, tz)
+        return pl.DataFrame({"utc": utc, "day": utc.dt.convert_time_zone(tz).dt.date()})
+    utc = _parse_all(distinct, tz)
+    day = utc.dt.convert_time_zone(tz).dt.date()
+    codes = text.cast(pl.Enum(distinct)).to_physical()
+    return pl.DataFrame({"utc": utc.gather(codes), "day": day.gather(codes)})
+
+
+def _parse_all(values: pl.Series, tz: str) -> pl.Series:
+    text = values.str.strip_chars()
     result = pl.repeat(None, text.len(), dtype=UTC, eager=True)
     todo = pl.arange(0, text.len(), eager=True, dtype=pl.UInt32)
     for fmt in (*NAIVE_FORMATS, *AWARE_FORMATS):
@@ -112,7 +125,7 @@ def parse_datetimes(values: pl.Series, tz: str) -> pl.Series:
         parsed = _parse_as(pending, fmt, tz)
         result = result.scatter(pending_idx, parsed)
         todo = pending_idx.filter(parsed.is_null())
-    return result.alias(values.name)
+    return result
 
 
 def _parse_as(text: pl.Series, fmt: str, tz: str) -> pl.Series:
@@ -161,6 +174,7 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
     nd_word = value_text.str.contains(_ND_WORDS)
     nd_qual = qualifier.str.contains(_ND_QUALIFIERS).fill_null(False)
     rl_text = _clean("reporting_limit")
+    sampled = parse_datetimes(raw.get_column("sampled_at"), tz)
     df = raw.with_columns(
         _clean("sample_id").alias("sample_id"),
         _clean("facility").alias("facility"),
@@ -178,14 +192,14 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         .then(pl.coalesce(rl_text, value_text))
         .otherwise(value_text)
         .alias("number_text"),
-        parse_datetimes(raw.get_column("sampled_at"), tz).alias("sampled_utc"),
-        parse_datetimes(raw.get_column("analyzed_at"), tz).alias("analyzed_utc"),
+        sampled.get_column("utc").alias("sampled_utc"),
+        sampled.get_column("day"),
+        parse_datetimes(raw.get_column("analyzed_at"), tz).get_column("utc").alias("analyzed_utc"),
     ).with_columns(
         _decimal(pl.col("number_text")).alias("number"),
         pl.col("analyte").replace_strict(analyte_dim, default=None).alias("dimension"),
         pl.col("analyte").replace_strict(analyte_unit, default=None).alias("canonical_unit"),
         pl.col("unit_symbol").replace_strict(unit_dim, default=None).alias("unit_dimension"),
-        pl.col("sampled_utc").dt.convert_time_zone(tz).dt.date().alias("day"),
     )
     checks: list[tuple[str, pl.Expr, pl.Expr]] = [
         ("sample_id", pl.col("sample_id").fill_null("") == "", pl.lit("missing sample_id")),
@@ -296,16 +310,16 @@ def _canonical(df: pl.DataFrame) -> pl.DataFrame:
     """Each value in its analyte's canonical unit, exactly (every accepted unit converts so).
 
     A valid row's unit measures its analyte's dimension, and each dimension has one canonical
-    unit, so the conversion depends on the unit alone.
+    unit, so the conversion depends on the unit alone. Most rows are already in their canonical
+    unit; only the others are computed.
     """
-    factors: dict[str, str] = {}
-    offsets: dict[str, str] = {}
+    canon = df.get_column("number").cast(CANON)
+    units = df.get_column("unit_symbol")
     for unit, canonical in df.select("unit_symbol", "canonical_unit").unique().iter_rows():
         conv = conversion(unit, canonical)
-        factors[unit] = str(conv.decimal_factor)
-        offsets[unit] = str(conv.decimal_offset)
-    if all(f == "1" for f in factors.values()) and all(o == "0" for o in offsets.values()):
-        return df.with_columns(pl.col("number").cast(CANON).alias("canon"))
-    factor = pl.col("unit_symbol").replace_strict(factors, default=None).cast(FACTOR)
-    offset = pl.col("unit_symbol").replace_strict(offsets, default=None).cast(FACTOR)
-    return df.with_columns((pl.col("number") * factor + offset).cast(CANON).alias("canon"))
+        if conv.factor == 1 and conv.offset == 0:
+            continue
+        idx = (units == unit).arg_true()
+        converted = canon.gather(idx) * conv.decimal_factor + conv.decimal_offset
+        canon = canon.scatter(idx, converted.cast(CANON))
+    return df.with_columns(canon.alias("canon"))
