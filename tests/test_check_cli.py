@@ -181,3 +181,20 @@ def test_example_report(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert code == 1
     assert "§ 196-19 C(3)" in out and "§ 196-15 NORMAL SEWAGE" in out and "Monthly averages" in out
+
+
+def test_large_file_json_is_one_valid_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Past 100,000 rows the JSON is serialised in halves; the document must still be whole."""
+    rows = [
+        f"S{i // 4},2026-03-02T08:{i % 60:02d},grab,pH,{5 + (i % 50) / 10:.1f},SU"
+        for i in range(100_010)
+    ]
+    f = write(tmp_path, HEADER + "\n" + "\n".join(rows) + "\n")
+    out = tmp_path / "out.json"
+    assert main(["check", str(f), "--format", "json", "--output", str(out)]) == 1
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert [r["row"] for r in doc["results"]] == list(range(2, 100_012))
+    assert doc["results"][0]["status"] == "prohibited"  # pH 5.0
+    capsys.readouterr()
