@@ -73,7 +73,7 @@ def steps(ex: Path) -> list[tuple[str, list[str]]]:
             "Continuous monitoring, March 2026: slugs and excursions (§ 196-15 SLUG, § 196-19 C(3), D(1), D(8))",
             [
                 "slugs",
-                str(ex / "monitoring" / "readings-2026-03.csv"),
+                str(ex / "monitoring" / "readings.parquet"),
                 "--plot",
                 "var/monitoring-2026-03.png",
             ],
