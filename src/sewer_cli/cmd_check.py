@@ -11,7 +11,7 @@ import csv
 
 import polars as pl
 
-from sewer_rules.evaluation import evaluate_table
+from sewer_rules.evaluation import Evaluation, evaluate_table
 from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
 from sewer_rules.parameters import ParameterSet
 
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FOUND if ev.has_violation or ev.errors.height else EXIT_OK
 
 
-def render_table(ev, params: ParameterSet) -> str:  # type: ignore[no-untyped-def]
+def render_table(ev: Evaluation, params: ParameterSet) -> str:
     """The human report: results with findings, samples, monthly averages, errors, totals."""
     summary = summary_frame(ev)
     lines = [f"Jurisdiction: {params.name} (parameters {params.version})"]

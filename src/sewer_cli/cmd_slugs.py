@@ -70,7 +70,7 @@ CSV_COLUMNS = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "slugs",
         help="slugs (§ 196-15 SLUG) and pH/temperature excursions in continuous meter data",
