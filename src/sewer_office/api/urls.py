@@ -8,6 +8,7 @@ from rest_framework.routers import DefaultRouter
 
 from sewer_office.permits.api import VIEWSETS
 from sewer_office.registry import api as registry_api
+from sewer_office.registry import network_api
 
 from . import views
 
@@ -23,5 +24,7 @@ urlpatterns = [
     path("token/", views.TokenView.as_view(), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", views.docs, name="api-docs"),
+    path("network/trace/<str:manhole>/", network_api.trace, name="network-trace"),
+    path("network/import/", network_api.import_network, name="network-import"),
     path("", include(router.urls)),
 ]

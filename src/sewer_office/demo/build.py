@@ -23,6 +23,7 @@ from sewer_office.registry.choices import (
 from sewer_office.registry.models import Building, Establishment, Person, Property, ServiceArea
 
 from . import names
+from .network import load_demo_network
 from .records import Records
 
 TOWN = ZoneInfo("America/New_York")
@@ -72,6 +73,7 @@ def build_demo_town(seed: int = 4, anchor: date | None = None) -> Town:
         _areas(town)
         _registry(town)
         Records(town).build()
+        load_demo_network(town.users["superintendent"], seed)
     return town
 
 

@@ -20,7 +20,7 @@ from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
 from sewer_office.permits.workflows.common import DateInput
 
-from . import filters, services
+from . import filters, network_services, services
 from . import forms as rforms
 from .models import Establishment, Person, Property, ServiceArea
 
@@ -76,6 +76,7 @@ def property_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "buildings": buildings,
         "records": records,
         "timeline": audit.timeline(prop),
+        "sampling_points": network_services.property_sampling_points(prop),
         "file_kinds": [
             k for k in KINDS.values() if may_file(request.user, k) and k.slug != "interceptor"
         ],

@@ -1,0 +1,93 @@
+"""Network API: ``GET /api/network/trace/{manhole}/`` (the JSON of ``sewer-use trace``; staff
+only, as the network page) and ``POST /api/network/import/`` (Superintendent or engineer)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from sewer_office.accounts.roles import is_staff_member
+from sewer_office.api.permissions import OfficeUser
+
+from . import network_services as ns
+
+
+def _staff(request: Request) -> None:
+    if not is_staff_member(request.user):
+        raise PermissionDenied("The sewer network is shown to the office's staff only.")
+
+
+@extend_schema(
+    tags=["Network"],
+    summary="Facilities and properties upstream of a manhole, nearest first",
+    parameters=[],
+    responses=inline_serializer(
+        "UpstreamTrace",
+        {"manhole": serializers.CharField(), "upstream": serializers.ListField()},
+    ),
+)
+@api_view(["GET"])
+@permission_classes([OfficeUser])
+def trace(request: Request, manhole: str) -> Response:
+    _staff(request)
+    limit = request.query_params.get("limit")
+    try:
+        n = int(limit) if limit else None
+    except ValueError:
+        return Response({"detail": "limit must be a whole number"}, status=400)
+    return Response(ns.trace(manhole, limit=n).as_dict())
+
+
+@extend_schema(
+    tags=["Network"],
+    summary="Import the sewer network (GeoJSON); all or nothing",
+    request=inline_serializer(
+        "NetworkImport",
+        {"geojson": serializers.JSONField(), "replace": serializers.BooleanField(default=False)},
+    ),
+    responses=inline_serializer(
+        "NetworkVersion",
+        {
+            "id": serializers.IntegerField(),
+            "manholes": serializers.IntegerField(),
+            "pipes": serializers.IntegerField(),
+            "connections": serializers.IntegerField(),
+            "replaces": serializers.IntegerField(allow_null=True),
+        },
+    ),
+)
+@api_view(["POST"])
+@permission_classes([OfficeUser])
+def import_network(request: Request) -> Response:
+    data: Any = request.data
+    geojson = data.get("geojson") if hasattr(data, "get") else None
+    upload = request.FILES.get("file")
+    if upload is not None:
+        geojson = upload.read().decode("utf-8", errors="replace")
+    if geojson is None:
+        return Response({"detail": 'send the network as "geojson" (JSON) or "file"'}, status=400)
+    text = geojson if isinstance(geojson, str) else json.dumps(geojson)
+    replace = str(data.get("replace", "")).lower() in ("1", "true", "yes", "on")
+    try:
+        version = ns.import_network(
+            text, request.user, replace=replace, source_name=getattr(upload, "name", "")
+        )
+    except ns.NetworkRefused as e:
+        return Response({"detail": "refused, nothing stored", "errors": e.issues}, status=400)
+    return Response(
+        {
+            "id": version.pk,
+            "manholes": version.manhole_count,
+            "pipes": version.pipe_count,
+            "connections": version.connection_count,
+            "replaces": version.replaces_id,
+        },
+        status=201,
+    )
