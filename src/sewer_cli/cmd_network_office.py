@@ -12,12 +12,14 @@ Django is imported inside the command functions only (as in :mod:`sewer_cli.cmd_
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from .cmd_office import _setup
+from .output import table
 
 
 def register(subparsers: Any) -> None:
@@ -52,7 +54,7 @@ def run_import_network(args: argparse.Namespace) -> int:
         print(f"import-network: cannot read {args.path}: {e}", file=sys.stderr)
         return 2
     _setup()
-    from django.contrib.auth import get_user_model
+    get_user_model = importlib.import_module("django.contrib.auth").get_user_model
 
     from sewer_office.core.errors import Forbidden
     from sewer_office.registry import network_services as ns
@@ -102,18 +104,15 @@ def run_trace(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     print(f"Upstream of {result.manhole}: {result.total} parcel(s)")
-    rows = [("kind", "id", "name", "distance_m", "via")]
-    for e in result.upstream:
-        rows.append(
-            (
-                e["kind"],
-                e["id"],
-                e["name"],
-                f"{e['network_distance_m']:.2f}",
-                " > ".join(e["via_manholes"]),
-            )
+    rows = [
+        (
+            entry["kind"],
+            entry["id"],
+            entry["name"],
+            f"{entry['network_distance_m']:.2f}",
+            " > ".join(entry["via_manholes"]),
         )
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=False)) + "  " + r[4])
+        for entry in result.upstream
+    ]
+    print(table(["kind", "id", "name", "distance_m", "via"], rows))
     return 0
