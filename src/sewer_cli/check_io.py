@@ -70,35 +70,25 @@ def results_frame(ev: Evaluation) -> pl.DataFrame:
     )
 
 
-def _ndjson(frame: pl.DataFrame) -> bytes:
+def _json(frame: pl.DataFrame) -> bytes:
     buf = io.BytesIO()
-    frame.write_ndjson(buf)
-    return buf.getvalue().replace(b"}\n{", b"},\n  {")
+    frame.write_json(buf)
+    return buf.getvalue()
 
 
 def _json_array(frame: pl.DataFrame) -> list[bytes | memoryview]:
-    """A frame as a JSON array of objects, one object per line (polars' NDJSON writer).
+    """A frame as a JSON array of objects (polars' JSON writer), as pieces to write in turn.
 
-    Returned as pieces to write one after another: the body is hundreds of megabytes for a
-    million results, so it is copied as few times as possible, and large frames are serialised
-    in two halves at once (polars releases the interpreter while it writes).
+    The array is hundreds of megabytes for a million results: large frames are serialised in
+    two halves at once (polars releases the interpreter while it writes) and the halves are
+    joined without copying, ``[a, b]`` + ``[c, d]`` → ``[a, b,`` ``c, d]``.
     """
-    if frame.height == 0:
-        return [b"[]"]
-    halves = (
-        [frame]
-        if frame.height < 100_000
-        else [frame.slice(0, frame.height // 2), frame.slice(frame.height // 2)]
-    )
-    with ThreadPoolExecutor(max_workers=len(halves)) as pool:
-        bodies = list(pool.map(_ndjson, halves))
-    parts: list[bytes | memoryview] = [b"[\n  "]
-    for i, body in enumerate(bodies):
-        if i:
-            parts.append(b",\n  ")
-        parts.append(memoryview(body)[:-1])
-    parts.append(b"\n]")
-    return parts
+    if frame.height < 100_000:
+        return [_json(frame)]
+    half = frame.height // 2
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        first, second = pool.map(_json, [frame.slice(0, half), frame.slice(half)])
+    return [memoryview(first)[:-1], b",", memoryview(second)[1:]]
 
 
 def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
