@@ -20,7 +20,6 @@ import argparse
 import sys
 from datetime import date
 from decimal import Decimal
-from fractions import Fraction
 
 from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import (
     PLANT_FLOW,
@@ -30,7 +29,7 @@ from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import
     plant_influent_temperature,
 )
 from sewer_rules.parameters import ParameterError, ParameterSet, ParameterValue
-from sewer_rules.units import format_decimal
+from sewer_rules.units import approx_decimal, format_decimal
 
 from .common import add_common, describe, header, jurisdiction, measure, today
 from .main import EXIT_FOUND, EXIT_OK, UsageError
@@ -130,7 +129,7 @@ def render(r: InfluentTemperature, params: ParameterSet) -> str:
     )
     assert r.influent_c is not None
     assert r.influent_f is not None
-    lines.append(f"   = {_approx(r.influent_c)} °C ({_approx(r.influent_f)} °F)")
+    lines.append(f"   = {approx_decimal(r.influent_c)} °C ({approx_decimal(r.influent_f)} °F)")
     lines.append(f"4. Limit: {describe(r.maximum)} — prohibited when exceeded (§ 196-19 C(5))")
     lines.append("")
     if r.prohibited:
@@ -138,13 +137,3 @@ def render(r: InfluentTemperature, params: ParameterSet) -> str:
     else:
         lines.append(f"Result: not prohibited — {r.message}")
     return "\n".join(lines)
-
-
-def _approx(x: Fraction) -> str:
-    """Exact when the decimal terminates, else ``≈`` and 6 places (the comparison is exact)."""
-    text = format_decimal(x)
-    d = x.denominator
-    for p in (2, 5):
-        while d % p == 0:
-            d //= p
-    return text if d == 1 else f"≈{text}"

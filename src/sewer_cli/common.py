@@ -10,7 +10,7 @@ from fractions import Fraction
 from zoneinfo import ZoneInfo
 
 from sewer_rules.parameters import ParameterError, ParameterSet, ParameterValue, load_jurisdiction
-from sewer_rules.units import UnitError, format_decimal, parse_unit
+from sewer_rules.units import UnitError, format_decimal, unit_of
 
 from .main import UsageError
 
@@ -105,11 +105,9 @@ def measure(
             raise UsageError(f"{option}: {text!r} needs a unit (e.g. '{_example(dimension)}')")
         unit_text = default_unit
     try:
-        unit = parse_unit(unit_text)
+        unit = unit_of(unit_text, dimension, option)
     except UnitError as e:
-        raise UsageError(f"{option}: {e}") from None
-    if unit.dimension != dimension:
-        raise UsageError(f"{option}: {unit.symbol} is not a unit of {dimension}")
+        raise UsageError(str(e)) from None
     return number, unit.symbol
 
 

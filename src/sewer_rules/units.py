@@ -184,6 +184,11 @@ def convert(value: Decimal | Fraction, source: str, target: str) -> Fraction:
     return conversion(source, target).apply(Fraction(value))
 
 
+def terminates(x: Fraction) -> bool:
+    """Whether a fraction has an exact (finite) decimal form."""
+    return _terminates(x)
+
+
 def _terminates(x: Fraction) -> bool:
     d = x.denominator
     for p in (2, 5):
@@ -212,6 +217,13 @@ def _normalize(d: Decimal) -> Decimal:
     return n.quantize(Decimal(1)) if n == n.to_integral() else n
 
 
+def approx_decimal(x: Fraction) -> str:
+    """A computed value for display: exact when its decimal terminates, else ``≈`` and 6 places
+    (the comparisons themselves stay exact)."""
+    text = format_decimal(x)
+    return text if _terminates(x) else f"≈{text}"
+
+
 def format_decimal(d: Decimal | Fraction) -> str:
     """A decimal as people write it: ``5.5``, ``2000``, ``0.204`` (no exponent)."""
     dec = fraction_to_decimal(d) if isinstance(d, Fraction) else _normalize(d)
@@ -235,6 +247,20 @@ class Measurement:
         return text
 
 
+def unit_of(spelling: str, dimension: str, what: str) -> Unit:
+    """The accepted unit ``spelling`` stands for, which must measure ``dimension``.
+
+    Errors are :class:`UnitError` naming ``what`` (e.g. "discharge flow").
+    """
+    try:
+        unit = parse_unit(spelling)
+    except UnitError as e:
+        raise UnitError(f"{what}: {e}") from None
+    if unit.dimension != dimension:
+        raise UnitError(f"{what}: {unit.symbol} is not a unit of {dimension}")
+    return unit
+
+
 def measure_in(
     value: Decimal | Fraction, unit_text: str, dimension: str, target: str, what: str
 ) -> Measurement:
@@ -243,12 +269,7 @@ def measure_in(
     Errors are :class:`UnitError` naming ``what`` (e.g. "grinder motor rating"): an unknown unit,
     a unit of another dimension, a negative amount.
     """
-    try:
-        unit = parse_unit(unit_text)
-    except UnitError as e:
-        raise UnitError(f"{what}: {e}") from None
-    if unit.dimension != dimension:
-        raise UnitError(f"{what}: {unit.symbol} is not a unit of {dimension}")
+    unit = unit_of(unit_text, dimension, what)
     if value < 0:
         raise UnitError(f"{what} cannot be negative ({value} {unit.symbol})")
     return Measurement(Fraction(value), unit.symbol, convert(value, unit.symbol, target), target)

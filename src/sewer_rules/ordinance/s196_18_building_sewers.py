@@ -68,7 +68,7 @@ from ..citations import cite
 from ..findings import Check
 from ..parameters import ParameterSet, ParameterValue
 from ..sections import implements
-from ..units import UnitError, convert, format_decimal, parse_unit, registry
+from ..units import UnitError, approx_decimal, convert, format_decimal, parse_unit, registry
 
 B = cite("§ 196-18 B")
 B1 = cite("§ 196-18 B(1)")
@@ -448,7 +448,7 @@ def check_elevation(
             needed = per_ft * Fraction(sewer.length_ft)
             gravity = fall >= needed and fall > 0
             fall_text = (
-                f"fall available {_show(fall)} ft, needed {_show(needed)} ft "
+                f"fall available {approx_decimal(fall)} ft, needed {approx_decimal(needed)} ft "
                 f"for {format_decimal(sewer.length_ft)} ft at {format_decimal(slope.value)} "
                 f"{slope.unit}"
             )
@@ -592,15 +592,6 @@ def _configured(params: ParameterSet, name: str, on: date) -> ParameterValue:
     if p.value is None:
         raise ValueError(f"{name} is not configured in {params.jurisdiction} on {on}")
     return p
-
-
-def _show(x: Fraction) -> str:
-    """Exact when the decimal terminates, else ``≈`` and 6 places (comparisons stay exact)."""
-    d = x.denominator
-    for p in (2, 5):
-        while d % p == 0:
-            d //= p
-    return format_decimal(x) if d == 1 else f"≈{format_decimal(x)}"
 
 
 def _no_unknown(raw: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:

@@ -23,7 +23,7 @@ How the software reads it (INTERPRETATIONS.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -32,7 +32,7 @@ from ...citations import cite
 from ...findings import Finding, Status, UsedParameter
 from ...parameters import ParameterSet, ParameterValue
 from ...sections import implements
-from ...units import UnitError, convert, format_decimal, parse_unit
+from ...units import UnitError, approx_decimal, convert, format_decimal, terminates, unit_of
 
 C5 = cite("§ 196-19 C(5)")
 
@@ -88,8 +88,8 @@ class InfluentTemperature:
         if self.finding is not None:
             return self.finding.message
         return (
-            f"computed plant influent temperature {_show(self.influent_c)} °C does not exceed "
-            f"{_show(self.maximum_c)} °C ({C5})"
+            f"computed plant influent temperature {approx_decimal(self.influent_c)} °C does not exceed "
+            f"{approx_decimal(self.maximum_c)} °C ({C5})"
         )
 
     @property
@@ -112,7 +112,7 @@ class InfluentTemperature:
             "influent_temperature_c": _opt(self.influent_c),
             "influent_temperature_f": _opt(self.influent_f),
             "influent_temperature_exact": (
-                None if self.influent_c is None else _terminates(self.influent_c)
+                None if self.influent_c is None else terminates(self.influent_c)
             ),
             "computed": self.computed,
             "not_configured": list(self.not_configured),
@@ -194,48 +194,20 @@ def plant_influent_temperature(
                 f"the discharge ({format_decimal(flow)} {q_unit} at "
                 f"{format_decimal(temperature)} {t_unit}) would raise the plant influent "
                 f"({format_decimal(qp.value)} {qp.unit} at {format_decimal(tp.value)} {tp.unit}) "
-                f"to {_show(influent)} °C, exceeding {_show(limit_c)} °C ({C5})"
+                f"to {approx_decimal(influent)} °C, exceeding {approx_decimal(limit_c)} °C ({C5})"
             ),
             limit=format_decimal(maximum.value),
             limit_unit=maximum.unit,
             parameter=UsedParameter(maximum.name, maximum.effective, maximum.authority),
         )
-    return InfluentTemperature(
-        on=on,
-        discharge_flow=flow,
-        discharge_flow_unit=q_unit,
-        discharge_temperature=temperature,
-        discharge_temperature_unit=t_unit,
-        plant_flow=qp,
-        plant_temperature=tp,
-        maximum=maximum,
-        influent_c=influent,
-        finding=finding,
-    )
+    return replace(result, influent_c=influent, finding=finding)
 
 
 def _unit(spelling: str, dimension: str, what: str) -> str:
     try:
-        unit = parse_unit(spelling)
+        return unit_of(spelling, dimension, what).symbol
     except UnitError as e:
-        raise PlantTemperatureError(f"{what}: {e}") from None
-    if unit.dimension != dimension:
-        raise PlantTemperatureError(f"{what}: {unit.symbol} is not a unit of {dimension}")
-    return unit.symbol
-
-
-def _show(x: Fraction) -> str:
-    """Exact when the decimal terminates, else ``≈`` and 6 places (the comparison is exact)."""
-    text = format_decimal(x)
-    return text if _terminates(x) else f"≈{text}"
-
-
-def _terminates(x: Fraction) -> bool:
-    d = x.denominator
-    for p in (2, 5):
-        while d % p == 0:
-            d //= p
-    return d == 1
+        raise PlantTemperatureError(str(e)) from None
 
 
 def _opt(x: Fraction | None) -> str | None:
