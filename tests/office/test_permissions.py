@@ -75,6 +75,25 @@ def _endpoints(town: Town, mine: dict[str, Any]) -> list[str]:
     return eps
 
 
+def _declared(name: str) -> set[str]:
+    """URL names (or prefixes) other test modules declare their own batteries cover.
+
+    Each monitoring app's permission tests (``tests/office/test_<app>_permissions.py``) set
+    ``COVERED_URL_NAMES`` and, for their API routers, ``COVERED_URL_PREFIXES``.
+    """
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    out: set[str] = set()
+    here = Path(__file__).parent
+    for info in pkgutil.iter_modules([str(here)]):
+        if info.name.startswith("test_") and info.name.endswith("_permissions"):
+            module = importlib.import_module(f"{__package__}.{info.name}")
+            out |= set(getattr(module, name, ()))
+    return out
+
+
 def test_every_page_and_endpoint_is_covered(town: Town) -> None:
     """The battery's list names every URL pattern of the office (a new page must join it)."""
     from django.urls import get_resolver
@@ -111,11 +130,20 @@ def test_every_page_and_endpoint_is_covered(town: Town) -> None:
         "network-trace",
         "network-import",
     }
+    covered |= _declared("COVERED_URL_NAMES")
     api_actions = {
         n
         for n in names
         if n.startswith(
-            ("permit-", "property-", "person-", "establishment-", "service-area-", "api-root")
+            (
+                "permit-",
+                "property-",
+                "person-",
+                "establishment-",
+                "service-area-",
+                "api-root",
+                *_declared("COVERED_URL_PREFIXES"),
+            )
         )
     }
     missing = {n for n in names - covered - api_actions if not n.startswith("admin:")}

@@ -6,6 +6,10 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
+from sewer_office.grease import api as grease_api
+from sewer_office.inspections import api as inspections_api
+from sewer_office.meters import api as meters_api
+from sewer_office.monitoring import api as monitoring_api
 from sewer_office.permits.api import VIEWSETS
 from sewer_office.registry import api as registry_api
 from sewer_office.registry import network_api
@@ -19,6 +23,11 @@ router.register("establishments", registry_api.EstablishmentViewSet, basename="e
 router.register("service-areas", registry_api.ServiceAreaViewSet, basename="service-area")
 for slug, viewset in VIEWSETS.items():
     router.register(f"permits/{slug}", viewset, basename=f"permit-{slug}")
+#: The monitoring apps declare their own routes and paths (each app's ``api`` module).
+APP_APIS = (monitoring_api, meters_api, grease_api, inspections_api)
+for app_api in APP_APIS:
+    for prefix, viewset, basename in app_api.ROUTES:
+        router.register(prefix, viewset, basename=basename)
 
 urlpatterns = [
     path("token/", views.TokenView.as_view(), name="api-token"),
@@ -26,5 +35,6 @@ urlpatterns = [
     path("docs/", views.docs, name="api-docs"),
     path("network/trace/<str:manhole>/", network_api.trace, name="network-trace"),
     path("network/import/", network_api.import_network, name="network-import"),
+    *(p for app_api in APP_APIS for p in app_api.PATHS),
     path("", include(router.urls)),
 ]

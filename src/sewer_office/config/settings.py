@@ -88,6 +88,10 @@ INSTALLED_APPS = [
     "sewer_office.accounts",
     "sewer_office.registry",
     "sewer_office.permits",
+    "sewer_office.monitoring",
+    "sewer_office.meters",
+    "sewer_office.grease",
+    "sewer_office.inspections",
     "sewer_office.api",
 ]
 

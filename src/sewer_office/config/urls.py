@@ -16,6 +16,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("accounts/", include("sewer_office.accounts.urls")),
     path("registry/", include("sewer_office.registry.urls")),
     path("permits/", include("sewer_office.permits.urls")),
+    path("monitoring/", include("sewer_office.monitoring.urls")),
+    path("meters/", include("sewer_office.meters.urls")),
+    path("grease/", include("sewer_office.grease.urls")),
+    path("inspections/", include("sewer_office.inspections.urls")),
     path("api/", include("sewer_office.api.urls")),
     path("admin/", admin.site.urls),
 ]

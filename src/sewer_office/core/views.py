@@ -32,8 +32,11 @@ def healthz(request: HttpRequest) -> JsonResponse:
 @office_view()
 def dashboard(request: HttpRequest) -> HttpResponse:
     from .dashboard import build
+    from .panels import dashboard_panels
 
-    return render(request, "core/dashboard.html", build(request.user))
+    context = build(request.user)
+    context["panels"] = dashboard_panels(request)
+    return render(request, "core/dashboard.html", context)
 
 
 @office_view()

@@ -66,7 +66,7 @@ class PersonSerializer(serializers.ModelSerializer):
 class EstablishmentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Establishment
-        fields = ("id", "name", "kind", "operator", "building")
+        fields = ("id", "name", "code", "kind", "operator", "building")
 
 
 class PropertyViewSet(viewsets.ReadOnlyModelViewSet):

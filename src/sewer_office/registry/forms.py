@@ -42,6 +42,12 @@ class PropertyForm(forms.Form):
 
 class EstablishmentForm(forms.Form):
     name = forms.CharField(max_length=200)
+    code = forms.CharField(
+        max_length=40,
+        required=False,
+        label="Facility code",
+        help_text="The code laboratory files and meters use for this facility (e.g. ACME-PLATING).",
+    )
     kind = forms.ChoiceField(choices=EstablishmentKind.choices)
     operator = forms.ModelChoiceField(
         queryset=Person.objects.all(), widget=forms.NumberInput(attrs={"placeholder": "person id"})

@@ -143,6 +143,9 @@ class Establishment(TimeStamped):
     """A business in a building: a restaurant, a food service, an industrial user."""
 
     name = models.CharField(max_length=200, db_index=True)
+    #: The facility code laboratories and meters write (``ACME-PLATING``): the ``facility``
+    #: column of a results file. Blank for establishments that are not sampled.
+    code = models.CharField(max_length=40, blank=True, default="")
     operator = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="establishments")
     building = models.ForeignKey(Building, on_delete=models.PROTECT, related_name="establishments")
     kind = models.CharField(max_length=20, choices=EstablishmentKind.choices)
@@ -151,6 +154,11 @@ class Establishment(TimeStamped):
 
     class Meta:
         ordering = ("name", "id")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["code"], condition=~models.Q(code=""), name="establishment_code_unique"
+            ),
+        )
 
     def __str__(self) -> str:
         return self.name

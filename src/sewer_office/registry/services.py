@@ -12,7 +12,7 @@ from django.db import transaction
 
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
 from sewer_office.core import audit
-from sewer_office.core.errors import Blocked, Forbidden
+from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 
 from .models import Person, Property, ServiceArea
 from .signals import public_sewer_declared
@@ -158,15 +158,19 @@ def register_property(
 
 
 def register_establishment(
-    actor: Any, *, name: str, kind: str, operator: Person, building: Any
+    actor: Any, *, name: str, kind: str, operator: Person, building: Any, code: str = ""
 ) -> Any:
-    """A business operating in a building, audited."""
+    """A business operating in a building, audited. ``code`` is the facility code that
+    laboratory files and meters use (upper-cased; unique among establishments)."""
     from .models import Establishment
 
     _require_intake(actor, "an establishment")
+    code = code.strip().upper()
+    if code and Establishment.objects.filter(code=code).exists():
+        raise InvalidInput({"code": [f"facility code {code} is already in use"]})
     with transaction.atomic():
         est = Establishment.objects.create(
-            name=name.strip(), kind=kind, operator=operator, building=building
+            name=name.strip(), kind=kind, operator=operator, building=building, code=code
         )
         audit.record(actor=actor, action="register", obj=est, after=audit.snapshot(est))
     return est

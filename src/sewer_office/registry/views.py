@@ -18,6 +18,7 @@ from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
+from sewer_office.core.panels import facility_panels
 from sewer_office.permits.workflows.common import DateInput
 
 from . import filters, network_services, services
@@ -155,6 +156,7 @@ def establishment_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 InterceptorRequirement.objects.filter(establishment=est), request.user
             ),
             "grinders": visible(GrinderApproval.objects.filter(establishment=est), request.user),
+            "panels": facility_panels(request, est),
         },
     )
 
@@ -291,6 +293,7 @@ def establishment_create(request: HttpRequest) -> HttpResponse:
             kind=d["kind"],
             operator=d["operator"],
             building=d["building"],
+            code=d.get("code", ""),
         )
 
     return _intake(request, rforms.EstablishmentForm, "Register an establishment", save)

@@ -1,0 +1,1 @@
+"""Grease traps and interceptors: inventory, cleaning, pump-outs, sizing (§ 196-19 F)."""

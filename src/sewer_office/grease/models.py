@@ -1,0 +1,3 @@
+"""Models of the grease app."""
+
+from __future__ import annotations

@@ -1,0 +1,1 @@
+"""Inspections of facilities, easements and works (§ 196-21)."""

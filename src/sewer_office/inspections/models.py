@@ -1,0 +1,3 @@
+"""Models of the inspections app."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Models of the meters app."""
+
+from __future__ import annotations

@@ -1,0 +1,103 @@
+"""Recording and reviewing findings: the one way any app stores what the rules concluded.
+
+Statuses needing nobody's attention (``compliant``, ``no_limit``) are stored with review
+``none``; every other finding starts ``new`` and appears on the Superintendent's dashboard
+until acknowledged or closed. A review never changes what was found — only who looked at it,
+when, and what they noted — and it is audited.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import models, transaction
+from django.utils import timezone
+
+from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
+from sewer_office.core import audit
+from sewer_office.core.errors import Forbidden, InvalidInput
+
+from .models import Finding, ReviewState
+
+#: Statuses that need no review (sewer_rules.findings.Status values).
+QUIET_STATUSES = frozenset({"compliant", "no_limit"})
+REVIEWERS = (SUPERINTENDENT, ENGINEER)
+
+
+def initial_review(status: str) -> str:
+    return ReviewState.NONE if status in QUIET_STATUSES else ReviewState.NEW
+
+
+def record_finding(
+    *,
+    source: models.Model | None,
+    establishment: Any,
+    kind: str,
+    status: str,
+    citation: str,
+    message: str,
+    observed_at: datetime,
+    limit: str = "",
+    limit_unit: str = "",
+    parameter: str = "",
+    effective: date | None = None,
+    parameters_version: str = "",
+    analyte: str = "",
+    result: Any = None,
+) -> Finding:
+    """Store one finding (call inside the transaction that stores its source)."""
+    return Finding.objects.create(
+        establishment=establishment,
+        kind=kind,
+        result=result,
+        source_type=ContentType.objects.get_for_model(source) if source is not None else None,
+        source_id=str(source.pk) if source is not None else "",
+        status=status,
+        citation=citation,
+        limit=limit,
+        limit_unit=limit_unit,
+        message=message,
+        parameter=parameter,
+        effective=effective,
+        parameters_version=parameters_version,
+        analyte=analyte,
+        observed_at=observed_at,
+        review=initial_review(status),
+    )
+
+
+def findings_of(source: models.Model) -> models.QuerySet[Finding]:
+    """The findings recorded about ``source`` (a slug event, an inspection, ...)."""
+    return Finding.objects.filter(
+        source_type=ContentType.objects.get_for_model(source), source_id=str(source.pk)
+    )
+
+
+def review_finding(finding: Finding, actor: Any, review: str, note: str = "") -> Finding:
+    """Acknowledge or close a finding (Superintendent or engineer), audited."""
+    if not has_role(actor, *REVIEWERS):
+        raise Forbidden("Reviewing findings is reserved to the Superintendent and the engineer.")
+    if review not in (ReviewState.ACKNOWLEDGED, ReviewState.CLOSED):
+        raise InvalidInput({"review": [f"'{review}' is not acknowledged or closed"]})
+    if review == ReviewState.CLOSED and not note.strip():
+        raise InvalidInput({"note": ["Say why the finding is closed."]})
+    with transaction.atomic():
+        locked = Finding.objects.select_for_update().get(pk=finding.pk)
+        before = audit.snapshot(locked)
+        locked.review = review
+        locked.review_note = note.strip()
+        locked.reviewed_by = actor
+        locked.reviewed_at = timezone.now()
+        locked.save(update_fields=["review", "review_note", "reviewed_by", "reviewed_at"])
+        audit.record(
+            actor=actor,
+            action=f"finding_{review}",
+            obj=locked,
+            before=before,
+            after=audit.snapshot(locked),
+            reason=note.strip(),
+            citation=locked.citation,
+        )
+    return locked

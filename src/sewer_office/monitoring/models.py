@@ -1,0 +1,322 @@
+"""Sampling points, discharge limits, sampling events, laboratory results and findings.
+
+A :class:`Finding` is what the law as code (``sewer_rules``) concluded about one thing — a
+laboratory result, a month's average, a slug on a meter, an unreported slug, an inspection
+observation — stored with the status, the citation, the limit and unit, and the parameter
+name, effective date and parameter-set version used that day, so that a later change of the
+law never rewrites the past. Findings are written once; only their review (acknowledged,
+closed, with a note) changes.
+
+Laboratory results are immutable once approved: a correction is a new :class:`LabResult`
+that ``supersedes`` the old one, with a reason, and is evaluated again; the old result and
+its findings stay, marked superseded (``current`` false).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.utils import timezone
+
+from sewer_office.core.models import ImmutableRecord, TimeStamped
+
+#: An establishment's records are visible to its operator and to the owner of its property.
+FACILITY_PATHS = ("establishment__operator", "establishment__building__property__owner")
+
+
+class SamplingBasis(models.TextChoices):
+    CONTROL_MANHOLE = "control_manhole", "Control manhole (§ 196-19 H)"
+    NEAREST_DOWNSTREAM = (
+        "nearest_downstream",
+        "Nearest downstream manhole in the public sewer (§ 196-19 I)",
+    )
+    OTHER = "other", "Other (described)"
+
+
+class SamplingPoint(TimeStamped):
+    """Where a facility's discharge is sampled and metered (§ 196-19 H, I)."""
+
+    establishment = models.ForeignKey(
+        "registry.Establishment", on_delete=models.PROTECT, related_name="sampling_points"
+    )
+    code = models.CharField(max_length=40, help_text="as laboratory files name it, e.g. CM-1")
+    manhole = models.CharField(max_length=60, blank=True, help_text="network manhole id")
+    basis = models.CharField(max_length=24, choices=SamplingBasis.choices)
+    description = models.TextField(blank=True)
+    active = models.BooleanField(default=True)
+
+    ACCESS_PATHS = FACILITY_PATHS
+
+    class Meta:
+        ordering = ("establishment", "code")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["establishment", "code"], name="sampling_point_code_per_facility"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.establishment.code or self.establishment.name} {self.code}"
+
+
+class LimitType(models.TextChoices):
+    DAILY_MAXIMUM = "daily_maximum", "Daily maximum"
+    MONTHLY_AVERAGE = "monthly_average", "Monthly average"
+    INSTANTANEOUS_MINIMUM = "instantaneous_minimum", "Instantaneous minimum"
+    INSTANTANEOUS_MAXIMUM = "instantaneous_maximum", "Instantaneous maximum"
+
+
+class DischargeLimit(TimeStamped):
+    """A numeric limit of a facility's discharge approval (§ 196-16 E conditions)."""
+
+    establishment = models.ForeignKey(
+        "registry.Establishment", on_delete=models.PROTECT, related_name="discharge_limits"
+    )
+    approval = models.ForeignKey(
+        "permits.IndustrialDischargeApproval",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="limits",
+    )
+    parameter = models.CharField(max_length=60, help_text="analyte, e.g. copper")
+    limit_type = models.CharField(max_length=24, choices=LimitType.choices)
+    value = models.CharField(max_length=40, help_text="exact decimal, as written in the approval")
+    unit = models.CharField(max_length=20)
+    effective_from = models.DateField()
+    effective_to = models.DateField(null=True, blank=True)
+    citation = models.CharField(max_length=40, default="§ 196-16 E")
+
+    ACCESS_PATHS = FACILITY_PATHS
+
+    class Meta:
+        ordering = ("establishment", "parameter", "limit_type", "effective_from")
+
+    def __str__(self) -> str:
+        return f"{self.parameter} {self.get_limit_type_display().lower()} {self.value} {self.unit}"
+
+    @property
+    def permit_id(self) -> str:
+        return self.approval.number if self.approval_id else f"LIMIT-{self.pk}"
+
+
+class ImportSource(models.TextChoices):
+    LAB_FILE = "lab_file", "Laboratory file"
+    MANUAL = "manual", "Manual entry"
+    SELF_MONITORING = "self_monitoring", "Self-monitoring upload"
+
+
+class LabImport(models.Model):
+    """One stored laboratory file (or one manual entry): refused if its bytes come again."""
+
+    sha256 = models.CharField(max_length=64, unique=True)
+    source = models.CharField(max_length=20, choices=ImportSource.choices)
+    source_name = models.CharField(max_length=300, blank=True)
+    imported_at = models.DateTimeField(default=timezone.now)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    jurisdiction = models.CharField(max_length=40)
+    parameters_version = models.CharField(max_length=80)
+    result_count = models.PositiveIntegerField(default=0)
+    finding_count = models.PositiveIntegerField(default=0)
+    #: The one facility an outside user's self-monitoring upload was limited to.
+    establishment = models.ForeignKey(
+        "registry.Establishment", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("-imported_at", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.get_source_display()} {self.source_name} ({self.imported_at:%Y-%m-%d})"
+
+
+class SamplingEvent(TimeStamped):
+    """One sample: where, when, how (grab or composite, § 196-19 I), and its chain of custody."""
+
+    establishment = models.ForeignKey(
+        "registry.Establishment", on_delete=models.PROTECT, related_name="sampling_events"
+    )
+    sampling_point = models.ForeignKey(
+        SamplingPoint, null=True, blank=True, on_delete=models.PROTECT, related_name="events"
+    )
+    sample_id = models.CharField(max_length=80)
+    sample_type = models.CharField(max_length=20)
+    collected_at = models.DateTimeField()
+    collected_by = models.CharField(max_length=120, blank=True)
+    relinquished_at = models.DateTimeField(null=True, blank=True)
+    relinquished_by = models.CharField(max_length=120, blank=True)
+    received_at = models.DateTimeField(null=True, blank=True, help_text="received by the lab")
+    received_by = models.CharField(max_length=120, blank=True)
+    laboratory = models.CharField(max_length=120, blank=True)
+    lab_import = models.ForeignKey(
+        LabImport, null=True, blank=True, on_delete=models.PROTECT, related_name="events"
+    )
+
+    ACCESS_PATHS = FACILITY_PATHS
+
+    class Meta:
+        ordering = ("-collected_at", "-id")
+        indexes = (
+            models.Index(fields=["establishment", "collected_at"], name="event_facility_time"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.sample_id} ({self.collected_at:%Y-%m-%d %H:%M})"
+
+
+class ResultState(models.TextChoices):
+    REPORTED = "reported", "Reported"
+    APPROVED = "approved", "Approved"
+    SUPERSEDED = "superseded", "Superseded"
+
+
+class LabResult(models.Model):
+    """One reported value of one parameter of one sample, as the laboratory wrote it."""
+
+    event = models.ForeignKey(SamplingEvent, on_delete=models.PROTECT, related_name="results")
+    establishment = models.ForeignKey(
+        "registry.Establishment", on_delete=models.PROTECT, related_name="lab_results"
+    )
+    lab_import = models.ForeignKey(
+        LabImport, null=True, blank=True, on_delete=models.PROTECT, related_name="results"
+    )
+    row = models.PositiveIntegerField(null=True, blank=True, help_text="line in the file")
+    sampled_at = models.DateTimeField()
+    parameter = models.CharField(max_length=60, help_text="analyte (canonical name)")
+    value_text = models.CharField(max_length=40)
+    unit = models.CharField(max_length=20)
+    qualifier = models.CharField(max_length=10, blank=True)
+    reporting_limit = models.CharField(max_length=40, blank=True)
+    method = models.CharField(max_length=80, blank=True)
+    analyzed_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=20, help_text="the most severe finding's status")
+    state = models.CharField(
+        max_length=12, choices=ResultState.choices, default=ResultState.REPORTED
+    )
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )
+    correction_reason = models.TextField(blank=True)
+    approved_at = models.DateTimeField(null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS = FACILITY_PATHS
+    #: Fields that never change once written (the state and approval are recorded by services).
+    FROZEN = (
+        "event_id",
+        "establishment_id",
+        "sampled_at",
+        "parameter",
+        "value_text",
+        "unit",
+        "qualifier",
+        "reporting_limit",
+        "method",
+        "analyzed_at",
+    )
+
+    class Meta:
+        ordering = ("-sampled_at", "id")
+        indexes = (
+            models.Index(fields=["establishment", "sampled_at"], name="result_facility_time"),
+            models.Index(
+                fields=["establishment", "parameter", "sampled_at"], name="result_facility_param"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.parameter} {self.value_text} {self.unit}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            stored = type(self).objects.filter(pk=self.pk).values(*self.FROZEN).first()
+            if stored and any(stored[f] != getattr(self, f) for f in self.FROZEN):
+                raise ImmutableRecord(
+                    "a laboratory result is never edited: record a correction that supersedes it"
+                )
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableRecord("laboratory results are never deleted")
+
+
+class FindingKind(models.TextChoices):
+    LAB_RESULT = "lab_result", "Laboratory result"
+    ADVISORY = "advisory", "Advisory on a result"
+    MONTHLY_AVERAGE = "monthly_average", "Monthly average"
+    SLUG = "slug", "Slug discharge"
+    EXCURSION = "excursion", "Excursion"
+    UNREPORTED_SLUG = "unreported_slug", "Slug not reported"
+    PUMP_OUT_OVERDUE = "pump_out_overdue", "Grease trap cleaning overdue"
+    INSPECTION = "inspection", "Inspection"
+
+
+class ReviewState(models.TextChoices):
+    NONE = "none", "Nothing to review"
+    NEW = "new", "New"
+    ACKNOWLEDGED = "acknowledged", "Acknowledged"
+    CLOSED = "closed", "Closed"
+
+
+class Finding(models.Model):
+    """One determination of the law as code, with everything it rested on."""
+
+    establishment = models.ForeignKey(
+        "registry.Establishment",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="findings",
+    )
+    kind = models.CharField(max_length=20, choices=FindingKind.choices)
+    result = models.ForeignKey(
+        LabResult, null=True, blank=True, on_delete=models.PROTECT, related_name="findings"
+    )
+    #: The record behind a finding that is not a laboratory result (a slug event, an
+    #: inspection, a grease trap): generic, like the audit trail.
+    source_type = models.ForeignKey(
+        ContentType, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    source_id = models.CharField(max_length=64, blank=True)
+    source = GenericForeignKey("source_type", "source_id")
+    status = models.CharField(max_length=20)
+    citation = models.CharField(max_length=80)
+    limit = models.CharField(max_length=40, blank=True)
+    limit_unit = models.CharField(max_length=20, blank=True)
+    message = models.TextField()
+    parameter = models.CharField(max_length=120, blank=True, help_text="parameter-set name used")
+    effective = models.DateField(null=True, blank=True, help_text="its effective date")
+    parameters_version = models.CharField(max_length=80, blank=True)
+    analyte = models.CharField(max_length=60, blank=True)
+    observed_at = models.DateTimeField(help_text="when what was judged happened")
+    month = models.DateField(null=True, blank=True, help_text="first day, for monthly findings")
+    current = models.BooleanField(default=True, help_text="false once its result is superseded")
+    review = models.CharField(max_length=12, choices=ReviewState.choices, default=ReviewState.NEW)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    review_note = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS = FACILITY_PATHS
+
+    class Meta:
+        ordering = ("-observed_at", "id")
+        indexes = (
+            models.Index(fields=["establishment", "observed_at"], name="finding_facility_time"),
+            models.Index(fields=["review", "status"], name="finding_review_status"),
+            models.Index(fields=["source_type", "source_id"], name="finding_source"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.status} ({self.citation})"
