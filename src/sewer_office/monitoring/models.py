@@ -48,6 +48,9 @@ class SamplingPoint(TimeStamped):
     basis = models.CharField(max_length=24, choices=SamplingBasis.choices)
     description = models.TextField(blank=True)
     active = models.BooleanField(default=True)
+    #: How often the office samples here (an approval's condition or the Superintendent's
+    #: programme; the article sets no frequency). Blank: no sampling programme.
+    sampling_interval_days = models.PositiveIntegerField(null=True, blank=True)
 
     ACCESS_PATHS = FACILITY_PATHS
 

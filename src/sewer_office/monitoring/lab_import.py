@@ -1,0 +1,623 @@
+"""Import of a laboratory file: validated in full, evaluated by ``sewer_rules``, stored at once.
+
+The file has the columns of ``sewer-use check`` plus ``facility`` (the establishment's facility
+code) and ``sampling_point`` (the code of one of its sampling points; may be blank when the
+facility has exactly one). Optional chain-of-custody columns: ``collected_by``,
+``relinquished_at``, ``relinquished_by``, ``received_at``, ``received_by``, ``laboratory``.
+
+All or nothing: every row is checked first — the engine's own validation (parameter, value,
+unit, dates), the facility and sampling point, one time per sample, no result twice, no result
+already stored (a correction supersedes it instead) — and if any row fails nothing is stored
+and the report lists every failing row and field. The same bytes imported again are refused
+(SHA-256). Otherwise the results, their samples, and every finding — with status, citation,
+limit, unit, the parameter name and effective date and the parameter-set version used — are
+stored in one transaction with the audit event, using bulk insertion (PostgreSQL ``COPY``).
+
+Monthly averages of permit limits are judged only on complete months (a month that has ended
+by the import's date, town time), over every current result of the facility in that month —
+not only those of the file — and stored as findings of kind ``monthly_average``; a later
+import touching the month replaces them (the old ones stay, no longer current).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+import polars as pl
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from sewer_cli.check_io import UnusableFile, frame_with_rows
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import is_staff_member
+from sewer_office.core import audit, bulk
+from sewer_office.core.errors import Forbidden
+from sewer_office.registry.models import Establishment
+from sewer_rules.evaluation import Evaluation, evaluate_table
+from sewer_rules.evaluation.permit_limits import PermitLimits
+from sewer_rules.evaluation.prepare import parse_datetimes
+from sewer_rules.parameters import ParameterSet, load_jurisdiction
+
+from .findings import QUIET_STATUSES
+from .models import (
+    DischargeLimit,
+    Finding,
+    FindingKind,
+    ImportSource,
+    LabImport,
+    LabResult,
+    ReviewState,
+    SamplingEvent,
+    SamplingPoint,
+)
+
+CUSTODY_TIMES = ("relinquished_at", "received_at")
+CUSTODY_TEXT = ("collected_by", "relinquished_by", "received_by", "laboratory")
+
+__all__ = ["ImportReport", "UnusableFile", "import_lab_file", "read_lab_bytes"]
+
+
+@dataclass
+class ImportReport:
+    """What an import did or would do; ``errors`` are (row, field, message), row 1 = header."""
+
+    source_name: str
+    rows: int = 0
+    errors: list[tuple[int, str, str]] = field(default_factory=list)
+    refused: str = ""  # a reason the whole file is refused (re-import), beside row errors
+    stored: bool = False
+    lab_import: LabImport | None = None
+    statuses: dict[str, int] = field(default_factory=dict)
+    findings: int = 0
+    monthly: list[dict[str, Any]] = field(default_factory=list)
+    parameters_version: str = ""
+    evaluation: Evaluation | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not self.refused
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source_name,
+            "stored": self.stored,
+            "import_id": self.lab_import.pk if self.lab_import else None,
+            "rows": self.rows,
+            "refused": self.refused or None,
+            "errors": [{"row": r, "field": f, "message": m} for r, f, m in self.errors],
+            "statuses": self.statuses,
+            "findings": self.findings,
+            "monthly": self.monthly,
+            "parameters_version": self.parameters_version,
+        }
+
+
+def read_lab_bytes(data: bytes, source_name: str) -> pl.DataFrame:
+    """The file as text columns plus ``row``; :class:`UnusableFile` when it cannot be read."""
+    try:
+        frame = pl.read_csv(
+            io.BytesIO(data), infer_schema=False, encoding="utf8", raise_if_empty=False
+        )
+    except (pl.exceptions.PolarsError, UnicodeDecodeError) as e:
+        raise UnusableFile(f"{source_name}: unreadable as CSV: {str(e).splitlines()[0]}") from None
+    raw = frame_with_rows(frame, source_name)
+    # Blank lines (a trailing newline too many) are not results.
+    raw = raw.filter(~pl.all_horizontal(pl.exclude("row").is_null()))
+    if raw.height == 0:
+        raise UnusableFile(f"{source_name}: empty file (a header but no rows)")
+    if "facility" not in raw.columns:
+        raise UnusableFile(f"{source_name}: missing required column 'facility'")
+    if "sampling_point" not in raw.columns:
+        raise UnusableFile(f"{source_name}: missing required column 'sampling_point'")
+    return raw
+
+
+def params_in_force() -> ParameterSet:
+    return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
+
+
+def permit_limits(establishment_ids: list[int]) -> PermitLimits | None:
+    """The facilities' discharge limits as the engine reads them (None when there are none)."""
+    records = [
+        {
+            "facility": lim.establishment.code,
+            "parameter": lim.parameter,
+            "limit_type": lim.limit_type,
+            "value": lim.value,
+            "unit": lim.unit,
+            "effective_from": lim.effective_from.isoformat(),
+            "effective_to": lim.effective_to.isoformat() if lim.effective_to else "",
+            "permit_id": lim.permit_id,
+            "citation": lim.citation,
+        }
+        for lim in DischargeLimit.objects.filter(establishment_id__in=establishment_ids)
+        .select_related("establishment", "approval")
+        .order_by("id")
+    ]
+    return PermitLimits.from_records(records, "discharge limits") if records else None
+
+
+# --- validation ---------------------------------------------------------------------------------
+
+
+def _text(raw: pl.DataFrame, name: str) -> pl.Expr:
+    if name in raw.columns:
+        return pl.col(name).str.strip_chars().fill_null("")
+    return pl.lit("")
+
+
+def _facilities(raw: pl.DataFrame, actor: Any) -> tuple[pl.DataFrame, list[tuple[int, str, str]]]:
+    """Map facility codes to establishments the actor may report for; errors for the rest."""
+    codes = raw.select(_text(raw, "facility").str.to_uppercase().alias("code")).get_column("code")
+    wanted = [c for c in codes.unique().to_list() if c]
+    known = dict(
+        visible(Establishment.objects.filter(code__in=wanted), actor).values_list("code", "id")
+    )
+    frame = raw.select("row").with_columns(
+        codes.alias("code"),
+        codes.replace_strict(known, default=None, return_dtype=pl.Int64).alias("est"),
+    )
+    bad = frame.filter(pl.col("est").is_null())
+    errors = [
+        (
+            r,
+            "facility",
+            "missing (the facility code of an establishment)"
+            if not code
+            else f"'{code}' is not a facility code you may report for",
+        )
+        for r, code in bad.select("row", "code").iter_rows()
+    ]
+    return frame, errors
+
+
+def _sampling_points(
+    raw: pl.DataFrame, fac: pl.DataFrame
+) -> tuple[pl.Series, list[tuple[int, str, str]]]:
+    ids = [int(i) for i in fac.get_column("est").drop_nulls().unique().to_list()]
+    points: dict[tuple[int, str], int] = {}
+    single: dict[int, int | None] = {}
+    for sp_id, est_id, code in SamplingPoint.objects.filter(
+        establishment_id__in=ids, active=True
+    ).values_list("id", "establishment_id", "code"):
+        points[(est_id, code.upper())] = sp_id
+        single[est_id] = sp_id if est_id not in single else None
+    codes = raw.select(_text(raw, "sampling_point").str.to_uppercase()).to_series()
+    out: list[int | None] = []
+    errors = []
+    for (row, est), code in zip(fac.select("row", "est").iter_rows(), codes, strict=True):
+        if est is None:
+            out.append(None)
+        elif not code:
+            sp = single.get(est)
+            if sp is None:
+                errors.append((row, "sampling_point", "missing (the facility has several)"))
+            out.append(sp)
+        elif (est, code) in points:
+            out.append(points[(est, code)])
+        else:
+            errors.append(
+                (row, "sampling_point", f"'{code}' is not a sampling point of the facility")
+            )
+            out.append(None)
+    return pl.Series("sp", out, dtype=pl.Int64), errors
+
+
+def _sample_consistency(frame: pl.DataFrame) -> list[tuple[int, str, str]]:
+    """One time and one sampling point per sample; no parameter twice in a sample."""
+    errors: list[tuple[int, str, str]] = []
+    keyed = frame.filter(pl.col("est").is_not_null())
+    first = keyed.group_by("est", "sample_id").agg(
+        pl.col("sampled_at").first().alias("t0"),
+        pl.col("sp").first().alias("sp0"),
+        pl.col("row").first().alias("r0"),
+    )
+    joined = keyed.join(first, on=["est", "sample_id"])
+    for r, r0 in (
+        joined.filter(pl.col("sampled_at") != pl.col("t0")).select("row", "r0").iter_rows()
+    ):
+        errors.append((r, "sampled_at", f"differs from the same sample's time on row {r0}"))
+    for r, r0 in joined.filter(pl.col("sp") != pl.col("sp0")).select("row", "r0").iter_rows():
+        errors.append((r, "sampling_point", f"differs from the same sample's on row {r0}"))
+    dup = keyed.filter(pl.col("analyte").is_not_null()).with_columns(
+        pl.col("row").first().over("est", "sample_id", "analyte").alias("r0")
+    )
+    for r, r0 in dup.filter(pl.col("row") != pl.col("r0")).select("row", "r0").iter_rows():
+        errors.append((r, "parameter", f"the sample's result for this parameter is on row {r0}"))
+    return errors
+
+
+def _already_stored(frame: pl.DataFrame) -> list[tuple[int, str, str]]:
+    """Rows whose sample and parameter already have a current stored result."""
+    keyed = frame.filter(pl.col("est").is_not_null() & pl.col("analyte").is_not_null())
+    if keyed.height == 0:
+        return []
+    ids = keyed.get_column("est").unique().to_list()
+    samples = keyed.get_column("sample_id").unique().to_list()
+    stored = list(
+        LabResult.objects.filter(establishment_id__in=ids, event__sample_id__in=samples)
+        .exclude(state="superseded")
+        .values_list("establishment_id", "event__sample_id", "parameter", "id")
+    )
+    if not stored:
+        return []
+    table = pl.DataFrame(
+        stored, schema=["est", "sample_id", "analyte", "existing"], orient="row"
+    ).with_columns(pl.col("est").cast(pl.Int64))
+    hits = keyed.join(table, on=["est", "sample_id", "analyte"])
+    return [
+        (r, "parameter", f"already stored as result #{e}: record a correction that supersedes it")
+        for r, e in hits.select("row", "existing").iter_rows()
+    ]
+
+
+def _custody(raw: pl.DataFrame, tz: str) -> tuple[pl.DataFrame, list[tuple[int, str, str]]]:
+    cols: dict[str, pl.Series] = {}
+    errors = []
+    for name in CUSTODY_TIMES:
+        if name not in raw.columns:
+            cols[name] = pl.Series(name, [None] * raw.height, dtype=pl.Datetime("us", "UTC"))
+            continue
+        text = raw.get_column(name).str.strip_chars().fill_null("")
+        parsed = parse_datetimes(text.replace("", None), tz).get_column("utc").alias(name)
+        bad = raw.select("row").filter((text != "") & parsed.is_null())
+        errors += [(r, name, "not a date and time (ISO 8601)") for (r,) in bad.iter_rows()]
+        cols[name] = parsed
+    text_cols = raw.select([_text(raw, c).alias(c) for c in CUSTODY_TEXT])
+    return pl.DataFrame(list(cols.values())).hstack(text_cols), errors
+
+
+# --- the import ---------------------------------------------------------------------------------
+
+
+def import_lab_file(
+    data: bytes,
+    source_name: str,
+    actor: Any,
+    *,
+    dry_run: bool = False,
+    source: str = ImportSource.LAB_FILE,
+    today: date | None = None,
+    digest: str | None = None,
+) -> ImportReport:
+    """Validate, evaluate and (unless ``dry_run`` or any error) store a laboratory file."""
+    if not (is_staff_member(actor) or source == ImportSource.SELF_MONITORING):
+        raise Forbidden("Importing laboratory files is for the office's staff.")
+    report = ImportReport(source_name)
+    digest = digest or hashlib.sha256(data).hexdigest()
+    previous = LabImport.objects.filter(sha256=digest).first()
+    if previous is not None:
+        report.refused = (
+            f"{source_name}: this file was already imported on "
+            f"{timezone.localtime(previous.imported_at):%Y-%m-%d %H:%M} (import #{previous.pk}, "
+            f"{previous.source_name}); nothing was stored again"
+        )
+    raw = read_lab_bytes(data, source_name)
+    # Facility codes are matched without regard to case or spaces, by the engine's permit
+    # limits as by the registry.
+    raw = raw.with_columns(_text(raw, "facility").str.to_uppercase().alias("facility"))
+    report.rows = raw.height
+    params = params_in_force()
+    fac, errors = _facilities(raw, actor)
+    est_ids = [int(i) for i in fac.get_column("est").drop_nulls().unique().to_list()]
+    sp, sp_errors = _sampling_points(raw, fac)
+    errors += sp_errors
+    custody, custody_errors = _custody(raw, params.timezone)
+    errors += custody_errors
+    ev = evaluate_table(
+        raw.drop("sampling_point", *CUSTODY_TIMES, *CUSTODY_TEXT, strict=False),
+        params,
+        permit_limits(est_ids),
+    )
+    report.evaluation = ev
+    report.parameters_version = ev.parameters_version
+    errors += [(r, f, m) for r, f, m in ev.errors.select("row", "field", "message").iter_rows()]
+    valid = ev.results.select("row", "analyte")
+    keyed = (
+        raw.select(
+            "row",
+            _text(raw, "sample_id").alias("sample_id"),
+            _text(raw, "sampled_at").alias("sampled_at"),
+        )
+        .with_columns(fac.get_column("est"), sp)
+        .join(valid, on="row", how="left")
+    )
+    errors += _sample_consistency(keyed)
+    errors += _already_stored(keyed)
+    report.errors = sorted(set(errors))
+    report.statuses = dict(ev.results.get_column("status").value_counts().iter_rows())
+    report.findings = ev.findings.height + ev.advisories.height
+    if not report.ok or dry_run:
+        return report
+    rows = ev.results.join(
+        raw.select(
+            "row",
+            _text(raw, "qualifier").alias("qualifier"),
+            _text(raw, "reporting_limit").alias("reporting_limit"),
+        )
+        .with_columns(fac.get_column("est"), sp)
+        .hstack(custody),
+        on="row",
+    )
+    with transaction.atomic():
+        lab_import = LabImport.objects.create(
+            sha256=digest,
+            source=source,
+            source_name=source_name[:300],
+            imported_by=actor if getattr(actor, "is_authenticated", False) else None,
+            jurisdiction=settings.SEWER_USE_JURISDICTION,
+            parameters_version=ev.parameters_version,
+            establishment_id=est_ids[0] if source == ImportSource.SELF_MONITORING else None,
+        )
+        stored = _store(lab_import, rows, ev, actor)
+        lab_import.result_count, lab_import.finding_count = rows.height, stored
+        monthly = judge_complete_months(lab_import, rows, params, today)
+        lab_import.finding_count += len(monthly)
+        lab_import.save(update_fields=["result_count", "finding_count"])
+        audit.record(
+            actor=actor,
+            action="import_results",
+            obj=lab_import,
+            after={
+                "source_name": source_name,
+                "sha256": digest,
+                "results": rows.height,
+                "findings": lab_import.finding_count,
+                "statuses": report.statuses,
+                "parameters_version": ev.parameters_version,
+            },
+            citation="§ 196-19 I",
+        )
+    report.stored, report.lab_import, report.monthly = True, lab_import, monthly
+    report.findings = lab_import.finding_count
+    return report
+
+
+def _store(lab_import: LabImport, rows: pl.DataFrame, ev: Evaluation, actor: Any) -> int:
+    """Samples, results and findings in bulk; returns the number of findings stored."""
+    now = timezone.now()
+    samples = (
+        rows.sort("row")
+        .group_by("est", "sample_id", maintain_order=True)
+        .agg(
+            pl.col("sp").first(),
+            pl.col("sample_type").first(),
+            pl.col("sampled_utc").first(),
+            *[pl.col(c).first() for c in (*CUSTODY_TIMES, *CUSTODY_TEXT)],
+        )
+    )
+    first_event = bulk.reserve_ids(SamplingEvent, samples.height)
+    samples = samples.with_row_index("event_id", offset=first_event).with_columns(
+        pl.col("event_id").cast(pl.Int64)
+    )
+    bulk.insert(
+        SamplingEvent,
+        samples.select(
+            pl.col("event_id").alias("id"),
+            pl.lit(now).alias("created_at"),
+            pl.lit(now).alias("updated_at"),
+            pl.col("est").alias("establishment_id"),
+            pl.col("sp").alias("sampling_point_id"),
+            "sample_id",
+            "sample_type",
+            pl.col("sampled_utc").alias("collected_at"),
+            *CUSTODY_TIMES,
+            *CUSTODY_TEXT,
+            pl.lit(lab_import.pk).alias("lab_import_id"),
+        ),
+    )
+    first_result = bulk.reserve_ids(LabResult, rows.height)
+    results = (
+        rows.join(samples.select("est", "sample_id", "event_id"), on=["est", "sample_id"])
+        .sort("row")
+        .with_row_index("result_id", offset=first_result)
+        .with_columns(pl.col("result_id").cast(pl.Int64))
+    )
+    bulk.insert(
+        LabResult,
+        results.select(
+            pl.col("result_id").alias("id"),
+            "event_id",
+            pl.col("est").alias("establishment_id"),
+            pl.lit(lab_import.pk).alias("lab_import_id"),
+            "row",
+            pl.col("sampled_utc").alias("sampled_at"),
+            pl.col("analyte").alias("parameter"),
+            "value_text",
+            pl.col("unit_symbol").alias("unit"),
+            "qualifier",
+            "reporting_limit",
+            pl.col("method").fill_null(""),
+            pl.col("analyzed_utc").alias("analyzed_at"),
+            "status",
+            pl.lit("reported").alias("state"),
+            pl.lit(now).alias("created_at"),
+        ),
+    )
+    per_row = results.select(
+        "row", "result_id", "est", "analyte", pl.col("sampled_utc").alias("observed_at")
+    )
+    findings = ev.findings.join(per_row, on="row").select(
+        pl.col("est").alias("establishment_id"),
+        pl.lit(FindingKind.LAB_RESULT.value).alias("kind"),
+        pl.col("result_id").alias("result_id"),
+        "status",
+        "citation",
+        pl.col("limit").fill_null(""),
+        pl.col("limit_unit").fill_null(""),
+        "message",
+        pl.col("parameter").fill_null(""),
+        "effective",
+        "analyte",
+        "observed_at",
+    )
+    advisories = ev.advisories.join(per_row, on="row").select(
+        pl.col("est").alias("establishment_id"),
+        pl.lit(FindingKind.ADVISORY.value).alias("kind"),
+        pl.col("result_id").alias("result_id"),
+        pl.lit("advisory").alias("status"),
+        "citation",
+        pl.lit("").alias("limit"),
+        pl.lit("").alias("limit_unit"),
+        "message",
+        pl.col("code").alias("parameter"),
+        pl.lit(None, dtype=pl.Date).alias("effective"),
+        "analyte",
+        "observed_at",
+    )
+    everything = pl.concat([findings, advisories])
+    first_finding = bulk.reserve_ids(Finding, everything.height)
+    quiet = list(QUIET_STATUSES)
+    bulk.insert(
+        Finding,
+        everything.with_row_index("id", offset=first_finding).with_columns(
+            pl.col("id").cast(pl.Int64),
+            pl.lit(lab_import.parameters_version).alias("parameters_version"),
+            pl.when(pl.col("status").is_in(quiet))
+            .then(pl.lit(ReviewState.NONE.value))
+            .otherwise(pl.lit(ReviewState.NEW.value))
+            .alias("review"),
+            pl.lit(now).alias("created_at"),
+            pl.lit(True).alias("current"),
+        ),
+    )
+    return everything.height
+
+
+def _month_start(d: date) -> date:
+    return d.replace(day=1)
+
+
+def judge_complete_months(
+    lab_import: LabImport, rows: pl.DataFrame, params: ParameterSet, today: date | None
+) -> list[dict[str, Any]]:
+    """Monthly averages of the facility-months this import touched that have ended."""
+    today = today or timezone.localdate()
+    this_month = _month_start(today)
+    touched = {
+        (int(est), _month_start(day))
+        for est, day in rows.select("est", "day").unique().iter_rows()
+        if _month_start(day) < this_month
+    }
+    if not touched:
+        return []
+    est_ids = sorted({e for e, _ in touched})
+    monthly_limits = set(
+        DischargeLimit.objects.filter(
+            establishment_id__in=est_ids, limit_type="monthly_average"
+        ).values_list("establishment_id", "parameter")
+    )
+    if not monthly_limits:
+        return []
+    limits = permit_limits(est_ids)
+    out: list[dict[str, Any]] = []
+    for est_id, month in sorted(touched):
+        analytes = sorted(p for e, p in monthly_limits if e == est_id)
+        if not analytes:
+            continue
+        out += _judge_month(lab_import, est_id, month, analytes, params, limits)
+    return out
+
+
+def _next_month(d: date) -> date:
+    return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+
+
+def _judge_month(
+    lab_import: LabImport,
+    est_id: int,
+    month: date,
+    analytes: list[str],
+    params: ParameterSet,
+    limits: PermitLimits | None,
+) -> list[dict[str, Any]]:
+    from zoneinfo import ZoneInfo
+
+    tz = ZoneInfo(params.timezone)
+    start = datetime.combine(month, datetime.min.time(), tzinfo=tz)
+    end = datetime.combine(_next_month(month), datetime.min.time(), tzinfo=tz)
+    est = Establishment.objects.get(pk=est_id)
+    stored = list(
+        LabResult.objects.filter(
+            establishment_id=est_id,
+            sampled_at__gte=start,
+            sampled_at__lt=end,
+            parameter__in=[_analyte(a) for a in analytes],
+        )
+        .exclude(state="superseded")
+        .values_list(
+            "event__sample_id",
+            "sampled_at",
+            "event__sample_type",
+            "parameter",
+            "value_text",
+            "unit",
+            "qualifier",
+            "reporting_limit",
+        )
+    )
+    if not stored:
+        return []
+    raw = (
+        pl.DataFrame(
+            [
+                (sid, t.isoformat(), st, p, v, u, est.code, q, rl)
+                for sid, t, st, p, v, u, q, rl in stored
+            ],
+            schema=[
+                "sample_id",
+                "sampled_at",
+                "sample_type",
+                "parameter",
+                "value",
+                "unit",
+                "facility",
+                "qualifier",
+                "reporting_limit",
+            ],
+            orient="row",
+        )
+        .with_row_index("row", offset=2)
+        .with_columns(pl.col("row").cast(pl.Int64))
+    )
+    ev = evaluate_table(raw, params, limits)
+    observed = end - timedelta(seconds=1)  # the month's last second
+    old = Finding.objects.filter(
+        establishment_id=est_id, kind=FindingKind.MONTHLY_AVERAGE, month=month, current=True
+    )
+    old.update(current=False)
+    out = []
+    for m in ev.monthly.iter_rows(named=True):
+        message = (
+            f"monthly average of {m['parameter']} for {m['month']}: {m['average']} "
+            f"{m['limit_unit']} over {m['days_measured']} day(s) measured; permit limit "
+            f"{m['limit']} {m['limit_unit']} ({m['permit_id']})"
+        )
+        Finding.objects.create(
+            establishment_id=est_id,
+            kind=FindingKind.MONTHLY_AVERAGE,
+            status=m["status"],
+            citation=m["citation"],
+            limit=m["limit"],
+            limit_unit=m["limit_unit"],
+            message=message,
+            parameter=f"permit {m['permit_id']} monthly_average",
+            parameters_version=lab_import.parameters_version,
+            analyte=m["parameter"],
+            observed_at=observed,
+            month=month,
+            review=ReviewState.NONE if m["status"] in QUIET_STATUSES else ReviewState.NEW,
+        )
+        out.append({**m, "facility": est.code})
+    return out
+
+
+def _analyte(name: str) -> str:
+    from sewer_rules.analytes import resolve
+
+    return resolve(name).name

@@ -1,0 +1,334 @@
+"""Services of the monitoring app: manual entry, corrections, approval, sampling points.
+
+Every service checks who may act, validates, and writes its change and the audit event in one
+transaction. A laboratory result is never edited: :func:`correct_result` stores a new result
+that supersedes it, evaluated again by ``sewer_rules``; the old result and its findings stay
+(superseded, no longer current), so the history of what was reported and found is kept.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from datetime import datetime
+from typing import Any
+
+import polars as pl
+from django.db import transaction
+from django.utils import timezone
+
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role, is_staff_member
+from sewer_office.core import audit
+from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.registry.models import Establishment
+from sewer_rules.evaluation import evaluate_table
+
+from .findings import initial_review
+from .lab_import import (
+    ImportReport,
+    judge_complete_months,
+    import_lab_file,
+    params_in_force,
+    permit_limits,
+)
+from .models import (
+    Finding,
+    FindingKind,
+    ImportSource,
+    LabResult,
+    ResultState,
+    SamplingBasis,
+    SamplingPoint,
+)
+
+#: The roles that approve and correct laboratory results (§ 196-15 SUPERINTENDENT, ENGINEER).
+RESULT_OFFICERS = (SUPERINTENDENT, ENGINEER)
+
+MANUAL_COLUMNS = (
+    "sample_id",
+    "sampled_at",
+    "sample_type",
+    "parameter",
+    "value",
+    "unit",
+    "facility",
+    "sampling_point",
+    "qualifier",
+    "reporting_limit",
+    "analyzed_at",
+    "method",
+    "collected_by",
+    "relinquished_at",
+    "relinquished_by",
+    "received_at",
+    "received_by",
+    "laboratory",
+)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        return timezone.localtime(value).isoformat(timespec="minutes")
+    return str(value).strip()
+
+
+def enter_results(actor: Any, rows: list[dict[str, Any]]) -> ImportReport:
+    """Results typed in by hand: the same validation and evaluation as a laboratory file.
+
+    Staff enter for any facility; an outside user only for the facilities they report for
+    (self-monitoring). Row numbers in errors count the entered rows from 2, as in a file.
+    """
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(MANUAL_COLUMNS)
+    for row in rows:
+        writer.writerow([_text(row.get(c)) for c in MANUAL_COLUMNS])
+    data = buf.getvalue().encode("utf-8")
+    nonce = f"{actor.pk}:{timezone.now().isoformat()}".encode()
+    source = ImportSource.MANUAL if is_staff_member(actor) else ImportSource.SELF_MONITORING
+    return import_lab_file(
+        data,
+        "manual entry",
+        actor,
+        source=source,
+        digest=hashlib.sha256(data + nonce).hexdigest(),
+    )
+
+
+def _require_officer(actor: Any, what: str) -> None:
+    if not has_role(actor, *RESULT_OFFICERS):
+        raise Forbidden(f"{what} is reserved to the Superintendent and the engineer.")
+
+
+def _raw_of(results: list[LabResult], overrides: dict[int, dict[str, str]]) -> pl.DataFrame:
+    """Stored results as the text table the engine reads (``row`` = index + 2)."""
+    records = []
+    for r in results:
+        rec = {
+            "sample_id": r.event.sample_id,
+            "sampled_at": r.sampled_at.isoformat(),
+            "sample_type": r.event.sample_type,
+            "parameter": r.parameter,
+            "value": r.value_text,
+            "unit": r.unit,
+            "facility": r.establishment.code,
+            "qualifier": r.qualifier,
+            "reporting_limit": r.reporting_limit,
+            "analyzed_at": r.analyzed_at.isoformat() if r.analyzed_at else "",
+            "method": r.method,
+        }
+        rec.update(overrides.get(r.pk, {}))
+        records.append(rec)
+    return (
+        pl.DataFrame(records)
+        .with_row_index("row", offset=2)
+        .with_columns(pl.col("row").cast(pl.Int64))
+    )
+
+
+def correct_result(
+    result: LabResult,
+    actor: Any,
+    *,
+    value: str,
+    unit: str,
+    reason: str,
+    qualifier: str = "",
+    reporting_limit: str = "",
+) -> LabResult:
+    """A new result superseding ``result`` (with the reason), evaluated again; audited."""
+    _require_officer(actor, "Correcting a laboratory result")
+    if not reason.strip():
+        raise InvalidInput({"reason": ["Say why the result is corrected."]})
+    if result.state == ResultState.SUPERSEDED:
+        raise Blocked("This result was already corrected: correct the result that replaced it.")
+    # The day's other current results of the same parameter count for a daily maximum.
+    local_day = timezone.localtime(result.sampled_at).date()
+    same_day = [
+        r
+        for r in LabResult.objects.filter(
+            establishment=result.establishment, parameter=result.parameter
+        )
+        .exclude(state=ResultState.SUPERSEDED)
+        .exclude(pk=result.pk)
+        .select_related("event", "establishment")
+        if timezone.localtime(r.sampled_at).date() == local_day
+    ]
+    fixed = {
+        "value": value.strip(),
+        "unit": unit.strip(),
+        "qualifier": qualifier.strip(),
+        "reporting_limit": reporting_limit.strip(),
+    }
+    raw = _raw_of([result, *same_day], {result.pk: fixed})
+    params = params_in_force()
+    ev = evaluate_table(raw, params, permit_limits([result.establishment_id]))
+    mine = ev.errors.filter(pl.col("row") == 2)
+    if mine.height:
+        raise InvalidInput({f: [m] for f, m in mine.select("field", "message").iter_rows()})
+    row = ev.results.filter(pl.col("row") == 2).row(0, named=True)
+    with transaction.atomic():
+        old = LabResult.objects.select_for_update().get(pk=result.pk)
+        if old.state == ResultState.SUPERSEDED:
+            raise Blocked("This result was already corrected.")
+        before = audit.snapshot(old)
+        new = LabResult.objects.create(
+            event=old.event,
+            establishment=old.establishment,
+            lab_import=None,
+            row=None,
+            sampled_at=old.sampled_at,
+            parameter=row["analyte"],
+            value_text=row["value_text"],
+            unit=row["unit_symbol"],
+            qualifier=fixed["qualifier"],
+            reporting_limit=fixed["reporting_limit"],
+            method=old.method,
+            analyzed_at=old.analyzed_at,
+            status=row["status"],
+            supersedes=old,
+            correction_reason=reason.strip(),
+        )
+        old.state = ResultState.SUPERSEDED
+        old.save(update_fields=["state"])
+        Finding.objects.filter(result=old).update(current=False)
+        _store_row_findings(new, ev, params_version=ev.parameters_version)
+        audit.record(
+            actor=actor,
+            action="correct_result",
+            obj=new,
+            before=before,
+            after=audit.snapshot(new),
+            reason=reason.strip(),
+            citation="§ 196-19 I",
+        )
+        months = pl.DataFrame(
+            {"est": [old.establishment_id], "day": [local_day]},
+            schema={"est": pl.Int64, "day": pl.Date},
+        )
+        judge_complete_months(_ImportLike(ev.parameters_version), months, params, None)
+    return new
+
+
+class _ImportLike:
+    """The parameter version holder the month judgement needs (no import for a correction)."""
+
+    def __init__(self, version: str) -> None:
+        self.parameters_version = version
+
+
+def _store_row_findings(result: LabResult, ev: Any, params_version: str) -> None:
+    rows = []
+    for f in ev.findings.filter(pl.col("row") == 2).iter_rows(named=True):
+        rows.append(
+            Finding(
+                establishment_id=result.establishment_id,
+                kind=FindingKind.LAB_RESULT,
+                result=result,
+                status=f["status"],
+                citation=f["citation"],
+                limit=f["limit"] or "",
+                limit_unit=f["limit_unit"] or "",
+                message=f["message"],
+                parameter=f["parameter"] or "",
+                effective=f["effective"],
+                parameters_version=params_version,
+                analyte=result.parameter,
+                observed_at=result.sampled_at,
+                review=initial_review(f["status"]),
+            )
+        )
+    for a in ev.advisories.filter(pl.col("row") == 2).iter_rows(named=True):
+        rows.append(
+            Finding(
+                establishment_id=result.establishment_id,
+                kind=FindingKind.ADVISORY,
+                result=result,
+                status="advisory",
+                citation=a["citation"],
+                message=a["message"],
+                parameter=a["code"],
+                parameters_version=params_version,
+                analyte=result.parameter,
+                observed_at=result.sampled_at,
+                review=initial_review("advisory"),
+            )
+        )
+    Finding.objects.bulk_create(rows)
+
+
+def approve_results(results: Any, actor: Any, note: str = "") -> int:
+    """Approve reported results (they become immutable records of the office); audited."""
+    _require_officer(actor, "Approving laboratory results")
+    now = timezone.now()
+    with transaction.atomic():
+        ids = list(
+            results.filter(state=ResultState.REPORTED)
+            .select_for_update()
+            .values_list("id", flat=True)
+        )
+        LabResult.objects.filter(id__in=ids).update(
+            state=ResultState.APPROVED, approved_at=now, approved_by=actor
+        )
+        for pk in ids[:1000]:
+            result = LabResult.objects.get(pk=pk)
+            audit.record(
+                actor=actor,
+                action="approve_result",
+                obj=result,
+                after={"state": "approved", "batch": len(ids)},
+                reason=note,
+                citation="§ 196-19 I",
+                state_from=ResultState.REPORTED,
+                state_to=ResultState.APPROVED,
+                at=now,
+            )
+    return len(ids)
+
+
+def add_sampling_point(
+    actor: Any,
+    establishment: Establishment,
+    *,
+    code: str,
+    manhole: str,
+    basis: str,
+    description: str = "",
+    sampling_interval_days: int | None = None,
+) -> SamplingPoint:
+    """Register where a facility is sampled (Superintendent or engineer), audited."""
+    _require_officer(actor, "Designating a sampling point")
+    code = code.strip().upper()
+    if not code:
+        raise InvalidInput({"code": ["required"]})
+    if basis not in SamplingBasis.values:
+        raise InvalidInput(
+            {"basis": [f"'{basis}' is not one of {', '.join(SamplingBasis.values)}"]}
+        )
+    if SamplingPoint.objects.filter(establishment=establishment, code=code).exists():
+        raise InvalidInput({"code": [f"{code} is already a sampling point of the facility"]})
+    with transaction.atomic():
+        point = SamplingPoint.objects.create(
+            establishment=establishment,
+            code=code,
+            manhole=manhole.strip(),
+            basis=basis,
+            description=description.strip(),
+            sampling_interval_days=sampling_interval_days,
+        )
+        audit.record(
+            actor=actor,
+            action="add_sampling_point",
+            obj=point,
+            after=audit.snapshot(point),
+            citation="§ 196-19 I" if basis != SamplingBasis.CONTROL_MANHOLE else "§ 196-19 H",
+        )
+    return point
+
+
+def visible_results(user: Any) -> Any:
+    return visible(LabResult.objects.all(), user)
