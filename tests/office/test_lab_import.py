@@ -169,7 +169,9 @@ def test_correction_supersedes_and_keeps_history(town: Town, fac: Any) -> None:
     assert monthly.count() == 2 and monthly.get(current=True).status == "compliant"
     with pytest.raises(Blocked):
         correct_result(copper, town.u("engineer"), value="0.4", unit="mg/l", reason="again")
-    assert AuditEvent.objects.filter(action="correct_result", reason="lab transcription error").exists()
+    assert AuditEvent.objects.filter(
+        action="correct_result", reason="lab transcription error"
+    ).exists()
 
 
 def test_manual_entry_uses_the_same_validation(town: Town, fac: Any) -> None:

@@ -155,9 +155,10 @@ def _facilities(raw: pl.DataFrame, actor: Any) -> tuple[pl.DataFrame, list[tuple
     """Map facility codes to establishments the actor may report for; errors for the rest."""
     codes = raw.select(_text(raw, "facility").str.to_uppercase().alias("code")).get_column("code")
     wanted = [c for c in codes.unique().to_list() if c]
-    known = dict(
-        visible(Establishment.objects.filter(code__in=wanted), actor).values_list("code", "id")
-    )
+    qs = Establishment.objects.filter(code__in=wanted)
+    if actor is not None:  # None: the command line at the server, which acts for the office
+        qs = visible(qs, actor)
+    known = dict(qs.values_list("code", "id"))
     frame = raw.select("row").with_columns(
         codes.alias("code"),
         codes.replace_strict(known, default=None, return_dtype=pl.Int64).alias("est"),
@@ -268,7 +269,7 @@ def _custody(raw: pl.DataFrame, tz: str) -> tuple[pl.DataFrame, list[tuple[int, 
         bad = raw.select("row").filter((text != "") & parsed.is_null())
         errors += [(r, name, "not a date and time (ISO 8601)") for (r,) in bad.iter_rows()]
         cols[name] = parsed
-    text_cols = raw.select([_text(raw, c).alias(c) for c in CUSTODY_TEXT])
+    text_cols = raw.select("row", *[_text(raw, c).alias(c) for c in CUSTODY_TEXT]).drop("row")
     return pl.DataFrame(list(cols.values())).hstack(text_cols), errors
 
 
@@ -285,8 +286,12 @@ def import_lab_file(
     today: date | None = None,
     digest: str | None = None,
 ) -> ImportReport:
-    """Validate, evaluate and (unless ``dry_run`` or any error) store a laboratory file."""
-    if not (is_staff_member(actor) or source == ImportSource.SELF_MONITORING):
+    """Validate, evaluate and (unless ``dry_run`` or any error) store a laboratory file.
+
+    ``actor`` None is the command line on the server (``sewer-use import-results`` without
+    ``--as``), which acts for the office.
+    """
+    if actor is not None and not (is_staff_member(actor) or source == ImportSource.SELF_MONITORING):
         raise Forbidden("Importing laboratory files is for the office's staff.")
     report = ImportReport(source_name)
     digest = digest or hashlib.sha256(data).hexdigest()

@@ -132,6 +132,9 @@ class LabImport(models.Model):
         "registry.Establishment", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
+    #: Outside users see their own self-monitoring uploads; the office's imports are staff's.
+    ACCESS_PATHS = FACILITY_PATHS
+
     class Meta:
         ordering = ("-imported_at", "-id")
 
@@ -318,6 +321,9 @@ class Finding(models.Model):
         indexes = (
             models.Index(fields=["establishment", "observed_at"], name="finding_facility_time"),
             models.Index(fields=["review", "status"], name="finding_review_status"),
+            models.Index(
+                fields=["establishment", "review", "observed_at"], name="finding_facility_review"
+            ),
             models.Index(fields=["source_type", "source_id"], name="finding_source"),
         )
 

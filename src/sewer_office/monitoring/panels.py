@@ -1,15 +1,65 @@
-"""The monitoring app's panels on the facility page and the dashboard (see sewer_office.core.panels)."""
+"""The monitoring app's panels: on the facility page, sampling points, recent results with
+status and citations, a chart per parameter with its limits, and the facility's open findings
+(of every kind: results, slugs, pump-outs, inspections); on the dashboard, new findings to
+review and sampling due."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import (
+    APPLICANT,
+    ENGINEER,
+    SUPERINTENDENT,
+    has_role,
+    is_staff_member,
+)
 from sewer_office.core.panels import Panel
+
+from . import queries
+from .models import DischargeLimit, ReviewState, SamplingPoint
+
+DASHBOARD_ROWS = 8
 
 
 def facility_panel(request: Any, establishment: Any) -> Panel | None:
-    return None
+    user = request.user
+    findings = queries.open_findings(user).filter(establishment=establishment)
+    return Panel(
+        title="Sampling and results",
+        template="monitoring/_facility_panel.html",
+        context={
+            "est": establishment,
+            "points": visible(SamplingPoint.objects.filter(establishment=establishment), user),
+            "limits": visible(
+                DischargeLimit.objects.filter(establishment=establishment).select_related(
+                    "approval"
+                ),
+                user,
+            ),
+            "results": queries.recent_results(establishment, user),
+            "parameters": queries.parameters_of(establishment),
+            "findings": list(findings[: queries.OPEN_FINDINGS]),
+            "may_add_point": has_role(user, SUPERINTENDENT, ENGINEER),
+            "may_report": has_role(user, SUPERINTENDENT, ENGINEER, APPLICANT),
+        },
+        order=10,
+    )
 
 
 def dashboard_panel(request: Any) -> Panel | None:
-    return None
+    user = request.user
+    if not is_staff_member(user):
+        return None
+    new = queries.open_findings(user).filter(review=ReviewState.NEW)
+    return Panel(
+        title="Findings and sampling",
+        template="monitoring/_dashboard_panel.html",
+        context={
+            "new_count": new.count(),
+            "new": list(new[:DASHBOARD_ROWS]),
+            "due": queries.sampling_due(user)[:DASHBOARD_ROWS],
+        },
+        order=10,
+    )

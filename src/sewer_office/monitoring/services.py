@@ -28,8 +28,8 @@ from sewer_rules.evaluation import evaluate_table
 from .findings import initial_review
 from .lab_import import (
     ImportReport,
-    judge_complete_months,
     import_lab_file,
+    judge_complete_months,
     params_in_force,
     permit_limits,
 )
@@ -332,3 +332,80 @@ def add_sampling_point(
 
 def visible_results(user: Any) -> Any:
     return visible(LabResult.objects.all(), user)
+
+
+def add_discharge_limit(
+    actor: Any,
+    establishment: Establishment,
+    *,
+    parameter: str,
+    limit_type: str,
+    value: str,
+    unit: str,
+    effective_from: Any,
+    effective_to: Any = None,
+    approval: Any = None,
+    citation: str = "§ 196-16 E",
+) -> Any:
+    """A numeric condition of a facility's discharge approval, checked as the engine reads
+    limits (analyte, unit of its dimension, no overlap with a limit of the same kind); audited."""
+    from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
+
+    from .models import DischargeLimit
+
+    _require_officer(actor, "Setting a discharge limit")
+    if approval is not None and approval.establishment_id != establishment.pk:
+        raise InvalidInput({"approval": ["the approval is of another establishment"]})
+    if not establishment.code:
+        raise InvalidInput({"facility": ["give the establishment a facility code first"]})
+    record = {
+        "facility": establishment.code,
+        "parameter": parameter,
+        "limit_type": limit_type,
+        "value": str(value).strip(),
+        "unit": unit,
+        "effective_from": effective_from.isoformat(),
+        "effective_to": effective_to.isoformat() if effective_to else "",
+        "permit_id": "new",
+        "citation": citation,
+    }
+    existing = [
+        {
+            "facility": establishment.code,
+            "parameter": lim.parameter,
+            "limit_type": lim.limit_type,
+            "value": lim.value,
+            "unit": lim.unit,
+            "effective_from": lim.effective_from.isoformat(),
+            "effective_to": lim.effective_to.isoformat() if lim.effective_to else "",
+            "permit_id": lim.permit_id,
+            "citation": lim.citation,
+        }
+        for lim in DischargeLimit.objects.filter(establishment=establishment)
+    ]
+    try:
+        PermitLimits.from_records([record])
+        PermitLimits.from_records([*existing, record])
+    except PermitLimitError as e:
+        message = str(e).split(": ", 2)[-1]
+        raise InvalidInput({"limit": [message]}) from None
+    with transaction.atomic():
+        lim = DischargeLimit.objects.create(
+            establishment=establishment,
+            approval=approval,
+            parameter=parameter.strip(),
+            limit_type=limit_type,
+            value=str(value).strip(),
+            unit=unit.strip(),
+            effective_from=effective_from,
+            effective_to=effective_to,
+            citation=citation,
+        )
+        audit.record(
+            actor=actor,
+            action="set_discharge_limit",
+            obj=lim,
+            after=audit.snapshot(lim),
+            citation=citation,
+        )
+    return lim

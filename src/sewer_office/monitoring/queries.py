@@ -1,0 +1,176 @@
+"""Read-side queries of the monitoring app, shared by pages, panels and the API.
+
+Each is bounded (a page of rows, a window of time) so that a facility page stays fast however
+long the facility's history: a facility with 2 million results in the database renders with a
+handful of indexed queries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from sewer_office.accounts.access import visible
+from sewer_rules.analytes import BY_NAME
+from sewer_rules.evaluation.engine import RULES
+from sewer_rules.units import conversion
+
+from .charts import LimitLine, render_chart
+from .lab_import import params_in_force
+from .models import DischargeLimit, Finding, LabResult, ResultState, ReviewState, SamplingPoint
+
+RECENT_RESULTS = 25
+OPEN_FINDINGS = 25
+CHART_DAYS = 400
+CHART_POINTS = 2000
+
+OPEN_REVIEWS = (ReviewState.NEW, ReviewState.ACKNOWLEDGED)
+
+
+def open_findings(user: Any) -> QuerySet[Finding]:
+    """Current findings that need someone's attention, newest first."""
+    return visible(
+        Finding.objects.filter(current=True, review__in=OPEN_REVIEWS).select_related(
+            "establishment", "result"
+        ),
+        user,
+    ).order_by("-observed_at", "-id")
+
+
+def recent_results(est: Any, user: Any) -> list[LabResult]:
+    qs = visible(
+        LabResult.objects.filter(establishment=est)
+        .exclude(state=ResultState.SUPERSEDED)
+        .select_related("event", "event__sampling_point"),
+        user,
+    ).order_by("-sampled_at", "id")[:RECENT_RESULTS]
+    rows = list(qs)
+    cites: dict[int, list[tuple[str, str]]] = {}
+    for rid, status, citation in Finding.objects.filter(
+        result_id__in=[r.pk for r in rows], current=True
+    ).values_list("result_id", "status", "citation"):
+        cites.setdefault(rid, []).append((status, citation))
+    for r in rows:
+        r.citations = sorted(set(cites.get(r.pk, [])))  # type: ignore[attr-defined]
+    return rows
+
+
+def parameters_of(est: Any) -> list[str]:
+    """The parameters measured at the facility in the chart window."""
+    since = timezone.now() - timedelta(days=CHART_DAYS)
+    return sorted(
+        set(
+            LabResult.objects.filter(establishment=est, sampled_at__gte=since)
+            .order_by()
+            .values_list("parameter", flat=True)
+            .distinct()
+        )
+    )
+
+
+@cache
+def _factor(unit: str, canonical: str) -> float | None:
+    try:
+        return float(conversion(unit, canonical).factor)  # type: ignore[attr-defined]
+    except Exception:
+        return None
+
+
+def _plot_value(text: str, unit: str, canonical: str) -> float | None:
+    try:
+        number = Decimal(text.strip().lstrip("<").strip())
+    except (InvalidOperation, ValueError):
+        return None
+    if unit == canonical:
+        return float(number)
+    try:
+        from sewer_rules.units import convert
+
+        return float(convert(number, unit, canonical))
+    except Exception:
+        return None
+
+
+@dataclass
+class Chart:
+    analyte: str
+    svg: str
+
+
+def limit_lines(est: Any, analyte: str, on: date) -> list[LimitLine]:
+    """The ordinance's limits and the facility's permit limits for ``analyte`` on ``on``."""
+    info = BY_NAME[analyte]
+    params = params_in_force()
+    lines = []
+    for rule in RULES:
+        if rule.analyte != analyte:
+            continue
+        pv = params.get(rule.parameter, on)
+        if pv.value is None:
+            continue
+        from sewer_rules.units import convert
+
+        value = float(convert(pv.value, pv.unit, info.canonical_unit))
+        lines.append(LimitLine(value, f"{pv.value} {pv.unit} {rule.bound} ({rule.citation})"))
+    for lim in DischargeLimit.objects.filter(
+        establishment=est, effective_from__lte=on
+    ).select_related("approval"):
+        if lim.effective_to and lim.effective_to < on:
+            continue
+        from sewer_rules.analytes import resolve
+        from sewer_rules.units import convert
+
+        if resolve(lim.parameter).name != analyte:
+            continue
+        value = float(convert(Decimal(lim.value), lim.unit, info.canonical_unit))
+        label = f"{lim.value} {lim.unit} {lim.get_limit_type_display().lower()} ({lim.permit_id})"
+        lines.append(LimitLine(value, label))
+    return lines
+
+
+def chart(est: Any, analyte: str) -> str:
+    """The SVG of ``analyte`` at ``est`` over the chart window (current results only)."""
+    info = BY_NAME.get(analyte)
+    if info is None:
+        return render_chart(analyte, "", [], [])
+    since = timezone.now() - timedelta(days=CHART_DAYS)
+    rows = list(
+        LabResult.objects.filter(establishment=est, parameter=analyte, sampled_at__gte=since)
+        .exclude(state=ResultState.SUPERSEDED)
+        .order_by("-sampled_at")
+        .values_list("sampled_at", "value_text", "unit", "status")[:CHART_POINTS]
+    )
+    points = []
+    for t, text, unit, status in rows:
+        v = _plot_value(text, unit, info.canonical_unit)
+        if v is not None:
+            points.append((timezone.localtime(t), v, status))
+    return render_chart(
+        info.label, info.canonical_unit, points, limit_lines(est, analyte, timezone.localdate())
+    )
+
+
+def sampling_due(user: Any, within_days: int = 7) -> list[dict[str, Any]]:
+    """Sampling points with a programme whose next sampling falls within ``within_days``."""
+    today = timezone.localdate()
+    out = []
+    points = visible(
+        SamplingPoint.objects.filter(active=True, sampling_interval_days__isnull=False),
+        user,
+    ).select_related("establishment")
+    for sp in points:
+        last = sp.events.order_by("-collected_at").values_list("collected_at", flat=True).first()
+        due = (
+            timezone.localtime(last).date() + timedelta(days=sp.sampling_interval_days or 0)
+            if last
+            else today
+        )
+        if due <= today + timedelta(days=within_days):
+            out.append({"point": sp, "last": last, "due": due, "overdue": due < today})
+    return sorted(out, key=lambda d: d["due"])

@@ -1,0 +1,191 @@
+"""API representations of sampling, results and findings (read side)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from .models import DischargeLimit, Finding, LabImport, LabResult, SamplingEvent, SamplingPoint
+
+
+class SamplingPointSerializer(serializers.ModelSerializer):
+    facility = serializers.CharField(source="establishment.code", read_only=True)
+
+    class Meta:
+        model = SamplingPoint
+        fields = (
+            "id",
+            "establishment",
+            "facility",
+            "code",
+            "manhole",
+            "basis",
+            "description",
+            "active",
+            "sampling_interval_days",
+        )
+
+
+class DischargeLimitSerializer(serializers.ModelSerializer):
+    facility = serializers.CharField(source="establishment.code", read_only=True)
+    permit_id = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = DischargeLimit
+        fields = (
+            "id",
+            "establishment",
+            "facility",
+            "approval",
+            "permit_id",
+            "parameter",
+            "limit_type",
+            "value",
+            "unit",
+            "effective_from",
+            "effective_to",
+            "citation",
+        )
+        read_only_fields = ("id",)
+
+
+class FindingSerializer(serializers.ModelSerializer):
+    facility = serializers.CharField(source="establishment.code", read_only=True, default="")
+
+    class Meta:
+        model = Finding
+        fields = (
+            "id",
+            "establishment",
+            "facility",
+            "kind",
+            "result",
+            "status",
+            "citation",
+            "limit",
+            "limit_unit",
+            "message",
+            "parameter",
+            "effective",
+            "parameters_version",
+            "analyte",
+            "observed_at",
+            "month",
+            "current",
+            "review",
+            "reviewed_at",
+            "review_note",
+        )
+
+
+class SamplingEventSerializer(serializers.ModelSerializer):
+    facility = serializers.CharField(source="establishment.code", read_only=True)
+    sampling_point_code = serializers.CharField(
+        source="sampling_point.code", read_only=True, default=""
+    )
+
+    class Meta:
+        model = SamplingEvent
+        fields = (
+            "id",
+            "establishment",
+            "facility",
+            "sampling_point",
+            "sampling_point_code",
+            "sample_id",
+            "sample_type",
+            "collected_at",
+            "collected_by",
+            "relinquished_at",
+            "relinquished_by",
+            "received_at",
+            "received_by",
+            "laboratory",
+            "lab_import",
+        )
+
+
+class LabResultSerializer(serializers.ModelSerializer):
+    facility = serializers.CharField(source="establishment.code", read_only=True)
+    sample_id = serializers.CharField(source="event.sample_id", read_only=True)
+    superseded_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = LabResult
+        fields = (
+            "id",
+            "establishment",
+            "facility",
+            "event",
+            "sample_id",
+            "lab_import",
+            "row",
+            "sampled_at",
+            "parameter",
+            "value_text",
+            "unit",
+            "qualifier",
+            "reporting_limit",
+            "method",
+            "analyzed_at",
+            "status",
+            "state",
+            "supersedes",
+            "superseded_by",
+            "correction_reason",
+            "approved_at",
+        )
+
+    def get_superseded_by(self, obj: LabResult) -> int | None:
+        later = getattr(obj, "superseded_by", None)
+        return later.pk if later is not None else None
+
+
+class LabResultDetailSerializer(LabResultSerializer):
+    findings = FindingSerializer(many=True, read_only=True)
+
+    class Meta(LabResultSerializer.Meta):
+        fields = (*LabResultSerializer.Meta.fields, "findings")
+
+
+class LabImportSerializer(serializers.ModelSerializer):
+    imported_by = serializers.CharField(source="imported_by.username", default=None)
+
+    class Meta:
+        model = LabImport
+        fields = (
+            "id",
+            "source",
+            "source_name",
+            "sha256",
+            "imported_at",
+            "imported_by",
+            "jurisdiction",
+            "parameters_version",
+            "result_count",
+            "finding_count",
+            "establishment",
+        )
+
+
+class UploadSerializer(serializers.Serializer):
+    file = serializers.FileField()
+    dry_run = serializers.BooleanField(default=False)
+
+
+class CorrectionSerializer(serializers.Serializer):
+    value = serializers.CharField(max_length=40)
+    unit = serializers.CharField(max_length=20)
+    qualifier = serializers.CharField(max_length=10, required=False, allow_blank=True, default="")
+    reporting_limit = serializers.CharField(
+        max_length=40, required=False, allow_blank=True, default=""
+    )
+    reason = serializers.CharField()
+
+
+class ReviewSerializer(serializers.Serializer):
+    review = serializers.ChoiceField(choices=["acknowledged", "closed"])
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ApproveSerializer(serializers.Serializer):
+    note = serializers.CharField(required=False, allow_blank=True, default="")

@@ -1,0 +1,322 @@
+"""Pages of sampling and laboratory results: import, manual entry, results, corrections,
+approval, findings and their review, sampling points, and the per-parameter charts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has_role
+from sewer_office.core import audit
+from sewer_office.core.decorators import office_view
+from sewer_office.core.errors import OfficeError
+from sewer_office.registry.models import Establishment
+
+from . import forms as mforms
+from . import queries, services
+from .findings import review_finding
+from .lab_import import UnusableFile, import_lab_file
+from .models import Finding, ImportSource, LabImport, LabResult, ResultState
+
+PAGE_SIZE = 50
+OFFICERS = (SUPERINTENDENT, ENGINEER)
+REPORTERS = (SUPERINTENDENT, ENGINEER, APPLICANT)
+
+
+def _page(request: HttpRequest, qs: Any) -> tuple[Any, str]:
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return page, query.urlencode()
+
+
+@office_view(*REPORTERS)
+def import_file(request: HttpRequest) -> HttpResponse:
+    """Upload a laboratory file: the report lists every failing row and field, or the result."""
+    form = mforms.LabFileForm(request.POST or None, request.FILES or None)
+    report = None
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        staff = has_role(request.user, *OFFICERS)
+        source = ImportSource.LAB_FILE if staff else ImportSource.SELF_MONITORING
+        try:
+            report = import_lab_file(
+                upload.read(),
+                upload.name,
+                request.user,
+                dry_run=form.cleaned_data["dry_run"],
+                source=source,
+            )
+        except UnusableFile as e:
+            form.add_error("file", str(e))
+        except OfficeError as e:
+            form.add_error(None, e.message)
+        if report is not None and report.stored and report.lab_import is not None:
+            messages.success(
+                request,
+                f"Stored {report.rows} result(s) from {upload.name}: import #{report.lab_import.pk}.",
+            )
+            return redirect("monitoring:import-detail", report.lab_import.pk)
+        status = 200 if report is not None and report.ok else 400
+    elif request.method == "POST":
+        status = 400
+    return render(
+        request, "monitoring/import.html", {"form": form, "report": report}, status=status
+    )
+
+
+@office_view()
+def import_list(request: HttpRequest) -> HttpResponse:
+    qs = visible(LabImport.objects.select_related("imported_by"), request.user)
+    page, query = _page(request, qs)
+    return render(request, "monitoring/import_list.html", {"page": page, "query": query})
+
+
+@office_view()
+def import_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    imp = get_object_or_404(visible(LabImport.objects.all(), request.user), pk=pk)
+    results = visible(
+        imp.results.select_related("establishment", "event").order_by("row"), request.user
+    )
+    page, query = _page(request, results)
+    return render(
+        request,
+        "monitoring/import_detail.html",
+        {
+            "imp": imp,
+            "page": page,
+            "query": query,
+            "reported": results.filter(state=ResultState.REPORTED).count(),
+            "may_approve": has_role(request.user, *OFFICERS),
+            "timeline": audit.timeline(imp),
+        },
+    )
+
+
+@require_POST
+@office_view(*OFFICERS)
+def import_approve(request: HttpRequest, pk: int) -> HttpResponse:
+    imp = get_object_or_404(visible(LabImport.objects.all(), request.user), pk=pk)
+    n = services.approve_results(imp.results.all(), request.user, request.POST.get("note", ""))
+    messages.success(request, f"Approved {n} result(s).")
+    return redirect("monitoring:import-detail", imp.pk)
+
+
+def _filtered_results(request: HttpRequest) -> tuple[Any, mforms.ResultFilterForm]:
+    qs = visible(
+        LabResult.objects.select_related("establishment", "event", "event__sampling_point"),
+        request.user,
+    )
+    form = mforms.ResultFilterForm(request.GET or None)
+    if form.is_valid():
+        d = form.cleaned_data
+        if d["facility"]:
+            qs = qs.filter(establishment__code=d["facility"].strip().upper())
+        if d["parameter"]:
+            qs = qs.filter(parameter=d["parameter"].strip().lower())
+        if d["status"]:
+            qs = qs.filter(status=d["status"].strip())
+        if d["state"]:
+            qs = qs.filter(state=d["state"].strip())
+        if d["sampled_from"]:
+            qs = qs.filter(sampled_at__date__gte=d["sampled_from"])
+        if d["sampled_to"]:
+            qs = qs.filter(sampled_at__date__lte=d["sampled_to"])
+    return qs.order_by("-sampled_at", "id"), form
+
+
+@office_view()
+def result_list(request: HttpRequest) -> HttpResponse:
+    qs, form = _filtered_results(request)
+    page, query = _page(request, qs)
+    return render(
+        request, "monitoring/result_list.html", {"page": page, "query": query, "filter": form}
+    )
+
+
+@office_view()
+def result_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    result = get_object_or_404(
+        visible(
+            LabResult.objects.select_related(
+                "establishment", "event", "event__sampling_point", "lab_import", "supersedes"
+            ),
+            request.user,
+        ),
+        pk=pk,
+    )
+    later = LabResult.objects.filter(supersedes=result).first()
+    return render(
+        request,
+        "monitoring/result_detail.html",
+        {
+            "r": result,
+            "findings": result.findings.order_by("-current", "id"),
+            "later": later,
+            "may_correct": has_role(request.user, *OFFICERS)
+            and result.state != ResultState.SUPERSEDED,
+            "form": mforms.CorrectionForm(
+                initial={"value": result.value_text, "unit": result.unit}
+            ),
+            "timeline": audit.timeline(result),
+        },
+    )
+
+
+@require_POST
+@office_view(*OFFICERS)
+def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    result = get_object_or_404(visible(LabResult.objects.all(), request.user), pk=pk)
+    form = mforms.CorrectionForm(request.POST)
+    if form.is_valid():
+        try:
+            new = services.correct_result(result, request.user, **form.cleaned_data)
+        except OfficeError as e:
+            messages.error(request, e.message)
+        else:
+            messages.success(request, f"Result #{result.pk} corrected by #{new.pk}.")
+            return redirect("monitoring:result", new.pk)
+    else:
+        messages.error(request, "; ".join(f"{k}: {', '.join(v)}" for k, v in form.errors.items()))
+    return redirect("monitoring:result", result.pk)
+
+
+@office_view(*REPORTERS)
+def result_create(request: HttpRequest) -> HttpResponse:
+    form = mforms.ManualResultForm(request.POST or None)
+    report = None
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                report = services.enter_results(request.user, [form.cleaned_data])
+            except OfficeError as e:
+                form.add_error(None, e.message)
+            else:
+                if report.stored and report.lab_import is not None:
+                    result = report.lab_import.results.first()
+                    messages.success(request, "Result stored and evaluated.")
+                    return redirect("monitoring:result", result.pk if result else 0)
+                for _row, field, message in report.errors:
+                    form.add_error(field if field in form.fields else None, message)
+    return render(
+        request, "monitoring/result_form.html", {"form": form, "report": report}, status=status
+    )
+
+
+@office_view()
+def finding_list(request: HttpRequest) -> HttpResponse:
+    qs = visible(Finding.objects.select_related("establishment", "result"), request.user)
+    review = request.GET.get("review", "open")
+    if review == "open":
+        qs = qs.filter(current=True, review__in=queries.OPEN_REVIEWS)
+    elif review:
+        qs = qs.filter(review=review)
+    for key in ("status", "kind"):
+        if request.GET.get(key):
+            qs = qs.filter(**{key: request.GET[key]})
+    if request.GET.get("facility"):
+        qs = qs.filter(establishment__code=request.GET["facility"].strip().upper())
+    page, query = _page(request, qs.order_by("-observed_at", "-id"))
+    return render(
+        request,
+        "monitoring/finding_list.html",
+        {
+            "page": page,
+            "query": query,
+            "review": review,
+            "may_review": has_role(request.user, *OFFICERS),
+            "review_form": mforms.ReviewForm(),
+        },
+    )
+
+
+@require_POST
+@office_view(*OFFICERS)
+def finding_review(request: HttpRequest, pk: int) -> HttpResponse:
+    finding = get_object_or_404(visible(Finding.objects.all(), request.user), pk=pk)
+    form = mforms.ReviewForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose acknowledge or close.")
+    else:
+        try:
+            review_finding(
+                finding, request.user, form.cleaned_data["review"], form.cleaned_data["note"]
+            )
+        except OfficeError as e:
+            messages.error(request, e.message)
+        else:
+            messages.success(request, f"Finding #{finding.pk} {form.cleaned_data['review']}.")
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        return redirect(target)
+    return redirect("monitoring:findings")
+
+
+def _facility(request: HttpRequest, pk: int) -> Establishment:
+    return get_object_or_404(visible(Establishment.objects.all(), request.user), pk=pk)
+
+
+@office_view()
+def chart(request: HttpRequest, pk: int, parameter: str) -> HttpResponse:
+    est = _facility(request, pk)
+    if parameter not in queries.parameters_of(est):
+        raise Http404("No results of this parameter.")
+    response = HttpResponse(queries.chart(est, parameter), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=60"
+    return response
+
+
+@office_view(*OFFICERS)
+def point_create(request: HttpRequest, pk: int) -> HttpResponse:
+    est = _facility(request, pk)
+    form = mforms.SamplingPointForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                services.add_sampling_point(request.user, est, **form.cleaned_data)
+            except OfficeError as e:
+                form.add_error(None, e.message)
+            else:
+                messages.success(request, "Sampling point added.")
+                return redirect("registry:establishment", est.pk)
+    return render(
+        request,
+        "monitoring/point_form.html",
+        {"form": form, "est": est, "title": f"Sampling point of {est.name}"},
+        status=status,
+    )
+
+
+@office_view(*OFFICERS)
+def limit_create(request: HttpRequest, pk: int) -> HttpResponse:
+    est = _facility(request, pk)
+    form = mforms.DischargeLimitForm(request.POST or None, establishment=est)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                services.add_discharge_limit(request.user, est, **form.cleaned_data)
+            except OfficeError as e:
+                form.add_error(None, e.message)
+            else:
+                messages.success(request, "Discharge limit recorded.")
+                return redirect("registry:establishment", est.pk)
+    return render(
+        request,
+        "monitoring/point_form.html",
+        {"form": form, "est": est, "title": f"Discharge limit of {est.name}", "limit": True},
+        status=status,
+    )
