@@ -81,7 +81,6 @@ class World:
 
     def pages(self, mine: bool = True) -> list[str]:
         est = self.fac.mine if mine else self.fac.theirs
-        imp = self.my_import if mine else self.their_import
         res = self.my_result if mine else self.their_result
         return [
             *self.office_imports(mine),
@@ -91,7 +90,6 @@ class World:
         ]
 
     def endpoints(self, mine: bool = True) -> list[str]:
-        imp = self.my_import if mine else self.their_import
         res = self.my_result if mine else self.their_result
         finding = self.my_finding if mine else self.their_finding
         point = self.fac.my_point if mine else self.fac.their_point
@@ -143,7 +141,8 @@ def test_staff_see_every_facility(world: World, login: Any, username: str) -> No
     for url in API_LISTS + world.endpoints(True) + world.endpoints(False):
         assert c.get(url).status_code == 200, url
     expected = 200 if username in OFFICERS else 403
-    for url in REPORTING + [
+    for url in [
+        *REPORTING,
         f"/monitoring/facilities/{world.fac.theirs.pk}/points/new/",
         f"/monitoring/facilities/{world.fac.theirs.pk}/limits/new/",
     ]:
