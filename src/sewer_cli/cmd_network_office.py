@@ -110,9 +110,20 @@ def run_trace(args: argparse.Namespace) -> int:
             entry["id"],
             entry["name"],
             f"{entry['network_distance_m']:.2f}",
+            _recent(entry),
             " > ".join(entry["via_manholes"]),
         )
         for entry in result.upstream
     ]
-    print(table(["kind", "id", "name", "distance_m", "via"], rows))
+    print(table(["kind", "id", "name", "distance_m", "recent", "via"], rows))
     return 0
+
+
+def _recent(entry: dict[str, Any]) -> str:
+    """A facility's exceedances and slugs of the last 90 days, in a few characters."""
+    if entry["kind"] != "facility":
+        return ""
+    exceedances, slugs = entry.get("recent_exceedances", 0), entry.get("recent_slugs", 0)
+    if not exceedances and not slugs:
+        return "-"
+    return f"{exceedances} exceedance(s), {slugs} slug(s)"

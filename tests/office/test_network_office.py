@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +179,10 @@ def test_trace_json_names_facilities_and_properties(
                 "name": "Olive's Diner",
                 "network_distance_m": 150.0,
                 "via_manholes": ["MH06", "MH03"],
+                "code": "",
+                "recent_exceedances": 0,
+                "recent_slugs": 0,
+                "recent_findings": [],
             },
             {
                 "kind": "property",
@@ -358,3 +362,28 @@ def test_demo_town_ships_a_network(db: Any, settings: Any, login: Any) -> None:
     assert (
         r.status_code == 200 and f"{served.count()} parcels drain to {outlet}" in r.content.decode()
     )
+
+
+def test_trace_shows_a_facilitys_recent_exceedances(
+    imported: NetworkVersion, net_town: Town
+) -> None:
+    """The tool to find who caused a problem: upstream facilities with what they discharged."""
+    from django.utils import timezone
+
+    from sewer_office.monitoring.lab_import import import_lab_file
+
+    from .monitoring_factories import facilities
+
+    facilities(net_town)
+    when = timezone.localtime() - timedelta(days=3)
+    data = (
+        "sample_id,sampled_at,sample_type,parameter,value,unit,facility,sampling_point\n"
+        f"T1,{when:%Y-%m-%dT%H:%M},grab,pH,4.9,SU,OWNER-CAFE,CM-1\n"
+        f"T1,{when:%Y-%m-%dT%H:%M},grab,Temperature,70,°F,OWNER-CAFE,CM-1\n"
+    )
+    assert import_lab_file(data.encode(), "t.csv", net_town.u("superintendent")).stored
+    entry = next(e for e in trace("MH03").as_dict()["upstream"] if e["kind"] == "facility")
+    assert entry["code"] == "OWNER-CAFE" and entry["recent_exceedances"] == 1
+    assert entry["recent_slugs"] == 0
+    assert entry["recent_findings"][0]["citation"] == "§ 196-19 C(3)"
+    assert entry["recent_findings"][0]["status"] == "prohibited"

@@ -74,7 +74,17 @@ def build_demo_town(seed: int = 4, anchor: date | None = None) -> Town:
         _registry(town)
         Records(town).build()
         load_demo_network(town.users["superintendent"], seed)
+        _monitoring(town)
     return town
+
+
+def _monitoring(town: Town) -> None:
+    """Sampling and results first (facility codes, sampling points), then what builds on them."""
+    from .grease import load_demo_grease
+    from .monitoring import load_demo_monitoring
+
+    load_demo_monitoring(town)
+    load_demo_grease(town)
 
 
 def _users(town: Town) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -257,6 +258,49 @@ class Trace:
         return {"manhole": self.manhole, "upstream": self.upstream}
 
 
+#: How far back the trace looks for a facility's exceedances and slugs, and how many it shows.
+RECENT_DAYS = 90
+RECENT_SHOWN = 5
+SLUG_KINDS = frozenset({"slug", "unreported_slug"})
+#: Finding kinds that say what a facility discharged (not pump-outs or inspections).
+DISCHARGE_KINDS = ("lab_result", "monthly_average", "slug", "excursion", "unreported_slug")
+
+
+def recent_findings(establishment_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Each facility's current exceedances and slugs of the last :data:`RECENT_DAYS`, newest
+    first — what the Superintendent looks for when tracing the source of a problem."""
+    from django.utils import timezone
+
+    from sewer_office.monitoring.findings import QUIET_STATUSES
+    from sewer_office.monitoring.models import Finding
+
+    since = timezone.now() - timedelta(days=RECENT_DAYS)
+    out: dict[int, list[dict[str, Any]]] = {}
+    for i in range(0, len(establishment_ids), 500):
+        rows = (
+            Finding.objects.filter(
+                establishment_id__in=establishment_ids[i : i + 500],
+                observed_at__gte=since,
+                current=True,
+                kind__in=DISCHARGE_KINDS,
+            )
+            .exclude(status__in=QUIET_STATUSES)
+            .order_by("-observed_at", "-id")
+            .values_list("establishment_id", "kind", "status", "citation", "observed_at", "message")
+        )
+        for est_id, kind, status, citation, at, message in rows:
+            out.setdefault(est_id, []).append(
+                {
+                    "kind": kind,
+                    "status": status,
+                    "citation": citation,
+                    "observed_at": at.isoformat(),
+                    "message": message,
+                }
+            )
+    return out
+
+
 def trace(manhole_id: str, *, limit: int | None = None) -> Trace:
     """Every facility and property upstream of ``manhole_id``, nearest first.
 
@@ -282,12 +326,25 @@ def trace(manhole_id: str, *, limit: int | None = None) -> Trace:
     )
     for est in ests.order_by("name", "id"):
         facilities.setdefault(est.building.property.parcel_id, []).append(est)
+    recent = recent_findings([est.pk for group in facilities.values() for est in group])
     upstream: list[dict[str, Any]] = []
     for e in raw:
         common = {"network_distance_m": e["network_distance_m"], "via_manholes": e["via_manholes"]}
         if e["id"] in facilities:
             for est in facilities[e["id"]]:
-                upstream.append({"kind": "facility", "id": str(est.pk), "name": est.name, **common})
+                found = recent.get(est.pk, [])
+                upstream.append(
+                    {
+                        "kind": "facility",
+                        "id": str(est.pk),
+                        "name": est.name,
+                        **common,
+                        "code": est.code,
+                        "recent_exceedances": sum(1 for f in found if f["kind"] not in SLUG_KINDS),
+                        "recent_slugs": sum(1 for f in found if f["kind"] in SLUG_KINDS),
+                        "recent_findings": found[:RECENT_SHOWN],
+                    }
+                )
         else:
             prop = props.get(e["id"])
             upstream.append(

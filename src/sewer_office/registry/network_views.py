@@ -24,7 +24,11 @@ TRACE_ROWS = 200
 @office_view(*STAFF_ROLES)
 def network_page(request: HttpRequest) -> HttpResponse:
     found = ns.active_network()
-    context: dict[str, object] = {"version": None, "rows": TRACE_ROWS}
+    context: dict[str, object] = {
+        "version": None,
+        "rows": TRACE_ROWS,
+        "recent_days": ns.RECENT_DAYS,
+    }
     if found is None:
         return render(request, "registry/network.html", context)
     version, net = found

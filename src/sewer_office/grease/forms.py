@@ -1,0 +1,135 @@
+"""Forms of the grease app: register an installation (with its sizing inputs), record a
+pump-out, void a pump-out, record a removal, and the list's filter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django import forms
+from django.db import models
+
+from sewer_office.permits.models import InterceptorRequirement
+from sewer_office.permits.workflows.common import DateInput
+from sewer_office.registry.models import Establishment
+
+from .models import GreaseInterceptor, InterceptorKind
+from .rules import PDI_DRAIN_MINUTES
+
+
+class InterceptorForm(forms.Form):
+    establishment = forms.ModelChoiceField(
+        queryset=Establishment.objects.all(),
+        widget=forms.NumberInput(attrs={"placeholder": "establishment id"}),
+        help_text="The establishment's id (Registry → Establishments).",
+    )
+    requirement = forms.ModelChoiceField(
+        queryset=InterceptorRequirement.objects.all(),
+        required=False,
+        widget=forms.NumberInput(attrs={"placeholder": "requirement id"}),
+        help_text="The requirement (INT-…) this installation answers, if one was recorded.",
+    )
+    kind = forms.ChoiceField(choices=InterceptorKind.choices)
+    make_model = forms.CharField(max_length=120, required=False, label="Make and model")
+    rated_gpm = forms.DecimalField(
+        max_digits=7, decimal_places=1, required=False, label="Rated flow (gpm)"
+    )
+    grease_capacity_lb = forms.DecimalField(
+        max_digits=7, decimal_places=1, required=False, label="Grease capacity (lb)"
+    )
+    capacity_gal = forms.DecimalField(
+        max_digits=9, decimal_places=1, required=False, label="Capacity (gallons)"
+    )
+    location = forms.CharField(max_length=200)
+    accessible = forms.BooleanField(
+        required=False,
+        label="Readily and easily accessible for cleaning and inspection",
+        help_text="§ 196-19 F(2), last sentence.",
+    )
+    access_note = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+    installed_on = forms.DateField(widget=DateInput, required=False)
+    cleaning_interval_days = forms.IntegerField(
+        min_value=1,
+        required=False,
+        label="Cleaning interval (days)",
+        help_text="Only if this establishment's approval sets one; blank = the town's interval.",
+    )
+    fixture_volume_in3 = forms.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        required=False,
+        min_value=0,
+        label="Sizing: fixture volume (in³)",
+        help_text="PDI G-101 (hydromechanical): the fixtures' total volume, e.g. 13824.",
+    )
+    drain_minutes = forms.TypedChoiceField(
+        choices=[(m, f"{m} min") for m in PDI_DRAIN_MINUTES],
+        coerce=int,
+        initial=1,
+        required=False,
+        label="Sizing: drain time",
+    )
+    dfu = forms.IntegerField(
+        min_value=0,
+        required=False,
+        label="Sizing: drainage fixture units",
+        help_text="UPC table (gravity). Leave sizing blank for an installation already on file.",
+    )
+
+
+class PumpOutForm(forms.Form):
+    pumped_on = forms.DateField(widget=DateInput)
+    hauler_name = forms.CharField(max_length=120, label="Hauler")
+    hauler_permit = forms.CharField(max_length=60, required=False, label="Hauler permit/licence")
+    volume_gal = forms.DecimalField(max_digits=9, decimal_places=1, label="Volume (gallons)")
+    grease_depth_in = forms.DecimalField(
+        max_digits=6, decimal_places=2, required=False, label="Grease/solids depth (in)"
+    )
+    grease_percent = forms.DecimalField(
+        max_digits=5, decimal_places=1, required=False, label="Grease/solids (%)"
+    )
+    manifest_number = forms.CharField(max_length=60, required=False)
+    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class RemovalForm(ReasonForm):
+    removed_on = forms.DateField(widget=DateInput)
+
+
+class InterceptorFilter(django_filters.FilterSet):
+    establishment = django_filters.NumberFilter(field_name="establishment_id", label="Est. id")
+    q = django_filters.CharFilter(method="search", label="Search")
+    kind = django_filters.ChoiceFilter(choices=InterceptorKind.choices)
+    active = django_filters.BooleanFilter()
+    overdue = django_filters.BooleanFilter(method="only_overdue", label="Overdue")
+
+    class Meta:
+        model = GreaseInterceptor
+        fields = ("establishment", "kind", "active")
+
+    def only_overdue(
+        self, qs: models.QuerySet[Any], name: str, value: bool | None
+    ) -> models.QuerySet[Any]:
+        """Overdue (or never pumped and undated) today; the clock is computed, not stored."""
+        if value is None:
+            return qs
+        from django.utils import timezone
+
+        from .services import overdue
+
+        ids = {c.trap.pk for c in overdue(qs, timezone.localdate())}
+        return qs.filter(pk__in=ids) if value else qs.exclude(pk__in=ids)
+
+    def search(self, qs: models.QuerySet[Any], name: str, value: str) -> models.QuerySet[Any]:
+        v = value.strip()
+        if not v:
+            return qs
+        return qs.filter(
+            models.Q(establishment__name__icontains=v)
+            | models.Q(location__icontains=v)
+            | models.Q(make_model__icontains=v)
+        )

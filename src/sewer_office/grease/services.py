@@ -1,0 +1,504 @@
+"""Services of the grease app: registering installations, pump-outs, voiding, overdue clocks.
+
+Each change writes its audit event in the same transaction. Who may act:
+
+- registering or removing an installation: the Superintendent, the engineer, the Building
+  Inspector (the office staff who see installations, § 196-19 F);
+- recording a pump-out: those staff, and an establishment's own outside user (self-reporting
+  of its hauler's pump-out) — only for the interceptors it can see;
+- voiding a pump-out: those staff, or the outside user who recorded it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.db import models, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from sewer_office.accounts.access import can_see
+from sewer_office.accounts.roles import (
+    APPLICANT,
+    BUILDING_INSPECTOR,
+    ENGINEER,
+    SUPERINTENDENT,
+    has_role,
+)
+from sewer_office.core import audit
+from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.monitoring.findings import findings_of, record_finding
+from sewer_office.monitoring.models import Finding, FindingKind
+from sewer_rules.findings import Status
+
+from . import rules
+from .models import GreaseInterceptor, InterceptorKind, PumpOut, SizingCheck
+
+STAFF_ROLES = (SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR)
+CITATION = rules.CITATION
+#: Days ahead the dashboard lists pump-outs coming due.
+DUE_SOON_DAYS = 14
+
+
+def _require_staff(actor: Any, what: str) -> None:
+    if not has_role(actor, *STAFF_ROLES):
+        raise Forbidden(
+            f"{what} is for the Superintendent, the engineer or the Building Inspector "
+            f"({CITATION})."
+        )
+
+
+def may_register(user: Any) -> bool:
+    return has_role(user, *STAFF_ROLES)
+
+
+def may_record_pump_out(user: Any, interceptor: GreaseInterceptor) -> bool:
+    if has_role(user, *STAFF_ROLES):
+        return True
+    return has_role(user, APPLICANT) and can_see(user, interceptor)
+
+
+def may_void(user: Any, pump_out: PumpOut) -> bool:
+    if pump_out.voided:
+        return False
+    return has_role(user, *STAFF_ROLES) or (
+        has_role(user, APPLICANT) and pump_out.recorded_by_id == user.pk
+    )
+
+
+# --- registration ------------------------------------------------------------------------------
+
+
+def _check_capacity(kind: str, rated_gpm: Decimal | None, capacity_gal: Decimal | None) -> None:
+    errors: dict[str, list[str]] = {}
+    if kind == InterceptorKind.HYDROMECHANICAL and rated_gpm is None:
+        errors["rated_gpm"] = ["A hydromechanical interceptor's rated flow (gpm) is needed."]
+    if kind == InterceptorKind.GRAVITY and capacity_gal is None:
+        errors["capacity_gal"] = ["A gravity interceptor's capacity (gallons) is needed."]
+    if kind == InterceptorKind.GREASE_TRAP and rated_gpm is None and capacity_gal is None:
+        errors["capacity_gal"] = ["Give the trap's rated flow (gpm) or its capacity (gallons)."]
+    for name, value in (("rated_gpm", rated_gpm), ("capacity_gal", capacity_gal)):
+        if value is not None and value <= 0:
+            errors[name] = ["Must be more than 0."]
+    if errors:
+        raise InvalidInput(errors)
+
+
+def sizing_input(
+    kind: str,
+    *,
+    fixture_volume_in3: Decimal | None,
+    drain_minutes: int | None,
+    dfu: int | None,
+    rated_gpm: Decimal | None,
+    capacity_gal: Decimal | None,
+) -> rules.SizingInput | None:
+    """The sizing to compute for a new installation of ``kind`` (None: no inputs given)."""
+    if fixture_volume_in3 is None and dfu is None:
+        return None
+    if kind == InterceptorKind.OIL_SAND:
+        raise InvalidInput(
+            {
+                "sizing": [
+                    "Oil and sand interceptors are of a type and capacity the Superintendent "
+                    "approves (§ 196-19 F(1)); no sizing method applies."
+                ]
+            }
+        )
+    if fixture_volume_in3 is not None and dfu is not None:
+        raise InvalidInput(
+            {"dfu": ["Give fixture volume (PDI G-101) or fixture units (UPC), not both."]}
+        )
+    if fixture_volume_in3 is not None:
+        if kind == InterceptorKind.GRAVITY:
+            raise InvalidInput({"fixture_volume_in3": ["A gravity interceptor is sized by DFU."]})
+        return rules.SizingInput(
+            "hydromechanical",
+            fixture_volume_in3=fixture_volume_in3,
+            drain_minutes=drain_minutes or 1,
+            installed=rated_gpm,
+        )
+    if kind == InterceptorKind.HYDROMECHANICAL:
+        raise InvalidInput({"dfu": ["A hydromechanical interceptor is sized by fixture volume."]})
+    return rules.SizingInput("gravity", dfu=dfu, installed=capacity_gal)
+
+
+def register_interceptor(
+    actor: Any,
+    *,
+    establishment: Any,
+    kind: str,
+    location: str,
+    accessible: bool,
+    access_note: str = "",
+    make_model: str = "",
+    capacity_gal: Decimal | None = None,
+    rated_gpm: Decimal | None = None,
+    grease_capacity_lb: Decimal | None = None,
+    installed_on: date | None = None,
+    cleaning_interval_days: int | None = None,
+    requirement: Any = None,
+    fixture_volume_in3: Decimal | None = None,
+    drain_minutes: int | None = None,
+    dfu: int | None = None,
+    today: date | None = None,
+) -> GreaseInterceptor:
+    """Register an installed interceptor and, with sizing inputs, store its sizing check.
+
+    The check is judged under the method in force on the installation day (else today):
+    under Wappinger's method 0 (DEC 1988, not formalized) it is a reference, ``passed`` None.
+    """
+    _require_staff(actor, "Registering a grease trap or interceptor")
+    today = today or timezone.localdate()
+    if kind not in InterceptorKind.values:
+        raise InvalidInput({"kind": [f"'{kind}' is not a kind of interceptor"]})
+    if not location.strip():
+        raise InvalidInput({"location": ["Say where it is (§ 196-19 F(2): accessible)."]})
+    if installed_on and installed_on > today:
+        raise InvalidInput({"installed_on": ["An installation date cannot be in the future."]})
+    if cleaning_interval_days is not None and cleaning_interval_days <= 0:
+        raise InvalidInput({"cleaning_interval_days": ["Must be at least 1 day."]})
+    if requirement is not None and requirement.establishment_id != establishment.pk:
+        raise InvalidInput({"requirement": ["That requirement is of another establishment."]})
+    _check_capacity(kind, rated_gpm, capacity_gal)
+    sizing = sizing_input(
+        kind,
+        fixture_volume_in3=fixture_volume_in3,
+        drain_minutes=drain_minutes,
+        dfu=dfu,
+        rated_gpm=rated_gpm,
+        capacity_gal=capacity_gal,
+    )
+    judged_on = installed_on or today
+    check = rules.size(sizing, judged_on) if sizing else None
+    with transaction.atomic():
+        trap = GreaseInterceptor.objects.create(
+            establishment=establishment,
+            requirement=requirement,
+            kind=kind,
+            capacity_gal=capacity_gal,
+            rated_gpm=rated_gpm,
+            grease_capacity_lb=grease_capacity_lb,
+            make_model=make_model.strip(),
+            location=location.strip(),
+            accessible=accessible,
+            access_note=access_note.strip(),
+            installed_on=installed_on,
+            cleaning_interval_days=cleaning_interval_days,
+            registered_by=actor,
+        )
+        audit.record(
+            actor=actor,
+            action="register_interceptor",
+            obj=trap,
+            after=audit.snapshot(trap),
+            citation=trap.citation,
+        )
+        if sizing and check:
+            stored = _store_check(trap, sizing, check, judged_on)
+            audit.record(
+                actor=actor,
+                action="sizing_check",
+                obj=trap,
+                after=audit.snapshot(stored),
+                reason=check.message,
+                citation=CITATION,
+            )
+    return trap
+
+
+def _store_check(
+    trap: GreaseInterceptor, sizing: rules.SizingInput, check: Any, judged_on: date
+) -> SizingCheck:
+    d = check.details
+    return SizingCheck.objects.create(
+        interceptor=trap,
+        method=sizing.method,
+        fixture_volume_in3=sizing.fixture_volume_in3,
+        drain_minutes=sizing.drain_minutes if sizing.method == "hydromechanical" else None,
+        dfu=sizing.dfu,
+        installed_value=d.get("installed_gpm", d.get("installed_gal", "")),
+        computed_size=rules.computed_size(check),
+        passed=check.passed,
+        determination=d["determination"] == "yes",
+        citation=str(check.citation),
+        message=check.message,
+        details=dict(d),
+        judged_on=judged_on,
+        parameter=d["parameter"],
+        effective=date.fromisoformat(d["effective"]),
+        parameters_version=rules.params().version,
+    )
+
+
+def remove_interceptor(
+    actor: Any, trap: GreaseInterceptor, removed_on: date, reason: str
+) -> GreaseInterceptor:
+    """Mark an interceptor removed (replaced, establishment closed): its history stays."""
+    _require_staff(actor, "Recording an interceptor's removal")
+    if not reason.strip():
+        raise InvalidInput({"reason": ["Say why it was removed."]})
+    with transaction.atomic():
+        locked = GreaseInterceptor.objects.select_for_update().get(pk=trap.pk)
+        if not locked.active:
+            raise Blocked(f"{locked} was already removed on {locked.removed_on}.")
+        before = audit.snapshot(locked)
+        locked.active = False
+        locked.removed_on = removed_on
+        locked.removal_reason = reason.strip()
+        locked.save(update_fields=["active", "removed_on", "removal_reason", "updated_at"])
+        audit.record(
+            actor=actor,
+            action="remove_interceptor",
+            obj=locked,
+            before=before,
+            after=audit.snapshot(locked),
+            reason=reason.strip(),
+            citation=locked.citation,
+        )
+    return locked
+
+
+# --- pump-outs ---------------------------------------------------------------------------------
+
+
+def record_pump_out(
+    actor: Any,
+    trap: GreaseInterceptor,
+    *,
+    pumped_on: date,
+    hauler_name: str,
+    volume_gal: Decimal,
+    hauler_permit: str = "",
+    grease_depth_in: Decimal | None = None,
+    grease_percent: Decimal | None = None,
+    manifest_number: str = "",
+    notes: str = "",
+    today: date | None = None,
+) -> PumpOut:
+    """Record a hauler's pump-out: staff, or the establishment's own user (self-reporting)."""
+    if not may_record_pump_out(actor, trap):
+        raise Forbidden(
+            "Pump-outs are recorded by the Superintendent, the engineer, the Building Inspector "
+            "or the establishment itself."
+        )
+    today = today or timezone.localdate()
+    errors: dict[str, list[str]] = {}
+    if pumped_on > today:
+        errors["pumped_on"] = ["A pump-out cannot be recorded ahead of time."]
+    elif trap.installed_on and pumped_on < trap.installed_on:
+        errors["pumped_on"] = [f"Before the installation ({trap.installed_on:%Y-%m-%d})."]
+    elif trap.removed_on and pumped_on > trap.removed_on:
+        errors["pumped_on"] = [f"After the removal ({trap.removed_on:%Y-%m-%d})."]
+    if not hauler_name.strip():
+        errors["hauler_name"] = ["Name the hauler."]
+    if volume_gal is None or volume_gal <= 0:
+        errors["volume_gal"] = ["The volume pumped must be more than 0 gallons."]
+    if grease_percent is not None and not (0 <= grease_percent <= 100):
+        errors["grease_percent"] = ["A percentage is between 0 and 100."]
+    if grease_depth_in is not None and grease_depth_in < 0:
+        errors["grease_depth_in"] = ["A depth cannot be negative."]
+    if errors:
+        raise InvalidInput(errors)
+    with transaction.atomic():
+        pump = PumpOut.objects.create(
+            interceptor=trap,
+            pumped_on=pumped_on,
+            hauler_name=hauler_name.strip(),
+            hauler_permit=hauler_permit.strip(),
+            volume_gal=volume_gal,
+            grease_depth_in=grease_depth_in,
+            grease_percent=grease_percent,
+            manifest_number=manifest_number.strip(),
+            notes=notes.strip(),
+            recorded_by=actor,
+        )
+        audit.record(
+            actor=actor,
+            action="record_pump_out",
+            obj=pump,
+            after=audit.snapshot(pump),
+            citation=trap.citation,
+        )
+    return pump
+
+
+def void_pump_out(actor: Any, pump: PumpOut, reason: str) -> PumpOut:
+    """Void a mistaken pump-out record: it stays, marked void, and no longer resets the clock."""
+    if not (has_role(actor, *STAFF_ROLES) or pump.recorded_by_id == actor.pk):
+        raise Forbidden("A pump-out is voided by office staff or by whoever recorded it.")
+    if not reason.strip():
+        raise InvalidInput({"reason": ["Say why the record is void."]})
+    with transaction.atomic():
+        locked = PumpOut.objects.select_for_update().get(pk=pump.pk)
+        if locked.voided:
+            raise Blocked(f"This pump-out was already voided: {locked.void_reason}")
+        before = audit.snapshot(locked)
+        locked.voided = True
+        locked.voided_at = timezone.now()
+        locked.voided_by = actor
+        locked.void_reason = reason.strip()
+        locked.save(update_fields=["voided", "voided_at", "voided_by", "void_reason"])
+        audit.record(
+            actor=actor,
+            action="void_pump_out",
+            obj=locked,
+            before=before,
+            after=audit.snapshot(locked),
+            reason=reason.strip(),
+            citation=locked.interceptor.citation,
+        )
+    return locked
+
+
+# --- the cleaning clock ------------------------------------------------------------------------
+
+
+def with_last_pump_out(
+    qs: models.QuerySet[GreaseInterceptor], as_of: date
+) -> models.QuerySet[GreaseInterceptor]:
+    """``qs`` annotated with ``last_pumped``: the last non-void pump-out on or before ``as_of``."""
+    return qs.annotate(
+        last_pumped=Max(
+            "pump_outs__pumped_on",
+            filter=Q(pump_outs__voided=False, pump_outs__pumped_on__lte=as_of),
+        )
+    )
+
+
+def status_of(trap: GreaseInterceptor, as_of: date) -> rules.CleaningStatus:
+    """The cleaning status of ``trap`` on ``as_of`` (uses ``last_pumped`` when annotated)."""
+    if hasattr(trap, "last_pumped"):
+        last = trap.last_pumped
+    else:
+        last = (
+            trap.pump_outs.filter(voided=False, pumped_on__lte=as_of)
+            .aggregate(m=Max("pumped_on"))
+            .get("m")
+        )
+    return rules.clock(
+        last,
+        as_of,
+        installed=trap.installed_on,
+        interval_days=trap.cleaning_interval_days,
+    )
+
+
+@dataclass(frozen=True)
+class Clocked:
+    """An interceptor with its cleaning status on a day (for lists and panels)."""
+
+    trap: GreaseInterceptor
+    status: rules.CleaningStatus
+
+    @property
+    def never_pumped(self) -> bool:
+        return self.status.last_pump_out is None
+
+
+def clocks(qs: models.QuerySet[GreaseInterceptor], as_of: date) -> list[Clocked]:
+    """Every active interceptor of ``qs`` with its status on ``as_of``."""
+    active = with_last_pump_out(
+        qs.filter(active=True).select_related("establishment__building__property"), as_of
+    )
+    return [Clocked(t, status_of(t, as_of)) for t in active]
+
+
+def overdue(qs: models.QuerySet[GreaseInterceptor], as_of: date) -> list[Clocked]:
+    """Overdue interceptors, most overdue first; then those never pumped with no date at all."""
+    rows = [c for c in clocks(qs, as_of) if c.status.status in ("overdue", "no_record")]
+    return sorted(rows, key=lambda c: (c.status.status != "overdue", -c.status.days_overdue))
+
+
+def due_soon(
+    qs: models.QuerySet[GreaseInterceptor], as_of: date, days: int = DUE_SOON_DAYS
+) -> list[Clocked]:
+    """Interceptors whose next pump-out falls within ``days`` of ``as_of``, soonest first."""
+    horizon = as_of + timedelta(days=days)
+    rows = [
+        c
+        for c in clocks(qs, as_of)
+        if c.status.status == "due" and c.status.next_due and c.status.next_due <= horizon
+    ]
+    return sorted(rows, key=lambda c: c.status.next_due or as_of)
+
+
+def interval_sentence(status: rules.CleaningStatus) -> str:
+    """Whose choice the interval is: never a number of the law."""
+    if status.interval_days is None:
+        return f"no pump-out interval is configured; {CITATION} sets no frequency"
+    whose = (
+        "this establishment's approval"
+        if status.parameter is None
+        else f"the town ({status.interval_basis})"
+    )
+    return (
+        f"the {status.interval_days}-day interval is the choice of {whose}, not a number of the "
+        f"law: {CITATION} requires grease traps to be accessible for cleaning and sets no "
+        "frequency"
+    )
+
+
+def flag_overdue_pump_outs(today: date | None = None) -> int:
+    """Record a PUMP_OUT_OVERDUE finding for each interceptor overdue on ``today``.
+
+    Once per interceptor per overdue period: the period is identified by its first overdue
+    day (the due date + 1), stored as the finding's ``observed_at``, so running the command
+    again (daily, by cron) adds nothing until a new period starts. Returns how many were
+    recorded.
+    """
+    today = today or timezone.localdate()
+    count = 0
+    params = rules.params()
+    for row in overdue(GreaseInterceptor.objects.all(), today):
+        st = row.status
+        if st.status != "overdue" or st.next_due is None:
+            continue
+        observed = timezone.make_aware(datetime.combine(st.next_due + timedelta(days=1), time()))
+        with transaction.atomic():
+            trap = GreaseInterceptor.objects.select_for_update().get(pk=row.trap.pk)
+            if (
+                findings_of(trap)
+                .filter(kind=FindingKind.PUMP_OUT_OVERDUE, observed_at=observed)
+                .exists()
+            ):
+                continue
+            since = "installation" if st.last_pump_out is None else "last pump-out"
+            start = st.last_pump_out or trap.installed_on
+            message = (
+                f"{trap}: {since} {start:%Y-%m-%d} + {st.interval_days} days = due "
+                f"{st.next_due:%Y-%m-%d}; on {today:%Y-%m-%d} the pump-out is overdue by "
+                f"{st.days_overdue} day{'s' if st.days_overdue != 1 else ''}. "
+                f"Note: {interval_sentence(st)}."
+            )
+            finding = record_finding(
+                source=trap,
+                establishment=trap.establishment,
+                kind=FindingKind.PUMP_OUT_OVERDUE,
+                status=Status.REVIEW,
+                citation=CITATION,
+                message=message,
+                observed_at=observed,
+                limit=str(st.interval_days),
+                limit_unit="day",
+                parameter=st.parameter.name if st.parameter else "approval interval",
+                effective=st.parameter.effective if st.parameter else None,
+                parameters_version=params.version,
+            )
+            audit.record(
+                actor=None,
+                action="flag_pump_out_overdue",
+                obj=trap,
+                after={"finding": finding.pk, "days_overdue": st.days_overdue},
+                reason=message,
+                citation=CITATION,
+            )
+            count += 1
+    return count
+
+
+def overdue_findings(trap: GreaseInterceptor) -> models.QuerySet[Finding]:
+    return findings_of(trap).filter(kind=FindingKind.PUMP_OUT_OVERDUE).order_by("-observed_at")
