@@ -24,12 +24,14 @@ from __future__ import annotations
 import hashlib
 import io
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import polars as pl
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from sewer_cli.check_io import UnusableFile, frame_with_rows
@@ -180,33 +182,47 @@ def _facilities(raw: pl.DataFrame, actor: Any) -> tuple[pl.DataFrame, list[tuple
 def _sampling_points(
     raw: pl.DataFrame, fac: pl.DataFrame
 ) -> tuple[pl.Series, list[tuple[int, str, str]]]:
+    """Each row's sampling point id: its code at the facility, or — when blank — the facility's
+    only active sampling point."""
     ids = [int(i) for i in fac.get_column("est").drop_nulls().unique().to_list()]
-    points: dict[tuple[int, str], int] = {}
-    single: dict[int, int | None] = {}
-    for sp_id, est_id, code in SamplingPoint.objects.filter(
-        establishment_id__in=ids, active=True
-    ).values_list("id", "establishment_id", "code"):
-        points[(est_id, code.upper())] = sp_id
-        single[est_id] = sp_id if est_id not in single else None
-    codes = raw.select(_text(raw, "sampling_point").str.to_uppercase()).to_series()
-    out: list[int | None] = []
-    errors = []
-    for (row, est), code in zip(fac.select("row", "est").iter_rows(), codes, strict=True):
-        if est is None:
-            out.append(None)
-        elif not code:
-            sp = single.get(est)
-            if sp is None:
-                errors.append((row, "sampling_point", "missing (the facility has several)"))
-            out.append(sp)
-        elif (est, code) in points:
-            out.append(points[(est, code)])
-        else:
-            errors.append(
-                (row, "sampling_point", f"'{code}' is not a sampling point of the facility")
+    points = pl.DataFrame(
+        list(
+            SamplingPoint.objects.filter(establishment_id__in=ids, active=True).values_list(
+                "id", "establishment_id", "code"
             )
-            out.append(None)
-    return pl.Series("sp", out, dtype=pl.Int64), errors
+        ),
+        schema={"sp": pl.Int64, "est": pl.Int64, "code": pl.String},
+        orient="row",
+    ).with_columns(pl.col("code").str.to_uppercase())
+    single = (
+        points.group_by("est")
+        .agg(pl.col("sp").first(), pl.len().alias("n"))
+        .filter(pl.col("n") == 1)
+        .select("est", pl.col("sp").alias("only"))
+    )
+    rows = (
+        fac.select("row", "est")
+        .with_columns(
+            raw.select(_text(raw, "sampling_point").str.to_uppercase().alias("code")).to_series()
+        )
+        .join(points, on=["est", "code"], how="left", maintain_order="left")
+        .join(single, on="est", how="left", maintain_order="left")
+        .with_columns(
+            pl.when(pl.col("code") == "").then(pl.col("only")).otherwise(pl.col("sp")).alias("sp")
+        )
+    )
+    bad = rows.filter(pl.col("est").is_not_null() & pl.col("sp").is_null())
+    errors = [
+        (
+            r,
+            "sampling_point",
+            "missing (the facility has several sampling points, or none)"
+            if not code
+            else f"'{code}' is not a sampling point of the facility",
+        )
+        for r, code in bad.select("row", "code").iter_rows()
+    ]
+    return rows.get_column("sp"), errors
 
 
 def _sample_consistency(frame: pl.DataFrame) -> list[tuple[int, str, str]]:
@@ -233,24 +249,43 @@ def _sample_consistency(frame: pl.DataFrame) -> list[tuple[int, str, str]]:
     return errors
 
 
-def _already_stored(frame: pl.DataFrame) -> list[tuple[int, str, str]]:
-    """Rows whose sample and parameter already have a current stored result."""
-    keyed = frame.filter(pl.col("est").is_not_null() & pl.col("analyte").is_not_null())
+def _already_stored(frame: pl.DataFrame, utc: pl.Series) -> list[tuple[int, str, str]]:
+    """Rows whose sample and parameter already have a current stored result.
+
+    Looked up through the facilities' samples in the file's time span (a sample is stored once
+    per facility and sample id), so the query stays small however large the file.
+    """
+    keyed = frame.with_columns(utc.alias("utc")).filter(
+        pl.col("est").is_not_null() & pl.col("analyte").is_not_null() & pl.col("utc").is_not_null()
+    )
     if keyed.height == 0:
         return []
-    ids = keyed.get_column("est").unique().to_list()
-    samples = keyed.get_column("sample_id").unique().to_list()
-    stored = list(
-        LabResult.objects.filter(establishment_id__in=ids, event__sample_id__in=samples)
-        .exclude(state="superseded")
-        .values_list("establishment_id", "event__sample_id", "parameter", "id")
+    ids = [int(i) for i in keyed.get_column("est").unique().to_list()]
+    t0, t1 = keyed.get_column("utc").min(), keyed.get_column("utc").max()
+    events = pl.DataFrame(
+        list(
+            SamplingEvent.objects.filter(
+                establishment_id__in=ids, collected_at__gte=t0, collected_at__lte=t1
+            ).values_list("id", "establishment_id", "sample_id")
+        ),
+        schema={"event": pl.Int64, "est": pl.Int64, "sample_id": pl.String},
+        orient="row",
     )
-    if not stored:
+    matched = keyed.join(events, on=["est", "sample_id"])
+    if matched.height == 0:
         return []
+    event_ids = matched.get_column("event").unique().to_list()
+    stored: list[tuple[int, str, int]] = []
+    for i in range(0, len(event_ids), 5000):
+        stored += list(
+            LabResult.objects.filter(event_id__in=event_ids[i : i + 5000])
+            .exclude(state="superseded")
+            .values_list("event_id", "parameter", "id")
+        )
     table = pl.DataFrame(
-        stored, schema=["est", "sample_id", "analyte", "existing"], orient="row"
-    ).with_columns(pl.col("est").cast(pl.Int64))
-    hits = keyed.join(table, on=["est", "sample_id", "analyte"])
+        stored, schema={"event": pl.Int64, "analyte": pl.String, "existing": pl.Int64}, orient="row"
+    )
+    hits = matched.join(table, on=["event", "analyte"])
     return [
         (r, "parameter", f"already stored as result #{e}: record a correction that supersedes it")
         for r, e in hits.select("row", "existing").iter_rows()
@@ -333,7 +368,12 @@ def import_lab_file(
         .join(valid, on="row", how="left")
     )
     errors += _sample_consistency(keyed)
-    errors += _already_stored(keyed)
+    utc = (
+        raw.select("row")
+        .join(ev.results.select("row", "sampled_utc"), on="row", how="left", maintain_order="left")
+        .get_column("sampled_utc")
+    )
+    errors += _already_stored(keyed, utc)
     report.errors = sorted(set(errors))
     report.statuses = dict(ev.results.get_column("status").value_counts().iter_rows())
     report.findings = ev.findings.height + ev.advisories.height
@@ -498,10 +538,15 @@ def _month_start(d: date) -> date:
     return d.replace(day=1)
 
 
+def _next_month(d: date) -> date:
+    return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+
+
 def judge_complete_months(
-    lab_import: LabImport, rows: pl.DataFrame, params: ParameterSet, today: date | None
+    lab_import: Any, rows: pl.DataFrame, params: ParameterSet, today: date | None
 ) -> list[dict[str, Any]]:
-    """Monthly averages of the facility-months this import touched that have ended."""
+    """Monthly averages of the facility-months ``rows`` touched (columns ``est``, ``day``) that
+    have ended, over every current result of each such month; all judged in one evaluation."""
     today = today or timezone.localdate()
     this_month = _month_start(today)
     touched = {
@@ -512,114 +557,114 @@ def judge_complete_months(
     if not touched:
         return []
     est_ids = sorted({e for e, _ in touched})
-    monthly_limits = set(
+    monthly_limits = list(
         DischargeLimit.objects.filter(
             establishment_id__in=est_ids, limit_type="monthly_average"
         ).values_list("establishment_id", "parameter")
     )
     if not monthly_limits:
         return []
-    limits = permit_limits(est_ids)
-    out: list[dict[str, Any]] = []
-    for est_id, month in sorted(touched):
-        analytes = sorted(p for e, p in monthly_limits if e == est_id)
-        if not analytes:
-            continue
-        out += _judge_month(lab_import, est_id, month, analytes, params, limits)
-    return out
-
-
-def _next_month(d: date) -> date:
-    return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
-
-
-def _judge_month(
-    lab_import: LabImport,
-    est_id: int,
-    month: date,
-    analytes: list[str],
-    params: ParameterSet,
-    limits: PermitLimits | None,
-) -> list[dict[str, Any]]:
-    from zoneinfo import ZoneInfo
-
-    tz = ZoneInfo(params.timezone)
-    start = datetime.combine(month, datetime.min.time(), tzinfo=tz)
-    end = datetime.combine(_next_month(month), datetime.min.time(), tzinfo=tz)
-    est = Establishment.objects.get(pk=est_id)
-    stored = list(
-        LabResult.objects.filter(
-            establishment_id=est_id,
-            sampled_at__gte=start,
-            sampled_at__lt=end,
-            parameter__in=[_analyte(a) for a in analytes],
-        )
-        .exclude(state="superseded")
-        .values_list(
-            "event__sample_id",
-            "sampled_at",
-            "event__sample_type",
-            "parameter",
-            "value_text",
-            "unit",
-            "qualifier",
-            "reporting_limit",
-        )
-    )
-    if not stored:
+    judged = {e for e, _ in monthly_limits}
+    touched = {(e, m) for e, m in touched if e in judged}
+    if not touched:
         return []
-    raw = (
-        pl.DataFrame(
-            [
-                (sid, t.isoformat(), st, p, v, u, est.code, q, rl)
-                for sid, t, st, p, v, u, q, rl in stored
-            ],
-            schema=[
-                "sample_id",
+    tz = ZoneInfo(params.timezone)
+    first = min(m for _, m in touched)
+    last = _next_month(max(m for _, m in touched))
+    codes = dict(Establishment.objects.filter(pk__in=judged).values_list("id", "code"))
+    stored = pl.DataFrame(
+        list(
+            LabResult.objects.filter(
+                establishment_id__in=sorted(judged),
+                parameter__in=sorted({_analyte(p) for _, p in monthly_limits}),
+                sampled_at__gte=datetime.combine(first, time(), tzinfo=tz),
+                sampled_at__lt=datetime.combine(last, time(), tzinfo=tz),
+            )
+            .exclude(state="superseded")
+            .values_list(
+                "establishment_id",
+                "event__sample_id",
                 "sampled_at",
-                "sample_type",
+                "event__sample_type",
                 "parameter",
-                "value",
+                "value_text",
                 "unit",
-                "facility",
                 "qualifier",
                 "reporting_limit",
-            ],
-            orient="row",
+            )
+        ),
+        schema={
+            "est": pl.Int64,
+            "sample_id": pl.String,
+            "sampled_at": pl.Datetime("us", "UTC"),
+            "sample_type": pl.String,
+            "parameter": pl.String,
+            "value": pl.String,
+            "unit": pl.String,
+            "qualifier": pl.String,
+            "reporting_limit": pl.String,
+        },
+        orient="row",
+    )
+    if stored.height == 0:
+        return []
+    raw = (
+        stored.with_columns(
+            pl.col("est").replace_strict(codes, return_dtype=pl.String).alias("facility"),
+            pl.col("sampled_at").dt.strftime("%Y-%m-%dT%H:%M:%S%z"),
         )
+        .drop("est")
         .with_row_index("row", offset=2)
         .with_columns(pl.col("row").cast(pl.Int64))
     )
-    ev = evaluate_table(raw, params, limits)
-    observed = end - timedelta(seconds=1)  # the month's last second
-    old = Finding.objects.filter(
-        establishment_id=est_id, kind=FindingKind.MONTHLY_AVERAGE, month=month, current=True
-    )
-    old.update(current=False)
-    out = []
+    ev = evaluate_table(raw, params, permit_limits(sorted(judged)))
+    by_code = {code: est for est, code in codes.items()}
+    months = sorted({m for _, m in touched})
+    Finding.objects.filter(
+        establishment_id__in=sorted(judged),
+        kind=FindingKind.MONTHLY_AVERAGE,
+        month__in=months,
+        current=True,
+    ).filter(_pair_filter(touched)).update(current=False)
+    out: list[dict[str, Any]] = []
+    findings = []
     for m in ev.monthly.iter_rows(named=True):
-        message = (
-            f"monthly average of {m['parameter']} for {m['month']}: {m['average']} "
-            f"{m['limit_unit']} over {m['days_measured']} day(s) measured; permit limit "
-            f"{m['limit']} {m['limit_unit']} ({m['permit_id']})"
+        est_id = by_code.get(m["facility"])
+        month = date.fromisoformat(m["month"] + "-01")
+        if est_id is None or (est_id, month) not in touched:
+            continue
+        end = datetime.combine(_next_month(month), time(), tzinfo=tz)
+        findings.append(
+            Finding(
+                establishment_id=est_id,
+                kind=FindingKind.MONTHLY_AVERAGE,
+                status=m["status"],
+                citation=m["citation"],
+                limit=m["limit"],
+                limit_unit=m["limit_unit"],
+                message=(
+                    f"monthly average of {m['parameter']} for {m['month']}: {m['average']} "
+                    f"{m['limit_unit']} over {m['days_measured']} day(s) measured; permit limit "
+                    f"{m['limit']} {m['limit_unit']} ({m['permit_id']})"
+                ),
+                parameter=f"permit {m['permit_id']} monthly_average",
+                parameters_version=lab_import.parameters_version,
+                analyte=m["parameter"],
+                observed_at=end - timedelta(seconds=1),
+                month=month,
+                review=ReviewState.NONE if m["status"] in QUIET_STATUSES else ReviewState.NEW,
+            )
         )
-        Finding.objects.create(
-            establishment_id=est_id,
-            kind=FindingKind.MONTHLY_AVERAGE,
-            status=m["status"],
-            citation=m["citation"],
-            limit=m["limit"],
-            limit_unit=m["limit_unit"],
-            message=message,
-            parameter=f"permit {m['permit_id']} monthly_average",
-            parameters_version=lab_import.parameters_version,
-            analyte=m["parameter"],
-            observed_at=observed,
-            month=month,
-            review=ReviewState.NONE if m["status"] in QUIET_STATUSES else ReviewState.NEW,
-        )
-        out.append({**m, "facility": est.code})
+        out.append(m)
+    Finding.objects.bulk_create(findings, batch_size=1000)
     return out
+
+
+def _pair_filter(pairs: set[tuple[int, date]]) -> Q:
+    cond = Q()
+    for est, month in pairs:
+        cond |= Q(establishment_id=est, month=month)
+    return cond
 
 
 def _analyte(name: str) -> str:

@@ -186,8 +186,13 @@ class LabResult(models.Model):
     """One reported value of one parameter of one sample, as the laboratory wrote it."""
 
     event = models.ForeignKey(SamplingEvent, on_delete=models.PROTECT, related_name="results")
+    #: Indexed by the composite indexes below (facility first), not on its own: every index
+    #: costs time on a million-row import.
     establishment = models.ForeignKey(
-        "registry.Establishment", on_delete=models.PROTECT, related_name="lab_results"
+        "registry.Establishment",
+        on_delete=models.PROTECT,
+        related_name="lab_results",
+        db_index=False,
     )
     lab_import = models.ForeignKey(
         LabImport, null=True, blank=True, on_delete=models.PROTECT, related_name="results"
@@ -211,7 +216,12 @@ class LabResult(models.Model):
     correction_reason = models.TextField(blank=True)
     approved_at = models.DateTimeField(null=True, blank=True)
     approved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
     )
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -282,6 +292,7 @@ class Finding(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="findings",
+        db_index=False,  # the composite indexes below start with it
     )
     kind = models.CharField(max_length=20, choices=FindingKind.choices)
     result = models.ForeignKey(
@@ -290,7 +301,12 @@ class Finding(models.Model):
     #: The record behind a finding that is not a laboratory result (a slug event, an
     #: inspection, a grease trap): generic, like the audit trail.
     source_type = models.ForeignKey(
-        ContentType, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        ContentType,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,  # the source index below starts with it
     )
     source_id = models.CharField(max_length=64, blank=True)
     source = GenericForeignKey("source_type", "source_id")
@@ -309,7 +325,12 @@ class Finding(models.Model):
     review = models.CharField(max_length=12, choices=ReviewState.choices, default=ReviewState.NEW)
     reviewed_at = models.DateTimeField(null=True, blank=True)
     reviewed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
     )
     review_note = models.TextField(blank=True)
     created_at = models.DateTimeField(default=timezone.now)

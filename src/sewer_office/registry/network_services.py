@@ -80,6 +80,19 @@ def _parcel_issues(network: Network, known: set[str]) -> list[NetworkIssue]:
     return issues
 
 
+#: Parcels per query: SQLite bounds the number of parameters of one statement.
+CHUNK = 500
+
+
+def _properties(parcels: list[str]) -> dict[str, Property]:
+    props: dict[str, Property] = {}
+    for i in range(0, len(parcels), CHUNK):
+        props.update(
+            {p.parcel_id: p for p in Property.objects.filter(parcel_id__in=parcels[i : i + CHUNK])}
+        )
+    return props
+
+
 def import_network(
     geojson_text: str, actor: Any, *, replace: bool = False, source_name: str = ""
 ) -> NetworkVersion:
@@ -103,7 +116,7 @@ def import_network(
     except NetworkError as e:
         raise NetworkRefused([str(i) for i in e.issues]) from None
     parcels = {c.parcel for c in network.connections}
-    props = {p.parcel_id: p for p in Property.objects.filter(parcel_id__in=parcels)}
+    props = _properties(sorted(parcels))
     missing = _parcel_issues(network, set(props))
     if missing:
         raise NetworkRefused([str(i) for i in missing])
@@ -315,17 +328,16 @@ def trace(manhole_id: str, *, limit: int | None = None) -> Trace:
     result = trace_upstream(net, manhole_id)
     raw = result.as_dict(limit=limit)["upstream"]
     parcels = [e["id"] for e in raw]
-    props: dict[str, Property] = {}
-    for i in range(0, len(parcels), 500):
-        props.update(
-            {p.parcel_id: p for p in Property.objects.filter(parcel_id__in=parcels[i : i + 500])}
-        )
+    props = _properties(parcels)
     facilities: dict[str, list[Establishment]] = {}
-    ests = Establishment.objects.filter(building__property__parcel_id__in=parcels).select_related(
-        "building__property"
-    )
-    for est in ests.order_by("name", "id"):
-        facilities.setdefault(est.building.property.parcel_id, []).append(est)
+    for i in range(0, len(parcels), CHUNK):
+        ests = Establishment.objects.filter(
+            building__property__parcel_id__in=parcels[i : i + CHUNK]
+        ).select_related("building__property")
+        for est in ests:
+            facilities.setdefault(est.building.property.parcel_id, []).append(est)
+    for group in facilities.values():
+        group.sort(key=lambda e: (e.name, e.pk))
     recent = recent_findings([est.pk for group in facilities.values() for est in group])
     upstream: list[dict[str, Any]] = []
     for e in raw:
