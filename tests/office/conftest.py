@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.conf import settings as django_settings
 
+from .browser_support import launch_browser
 from .factories import PASSWORD, Town, make_town
 
 # Tests open connections from several threads (the live server of the browser test): close
@@ -25,6 +26,12 @@ def _office_settings(settings: Any, tmp_path: Any) -> None:
 @pytest.fixture
 def town(db: Any) -> Town:
     return make_town()
+
+
+@pytest.fixture
+def browser() -> Any:
+    """Headless Debian Chromium (see :mod:`.browser_support`)."""
+    yield from launch_browser()
 
 
 @pytest.fixture

@@ -7,50 +7,13 @@ Uses the Debian ``chromium`` package (``apt-get install -y chromium``) through p
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from .browser_support import BROWSER_MARKS
 from .factories import PASSWORD, make_town
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="needs the Debian chromium package (apt-get install -y chromium)",
-    ),
-]
-
-
-@pytest.fixture
-def browser() -> Any:
-    from playwright.sync_api import sync_playwright
-
-    # playwright's sync API runs an event loop in this thread; the ORM calls made by the test
-    # itself (fixtures, assertions) are plain synchronous calls.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield b
-        b.close()
-        # The ORM calls made inside playwright's context hold their own connection: close it,
-        # or PostgreSQL refuses to drop the test database at the end of the session.
-        from django.db import connections
-
-        connections.close_all()
-    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+pytestmark = BROWSER_MARKS
 
 
 def _sign_in(browser: Any, base: str, username: str) -> Any:

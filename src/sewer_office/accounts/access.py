@@ -55,7 +55,11 @@ def visible(qs: models.QuerySet[M], user: Any) -> models.QuerySet[M]:
     for p in paths:
         cond |= Q(**{f"{p}__in": ids})
     # Every path follows foreign keys only (no many-valued joins): no DISTINCT needed.
-    return qs.filter(cond)
+    qs = qs.filter(cond)
+    # A model may hide some of its records from outside users whatever the path (an
+    # inspection before it is completed: unscheduled inspections are never announced).
+    outside_only = getattr(qs.model, "OUTSIDE_FILTER", None)
+    return qs.filter(outside_only) if outside_only is not None else qs
 
 
 def can_see(user: Any, obj: models.Model) -> bool:

@@ -162,6 +162,9 @@ SEWER_USE_SERVE_STATIC = _flag("SEWER_USE_SERVE_STATIC", True)
 
 #: Which parameter file the rules read: ``wappinger`` (amounts not configured) or ``demo``.
 SEWER_USE_JURISDICTION = os.environ.get("SEWER_USE_JURISDICTION", "wappinger")
+#: The office's reading of "immediately" (§ 196-19 D(9)(d)): hours after a slug's start within
+#: which the user's report counts as immediate. Local policy, not a number of the law.
+SEWER_USE_SLUG_REPORT_HOURS = int(os.environ.get("SEWER_USE_SLUG_REPORT_HOURS", "24"))
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes anonymous requests answer 401, not 403.
@@ -190,6 +193,12 @@ SPECTACULAR_SETTINGS = {
         "AreaKindEnum": "sewer_office.registry.choices.AreaKind",
         "EstablishmentKindEnum": "sewer_office.registry.choices.EstablishmentKind",
         "InterceptorKindEnum": "sewer_office.permits.models.InterceptorKind",
+        "InstalledInterceptorKindEnum": "sewer_office.grease.models.InterceptorKind",
+        "ResultStateEnum": "sewer_office.monitoring.models.ResultState",
+        "FindingKindEnum": "sewer_office.monitoring.models.FindingKind",
+        "FindingReviewEnum": "sewer_office.monitoring.models.ReviewState",
+        "InspectionKindEnum": "sewer_office.inspections.checklists.InspectionKind",
+        "InspectionStateEnum": "sewer_office.inspections.models.InspectionState",
     },
 }
 

@@ -81,10 +81,14 @@ def build_demo_town(seed: int = 4, anchor: date | None = None) -> Town:
 def _monitoring(town: Town) -> None:
     """Sampling and results first (facility codes, sampling points), then what builds on them."""
     from .grease import load_demo_grease
+    from .inspections import load_demo_inspections
+    from .meters import load_demo_meters
     from .monitoring import load_demo_monitoring
 
     load_demo_monitoring(town)
+    load_demo_meters(town)
     load_demo_grease(town)
+    load_demo_inspections(town)
 
 
 def _users(town: Town) -> None:

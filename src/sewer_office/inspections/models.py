@@ -1,3 +1,179 @@
-"""Models of the inspections app."""
+"""Inspections of facilities, easements and works (§ 196-21).
+
+An :class:`Inspection` is scheduled (or opened unscheduled), then completed by an inspector
+who presented credentials (§ 196-21 A, B) with an answer to every checklist item, or
+cancelled with a reason. A completed inspection is never edited: its answers store the
+question and citation as they were asked, and later remarks are appended as
+:class:`InspectionAddendum` s, each audited.
+"""
 
 from __future__ import annotations
+
+import builtins
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from sewer_office.core.models import TimeStamped
+from sewer_office.monitoring.models import FACILITY_PATHS
+
+from .checklists import InspectionKind
+
+#: Outside users reach an inspection through its facility or its property.
+INSPECTION_PATHS = (*FACILITY_PATHS, "property__owner")
+
+
+class InspectionState(models.TextChoices):
+    SCHEDULED = "scheduled", "Scheduled"
+    COMPLETED = "completed", "Completed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class Answer(models.TextChoices):
+    PASS = "pass", "Pass"
+    FAIL = "fail", "Fail"
+    NOT_APPLICABLE = "na", "Not applicable"
+
+
+class Inspection(TimeStamped):
+    """One inspection of a facility, a property, or works on an easement."""
+
+    kind = models.CharField(max_length=20, choices=InspectionKind.choices)
+    unscheduled = models.BooleanField(
+        default=False, help_text="an unannounced visit, not planned on the calendar"
+    )
+    scheduled_for = models.DateTimeField(null=True, blank=True)
+    establishment = models.ForeignKey(
+        "registry.Establishment",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="inspections",
+    )
+    property = models.ForeignKey(
+        "registry.Property",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="inspections",
+    )
+    on_easement = models.BooleanField(
+        default=False, help_text="works on a Town easement through private property (§ 196-21 B)"
+    )
+    location = models.CharField(max_length=200, blank=True)
+    inspector = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="inspections"
+    )
+    scheduled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    notes = models.TextField(blank=True, help_text="purpose of the visit")
+    state = models.CharField(
+        max_length=12, choices=InspectionState.choices, default=InspectionState.SCHEDULED
+    )
+    credentials_presented = models.BooleanField(default=False)
+    credential = models.CharField(
+        max_length=120, blank=True, help_text="which credential or identification number"
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    observations = models.TextField(blank=True)
+    samples = models.ManyToManyField(
+        "monitoring.SamplingEvent", blank=True, related_name="inspections"
+    )
+    samples_text = models.TextField(blank=True, help_text="samples taken, one per line")
+    completed_at = models.DateTimeField(null=True, blank=True)
+    cancel_reason = models.TextField(blank=True)
+
+    ACCESS_PATHS = INSPECTION_PATHS
+    #: What outside users may see of the records their paths reach: completed inspections
+    #: only, so that no inspection is announced in advance (applied by
+    #: :func:`sewer_office.inspections.services.visible_inspections`).
+    OUTSIDE_FILTER = models.Q(state="completed")
+
+    class Meta:
+        ordering = ("-scheduled_for", "-id")
+        indexes = (
+            models.Index(fields=["state", "scheduled_for"], name="inspection_state_when"),
+            models.Index(fields=["establishment", "state"], name="inspection_facility_state"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.get_kind_display()} — {self.subject}"
+
+    @builtins.property
+    def number(self) -> str:
+        return f"INSP-{self.pk}"
+
+    @builtins.property
+    def subject(self) -> str:
+        """The facility, property or easement location inspected, for lists and the report."""
+        parts = []
+        if self.establishment_id:
+            parts.append(self.establishment.name)
+        if self.property_id:
+            parts.append(self.property.address)
+        elif self.establishment_id:
+            parts.append(self.establishment.building.property.address)
+        if self.location:
+            parts.append(self.location)
+        return ", ".join(parts)
+
+    @builtins.property
+    def entry_citation(self) -> str:
+        """The subsection under which the inspector enters: easements B, otherwise A."""
+        return "§ 196-21 B" if self.on_easement else "§ 196-21 A"
+
+    @builtins.property
+    def overdue(self) -> bool:
+        return (
+            self.state == InspectionState.SCHEDULED
+            and self.scheduled_for is not None
+            and self.scheduled_for < timezone.now()
+        )
+
+    def get_absolute_url(self) -> str:
+        return reverse("inspections:detail", args=[self.pk])
+
+
+class InspectionAnswer(models.Model):
+    """The answer to one checklist item, with the question and citation as asked."""
+
+    inspection = models.ForeignKey(Inspection, on_delete=models.PROTECT, related_name="answers")
+    position = models.PositiveSmallIntegerField()
+    key = models.CharField(max_length=60)
+    question = models.TextField()
+    citation = models.CharField(max_length=80)
+    result = models.CharField(max_length=4, choices=Answer.choices)
+    note = models.TextField(blank=True)
+
+    ACCESS_PATHS = tuple(f"inspection__{p}" for p in INSPECTION_PATHS)
+
+    class Meta:
+        ordering = ("inspection", "position")
+        constraints = (
+            models.UniqueConstraint(fields=["inspection", "key"], name="inspection_answer_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.result}"
+
+
+class InspectionAddendum(models.Model):
+    """A note appended to a completed inspection (the inspection itself is never edited)."""
+
+    inspection = models.ForeignKey(Inspection, on_delete=models.PROTECT, related_name="addenda")
+    text = models.TextField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS = tuple(f"inspection__{p}" for p in INSPECTION_PATHS)
+
+    class Meta:
+        ordering = ("inspection", "at", "id")
+        verbose_name_plural = "inspection addenda"
+
+    def __str__(self) -> str:
+        return f"Addendum to INSP-{self.inspection_id} ({self.at:%Y-%m-%d})"

@@ -1,12 +1,217 @@
-"""API of the meters app: viewsets for the router and plain paths (see sewer_office.api.urls)."""
+"""API of the meters app: meters, their uploads of readings, slug events and their reports.
+
+- ``GET /api/meters/``, ``GET /api/meters/{id}/``; ``POST /api/meters/{id}/readings/``
+  (multipart ``file``, CSV or Parquet) → 201 with counts and the slugs and excursions found,
+  400 with every failing row and field (nothing stored).
+- ``GET /api/meters/uploads/``, ``GET /api/meters/uploads/{id}/``.
+- ``GET /api/meters/slugs/`` (filter ``meter``, ``establishment``, ``reported``),
+  ``GET /api/meters/slugs/{id}/``; ``POST /api/meters/slugs/{id}/reports/`` records the
+  user's report (§ 196-19 D(9)(d)).
+
+Outside users see their own facilities' meters only (another's is 404), and may upload
+their own meters' readings and report their own slugs.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+import django_filters
 from django.urls import URLPattern
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
 
-#: (prefix under /api/, viewset, basename)
-ROUTES: list[tuple[str, Any, str]] = []
+from sewer_office.accounts.access import visible
+
+from . import services
+from .files import stored_upload
+from .models import Meter, ReadingUpload, ReportChannel, SlugEvent, SlugReport
+
+
+class MeterSerializer(serializers.ModelSerializer):
+    establishment = serializers.IntegerField(source="sampling_point.establishment_id")
+    sampling_point_code = serializers.CharField(source="sampling_point.code")
+
+    class Meta:
+        model = Meter
+        fields = (
+            "id",
+            "ident",
+            "sampling_point",
+            "sampling_point_code",
+            "establishment",
+            "parameter",
+            "unit",
+            "description",
+            "max_gap_seconds",
+            "active",
+        )
+
+
+class UploadSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ReadingUpload
+        fields = (
+            "id",
+            "meter",
+            "source_name",
+            "sha256",
+            "uploaded_at",
+            "first_at",
+            "last_at",
+            "count",
+            "missing",
+            "unjudged",
+            "slug_count",
+            "excursion_count",
+            "jurisdiction",
+            "parameters_version",
+        )
+
+
+class SlugReportSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SlugReport
+        fields = ("id", "reported_at", "channel", "text", "received_by", "reported_by")
+        read_only_fields = ("received_by", "reported_by")
+
+
+class SlugEventSerializer(serializers.ModelSerializer):
+    meter_ident = serializers.CharField(source="meter.ident", read_only=True)
+    reports = SlugReportSerializer(many=True, read_only=True)
+    duration_minutes = serializers.FloatField(read_only=True)
+
+    class Meta:
+        model = SlugEvent
+        fields = (
+            "id",
+            "meter",
+            "meter_ident",
+            "start",
+            "end",
+            "duration_minutes",
+            "peak",
+            "baseline",
+            "threshold",
+            "unit",
+            "readings",
+            "citation",
+            "report_citation",
+            "flagged_unreported_at",
+            "reports",
+        )
+
+
+class SlugFilter(django_filters.FilterSet):
+    establishment = django_filters.NumberFilter(field_name="meter__sampling_point__establishment")
+    reported = django_filters.BooleanFilter(method="filter_reported")
+
+    class Meta:
+        model = SlugEvent
+        fields = ("meter",)
+
+    def filter_reported(self, qs: Any, name: str, value: bool | None) -> Any:
+        if value is None:
+            return qs
+        without = services.unreported(qs)
+        return qs.exclude(pk__in=without.values("pk")) if value else without
+
+
+class MeterViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = MeterSerializer
+    filterset_fields = ("sampling_point", "parameter", "active")
+    lookup_value_regex = r"\d+"
+
+    def get_queryset(self) -> Any:
+        return visible(Meter.objects.select_related("sampling_point"), self.request.user)
+
+    @extend_schema(
+        request={
+            "multipart/form-data": inline_serializer(
+                "ReadingsFile", {"file": serializers.FileField()}
+            )
+        },
+        responses={
+            201: inline_serializer("ReadingsStored", {"id": serializers.IntegerField()}),
+            400: inline_serializer(
+                "ReadingsRefused",
+                {"detail": serializers.CharField(), "errors": serializers.ListField()},
+            ),
+        },
+    )
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="readings",
+        parser_classes=[MultiPartParser, FormParser],
+    )
+    def readings(self, request: Request, pk: str | None = None) -> Response:
+        """Append a readings file (CSV or Parquet) and judge it; all or nothing."""
+        meter = self.get_object()
+        upload = request.FILES.get("file")
+        if upload is None:
+            return Response({"detail": 'send the readings as the multipart field "file"'}, 400)
+        try:
+            with stored_upload(upload) as path:
+                result = services.upload_readings(
+                    meter, path, request.user, source_name=upload.name
+                )
+        except services.UploadRefused as e:
+            return Response(
+                {"detail": e.message, "errors": e.as_list(), "errors_total": e.total}, status=400
+            )
+        return Response(result.as_dict(), status=201)
+
+
+class UploadViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = UploadSerializer
+    filterset_fields = ("meter",)
+
+    def get_queryset(self) -> Any:
+        return visible(ReadingUpload.objects.all(), self.request.user)
+
+
+class ReportBody(serializers.Serializer):
+    reported_at = serializers.DateTimeField()
+    channel = serializers.ChoiceField(choices=ReportChannel.choices)
+    text = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class SlugEventViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = SlugEventSerializer
+    filterset_class = SlugFilter
+
+    def get_queryset(self) -> Any:
+        return visible(
+            SlugEvent.objects.select_related("meter").prefetch_related("reports"),
+            self.request.user,
+        )
+
+    @extend_schema(request=ReportBody, responses={201: SlugReportSerializer})
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="reports",
+        parser_classes=[JSONParser, FormParser, MultiPartParser],
+    )
+    def reports(self, request: Request, pk: str | None = None) -> Response:
+        """Record the user's report of this slug (§ 196-19 D(9)(d)) with its time."""
+        slug = self.get_object()
+        body = ReportBody(data=request.data)
+        body.is_valid(raise_exception=True)
+        report = services.record_slug_report(slug, request.user, **body.validated_data)
+        return Response(SlugReportSerializer(report).data, status=201)
+
+
+#: (prefix under /api/, viewset, basename); the sub-prefixes before the meters' own.
+ROUTES: list[tuple[str, Any, str]] = [
+    ("meters/uploads", UploadViewSet, "meters-upload"),
+    ("meters/slugs", SlugEventViewSet, "meters-slug"),
+    ("meters", MeterViewSet, "meters-meter"),
+]
 #: extra paths under /api/
 PATHS: list[URLPattern] = []

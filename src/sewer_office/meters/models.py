@@ -1,3 +1,221 @@
-"""Models of the meters app."""
+"""Meters, their readings, the slugs found in them, and the users' reports of those slugs.
+
+A :class:`Meter` continuously measures one parameter (flow, pH, temperature, a
+concentration) at a facility's sampling point. Its readings come in uploads (CSV or
+Parquet), always *appended*: an upload must begin after the last stored reading, so the
+stored series is one time line and the 24 hours before an upload are the history the slug
+test of § 196-15 SLUG averages over. Readings are stored as the exact decimals written.
+
+A :class:`SlugEvent` (§ 196-15 SLUG) or an :class:`Excursion` (§ 196-19 C(3), D(1), D(8))
+is what the engine of :mod:`sewer_rules.monitoring` found in an upload; each carries a
+:class:`~sewer_office.monitoring.models.Finding`. § 196-19 D(9)(d) requires the user to
+report every slug immediately: a :class:`SlugReport` records that report and when it was
+made.
+"""
 
 from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from sewer_office.core.models import TimeStamped
+
+#: From a record with a ``sampling_point`` FK to the persons who may see it.
+POINT_PATHS = (
+    "sampling_point__establishment__operator",
+    "sampling_point__establishment__building__property__owner",
+)
+#: From a record with a ``meter`` FK.
+METER_PATHS = tuple(f"meter__{p}" for p in POINT_PATHS)
+
+
+class Meter(TimeStamped):
+    """A continuous meter at a sampling point: one parameter, one unit."""
+
+    sampling_point = models.ForeignKey(
+        "monitoring.SamplingPoint", on_delete=models.PROTECT, related_name="meters"
+    )
+    ident = models.CharField(
+        max_length=60, unique=True, help_text="the meter's id, e.g. ACME-FLOW-1"
+    )
+    parameter = models.CharField(
+        max_length=60, help_text="canonical parameter name, e.g. flow, ph, temperature"
+    )
+    unit = models.CharField(max_length=20, help_text="unit the readings are stored in")
+    description = models.TextField(blank=True)
+    max_gap_seconds = models.PositiveIntegerField(
+        default=300,
+        help_text="longest interval between readings that does not end a run (default 5 min)",
+    )
+    active = models.BooleanField(default=True)
+
+    ACCESS_PATHS = POINT_PATHS
+
+    class Meta:
+        ordering = ("ident",)
+
+    def __str__(self) -> str:
+        return self.ident
+
+    @property
+    def establishment(self) -> object:
+        return self.sampling_point.establishment
+
+
+class ReadingUpload(models.Model):
+    """One stored readings file for one meter (refused if the same bytes come again)."""
+
+    meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="uploads")
+    sha256 = models.CharField(max_length=64)
+    source_name = models.CharField(max_length=300, blank=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(default=timezone.now)
+    first_at = models.DateTimeField()
+    last_at = models.DateTimeField()
+    count = models.PositiveIntegerField()
+    missing = models.PositiveIntegerField(default=0, help_text="empty or NA values (gaps)")
+    unjudged = models.PositiveIntegerField(
+        default=0, help_text="readings without 24 h of history before them (not judged)"
+    )
+    slug_count = models.PositiveIntegerField(default=0)
+    excursion_count = models.PositiveIntegerField(default=0)
+    jurisdiction = models.CharField(max_length=40)
+    parameters_version = models.CharField(max_length=80)
+
+    ACCESS_PATHS = METER_PATHS
+
+    class Meta:
+        ordering = ("-uploaded_at", "-id")
+        constraints = (
+            models.UniqueConstraint(fields=["meter", "sha256"], name="upload_once_per_meter"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.meter} {self.source_name or 'upload'} ({self.count} readings)"
+
+
+class Reading(models.Model):
+    """One reading, the value exactly as written (decimal text)."""
+
+    meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="readings")
+    upload = models.ForeignKey(ReadingUpload, on_delete=models.PROTECT, related_name="readings")
+    at = models.DateTimeField()
+    value = models.CharField(max_length=40)
+
+    ACCESS_PATHS = METER_PATHS
+
+    class Meta:
+        ordering = ("meter", "at")
+        constraints = (
+            models.UniqueConstraint(fields=["meter", "at"], name="reading_once_per_instant"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.meter} {self.at:%Y-%m-%d %H:%M} {self.value}"
+
+
+class SlugEvent(models.Model):
+    """A slug (§ 196-15 SLUG) found in a meter's readings, which the user must report
+    immediately (§ 196-19 D(9)(d))."""
+
+    meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="slugs")
+    upload = models.ForeignKey(ReadingUpload, on_delete=models.PROTECT, related_name="slugs")
+    start = models.DateTimeField()
+    end = models.DateTimeField()
+    peak = models.CharField(max_length=40)
+    baseline = models.CharField(max_length=40, help_text="mean of the 24 h before")
+    threshold = models.CharField(max_length=40, help_text="5 × baseline")
+    unit = models.CharField(max_length=20)
+    readings = models.PositiveIntegerField()
+    citation = models.CharField(max_length=40, default="§ 196-15 SLUG")
+    report_citation = models.CharField(max_length=40, default="§ 196-19 D(9)(d)")
+    flagged_unreported_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the missing report became a finding"
+    )
+
+    ACCESS_PATHS = METER_PATHS
+
+    class Meta:
+        ordering = ("-start", "-id")
+        constraints = (models.UniqueConstraint(fields=["meter", "start"], name="slug_once"),)
+
+    def __str__(self) -> str:
+        return f"Slug {self.meter} {self.start:%Y-%m-%d %H:%M}"
+
+    @property
+    def duration_minutes(self) -> float:
+        return (self.end - self.start).total_seconds() / 60
+
+    @property
+    def first_report(self) -> SlugReport | None:
+        return self.reports.order_by("reported_at", "id").first()
+
+
+class Excursion(models.Model):
+    """A pH or temperature excursion beyond a limit of the article (§ 196-19 C(3), D(1), D(8))."""
+
+    meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="excursions")
+    upload = models.ForeignKey(ReadingUpload, on_delete=models.PROTECT, related_name="excursions")
+    start = models.DateTimeField()
+    end = models.DateTimeField()
+    extreme = models.CharField(max_length=40)
+    limit = models.CharField(max_length=40)
+    unit = models.CharField(max_length=20)
+    readings = models.PositiveIntegerField()
+    status = models.CharField(max_length=20)
+    citation = models.CharField(max_length=40)
+
+    ACCESS_PATHS = METER_PATHS
+
+    class Meta:
+        ordering = ("-start", "-id")
+        constraints = (
+            models.UniqueConstraint(fields=["meter", "start", "citation"], name="excursion_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"Excursion {self.meter} {self.start:%Y-%m-%d %H:%M} ({self.citation})"
+
+
+class ReportChannel(models.TextChoices):
+    PHONE = "phone", "Telephone"
+    EMAIL = "email", "E-mail"
+    IN_PERSON = "in_person", "In person"
+    PORTAL = "portal", "Portal"
+
+
+class SlugReport(models.Model):
+    """The user's report of a slug to the Superintendent (§ 196-19 D(9)(d)), with its time."""
+
+    slug = models.ForeignKey(SlugEvent, on_delete=models.PROTECT, related_name="reports")
+    reported_at = models.DateTimeField(help_text="when the user reported the slug")
+    channel = models.CharField(max_length=12, choices=ReportChannel.choices)
+    text = models.TextField(blank=True)
+    received_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="the staff member who received it",
+    )
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="the facility's representative who recorded it",
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS = tuple(f"slug__{p}" for p in METER_PATHS)
+
+    class Meta:
+        ordering = ("reported_at", "id")
+
+    def __str__(self) -> str:
+        return f"Report of {self.slug} ({self.reported_at:%Y-%m-%d %H:%M})"

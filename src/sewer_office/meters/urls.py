@@ -1,7 +1,16 @@
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import path
+
+from . import views
 
 app_name = "meters"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("", views.meter_list, name="list"),
+    path("new/", views.meter_create, name="create"),
+    path("<int:pk>/", views.meter_detail, name="detail"),
+    path("<int:pk>/upload/", views.meter_upload, name="upload"),
+    path("<int:pk>/report/", views.slug_report, name="report"),
+    path("<int:pk>/chart.<str:fmt>", views.meter_chart, name="chart"),
+]

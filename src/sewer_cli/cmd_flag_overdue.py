@@ -1,0 +1,50 @@
+"""``sewer-use flag-overdue [--date YYYY-MM-DD]``: record the findings that time alone creates.
+
+Run daily (cron). Two clocks of the office become findings when they run out, each once:
+
+- a slug with no immediate report from the user recorded within the office's window
+  (§ 196-19 D(9)(d): "All slug discharges must be immediately reported by the user");
+- a grease trap or interceptor whose cleaning interval has passed since its last pump-out
+  (the interval is the town's or the approval's choice; the article sets none).
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import date, datetime, time
+from typing import Any
+
+from .cmd_office import _setup
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "flag-overdue", help="record unreported-slug and overdue pump-out findings (daily)"
+    )
+    p.add_argument(
+        "--date",
+        type=date.fromisoformat,
+        default=None,
+        help="judge as of this day (default today, town time)",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    _setup()
+    from django.utils import timezone
+
+    from sewer_office.grease.services import flag_overdue_pump_outs
+    from sewer_office.meters.services import flag_unreported_slugs
+
+    day = args.date or timezone.localdate()
+    now = (
+        timezone.now()
+        if args.date is None
+        else timezone.make_aware(datetime.combine(day, time(23, 59)))
+    )
+    slugs = flag_unreported_slugs(now)
+    pump_outs = flag_overdue_pump_outs(day)
+    print(f"{slugs} unreported slug finding(s) recorded")
+    print(f"{pump_outs} overdue pump-out finding(s) recorded")
+    return 0

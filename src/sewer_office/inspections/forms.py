@@ -1,0 +1,142 @@
+"""Forms of the inspection pages: scheduling, performing (the checklist), photos, addenda."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from sewer_office.monitoring.models import SamplingEvent
+from sewer_office.registry.models import Establishment, Property
+
+from .checklists import InspectionKind, items
+from .models import Answer, Inspection
+from .services import PERFORMERS
+
+#: Samples offered on the checklist form: the facility's most recent ones.
+RECENT_SAMPLES = 50
+
+
+class DateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+def performers() -> Any:
+    return (
+        get_user_model()
+        .objects.filter(groups__name__in=PERFORMERS, is_active=True)
+        .distinct()
+        .order_by("last_name", "username")
+    )
+
+
+class InspectorChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return obj.get_full_name() or obj.get_username()
+
+
+class ScheduleForm(forms.Form):
+    kind = forms.ChoiceField(choices=InspectionKind.choices)
+    unscheduled = forms.BooleanField(
+        required=False, help_text="An unannounced visit, not planned on the calendar."
+    )
+    scheduled_for = forms.DateTimeField(required=False, widget=DateTimeInput())
+    establishment = forms.ModelChoiceField(
+        queryset=Establishment.objects.all(),
+        required=False,
+        widget=forms.NumberInput(attrs={"placeholder": "establishment id"}),
+        help_text="The facility's id (Establishments); for industrial users and food services.",
+    )
+    property = forms.ModelChoiceField(
+        queryset=Property.objects.all(),
+        required=False,
+        widget=forms.NumberInput(attrs={"placeholder": "property id"}),
+        help_text="The property's id; for building sewers, private systems and easements.",
+    )
+    on_easement = forms.BooleanField(
+        required=False, label="Works on a Town easement", help_text="§ 196-21 B"
+    )
+    location = forms.CharField(max_length=200, required=False)
+    inspector = InspectorChoice(queryset=performers(), required=False)
+    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["inspector"].queryset = performers()
+
+
+class CompleteForm(forms.Form):
+    """The checklist of the inspection's kind, one pass/fail/n.a. choice and note per item."""
+
+    credentials_presented = forms.BooleanField(
+        required=False,
+        label="Credentials and identification presented",
+        help_text="§ 196-21 A: only inspectors bearing proper credentials may enter.",
+    )
+    credential = forms.CharField(
+        max_length=120, required=False, label="Credential or ID number shown"
+    )
+    started_at = forms.DateTimeField(widget=DateTimeInput())
+    ended_at = forms.DateTimeField(widget=DateTimeInput(), required=False)
+    observations = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False)
+    samples = forms.ModelMultipleChoiceField(
+        queryset=SamplingEvent.objects.none(), required=False, help_text="Samples of the facility"
+    )
+    samples_text = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        label="Other samples taken",
+        help_text="One per line.",
+    )
+
+    def __init__(self, inspection: Inspection, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.inspection = inspection
+        if inspection.establishment_id:
+            recent = SamplingEvent.objects.filter(
+                establishment_id=inspection.establishment_id
+            ).order_by("-collected_at")
+            ids = list(recent.values_list("pk", flat=True)[:RECENT_SAMPLES])
+            self.fields["samples"].queryset = recent.filter(pk__in=ids)
+        else:
+            del self.fields["samples"]
+        for item in items(inspection.kind):
+            self.fields[f"item_{item.key}"] = forms.ChoiceField(
+                choices=Answer.choices,
+                widget=forms.RadioSelect,
+                label=f"{item.question} ({item.citation})",
+            )
+            self.fields[f"note_{item.key}"] = forms.CharField(
+                max_length=500, required=False, label="Note"
+            )
+
+    def item_rows(self) -> list[tuple[Any, Any, Any]]:
+        """(item, choice field, note field) for the template."""
+        return [
+            (item, self[f"item_{item.key}"], self[f"note_{item.key}"])
+            for item in items(self.inspection.kind)
+        ]
+
+    def answers(self) -> dict[str, dict[str, str]]:
+        d = self.cleaned_data
+        return {
+            item.key: {"result": d[f"item_{item.key}"], "note": d.get(f"note_{item.key}", "")}
+            for item in items(self.inspection.kind)
+        }
+
+
+class PhotoForm(forms.Form):
+    photo = forms.FileField(help_text="JPEG, PNG, GIF or WebP.")
+    title = forms.CharField(max_length=200, required=False)
+
+
+class AddendumForm(forms.Form):
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), label="Addendum")
+
+
+class CancelForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))

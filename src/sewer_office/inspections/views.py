@@ -1,0 +1,246 @@
+"""Inspection pages: the list, one inspection, scheduling, the checklist, photos, the report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from sewer_office.core import audit
+from sewer_office.core.decorators import office_view
+from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.monitoring.findings import findings_of
+
+from . import forms as iforms
+from . import services
+from .filters import InspectionFilter
+from .models import Inspection, InspectionState
+from .report import report_pdf
+
+PAGE_SIZE = 25
+
+
+class StateLabels:
+    """What the shared timeline template asks of a workflow: the label of a state."""
+
+    @staticmethod
+    def label(value: str) -> str:
+        return InspectionState(value).label if value in InspectionState.values else value
+
+
+def base_queryset() -> Any:
+    """Inspections with what lists show, latest first (by when done, else when planned)."""
+    when = Coalesce("ended_at", "scheduled_for", "created_at")
+    return Inspection.objects.select_related(
+        "establishment__operator",
+        "establishment__building__property",
+        "property__owner",
+        "inspector",
+    ).order_by(when.desc(), "-id")
+
+
+def _inspection(request: HttpRequest, pk: int) -> Inspection:
+    """The inspection if ``request.user`` may see it, else 404 (as if it did not exist)."""
+    return get_object_or_404(services.visible_inspections(base_queryset(), request.user), pk=pk)
+
+
+@office_view()
+def inspection_list(request: HttpRequest) -> HttpResponse:
+    base = services.visible_inspections(base_queryset(), request.user)
+    fs = InspectionFilter(request.GET or None, queryset=base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "inspections/list.html",
+        {
+            "filter": fs,
+            "page": page,
+            "query": query.urlencode(),
+            "may_perform": services.may_perform(request.user),
+        },
+    )
+
+
+def _detail_context(request: HttpRequest, inspection: Inspection, **extra: Any) -> dict[str, Any]:
+    may = services.may_perform(request.user)
+    scheduled = inspection.state == InspectionState.SCHEDULED
+    context = {
+        "inspection": inspection,
+        "answers": inspection.answers.all(),
+        "findings": findings_of(inspection).order_by("id"),
+        "photos": services.photos_of(inspection),
+        "samples": inspection.samples.all(),
+        "addenda": inspection.addenda.select_related("by"),
+        "timeline": audit.timeline(inspection),
+        "workflow": StateLabels(),
+        "may_perform": may,
+        "photo_form": iforms.PhotoForm() if may and scheduled else None,
+        "cancel_form": iforms.CancelForm() if may and scheduled else None,
+        "addendum_form": iforms.AddendumForm()
+        if may and inspection.state == InspectionState.COMPLETED
+        else None,
+    }
+    context.update(extra)
+    return context
+
+
+@office_view()
+def inspection_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    inspection = _inspection(request, pk)
+    return render(request, "inspections/detail.html", _detail_context(request, inspection))
+
+
+@office_view(*services.PERFORMERS)
+def inspection_schedule(request: HttpRequest) -> HttpResponse:
+    initial = {"establishment": request.GET.get("establishment"), "inspector": request.user.pk}
+    form = iforms.ScheduleForm(request.POST or None, initial=initial)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            d = form.cleaned_data
+            try:
+                inspection = services.schedule(
+                    request.user,
+                    kind=d["kind"],
+                    establishment=d.get("establishment"),
+                    property=d.get("property"),
+                    location=d.get("location") or "",
+                    on_easement=bool(d.get("on_easement")),
+                    scheduled_for=d.get("scheduled_for"),
+                    unscheduled=bool(d.get("unscheduled")),
+                    inspector=d.get("inspector"),
+                    notes=d.get("notes") or "",
+                )
+            except InvalidInput as e:
+                for field, errs in e.errors.items():
+                    for err in errs:
+                        form.add_error(field if field in form.fields else None, err)
+            except OfficeError as e:
+                form.add_error(None, e.message)
+                status = e.status_code
+            else:
+                messages.success(request, f"{inspection.number} scheduled.")
+                return redirect(inspection.get_absolute_url())
+    return render(
+        request,
+        "inspections/form.html",
+        {"form": form, "title": "Schedule an inspection"},
+        status=status,
+    )
+
+
+@office_view(*services.PERFORMERS)
+def inspection_complete(request: HttpRequest, pk: int) -> HttpResponse:
+    inspection = _inspection(request, pk)
+    if inspection.state != InspectionState.SCHEDULED:
+        messages.error(request, f"{inspection.number} is {inspection.get_state_display().lower()}.")
+        return redirect(inspection.get_absolute_url())
+    now = timezone.localtime().replace(second=0, microsecond=0)
+    form = iforms.CompleteForm(
+        inspection, request.POST or None, initial={"started_at": now, "ended_at": now}
+    )
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            d = form.cleaned_data
+            try:
+                services.complete(
+                    inspection,
+                    request.user,
+                    credentials_presented=bool(d.get("credentials_presented")),
+                    credential=d.get("credential") or "",
+                    started_at=d["started_at"],
+                    ended_at=d.get("ended_at"),
+                    answers=form.answers(),
+                    observations=d.get("observations") or "",
+                    samples=d.get("samples") or (),
+                    samples_text=d.get("samples_text") or "",
+                )
+            except InvalidInput as e:
+                for field, errs in e.errors.items():
+                    target = field if field in form.fields else f"note_{field}"
+                    for err in errs:
+                        form.add_error(target if target in form.fields else None, err)
+            except OfficeError as e:
+                form.add_error(None, e.message)
+                status = e.status_code
+            else:
+                messages.success(request, f"{inspection.number} completed.")
+                return redirect(inspection.get_absolute_url())
+    return render(
+        request,
+        "inspections/complete.html",
+        {"form": form, "inspection": inspection},
+        status=status,
+    )
+
+
+def _post_action(request: HttpRequest, pk: int, run: Any, done: str) -> HttpResponse:
+    """Run a POSTed action on a visible inspection; errors return to its page with a message."""
+    inspection = _inspection(request, pk)
+    try:
+        run(inspection)
+    except OfficeError as e:
+        messages.error(request, e.message)
+        return render(
+            request,
+            "inspections/detail.html",
+            _detail_context(request, inspection),
+            status=e.status_code,
+        )
+    messages.success(request, done)
+    return redirect(inspection.get_absolute_url())
+
+
+@require_POST
+@office_view(*services.PERFORMERS)
+def inspection_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    return _post_action(
+        request,
+        pk,
+        lambda i: services.cancel(i, request.user, request.POST.get("reason", "")),
+        "Inspection cancelled.",
+    )
+
+
+@require_POST
+@office_view(*services.PERFORMERS)
+def inspection_photo(request: HttpRequest, pk: int) -> HttpResponse:
+    def run(i: Inspection) -> None:
+        upload = request.FILES.get("photo")
+        if upload is None:
+            raise InvalidInput({"photo": ["Choose a photo to upload."]})
+        services.add_photo(i, request.user, upload, request.POST.get("title", ""))
+
+    return _post_action(request, pk, run, "Photo added.")
+
+
+@require_POST
+@office_view(*services.PERFORMERS)
+def inspection_addendum(request: HttpRequest, pk: int) -> HttpResponse:
+    return _post_action(
+        request,
+        pk,
+        lambda i: services.add_addendum(i, request.user, request.POST.get("text", "")),
+        "Addendum appended.",
+    )
+
+
+@office_view()
+def inspection_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """The printable report (PDF), to whoever may see the inspection."""
+    inspection = _inspection(request, pk)
+    response = HttpResponse(report_pdf(inspection), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{inspection.number}-report.pdf"'
+    return response

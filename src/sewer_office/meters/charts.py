@@ -1,0 +1,66 @@
+"""The chart of a meter: the picture of ``sewer-use slugs --plot``, drawn from stored readings.
+
+The readings of the last ``days`` days stored (and the baseline window before them, so the
+threshold line starts judged) are judged again by the engine and drawn by
+:func:`sewer_cli.plot_monitoring.plot_report`: readings, five times the trailing 24-hour
+mean, the article's pH or temperature limits, slugs and excursions shaded. Drawing only:
+the stored slug events and excursions are what was determined at upload.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+from sewer_rules.monitoring.analysis import Options, Report, analyse_series
+from sewer_rules.monitoring.series import US_PER_SECOND, Series, to_us
+
+from .models import Meter
+from .services import params, window_us
+
+FORMATS = {"png": "image/png", "svg": "image/svg+xml"}
+DEFAULT_DAYS = 7
+MAX_DAYS = 366
+
+
+def chart(meter: Meter, fmt: str, days: int = DEFAULT_DAYS) -> bytes:
+    """The chart as PNG or SVG bytes (``fmt`` one of :data:`FORMATS`)."""
+    from sewer_cli.plot_monitoring import plot_report
+
+    if fmt not in FORMATS:
+        raise ValueError(f"a chart is drawn as {' or '.join(FORMATS)}")
+    p = params()
+    days = max(1, min(days, MAX_DAYS))
+    last = meter.readings.order_by("-at").values_list("at", flat=True).first()
+    options = Options(
+        jurisdiction=p.jurisdiction,
+        max_gap_us=meter.max_gap_seconds * US_PER_SECOND,
+        keep_series=True,
+    )
+    reports = []
+    if last is not None:
+        span = timedelta(microseconds=window_us(p, to_us(last)))
+        since = last - timedelta(days=days) - span
+        rows = list(meter.readings.filter(at__gte=since).order_by("at").values_list("at", "value"))
+        series = Series.from_decimals(
+            meter.ident,
+            meter.parameter,
+            meter.unit,
+            [to_us(at) for at, _ in rows],
+            [v for _, v in rows],
+        )
+        reports.append(analyse_series(series, p, options))
+    report = Report(
+        source=f"meter {meter.ident}",
+        timezone=p.timezone,
+        jurisdiction=p.jurisdiction,
+        parameters_version=p.version,
+        series=reports,
+        errors=[],
+        errors_total=0,
+    )
+    with tempfile.TemporaryDirectory(prefix="sewer-chart-") as folder:
+        path = Path(folder) / f"chart.{fmt}"
+        plot_report(report, str(path), p.jurisdiction, options.max_gap_us)
+        return path.read_bytes()

@@ -1,0 +1,52 @@
+"""Forms of the meters pages: a new meter, an upload of readings, a user's report of a slug."""
+
+from __future__ import annotations
+
+from django import forms
+
+from sewer_office.monitoring.models import SamplingPoint
+
+from .models import ReportChannel
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(
+        label="Readings file (.csv or .parquet)",
+        help_text="Columns timestamp and value (meter, parameter, unit optional); "
+        "appended after the last stored reading.",
+    )
+
+
+class DateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+
+class ReportForm(forms.Form):
+    slug = forms.IntegerField(widget=forms.HiddenInput)
+    reported_at = forms.DateTimeField(
+        widget=DateTimeInput, label="Reported at", help_text="when the user reported the slug"
+    )
+    channel = forms.ChoiceField(choices=ReportChannel.choices)
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class MeterForm(forms.Form):
+    """Register a meter at a sampling point (Superintendent or engineer)."""
+
+    sampling_point = forms.ModelChoiceField(
+        queryset=SamplingPoint.objects.select_related("establishment").filter(active=True)
+    )
+    ident = forms.CharField(max_length=60, label="Meter id", help_text="e.g. ACME-FLOW-1")
+    parameter = forms.CharField(
+        max_length=60, help_text="flow, pH, temperature or a constituent (e.g. copper)"
+    )
+    unit = forms.CharField(
+        max_length=20, required=False, help_text="blank: the parameter's usual unit"
+    )
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+    max_gap_seconds = forms.IntegerField(
+        min_value=1,
+        initial=300,
+        label="Longest gap in a run (seconds)",
+        help_text="a longer interval between readings ends a slug or excursion",
+    )

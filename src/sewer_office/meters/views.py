@@ -1,0 +1,204 @@
+"""Meters pages: the list, a meter (readings, uploads, slugs and their reports, excursions,
+the upload and report forms), and the meter's chart as PNG or SVG."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Count, Max, Min, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import has_role
+from sewer_office.core.decorators import office_view
+from sewer_office.core.errors import InvalidInput, OfficeError
+
+from . import charts, services
+from .files import stored_upload
+from .forms import MeterForm, ReportForm, UploadForm
+from .models import Meter, SlugEvent
+
+PAGE_SIZE = 25
+ROWS = 20
+
+
+def _meters(request: HttpRequest) -> Any:
+    return visible(Meter.objects.select_related("sampling_point__establishment"), request.user)
+
+
+def slug_rows(slugs: Any) -> list[dict[str, Any]]:
+    """Each slug with its first report, its deadline (office policy) and whether overdue."""
+    window = services.report_window()
+    now = timezone.now()
+    out = []
+    for s in slugs:
+        reports = sorted(s.reports.all(), key=lambda r: (r.reported_at, r.pk))
+        first = reports[0] if reports else None
+        due = s.start + window
+        on_time = first is not None and first.reported_at <= due
+        out.append(
+            {
+                "slug": s,
+                "report": first,
+                "due": due,
+                "on_time": on_time,
+                "overdue": not on_time and (now > due or first is not None),
+            }
+        )
+    return out
+
+
+@office_view()
+def meter_list(request: HttpRequest) -> HttpResponse:
+    qs = (
+        _meters(request)
+        .order_by("ident")
+        .annotate(
+            n_readings=Count("readings", distinct=True),
+            last_at=Max("readings__at"),
+            n_slugs=Count("slugs", distinct=True),
+            n_unreported=Count("slugs", filter=Q(slugs__reports__isnull=True), distinct=True),
+        )
+    )
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    may_create = has_role(request.user, *services.METER_ROLES)
+    return render(
+        request, "meters/list.html", {"page": page, "query": "", "may_create": may_create}
+    )
+
+
+@office_view(*services.METER_ROLES)
+def meter_create(request: HttpRequest) -> HttpResponse:
+    form = MeterForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            d = form.cleaned_data
+            try:
+                meter = services.register_meter(
+                    request.user,
+                    sampling_point=d["sampling_point"],
+                    ident=d["ident"],
+                    parameter=d["parameter"],
+                    unit=d["unit"] or "",
+                    description=d["description"] or "",
+                    max_gap_seconds=d["max_gap_seconds"],
+                )
+            except InvalidInput as e:
+                for name, errs in e.errors.items():
+                    for err in errs:
+                        form.add_error(name if name in form.fields else None, err)
+            else:
+                messages.success(request, f"Meter {meter.ident} registered.")
+                return redirect("meters:detail", pk=meter.pk)
+    return render(request, "meters/create.html", {"form": form}, status=status)
+
+
+@office_view()
+def meter_detail(
+    request: HttpRequest,
+    pk: int,
+    upload_form: UploadForm | None = None,
+    report_form: ReportForm | None = None,
+    refused: services.UploadRefused | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    meter = get_object_or_404(_meters(request), pk=pk)
+    summary = meter.readings.aggregate(n=Count("id"), first=Min("at"), last=Max("at"))
+    slugs = meter.slugs.prefetch_related("reports")[:ROWS]
+    may_upload = services.may_upload(request.user, meter)
+    may_report = services.may_record_report(request.user, SlugEvent(meter=meter))
+    return render(
+        request,
+        "meters/detail.html",
+        {
+            "meter": meter,
+            "est": meter.sampling_point.establishment,
+            "summary": summary,
+            "uploads": meter.uploads.select_related("uploaded_by")[:ROWS],
+            "slugs": slug_rows(slugs),
+            "excursions": meter.excursions.all()[:ROWS],
+            "window_hours": services.report_window().total_seconds() / 3600,
+            "upload_form": upload_form or (UploadForm() if may_upload else None),
+            "report_form": report_form or (ReportForm() if may_report else None),
+            "refused": refused,
+        },
+        status=status,
+    )
+
+
+@require_POST
+@office_view()
+def meter_upload(request: HttpRequest, pk: int) -> HttpResponse:
+    meter = get_object_or_404(_meters(request), pk=pk)
+    form = UploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return meter_detail(request, pk, upload_form=form, status=400)
+    upload = form.cleaned_data["file"]
+    try:
+        with stored_upload(upload) as path:
+            result = services.upload_readings(meter, path, request.user, source_name=upload.name)
+    except services.UploadRefused as e:
+        form.add_error(None, e.message)
+        return meter_detail(request, pk, upload_form=form, refused=e, status=400)
+    except OfficeError as e:
+        form.add_error(None, e.message)
+        return meter_detail(request, pk, upload_form=form, status=e.status_code)
+    u = result.upload
+    messages.success(
+        request,
+        f"Stored {u.count} readings ({u.first_at:%Y-%m-%d %H:%M} to {u.last_at:%Y-%m-%d %H:%M}): "
+        f"{len(result.slugs)} slug(s), {len(result.excursions)} excursion(s).",
+    )
+    return redirect("meters:detail", pk=pk)
+
+
+@require_POST
+@office_view()
+def slug_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record a report of one of this meter's slugs (the slug's id in the form)."""
+    meter = get_object_or_404(_meters(request), pk=pk)
+    form = ReportForm(request.POST)
+    if not form.is_valid():
+        return meter_detail(request, pk, report_form=form, status=400)
+    slug = get_object_or_404(
+        visible(SlugEvent.objects.filter(meter=meter), request.user), pk=form.cleaned_data["slug"]
+    )
+    try:
+        services.record_slug_report(
+            slug,
+            request.user,
+            reported_at=form.cleaned_data["reported_at"],
+            channel=form.cleaned_data["channel"],
+            text=form.cleaned_data["text"],
+        )
+    except InvalidInput as e:
+        for name, errs in e.errors.items():
+            for err in errs:
+                form.add_error(name if name in form.fields else None, err)
+        return meter_detail(request, pk, report_form=form, status=e.status_code)
+    except OfficeError as e:
+        form.add_error(None, e.message)
+        return meter_detail(request, pk, report_form=form, status=e.status_code)
+    messages.success(request, f"Report of the slug of {slug.start:%Y-%m-%d %H:%M} recorded.")
+    return redirect("meters:detail", pk=pk)
+
+
+@office_view()
+def meter_chart(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    meter = get_object_or_404(_meters(request), pk=pk)
+    if fmt not in charts.FORMATS:
+        raise Http404("a chart is .png or .svg")
+    try:
+        days = int(request.GET.get("days", charts.DEFAULT_DAYS))
+    except ValueError:
+        days = charts.DEFAULT_DAYS
+    response = HttpResponse(charts.chart(meter, fmt, days), content_type=charts.FORMATS[fmt])
+    response["Cache-Control"] = "private, max-age=60"
+    return response
