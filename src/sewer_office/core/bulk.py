@@ -49,7 +49,13 @@ def _default(field: models.Field[Any, Any]) -> Any:
 
 def complete(model: type[models.Model], frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` with every concrete column of ``model``, missing ones at their defaults."""
-    fields = list(model._meta.concrete_fields)
+    pk = model._meta.pk
+    fields = [
+        f
+        for f in model._meta.concrete_fields
+        # without ids in the frame, the database numbers the rows itself
+        if not (f is pk and f.column not in frame.columns)
+    ]
     missing = [f for f in fields if f.column not in frame.columns]
     extra = set(frame.columns) - {f.column for f in fields}
     if extra:
@@ -65,7 +71,13 @@ def _for_sqlite(frame: pl.DataFrame) -> pl.DataFrame:
             col = pl.col(name)
             if dtype.time_zone is not None:
                 col = col.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
-            exprs.append(col.dt.strftime(_SQLITE_DATETIME).alias(name))
+            # As Django writes them: fractional seconds only when there are any.
+            exprs.append(
+                pl.when(col.dt.microsecond() == 0)
+                .then(col.dt.strftime(_SQLITE_DATETIME))
+                .otherwise(col.dt.strftime(_SQLITE_DATETIME + "%.6f"))
+                .alias(name)
+            )
         elif dtype == pl.Date:
             exprs.append(pl.col(name).dt.strftime("%Y-%m-%d").alias(name))
     return frame.with_columns(exprs) if exprs else frame
@@ -83,7 +95,8 @@ def _for_postgres(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def insert(model: type[models.Model], frame: pl.DataFrame, batch: int = 200_000) -> int:
-    """Insert ``frame`` (columns = db columns, ids included) into ``model``'s table."""
+    """Insert ``frame`` (columns = db columns; ids included, or left to the database) into
+    ``model``'s table."""
     frame = complete(model, frame)
     if frame.height == 0:
         return 0

@@ -16,6 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
@@ -23,7 +24,7 @@ from django.utils import timezone
 
 from sewer_office.accounts.access import can_see
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role, is_staff_member
-from sewer_office.core import audit
+from sewer_office.core import audit, bulk
 from sewer_office.core.errors import Forbidden, InvalidInput, OfficeError
 from sewer_office.monitoring.findings import record_finding
 from sewer_office.monitoring.models import FindingKind, SamplingPoint
@@ -319,12 +320,16 @@ def _store(
             f"{name}: this file was already stored for meter {meter.ident}",
             [RowError(0, "file", "the same file was already uploaded for this meter")],
         ) from None
-    Reading.objects.bulk_create(
-        (
-            Reading(meter_id=meter.pk, upload_id=upload.pk, at=instant(t), value=v)
-            for t, v in zip(times, values, strict=True)
+    bulk.insert(
+        Reading,
+        pl.DataFrame(
+            {
+                "meter_id": pl.Series([meter.pk] * len(times), dtype=pl.Int64),
+                "upload_id": pl.Series([upload.pk] * len(times), dtype=pl.Int64),
+                "at": pl.Series(times, dtype=pl.Int64).cast(pl.Datetime("us", "UTC")),
+                "value": pl.Series(values, dtype=pl.String),
+            }
         ),
-        batch_size=BATCH,
     )
     result = UploadResult(upload)
     result.slugs = _store_slugs(meter, upload, report, times[0], p)

@@ -31,7 +31,6 @@ from zoneinfo import ZoneInfo
 import polars as pl
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from sewer_cli.check_io import UnusableFile, frame_with_rows
@@ -619,13 +618,19 @@ def judge_complete_months(
     )
     ev = evaluate_table(raw, params, permit_limits(sorted(judged)))
     by_code = {code: est for est, code in codes.items()}
-    months = sorted({m for _, m in touched})
-    Finding.objects.filter(
-        establishment_id__in=sorted(judged),
-        kind=FindingKind.MONTHLY_AVERAGE,
-        month__in=months,
-        current=True,
-    ).filter(_pair_filter(touched)).update(current=False)
+    # The month's earlier monthly findings are replaced (kept, no longer current): one
+    # statement per month, whatever the number of facilities.
+    by_month: dict[date, list[int]] = {}
+    for est_id, month in touched:
+        by_month.setdefault(month, []).append(est_id)
+    for month, ids in sorted(by_month.items()):
+        for k in range(0, len(ids), 500):
+            Finding.objects.filter(
+                establishment_id__in=ids[k : k + 500],
+                kind=FindingKind.MONTHLY_AVERAGE,
+                month=month,
+                current=True,
+            ).update(current=False)
     out: list[dict[str, Any]] = []
     findings = []
     for m in ev.monthly.iter_rows(named=True):
@@ -658,13 +663,6 @@ def judge_complete_months(
         out.append(m)
     Finding.objects.bulk_create(findings, batch_size=1000)
     return out
-
-
-def _pair_filter(pairs: set[tuple[int, date]]) -> Q:
-    cond = Q()
-    for est, month in pairs:
-        cond |= Q(establishment_id=est, month=month)
-    return cond
 
 
 def _analyte(name: str) -> str:
