@@ -11,6 +11,7 @@ Run daily (cron). Two clocks of the office become findings when they run out, ea
 from __future__ import annotations
 
 import argparse
+import importlib
 from datetime import date, datetime, time
 from typing import Any
 
@@ -32,8 +33,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _setup()
-    from django.utils import timezone
-
+    timezone = importlib.import_module("django.utils.timezone")
     from sewer_office.grease.services import flag_overdue_pump_outs
     from sewer_office.meters.services import flag_unreported_slugs
 

@@ -11,12 +11,11 @@ Django is imported inside the command function only (as in :mod:`sewer_cli.cmd_o
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
 from typing import Any
 
-from .cmd_office import _setup
+from .cmd_office import NoSuchUser, _setup, office_user
 
 
 def register(subparsers: Any) -> None:
@@ -41,7 +40,6 @@ def run_import_readings(args: argparse.Namespace) -> int:
         print(f"import-readings: cannot read {args.path}: no such file", file=sys.stderr)
         return 2
     _setup()
-    get_user_model = importlib.import_module("django.contrib.auth").get_user_model
 
     from sewer_office.core.errors import Forbidden
     from sewer_office.meters import services
@@ -52,12 +50,11 @@ def run_import_readings(args: argparse.Namespace) -> int:
     if found is None:
         print(f"import-readings: no meter {args.meter!r}", file=sys.stderr)
         return 2
-    actor = None
-    if args.username:
-        actor = get_user_model().objects.filter(username=args.username).first()
-        if actor is None:
-            print(f"import-readings: no user {args.username!r}", file=sys.stderr)
-            return 2
+    try:
+        actor = office_user(args.username)
+    except NoSuchUser as e:
+        print(f"import-readings: {e}", file=sys.stderr)
+        return 2
     try:
         result = services.upload_readings(found, path, actor, source_name=path.name)
     except services.UploadUnusable as e:
@@ -85,9 +82,9 @@ def run_import_readings(args: argparse.Namespace) -> int:
             f"  slug {s.start.isoformat()} to {s.end.isoformat()}, peak {s.peak} {s.unit} "
             f"over {s.threshold} ({s.citation}); report required ({s.report_citation})"
         )
-    for e in result.excursions:
+    for x in result.excursions:
         print(
-            f"  excursion {e.start.isoformat()} to {e.end.isoformat()}, {e.extreme} {e.unit} "
-            f"({e.status}, {e.citation})"
+            f"  excursion {x.start.isoformat()} to {x.end.isoformat()}, {x.extreme} {x.unit} "
+            f"({x.status}, {x.citation})"
         )
     return 0

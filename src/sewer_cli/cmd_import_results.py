@@ -9,13 +9,12 @@ listed, or the file was already imported), 2 for an unusable file or unknown use
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from .cmd_office import _setup
+from .cmd_office import NoSuchUser, _setup, office_user
 from .output import table
 
 
@@ -43,16 +42,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"import-results: cannot read {path}: {e.strerror or e}", file=sys.stderr)
         return 2
     _setup()
-    get_user_model = importlib.import_module("django.contrib.auth").get_user_model
     from sewer_office.core.errors import Forbidden
     from sewer_office.monitoring.lab_import import UnusableFile, import_lab_file
 
-    actor = None
-    if args.username:
-        actor = get_user_model().objects.filter(username=args.username).first()
-        if actor is None:
-            print(f"import-results: no user {args.username!r}", file=sys.stderr)
-            return 2
+    try:
+        actor = office_user(args.username)
+    except NoSuchUser as e:
+        print(f"import-results: {e}", file=sys.stderr)
+        return 2
     try:
         report = import_lab_file(data, path.name, actor, dry_run=args.dry_run)
     except UnusableFile as e:

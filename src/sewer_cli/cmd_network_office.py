@@ -12,13 +12,12 @@ Django is imported inside the command functions only (as in :mod:`sewer_cli.cmd_
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from .cmd_office import _setup
+from .cmd_office import NoSuchUser, _setup, office_user
 from .output import table
 
 
@@ -54,17 +53,15 @@ def run_import_network(args: argparse.Namespace) -> int:
         print(f"import-network: cannot read {args.path}: {e}", file=sys.stderr)
         return 2
     _setup()
-    get_user_model = importlib.import_module("django.contrib.auth").get_user_model
 
     from sewer_office.core.errors import Forbidden
     from sewer_office.registry import network_services as ns
 
-    actor = None
-    if args.username:
-        actor = get_user_model().objects.filter(username=args.username).first()
-        if actor is None:
-            print(f"import-network: no user {args.username!r}", file=sys.stderr)
-            return 2
+    try:
+        actor = office_user(args.username)
+    except NoSuchUser as e:
+        print(f"import-network: {e}", file=sys.stderr)
+        return 2
     try:
         version = ns.import_network(
             text, actor, replace=args.replace, source_name=Path(args.path).name

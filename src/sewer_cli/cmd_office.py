@@ -76,6 +76,21 @@ def _setup(production: bool = False) -> Any:
     return importlib.import_module("django.conf").settings
 
 
+class NoSuchUser(Exception):
+    """``--as USERNAME`` names no office user (exit status 2)."""
+
+
+def office_user(username: str | None) -> Any:
+    """The user ``--as`` names, or None (the command line at the server acts for the office)."""
+    if not username:
+        return None
+    get_user_model = importlib.import_module("django.contrib.auth").get_user_model
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise NoSuchUser(f"no user {username!r}")
+    return user
+
+
 def _call(*args: Any, **kwargs: Any) -> None:
     importlib.import_module("django.core.management").call_command(*args, **kwargs)
 

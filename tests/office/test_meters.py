@@ -315,3 +315,18 @@ def test_demo_meters(town: Town) -> None:
     assert services.flag_unreported_slugs(timezone.now() + timedelta(days=2)) == 1
     assert findings_of(second).filter(kind=FindingKind.UNREPORTED_SLUG).exists()
     assert not findings_of(first).filter(kind=FindingKind.UNREPORTED_SLUG).exists()
+
+
+def test_flag_overdue_command_records_unreported_slugs_once(
+    town: Town, tmp_path: Path, capsys: Any
+) -> None:
+    """``sewer-use flag-overdue`` (daily cron) runs the slug and pump-out clocks."""
+    slug = _slug(town, tmp_path)
+    later = (timezone.localdate() + timedelta(days=3)).isoformat()
+    assert main(["flag-overdue", "--date", later]) == 0
+    out = capsys.readouterr().out
+    assert "1 unreported slug finding(s) recorded" in out
+    assert "overdue pump-out finding(s) recorded" in out
+    assert main(["flag-overdue", "--date", later]) == 0
+    assert "0 unreported slug finding(s) recorded" in capsys.readouterr().out
+    assert findings_of(slug).filter(kind=FindingKind.UNREPORTED_SLUG).count() == 1

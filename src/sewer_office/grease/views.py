@@ -7,7 +7,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -17,6 +16,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import Forbidden, InvalidInput, OfficeError
+from sewer_office.core.paging import page_of
 
 from . import rules, services
 from .forms import InterceptorFilter, InterceptorForm, PumpOutForm, ReasonForm, RemovalForm
@@ -48,9 +48,7 @@ def interceptor_list(request: HttpRequest) -> HttpResponse:
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
     today = timezone.localdate()
     qs = services.with_last_pump_out(qs, today).order_by("establishment__name", "id")
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
+    page, query = page_of(request, qs, PAGE_SIZE)
     rows = [services.Clocked(t, services.status_of(t, today)) for t in page]
     return render(
         request,
@@ -59,7 +57,7 @@ def interceptor_list(request: HttpRequest) -> HttpResponse:
             "filter": fs,
             "page": page,
             "rows": rows,
-            "query": query.urlencode(),
+            "query": query,
             "may_register": services.may_register(request.user),
         },
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,6 +14,7 @@ from django.views.decorators.http import require_POST
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.paging import page_of
 from sewer_office.monitoring.findings import findings_of
 
 from . import forms as iforms
@@ -55,16 +55,14 @@ def inspection_list(request: HttpRequest) -> HttpResponse:
     base = services.visible_inspections(base_queryset(), request.user)
     fs = InspectionFilter(request.GET or None, queryset=base)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
+    page, query = page_of(request, qs, PAGE_SIZE)
     return render(
         request,
         "inspections/list.html",
         {
             "filter": fs,
             "page": page,
-            "query": query.urlencode(),
+            "query": query,
             "may_perform": services.may_perform(request.user),
         },
     )

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.db.models import Count, Max, Min, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,6 +16,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import has_role
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.paging import page_of
 
 from . import charts, services
 from .files import stored_upload
@@ -65,10 +65,10 @@ def meter_list(request: HttpRequest) -> HttpResponse:
             n_unreported=Count("slugs", filter=Q(slugs__reports__isnull=True), distinct=True),
         )
     )
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page, query = page_of(request, qs, PAGE_SIZE)
     may_create = has_role(request.user, *services.METER_ROLES)
     return render(
-        request, "meters/list.html", {"page": page, "query": "", "may_create": may_create}
+        request, "meters/list.html", {"page": page, "query": query, "may_create": may_create}
     )
 
 

@@ -125,17 +125,7 @@ def params_in_force() -> ParameterSet:
 def permit_limits(establishment_ids: list[int]) -> PermitLimits | None:
     """The facilities' discharge limits as the engine reads them (None when there are none)."""
     records = [
-        {
-            "facility": lim.establishment.code,
-            "parameter": lim.parameter,
-            "limit_type": lim.limit_type,
-            "value": lim.value,
-            "unit": lim.unit,
-            "effective_from": lim.effective_from.isoformat(),
-            "effective_to": lim.effective_to.isoformat() if lim.effective_to else "",
-            "permit_id": lim.permit_id,
-            "citation": lim.citation,
-        }
+        lim.as_record()
         for lim in DischargeLimit.objects.filter(establishment_id__in=establishment_ids)
         .select_related("establishment", "approval")
         .order_by("id")

@@ -106,6 +106,20 @@ class DischargeLimit(TimeStamped):
     def permit_id(self) -> str:
         return self.approval.number if self.approval_id else f"LIMIT-{self.pk}"
 
+    def as_record(self) -> dict[str, str]:
+        """The limit as a row of a permit-limits file, the form the engine reads."""
+        return {
+            "facility": self.establishment.code,
+            "parameter": self.parameter,
+            "limit_type": self.limit_type,
+            "value": self.value,
+            "unit": self.unit,
+            "effective_from": self.effective_from.isoformat(),
+            "effective_to": self.effective_to.isoformat() if self.effective_to else "",
+            "permit_id": self.permit_id if self.pk else "new",
+            "citation": self.citation,
+        }
+
 
 class ImportSource(models.TextChoices):
     LAB_FILE = "lab_file", "Laboratory file"

@@ -358,30 +358,23 @@ def add_discharge_limit(
         raise InvalidInput({"approval": ["the approval is of another establishment"]})
     if not establishment.code:
         raise InvalidInput({"facility": ["give the establishment a facility code first"]})
-    record = {
-        "facility": establishment.code,
-        "parameter": parameter,
-        "limit_type": limit_type,
-        "value": str(value).strip(),
-        "unit": unit,
-        "effective_from": effective_from.isoformat(),
-        "effective_to": effective_to.isoformat() if effective_to else "",
-        "permit_id": "new",
-        "citation": citation,
-    }
+    candidate = DischargeLimit(
+        establishment=establishment,
+        approval=approval,
+        parameter=parameter.strip(),
+        limit_type=limit_type,
+        value=str(value).strip(),
+        unit=unit.strip(),
+        effective_from=effective_from,
+        effective_to=effective_to,
+        citation=citation,
+    )
+    record = candidate.as_record()
     existing = [
-        {
-            "facility": establishment.code,
-            "parameter": lim.parameter,
-            "limit_type": lim.limit_type,
-            "value": lim.value,
-            "unit": lim.unit,
-            "effective_from": lim.effective_from.isoformat(),
-            "effective_to": lim.effective_to.isoformat() if lim.effective_to else "",
-            "permit_id": lim.permit_id,
-            "citation": lim.citation,
-        }
-        for lim in DischargeLimit.objects.filter(establishment=establishment)
+        lim.as_record()
+        for lim in DischargeLimit.objects.filter(establishment=establishment).select_related(
+            "establishment", "approval"
+        )
     ]
     try:
         PermitLimits.from_records([record])
@@ -390,17 +383,8 @@ def add_discharge_limit(
         message = str(e).split(": ", 2)[-1]
         raise InvalidInput({"limit": [message]}) from None
     with transaction.atomic():
-        lim = DischargeLimit.objects.create(
-            establishment=establishment,
-            approval=approval,
-            parameter=parameter.strip(),
-            limit_type=limit_type,
-            value=str(value).strip(),
-            unit=unit.strip(),
-            effective_from=effective_from,
-            effective_to=effective_to,
-            citation=citation,
-        )
+        candidate.save()
+        lim = candidate
         audit.record(
             actor=actor,
             action="set_discharge_limit",

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -17,6 +16,7 @@ from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
+from sewer_office.core.paging import page_of
 from sewer_office.registry.models import Establishment
 
 from . import forms as mforms
@@ -28,13 +28,6 @@ from .models import Finding, ImportSource, LabImport, LabResult, ResultState
 PAGE_SIZE = 50
 OFFICERS = (SUPERINTENDENT, ENGINEER)
 REPORTERS = (SUPERINTENDENT, ENGINEER, APPLICANT)
-
-
-def _page(request: HttpRequest, qs: Any) -> tuple[Any, str]:
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
-    return page, query.urlencode()
 
 
 @office_view(*REPORTERS)
@@ -76,7 +69,7 @@ def import_file(request: HttpRequest) -> HttpResponse:
 @office_view()
 def import_list(request: HttpRequest) -> HttpResponse:
     qs = visible(LabImport.objects.select_related("imported_by"), request.user)
-    page, query = _page(request, qs)
+    page, query = page_of(request, qs, PAGE_SIZE)
     return render(request, "monitoring/import_list.html", {"page": page, "query": query})
 
 
@@ -86,7 +79,7 @@ def import_detail(request: HttpRequest, pk: int) -> HttpResponse:
     results = visible(
         imp.results.select_related("establishment", "event").order_by("row"), request.user
     )
-    page, query = _page(request, results)
+    page, query = page_of(request, results, PAGE_SIZE)
     return render(
         request,
         "monitoring/import_detail.html",
@@ -136,7 +129,7 @@ def _filtered_results(request: HttpRequest) -> tuple[Any, mforms.ResultFilterFor
 @office_view()
 def result_list(request: HttpRequest) -> HttpResponse:
     qs, form = _filtered_results(request)
-    page, query = _page(request, qs)
+    page, query = page_of(request, qs, PAGE_SIZE)
     return render(
         request, "monitoring/result_list.html", {"page": page, "query": query, "filter": form}
     )
@@ -226,7 +219,7 @@ def finding_list(request: HttpRequest) -> HttpResponse:
             qs = qs.filter(**{key: request.GET[key]})
     if request.GET.get("facility"):
         qs = qs.filter(establishment__code=request.GET["facility"].strip().upper())
-    page, query = _page(request, qs.order_by("-observed_at", "-id"))
+    page, query = page_of(request, qs.order_by("-observed_at", "-id"), PAGE_SIZE)
     return render(
         request,
         "monitoring/finding_list.html",
@@ -276,47 +269,52 @@ def chart(request: HttpRequest, pk: int, parameter: str) -> HttpResponse:
     return response
 
 
-@office_view(*OFFICERS)
-def point_create(request: HttpRequest, pk: int) -> HttpResponse:
-    est = _facility(request, pk)
-    form = mforms.SamplingPointForm(request.POST or None)
+def _facility_form(
+    request: HttpRequest,
+    est: Establishment,
+    form: Any,
+    save: Any,
+    done: str,
+    context: dict[str, Any],
+) -> HttpResponse:
+    """A form that adds something to a facility through a service; back to the facility page."""
     status = 200
     if request.method == "POST":
         status = 400
         if form.is_valid():
             try:
-                services.add_sampling_point(request.user, est, **form.cleaned_data)
+                save(request.user, est, **form.cleaned_data)
             except OfficeError as e:
                 form.add_error(None, e.message)
             else:
-                messages.success(request, "Sampling point added.")
+                messages.success(request, done)
                 return redirect("registry:establishment", est.pk)
     return render(
+        request, "monitoring/point_form.html", {"form": form, "est": est, **context}, status=status
+    )
+
+
+@office_view(*OFFICERS)
+def point_create(request: HttpRequest, pk: int) -> HttpResponse:
+    est = _facility(request, pk)
+    return _facility_form(
         request,
-        "monitoring/point_form.html",
-        {"form": form, "est": est, "title": f"Sampling point of {est.name}"},
-        status=status,
+        est,
+        mforms.SamplingPointForm(request.POST or None),
+        services.add_sampling_point,
+        "Sampling point added.",
+        {"title": f"Sampling point of {est.name}"},
     )
 
 
 @office_view(*OFFICERS)
 def limit_create(request: HttpRequest, pk: int) -> HttpResponse:
     est = _facility(request, pk)
-    form = mforms.DischargeLimitForm(request.POST or None, establishment=est)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            try:
-                services.add_discharge_limit(request.user, est, **form.cleaned_data)
-            except OfficeError as e:
-                form.add_error(None, e.message)
-            else:
-                messages.success(request, "Discharge limit recorded.")
-                return redirect("registry:establishment", est.pk)
-    return render(
+    return _facility_form(
         request,
-        "monitoring/point_form.html",
-        {"form": form, "est": est, "title": f"Discharge limit of {est.name}", "limit": True},
-        status=status,
+        est,
+        mforms.DischargeLimitForm(request.POST or None, establishment=est),
+        services.add_discharge_limit,
+        "Discharge limit recorded.",
+        {"title": f"Discharge limit of {est.name}", "limit": True},
     )

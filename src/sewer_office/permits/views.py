@@ -10,7 +10,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -21,6 +20,7 @@ from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
 from sewer_office.core.models import Attachment
+from sewer_office.core.paging import page_of
 from sewer_office.core.services import perform
 
 from .kinds import KINDS, Kind, kind_of, may_file
@@ -52,9 +52,7 @@ def record_list(request: HttpRequest, kind: str) -> HttpResponse:
     base = visible(k.list_queryset(), request.user)
     fs = k.filterset(request.GET or None, queryset=base)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
+    page, query = page_of(request, qs, PAGE_SIZE)
     return render(
         request,
         "permits/list.html",
@@ -62,7 +60,7 @@ def record_list(request: HttpRequest, kind: str) -> HttpResponse:
             "kind": k,
             "filter": fs,
             "page": page,
-            "query": query.urlencode(),
+            "query": query,
             "may_file": may_file(request.user, k),
         },
     )

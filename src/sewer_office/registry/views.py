@@ -6,7 +6,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,6 +17,7 @@ from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
+from sewer_office.core.paging import page_of
 from sewer_office.core.panels import facility_panels
 from sewer_office.permits.workflows.common import DateInput
 
@@ -31,18 +31,11 @@ PAGE_SIZE = 25
 PROPERTY_ROWS = 10
 
 
-def _page(request: HttpRequest, qs: Any) -> tuple[Any, str]:
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
-    return page, query.urlencode()
-
-
 @office_view()
 def property_list(request: HttpRequest) -> HttpResponse:
     base = visible(Property.objects.select_related("owner", "service_area"), request.user)
     fs = filters.PropertyFilter(request.GET or None, queryset=base)
-    page, query = _page(request, fs.qs if fs.is_bound and fs.is_valid() else base)
+    page, query = page_of(request, fs.qs if fs.is_bound and fs.is_valid() else base)
     return render(
         request, "registry/property_list.html", {"filter": fs, "page": page, "query": query}
     )
@@ -95,7 +88,7 @@ def person_list(request: HttpRequest) -> HttpResponse:
         request.user,
     )
     fs = filters.PersonFilter(request.GET or None, queryset=base)
-    page, query = _page(request, fs.qs if fs.is_bound and fs.is_valid() else base)
+    page, query = page_of(request, fs.qs if fs.is_bound and fs.is_valid() else base)
     return render(
         request, "registry/person_list.html", {"filter": fs, "page": page, "query": query}
     )
@@ -124,7 +117,7 @@ def establishment_list(request: HttpRequest) -> HttpResponse:
         Establishment.objects.select_related("operator", "building__property"), request.user
     )
     fs = filters.EstablishmentFilter(request.GET or None, queryset=base)
-    page, query = _page(request, fs.qs if fs.is_bound and fs.is_valid() else base)
+    page, query = page_of(request, fs.qs if fs.is_bound and fs.is_valid() else base)
     return render(
         request, "registry/establishment_list.html", {"filter": fs, "page": page, "query": query}
     )
