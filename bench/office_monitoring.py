@@ -205,12 +205,23 @@ def baseline_orm(data: bytes, rows: int) -> float:
     return (time.perf_counter() - t0) / frame.height
 
 
-def timed_import(data: bytes, name: str, actor: Any) -> tuple[float, Any]:
+def timed_import(data: bytes, name: str, actor: Any, profile: bool = False) -> tuple[float, Any]:
     from sewer_office.monitoring.lab_import import import_lab_file
 
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
     t0 = time.perf_counter()
     report = import_lab_file(data, name, actor, today=date(2027, 6, 1))
     elapsed = time.perf_counter() - t0
+    if profiler is not None:
+        import pstats
+
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
     if not report.stored:
         raise SystemExit(f"import refused: {report.errors[:5]} {report.refused}")
     return elapsed, report
@@ -259,6 +270,11 @@ def network_part(args: argparse.Namespace, users: dict[str, Any], client: Any) -
     rng = random.Random(3)
     ids = sorted(net.manholes)
     sample = rng.sample(ids, args.traces)
+    t0 = time.perf_counter()
+    client.get(f"/api/network/trace/{ids[0]}/")  # the first trace loads the network (cached)
+    print(
+        f"first trace after import (loads and indexes the network): {(time.perf_counter() - t0) * 1000:.0f} ms"
+    )
     office, engine = [], []
     for m in sample:
         t0 = time.perf_counter()
@@ -286,6 +302,9 @@ def main() -> int:
     parser.add_argument("--manholes", type=int, default=50_000)
     parser.add_argument("--traces", type=int, default=30)
     parser.add_argument("--skip-network", action="store_true")
+    parser.add_argument(
+        "--profile", action="store_true", help="profile the first import, then stop"
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="sewer-bench-"))
     setup_django(tmp)
@@ -315,6 +334,9 @@ def main() -> int:
             f"database: {connection.vendor}; {args.facilities} facilities; two files of "
             f"{args.results:,} results generated in {time.perf_counter() - t0:.1f} s"
         )
+        if args.profile:
+            timed_import(first, "first.csv", users["superintendent"], profile=True)
+            return 0
         per_row = baseline_orm(first, args.baseline_rows)
         s1, r1 = timed_import(first, "first.csv", users["superintendent"])
         print(

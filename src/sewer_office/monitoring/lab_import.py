@@ -122,13 +122,21 @@ def params_in_force() -> ParameterSet:
     return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
 
 
-def permit_limits(establishment_ids: list[int]) -> PermitLimits | None:
-    """The facilities' discharge limits as the engine reads them (None when there are none)."""
+def permit_limits(
+    establishment_ids: list[int], *, monthly: bool = True, only_monthly: bool = False
+) -> PermitLimits | None:
+    """The facilities' discharge limits as the engine reads them (None when there are none).
+
+    ``monthly=False`` leaves out monthly averages: an import judges them separately, on
+    complete months and over every stored result of the month, not only the file's.
+    """
+    limits = DischargeLimit.objects.filter(establishment_id__in=establishment_ids)
+    if not monthly:
+        limits = limits.exclude(limit_type="monthly_average")
+    if only_monthly:
+        limits = limits.filter(limit_type="monthly_average")
     records = [
-        lim.as_record()
-        for lim in DischargeLimit.objects.filter(establishment_id__in=establishment_ids)
-        .select_related("establishment", "approval")
-        .order_by("id")
+        lim.as_record() for lim in limits.select_related("establishment", "approval").order_by("id")
     ]
     return PermitLimits.from_records(records, "discharge limits") if records else None
 
@@ -341,7 +349,7 @@ def import_lab_file(
     ev = evaluate_table(
         raw.drop("sampling_point", *CUSTODY_TIMES, *CUSTODY_TEXT, strict=False),
         params,
-        permit_limits(est_ids),
+        permit_limits(est_ids, monthly=False),
     )
     report.evaluation = ev
     report.parameters_version = ev.parameters_version
@@ -606,7 +614,7 @@ def judge_complete_months(
         .with_row_index("row", offset=2)
         .with_columns(pl.col("row").cast(pl.Int64))
     )
-    ev = evaluate_table(raw, params, permit_limits(sorted(judged)))
+    ev = evaluate_table(raw, params, permit_limits(sorted(judged), only_monthly=True))
     by_code = {code: est for est, code in codes.items()}
     # The month's earlier monthly findings are replaced (kept, no longer current): one
     # statement per month, whatever the number of facilities.

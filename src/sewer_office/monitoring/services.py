@@ -166,7 +166,7 @@ def correct_result(
     }
     raw = _raw_of([result, *same_day], {result.pk: fixed})
     params = params_in_force()
-    ev = evaluate_table(raw, params, permit_limits([result.establishment_id]))
+    ev = evaluate_table(raw, params, permit_limits([result.establishment_id], monthly=False))
     mine = ev.errors.filter(pl.col("row") == 2)
     if mine.height:
         raise InvalidInput({f: [m] for f, m in mine.select("field", "message").iter_rows()})
