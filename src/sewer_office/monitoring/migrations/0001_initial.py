@@ -7,175 +7,494 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('contenttypes', '0002_remove_content_type_name'),
-        ('permits', '0001_initial'),
-        ('registry', '0003_establishment_code_and_more'),
+        ("contenttypes", "0002_remove_content_type_name"),
+        ("permits", "0001_initial"),
+        ("registry", "0003_establishment_code_and_more"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DischargeLimit',
+            name="DischargeLimit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('parameter', models.CharField(help_text='analyte, e.g. copper', max_length=60)),
-                ('limit_type', models.CharField(choices=[('daily_maximum', 'Daily maximum'), ('monthly_average', 'Monthly average'), ('instantaneous_minimum', 'Instantaneous minimum'), ('instantaneous_maximum', 'Instantaneous maximum')], max_length=24)),
-                ('value', models.CharField(help_text='exact decimal, as written in the approval', max_length=40)),
-                ('unit', models.CharField(max_length=20)),
-                ('effective_from', models.DateField()),
-                ('effective_to', models.DateField(blank=True, null=True)),
-                ('citation', models.CharField(default='§ 196-16 E', max_length=40)),
-                ('approval', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='limits', to='permits.industrialdischargeapproval')),
-                ('establishment', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='discharge_limits', to='registry.establishment')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, editable=False),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("parameter", models.CharField(help_text="analyte, e.g. copper", max_length=60)),
+                (
+                    "limit_type",
+                    models.CharField(
+                        choices=[
+                            ("daily_maximum", "Daily maximum"),
+                            ("monthly_average", "Monthly average"),
+                            ("instantaneous_minimum", "Instantaneous minimum"),
+                            ("instantaneous_maximum", "Instantaneous maximum"),
+                        ],
+                        max_length=24,
+                    ),
+                ),
+                (
+                    "value",
+                    models.CharField(
+                        help_text="exact decimal, as written in the approval", max_length=40
+                    ),
+                ),
+                ("unit", models.CharField(max_length=20)),
+                ("effective_from", models.DateField()),
+                ("effective_to", models.DateField(blank=True, null=True)),
+                ("citation", models.CharField(default="§ 196-16 E", max_length=40)),
+                (
+                    "approval",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="limits",
+                        to="permits.industrialdischargeapproval",
+                    ),
+                ),
+                (
+                    "establishment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="discharge_limits",
+                        to="registry.establishment",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('establishment', 'parameter', 'limit_type', 'effective_from'),
+                "ordering": ("establishment", "parameter", "limit_type", "effective_from"),
             },
         ),
         migrations.CreateModel(
-            name='LabImport',
+            name="LabImport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('sha256', models.CharField(max_length=64, unique=True)),
-                ('source', models.CharField(choices=[('lab_file', 'Laboratory file'), ('manual', 'Manual entry'), ('self_monitoring', 'Self-monitoring upload')], max_length=20)),
-                ('source_name', models.CharField(blank=True, max_length=300)),
-                ('imported_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('jurisdiction', models.CharField(max_length=40)),
-                ('parameters_version', models.CharField(max_length=80)),
-                ('result_count', models.PositiveIntegerField(default=0)),
-                ('finding_count', models.PositiveIntegerField(default=0)),
-                ('establishment', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='registry.establishment')),
-                ('imported_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("sha256", models.CharField(max_length=64, unique=True)),
+                (
+                    "source",
+                    models.CharField(
+                        choices=[
+                            ("lab_file", "Laboratory file"),
+                            ("manual", "Manual entry"),
+                            ("self_monitoring", "Self-monitoring upload"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("source_name", models.CharField(blank=True, max_length=300)),
+                ("imported_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("jurisdiction", models.CharField(max_length=40)),
+                ("parameters_version", models.CharField(max_length=80)),
+                ("result_count", models.PositiveIntegerField(default=0)),
+                ("finding_count", models.PositiveIntegerField(default=0)),
+                (
+                    "establishment",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="registry.establishment",
+                    ),
+                ),
+                (
+                    "imported_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ('-imported_at', '-id'),
+                "ordering": ("-imported_at", "-id"),
             },
         ),
         migrations.CreateModel(
-            name='SamplingEvent',
+            name="SamplingEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('sample_id', models.CharField(max_length=80)),
-                ('sample_type', models.CharField(max_length=20)),
-                ('collected_at', models.DateTimeField()),
-                ('collected_by', models.CharField(blank=True, max_length=120)),
-                ('relinquished_at', models.DateTimeField(blank=True, null=True)),
-                ('relinquished_by', models.CharField(blank=True, max_length=120)),
-                ('received_at', models.DateTimeField(blank=True, help_text='received by the lab', null=True)),
-                ('received_by', models.CharField(blank=True, max_length=120)),
-                ('laboratory', models.CharField(blank=True, max_length=120)),
-                ('establishment', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='sampling_events', to='registry.establishment')),
-                ('lab_import', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='events', to='monitoring.labimport')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, editable=False),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("sample_id", models.CharField(max_length=80)),
+                ("sample_type", models.CharField(max_length=20)),
+                ("collected_at", models.DateTimeField()),
+                ("collected_by", models.CharField(blank=True, max_length=120)),
+                ("relinquished_at", models.DateTimeField(blank=True, null=True)),
+                ("relinquished_by", models.CharField(blank=True, max_length=120)),
+                (
+                    "received_at",
+                    models.DateTimeField(blank=True, help_text="received by the lab", null=True),
+                ),
+                ("received_by", models.CharField(blank=True, max_length=120)),
+                ("laboratory", models.CharField(blank=True, max_length=120)),
+                (
+                    "establishment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="sampling_events",
+                        to="registry.establishment",
+                    ),
+                ),
+                (
+                    "lab_import",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="monitoring.labimport",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('-collected_at', '-id'),
+                "ordering": ("-collected_at", "-id"),
             },
         ),
         migrations.CreateModel(
-            name='LabResult',
+            name="LabResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('row', models.PositiveIntegerField(blank=True, help_text='line in the file', null=True)),
-                ('sampled_at', models.DateTimeField()),
-                ('parameter', models.CharField(help_text='analyte (canonical name)', max_length=60)),
-                ('value_text', models.CharField(max_length=40)),
-                ('unit', models.CharField(max_length=20)),
-                ('qualifier', models.CharField(blank=True, max_length=10)),
-                ('reporting_limit', models.CharField(blank=True, max_length=40)),
-                ('method', models.CharField(blank=True, max_length=80)),
-                ('analyzed_at', models.DateTimeField(blank=True, null=True)),
-                ('status', models.CharField(help_text="the most severe finding's status", max_length=20)),
-                ('state', models.CharField(choices=[('reported', 'Reported'), ('approved', 'Approved'), ('superseded', 'Superseded')], default='reported', max_length=12)),
-                ('correction_reason', models.TextField(blank=True)),
-                ('approved_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('approved_by', models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('establishment', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='lab_results', to='registry.establishment')),
-                ('lab_import', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='results', to='monitoring.labimport')),
-                ('supersedes', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='superseded_by', to='monitoring.labresult')),
-                ('event', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='results', to='monitoring.samplingevent')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "row",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="line in the file", null=True
+                    ),
+                ),
+                ("sampled_at", models.DateTimeField()),
+                (
+                    "parameter",
+                    models.CharField(help_text="analyte (canonical name)", max_length=60),
+                ),
+                ("value_text", models.CharField(max_length=40)),
+                ("unit", models.CharField(max_length=20)),
+                ("qualifier", models.CharField(blank=True, max_length=10)),
+                ("reporting_limit", models.CharField(blank=True, max_length=40)),
+                ("method", models.CharField(blank=True, max_length=80)),
+                ("analyzed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(help_text="the most severe finding's status", max_length=20),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("reported", "Reported"),
+                            ("approved", "Approved"),
+                            ("superseded", "Superseded"),
+                        ],
+                        default="reported",
+                        max_length=12,
+                    ),
+                ),
+                ("correction_reason", models.TextField(blank=True)),
+                ("approved_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "approved_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_index=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "establishment",
+                    models.ForeignKey(
+                        db_constraint=False,
+                        db_index=False,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="lab_results",
+                        to="registry.establishment",
+                    ),
+                ),
+                (
+                    "lab_import",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="results",
+                        to="monitoring.labimport",
+                    ),
+                ),
+                (
+                    "supersedes",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="superseded_by",
+                        to="monitoring.labresult",
+                    ),
+                ),
+                (
+                    "event",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="results",
+                        to="monitoring.samplingevent",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('-sampled_at', 'id'),
+                "ordering": ("-sampled_at", "id"),
             },
         ),
         migrations.CreateModel(
-            name='SamplingPoint',
+            name="SamplingPoint",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('code', models.CharField(help_text='as laboratory files name it, e.g. CM-1', max_length=40)),
-                ('manhole', models.CharField(blank=True, help_text='network manhole id', max_length=60)),
-                ('basis', models.CharField(choices=[('control_manhole', 'Control manhole (§ 196-19 H)'), ('nearest_downstream', 'Nearest downstream manhole in the public sewer (§ 196-19 I)'), ('other', 'Other (described)')], max_length=24)),
-                ('description', models.TextField(blank=True)),
-                ('active', models.BooleanField(default=True)),
-                ('sampling_interval_days', models.PositiveIntegerField(blank=True, null=True)),
-                ('establishment', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='sampling_points', to='registry.establishment')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, editable=False),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "code",
+                    models.CharField(
+                        help_text="as laboratory files name it, e.g. CM-1", max_length=40
+                    ),
+                ),
+                (
+                    "manhole",
+                    models.CharField(blank=True, help_text="network manhole id", max_length=60),
+                ),
+                (
+                    "basis",
+                    models.CharField(
+                        choices=[
+                            ("control_manhole", "Control manhole (§ 196-19 H)"),
+                            (
+                                "nearest_downstream",
+                                "Nearest downstream manhole in the public sewer (§ 196-19 I)",
+                            ),
+                            ("other", "Other (described)"),
+                        ],
+                        max_length=24,
+                    ),
+                ),
+                ("description", models.TextField(blank=True)),
+                ("active", models.BooleanField(default=True)),
+                ("sampling_interval_days", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "establishment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="sampling_points",
+                        to="registry.establishment",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('establishment', 'code'),
+                "ordering": ("establishment", "code"),
             },
         ),
         migrations.AddField(
-            model_name='samplingevent',
-            name='sampling_point',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='events', to='monitoring.samplingpoint'),
+            model_name="samplingevent",
+            name="sampling_point",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="events",
+                to="monitoring.samplingpoint",
+            ),
         ),
         migrations.CreateModel(
-            name='Finding',
+            name="Finding",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('lab_result', 'Laboratory result'), ('advisory', 'Advisory on a result'), ('monthly_average', 'Monthly average'), ('slug', 'Slug discharge'), ('excursion', 'Excursion'), ('unreported_slug', 'Slug not reported'), ('pump_out_overdue', 'Grease trap cleaning overdue'), ('inspection', 'Inspection')], max_length=20)),
-                ('source_id', models.CharField(blank=True, max_length=64)),
-                ('status', models.CharField(max_length=20)),
-                ('citation', models.CharField(max_length=80)),
-                ('limit', models.CharField(blank=True, max_length=40)),
-                ('limit_unit', models.CharField(blank=True, max_length=20)),
-                ('message', models.TextField()),
-                ('parameter', models.CharField(blank=True, help_text='parameter-set name used', max_length=120)),
-                ('effective', models.DateField(blank=True, help_text='its effective date', null=True)),
-                ('parameters_version', models.CharField(blank=True, max_length=80)),
-                ('analyte', models.CharField(blank=True, max_length=60)),
-                ('observed_at', models.DateTimeField(help_text='when what was judged happened')),
-                ('month', models.DateField(blank=True, help_text='first day, for monthly findings', null=True)),
-                ('current', models.BooleanField(default=True, help_text='false once its result is superseded')),
-                ('review', models.CharField(choices=[('none', 'Nothing to review'), ('new', 'New'), ('acknowledged', 'Acknowledged'), ('closed', 'Closed')], default='new', max_length=12)),
-                ('reviewed_at', models.DateTimeField(blank=True, null=True)),
-                ('review_note', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('establishment', models.ForeignKey(blank=True, db_constraint=False, db_index=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='findings', to='registry.establishment')),
-                ('reviewed_by', models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('source_type', models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='contenttypes.contenttype')),
-                ('result', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='findings', to='monitoring.labresult')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("lab_result", "Laboratory result"),
+                            ("advisory", "Advisory on a result"),
+                            ("monthly_average", "Monthly average"),
+                            ("slug", "Slug discharge"),
+                            ("excursion", "Excursion"),
+                            ("unreported_slug", "Slug not reported"),
+                            ("pump_out_overdue", "Grease trap cleaning overdue"),
+                            ("inspection", "Inspection"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("source_id", models.CharField(blank=True, max_length=64)),
+                ("status", models.CharField(max_length=20)),
+                ("citation", models.CharField(max_length=80)),
+                ("limit", models.CharField(blank=True, max_length=40)),
+                ("limit_unit", models.CharField(blank=True, max_length=20)),
+                ("message", models.TextField()),
+                (
+                    "parameter",
+                    models.CharField(
+                        blank=True, help_text="parameter-set name used", max_length=120
+                    ),
+                ),
+                (
+                    "effective",
+                    models.DateField(blank=True, help_text="its effective date", null=True),
+                ),
+                ("parameters_version", models.CharField(blank=True, max_length=80)),
+                ("analyte", models.CharField(blank=True, max_length=60)),
+                ("observed_at", models.DateTimeField(help_text="when what was judged happened")),
+                (
+                    "month",
+                    models.DateField(
+                        blank=True, help_text="first day, for monthly findings", null=True
+                    ),
+                ),
+                (
+                    "current",
+                    models.BooleanField(
+                        default=True, help_text="false once its result is superseded"
+                    ),
+                ),
+                (
+                    "review",
+                    models.CharField(
+                        choices=[
+                            ("none", "Nothing to review"),
+                            ("new", "New"),
+                            ("acknowledged", "Acknowledged"),
+                            ("closed", "Closed"),
+                        ],
+                        default="new",
+                        max_length=12,
+                    ),
+                ),
+                ("reviewed_at", models.DateTimeField(blank=True, null=True)),
+                ("review_note", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "establishment",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        db_index=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="findings",
+                        to="registry.establishment",
+                    ),
+                ),
+                (
+                    "reviewed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_index=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "source_type",
+                    models.ForeignKey(
+                        blank=True,
+                        db_index=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="contenttypes.contenttype",
+                    ),
+                ),
+                (
+                    "result",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="findings",
+                        to="monitoring.labresult",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('-observed_at', 'id'),
-                'indexes': [models.Index(fields=['establishment', 'observed_at'], name='finding_facility_time'), models.Index(fields=['review', 'status'], name='finding_review_status'), models.Index(fields=['establishment', 'review', 'observed_at'], name='finding_facility_review'), models.Index(fields=['source_type', 'source_id'], name='finding_source')],
+                "ordering": ("-observed_at", "id"),
+                "indexes": [
+                    models.Index(
+                        fields=["establishment", "observed_at"], name="finding_facility_time"
+                    ),
+                    models.Index(fields=["review", "status"], name="finding_review_status"),
+                    models.Index(
+                        fields=["establishment", "review", "observed_at"],
+                        name="finding_facility_review",
+                    ),
+                    models.Index(fields=["source_type", "source_id"], name="finding_source"),
+                ],
             },
         ),
         migrations.AddIndex(
-            model_name='labresult',
-            index=models.Index(fields=['establishment', 'sampled_at'], name='result_facility_time'),
+            model_name="labresult",
+            index=models.Index(fields=["establishment", "sampled_at"], name="result_facility_time"),
         ),
         migrations.AddIndex(
-            model_name='labresult',
-            index=models.Index(fields=['establishment', 'parameter', 'sampled_at'], name='result_facility_param'),
+            model_name="labresult",
+            index=models.Index(
+                fields=["establishment", "parameter", "sampled_at"], name="result_facility_param"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='samplingpoint',
-            constraint=models.UniqueConstraint(fields=('establishment', 'code'), name='sampling_point_code_per_facility'),
+            model_name="samplingpoint",
+            constraint=models.UniqueConstraint(
+                fields=("establishment", "code"), name="sampling_point_code_per_facility"
+            ),
         ),
         migrations.AddIndex(
-            model_name='samplingevent',
-            index=models.Index(fields=['establishment', 'collected_at'], name='event_facility_time'),
+            model_name="samplingevent",
+            index=models.Index(
+                fields=["establishment", "collected_at"], name="event_facility_time"
+            ),
         ),
     ]
