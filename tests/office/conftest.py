@@ -45,7 +45,3 @@ def login(client: Any) -> Any:
         return client
 
     return sign_in
-
-
-def pytest_configure(config: Any) -> None:
-    config.addinivalue_line("markers", "browser: drives headless Chromium (Debian package)")
