@@ -191,3 +191,70 @@ def test_manual_entry_uses_the_same_validation(town: Town, fac: Any) -> None:
     assert report.stored and LabResult.objects.get().status == "prohibited"
     bad = enter_results(town.u("superintendent"), [{**row, "sample_id": "M2", "unit": "furlongs"}])
     assert not bad.stored and bad.errors[0][:2] == (2, "unit")
+
+
+def test_results_attach_to_the_sample_recorded_when_taken(town: Town, fac: Any) -> None:
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from sewer_office.core.errors import Forbidden, InvalidInput
+    from sewer_office.monitoring.services import record_sampling_event
+
+    at = datetime(2026, 3, 2, 10, 42, tzinfo=ZoneInfo("America/New_York"))
+    with pytest.raises(Forbidden):
+        record_sampling_event(
+            town.u("clerk"),
+            fac.theirs,
+            sampling_point=None,
+            sample_id="S1",
+            sample_type="grab",
+            collected_at=at,
+        )
+    with pytest.raises(InvalidInput) as bad:
+        record_sampling_event(
+            town.u("inspector"),
+            fac.theirs,
+            sampling_point=fac.my_point,
+            sample_id="S1",
+            sample_type="scoop",
+            collected_at=at,
+            received_at=at.replace(hour=9),
+        )
+    assert set(bad.value.errors) == {"sampling_point", "sample_type", "received_at"}
+    event = record_sampling_event(
+        town.u("inspector"),
+        fac.theirs,
+        sampling_point=fac.their_point,
+        sample_id="S1",
+        sample_type="grab",
+        collected_at=at,
+        collected_by="I. Moreau",
+    )
+    report = import_lab_file(GOOD.encode(), "march.csv", town.u("superintendent"))
+    assert report.stored, report.errors
+    assert SamplingEvent.objects.count() == 2  # S1 reused, S2 new
+    assert set(event.results.values_list("parameter", flat=True)) == {"ph", "temperature"}
+    event.refresh_from_db()
+    assert event.collected_by == "I. Moreau" and event.lab_import is None
+
+
+def test_a_file_contradicting_the_recorded_sample_is_refused(town: Town, fac: Any) -> None:
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from sewer_office.monitoring.services import record_sampling_event
+
+    at = datetime(2026, 3, 2, 9, 0, tzinfo=ZoneInfo("America/New_York"))
+    record_sampling_event(
+        town.u("superintendent"),
+        fac.theirs,
+        sampling_point=fac.their_point,
+        sample_id="S1",
+        sample_type="composite",
+        collected_at=at,
+    )
+    report = import_lab_file(GOOD.encode(), "march.csv", town.u("superintendent"))
+    assert not report.stored and LabResult.objects.count() == 0
+    fields = {(r, f) for r, f, _ in report.errors}
+    assert fields == {(2, "sampled_at"), (3, "sampled_at"), (2, "sample_type"), (3, "sample_type")}
+    assert any("recorded as collected at 2026-03-02 09:00" in m for _, _, m in report.errors)

@@ -34,6 +34,7 @@ COVERED_URL_NAMES = {
     "monitoring:chart",
     "monitoring:point-create",
     "monitoring:limit-create",
+    "monitoring:event-create",
 }
 COVERED_URL_PREFIXES = ("monitoring-",)
 
@@ -140,6 +141,10 @@ def test_staff_see_every_facility(world: World, login: Any, username: str) -> No
         assert c.get(url).status_code == 200, url
     for url in API_LISTS + world.endpoints(True) + world.endpoints(False):
         assert c.get(url).status_code == 200, url
+    sampler = username in ("superintendent", "engineer", "inspector")
+    assert c.get(f"/monitoring/facilities/{world.fac.theirs.pk}/samples/new/").status_code == (
+        200 if sampler else 403
+    )
     expected = 200 if username in OFFICERS else 403
     for url in [
         *REPORTING,
@@ -151,6 +156,33 @@ def test_staff_see_every_facility(world: World, login: Any, username: str) -> No
 
 def test_outside_user_sees_only_their_own(world: World, login: Any) -> None:
     c = login("owner")
+    # The facility records its own self-monitoring samples, never another's.
+    assert c.get(f"/monitoring/facilities/{world.fac.mine.pk}/samples/new/").status_code == 200
+    assert c.get(f"/monitoring/facilities/{world.fac.theirs.pk}/samples/new/").status_code == 404
+    r = c.post(
+        "/api/monitoring/sampling-events/",
+        {
+            "establishment": world.fac.theirs.pk,
+            "sample_id": "X",
+            "sample_type": "grab",
+            "collected_at": "2026-03-02T10:00:00-05:00",
+        },
+        content_type="application/json",
+    )
+    assert r.status_code == 400 and "establishment" in r.json()["errors"]
+    r = c.post(
+        "/api/monitoring/sampling-events/",
+        {
+            "establishment": world.fac.mine.pk,
+            "sampling_point": world.fac.my_point.pk,
+            "sample_id": "OWN-1",
+            "sample_type": "grab",
+            "collected_at": "2026-03-02T10:00:00-05:00",
+            "collected_by": "Olive",
+        },
+        content_type="application/json",
+    )
+    assert r.status_code == 201, r.json()
     office_imports = world.office_imports(True) + world.office_imports(True, api=True)
     for url in LISTS + REPORTING + world.pages(True):
         expected = 404 if url in office_imports else 200

@@ -184,8 +184,19 @@ class SamplingPointViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema(tags=TAGS)
-class SamplingEventViewSet(viewsets.ReadOnlyModelViewSet):
+class SamplingEventViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Samples; ``POST`` records one when it is taken (its results come with the lab's file)."""
+
     serializer_class = s.SamplingEventSerializer
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        body = s.SamplingEventSerializer(data=request.data)
+        if not body.is_valid():
+            raise InvalidInput({k: [str(m) for m in v] for k, v in body.errors.items()})
+        d = dict(body.validated_data)
+        est = d.pop("establishment")
+        event = services.record_sampling_event(request.user, est, **d)
+        return Response(s.SamplingEventSerializer(event).data, status=status.HTTP_201_CREATED)
 
     def get_queryset(self) -> Any:
         qs = visible(

@@ -9,7 +9,7 @@ from django import forms
 from sewer_office.permits.models import IndustrialDischargeApproval
 from sewer_office.permits.workflows.common import DateInput
 
-from .models import LimitType, ReviewState, SamplingBasis
+from .models import LimitType, ReviewState, SamplingBasis, SamplingPoint
 
 
 class LabFileForm(forms.Form):
@@ -95,4 +95,34 @@ class DischargeLimitForm(forms.Form):
         if establishment is not None:
             self.fields["approval"].queryset = IndustrialDischargeApproval.objects.filter(  # type: ignore[attr-defined]
                 establishment=establishment
+            )
+
+
+class SamplingEventForm(forms.Form):
+    """A sample taken (§ 196-19 I): its results come later with the laboratory's file."""
+
+    sampling_point = forms.ModelChoiceField(queryset=SamplingPoint.objects.none(), required=False)
+    sample_id = forms.CharField(
+        max_length=80, help_text="the label on the bottle, as the lab will report it"
+    )
+    sample_type = forms.ChoiceField(choices=[("grab", "grab"), ("composite", "24-hour composite")])
+    collected_at = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    collected_by = forms.CharField(max_length=120, required=False)
+    relinquished_at = forms.DateTimeField(
+        required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    relinquished_by = forms.CharField(max_length=120, required=False)
+    received_at = forms.DateTimeField(
+        required=False,
+        label="Received by the lab at",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    received_by = forms.CharField(max_length=120, required=False)
+    laboratory = forms.CharField(max_length=120, required=False)
+
+    def __init__(self, *args: Any, establishment: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if establishment is not None:
+            self.fields["sampling_point"].queryset = SamplingPoint.objects.filter(  # type: ignore[attr-defined]
+                establishment=establishment, active=True
             )

@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo
 
 import polars as pl
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from sewer_cli.check_io import UnusableFile, frame_with_rows
@@ -246,29 +246,92 @@ def _sample_consistency(frame: pl.DataFrame) -> list[tuple[int, str, str]]:
     return errors
 
 
-def _already_stored(frame: pl.DataFrame, utc: pl.Series) -> list[tuple[int, str, str]]:
-    """Rows whose sample and parameter already have a current stored result.
+#: How far from a file's sampling times a sample recorded beforehand is looked for.
+RECORDED_SAMPLE_WINDOW = timedelta(days=60)
 
-    Looked up through the facilities' samples in the file's time span (a sample is stored once
-    per facility and sample id), so the query stays small however large the file.
+
+def recorded_samples(frame: pl.DataFrame) -> pl.DataFrame:
+    """The samples of the file already recorded (by an earlier file, or when they were taken):
+    ``est, sample_id, event, collected, event_sp, event_type``.
+
+    Looked up among the facilities' samples around the file's time span, so the query stays
+    small however large the file; a sample is recorded once per facility and sample id.
     """
-    keyed = frame.with_columns(utc.alias("utc")).filter(
-        pl.col("est").is_not_null() & pl.col("analyte").is_not_null() & pl.col("utc").is_not_null()
-    )
+    schema = {
+        "event": pl.Int64,
+        "est": pl.Int64,
+        "sample_id": pl.String,
+        "collected": pl.Datetime("us", "UTC"),
+        "event_sp": pl.Int64,
+        "event_type": pl.String,
+    }
+    keyed = frame.filter(pl.col("est").is_not_null() & pl.col("utc").is_not_null())
     if keyed.height == 0:
-        return []
+        return pl.DataFrame(schema=schema)
     ids = [int(i) for i in keyed.get_column("est").unique().to_list()]
-    t0, t1 = keyed.get_column("utc").min(), keyed.get_column("utc").max()
+    t0 = keyed.get_column("utc").min() - RECORDED_SAMPLE_WINDOW  # type: ignore[operator]
+    t1 = keyed.get_column("utc").max() + RECORDED_SAMPLE_WINDOW  # type: ignore[operator]
     events = pl.DataFrame(
         list(
             SamplingEvent.objects.filter(
                 establishment_id__in=ids, collected_at__gte=t0, collected_at__lte=t1
-            ).values_list("id", "establishment_id", "sample_id")
+            ).values_list(
+                "id",
+                "establishment_id",
+                "sample_id",
+                "collected_at",
+                "sampling_point_id",
+                "sample_type",
+            )
         ),
-        schema={"event": pl.Int64, "est": pl.Int64, "sample_id": pl.String},
+        schema=schema,
         orient="row",
     )
-    matched = keyed.join(events, on=["est", "sample_id"])
+    wanted = keyed.select("est", "sample_id").unique()
+    return events.join(wanted, on=["est", "sample_id"])
+
+
+def _against_recorded(
+    frame: pl.DataFrame, recorded: pl.DataFrame, tz: str
+) -> list[tuple[int, str, str]]:
+    """Rows that contradict their sample as recorded: another time, point or sample type."""
+    matched = frame.filter(pl.col("utc").is_not_null()).join(recorded, on=["est", "sample_id"])
+    errors = []
+    for r, sid, at in (
+        matched.filter(pl.col("utc") != pl.col("collected"))
+        .select("row", "sample_id", "collected")
+        .iter_rows()
+    ):
+        local = at.astimezone(ZoneInfo(tz))
+        errors.append(
+            (r, "sampled_at", f"sample {sid} was recorded as collected at {local:%Y-%m-%d %H:%M}")
+        )
+    for r, sid in (
+        matched.filter(
+            pl.col("event_sp").is_not_null()
+            & pl.col("sp").is_not_null()
+            & (pl.col("sp") != pl.col("event_sp"))
+        )
+        .select("row", "sample_id")
+        .iter_rows()
+    ):
+        errors.append((r, "sampling_point", f"sample {sid} was recorded at another sampling point"))
+    for r, sid, kind in (
+        matched.filter(
+            pl.col("sample_type").is_not_null() & (pl.col("sample_type") != pl.col("event_type"))
+        )
+        .select("row", "sample_id", "event_type")
+        .iter_rows()
+    ):
+        errors.append((r, "sample_type", f"sample {sid} was recorded as a {kind} sample"))
+    return errors
+
+
+def _already_stored(frame: pl.DataFrame, recorded: pl.DataFrame) -> list[tuple[int, str, str]]:
+    """Rows whose sample and parameter already have a current stored result."""
+    matched = frame.filter(pl.col("analyte").is_not_null()).join(
+        recorded.select("est", "sample_id", "event"), on=["est", "sample_id"]
+    )
     if matched.height == 0:
         return []
     event_ids = matched.get_column("event").unique().to_list()
@@ -365,12 +428,15 @@ def import_lab_file(
         .join(valid, on="row", how="left")
     )
     errors += _sample_consistency(keyed)
-    utc = (
-        raw.select("row")
-        .join(ev.results.select("row", "sampled_utc"), on="row", how="left", maintain_order="left")
-        .get_column("sampled_utc")
+    keyed = keyed.join(
+        ev.results.select("row", pl.col("sampled_utc").alias("utc"), "sample_type"),
+        on="row",
+        how="left",
+        maintain_order="left",
     )
-    errors += _already_stored(keyed, utc)
+    recorded = recorded_samples(keyed)
+    errors += _against_recorded(keyed, recorded, params.timezone)
+    errors += _already_stored(keyed, recorded)
     report.errors = sorted(set(errors))
     report.statuses = dict(ev.results.get_column("status").value_counts().iter_rows())
     report.findings = ev.findings.height + ev.advisories.height
@@ -386,6 +452,35 @@ def import_lab_file(
         .hstack(custody),
         on="row",
     )
+    try:
+        lab_import, monthly = _save(
+            report, digest, source, source_name, actor, est_ids, rows, ev, recorded, params, today
+        )
+    except IntegrityError:
+        report.refused = (
+            f"{source_name}: a sample of this file is already recorded for its facility with a "
+            "collection time far from the file's; nothing was stored (see the facility's samples)"
+        )
+        return report
+    report.stored, report.lab_import, report.monthly = True, lab_import, monthly
+    report.findings = lab_import.finding_count
+    return report
+
+
+def _save(
+    report: ImportReport,
+    digest: str,
+    source: str,
+    source_name: str,
+    actor: Any,
+    est_ids: list[int],
+    rows: pl.DataFrame,
+    ev: Evaluation,
+    recorded: pl.DataFrame,
+    params: ParameterSet,
+    today: date | None,
+) -> tuple[LabImport, list[dict[str, Any]]]:
+    """Store the validated import in one transaction, with its audit event."""
     with transaction.atomic():
         lab_import = LabImport.objects.create(
             sha256=digest,
@@ -396,7 +491,7 @@ def import_lab_file(
             parameters_version=ev.parameters_version,
             establishment_id=est_ids[0] if source == ImportSource.SELF_MONITORING else None,
         )
-        stored = _store(lab_import, rows, ev, actor)
+        stored = _store(lab_import, rows, ev, recorded)
         lab_import.result_count, lab_import.finding_count = rows.height, stored
         monthly = judge_complete_months(lab_import, rows, params, today)
         lab_import.finding_count += len(monthly)
@@ -415,13 +510,14 @@ def import_lab_file(
             },
             citation="§ 196-19 I",
         )
-    report.stored, report.lab_import, report.monthly = True, lab_import, monthly
-    report.findings = lab_import.finding_count
-    return report
+    return lab_import, monthly
 
 
-def _store(lab_import: LabImport, rows: pl.DataFrame, ev: Evaluation, actor: Any) -> int:
-    """Samples, results and findings in bulk; returns the number of findings stored."""
+def _store(
+    lab_import: LabImport, rows: pl.DataFrame, ev: Evaluation, recorded: pl.DataFrame
+) -> int:
+    """Samples (those not recorded before), results and findings in bulk; returns the number of
+    findings stored."""
     now = timezone.now()
     samples = (
         rows.sort("row")
@@ -432,14 +528,29 @@ def _store(lab_import: LabImport, rows: pl.DataFrame, ev: Evaluation, actor: Any
             pl.col("sampled_utc").first(),
             *[pl.col(c).first() for c in (*CUSTODY_TIMES, *CUSTODY_TEXT)],
         )
+        .join(
+            recorded.select("est", "sample_id", "event"),
+            on=["est", "sample_id"],
+            how="left",
+            maintain_order="left",
+        )
     )
-    first_event = bulk.reserve_ids(SamplingEvent, samples.height)
-    samples = samples.with_row_index("event_id", offset=first_event).with_columns(
+    new = samples.filter(pl.col("event").is_null())
+    first_event = bulk.reserve_ids(SamplingEvent, new.height)
+    new = new.with_row_index("event_id", offset=first_event).with_columns(
         pl.col("event_id").cast(pl.Int64)
+    )
+    samples = pl.concat(
+        [
+            samples.filter(pl.col("event").is_not_null()).select(
+                "est", "sample_id", pl.col("event").alias("event_id")
+            ),
+            new.select("est", "sample_id", "event_id"),
+        ]
     )
     bulk.insert(
         SamplingEvent,
-        samples.select(
+        new.select(
             pl.col("event_id").alias("id"),
             pl.lit(now).alias("created_at"),
             pl.lit(now).alias("updated_at"),

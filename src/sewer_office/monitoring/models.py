@@ -185,6 +185,13 @@ class SamplingEvent(TimeStamped):
         indexes = (
             models.Index(fields=["establishment", "collected_at"], name="event_facility_time"),
         )
+        constraints = (
+            # A laboratory's later file attaches its results to the sample recorded when it
+            # was taken: one sample per facility and sample id.
+            models.UniqueConstraint(
+                fields=["establishment", "sample_id"], name="sample_id_per_facility"
+            ),
+        )
 
     def __str__(self) -> str:
         return f"{self.sample_id} ({self.collected_at:%Y-%m-%d %H:%M})"

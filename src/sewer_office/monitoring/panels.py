@@ -18,9 +18,11 @@ from sewer_office.accounts.roles import (
 from sewer_office.core.panels import Panel
 
 from . import queries
-from .models import DischargeLimit, ReviewState, SamplingPoint
+from .models import DischargeLimit, ReviewState, SamplingEvent, SamplingPoint
+from .services import SAMPLERS
 
 DASHBOARD_ROWS = 8
+RECENT_SAMPLES = 10
 
 
 def facility_panel(request: Any, establishment: Any) -> Panel | None:
@@ -39,6 +41,15 @@ def facility_panel(request: Any, establishment: Any) -> Panel | None:
                 user,
             ),
             "results": queries.recent_results(establishment, user),
+            "events": list(
+                visible(
+                    SamplingEvent.objects.filter(establishment=establishment).select_related(
+                        "sampling_point"
+                    ),
+                    user,
+                ).order_by("-collected_at", "-id")[:RECENT_SAMPLES]
+            ),
+            "may_sample": has_role(user, *SAMPLERS),
             "parameters": queries.parameters_of(establishment),
             "findings": list(findings[: queries.OPEN_FINDINGS]),
             "may_add_point": has_role(user, SUPERINTENDENT, ENGINEER),

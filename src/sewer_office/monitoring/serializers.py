@@ -102,6 +102,7 @@ class SamplingEventSerializer(serializers.ModelSerializer):
             "laboratory",
             "lab_import",
         )
+        read_only_fields = ("id", "lab_import")
 
 
 class LabResultSerializer(serializers.ModelSerializer):

@@ -19,7 +19,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role, is_staff_member
+from sewer_office.accounts.roles import (
+    APPLICANT,
+    BUILDING_INSPECTOR,
+    ENGINEER,
+    SUPERINTENDENT,
+    has_role,
+    is_staff_member,
+)
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.registry.models import Establishment
@@ -40,6 +47,7 @@ from .models import (
     LabResult,
     ResultState,
     SamplingBasis,
+    SamplingEvent,
     SamplingPoint,
 )
 
@@ -393,3 +401,73 @@ def add_discharge_limit(
             citation=citation,
         )
     return lim
+
+
+#: Who records a sample taken (the Superintendent, the engineer, the Building Inspector on an
+#: inspection, § 196-21 A) — or the facility itself, for its self-monitoring samples.
+SAMPLERS = (SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR, APPLICANT)
+
+
+def record_sampling_event(
+    actor: Any,
+    establishment: Establishment,
+    *,
+    sample_id: str,
+    sampling_point: SamplingPoint | None = None,
+    sample_type: str,
+    collected_at: datetime,
+    collected_by: str = "",
+    relinquished_at: datetime | None = None,
+    relinquished_by: str = "",
+    received_at: datetime | None = None,
+    received_by: str = "",
+    laboratory: str = "",
+) -> SamplingEvent:
+    """A sample taken, recorded when it is taken (its results come later with the laboratory's
+    file, which must then give the same time); the chain of custody in order; audited."""
+    from sewer_rules.ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
+
+    if not has_role(actor, *SAMPLERS):
+        raise Forbidden("Recording a sample is for the office's samplers or the facility itself.")
+    if not visible(Establishment.objects.filter(pk=establishment.pk), actor).exists():
+        raise InvalidInput({"establishment": ["not a facility you report for"]})
+    errors: dict[str, list[str]] = {}
+    sample_id = sample_id.strip()
+    if not sample_id:
+        errors["sample_id"] = ["required"]
+    elif SamplingEvent.objects.filter(establishment=establishment, sample_id=sample_id).exists():
+        errors["sample_id"] = [f"sample {sample_id} of this facility is already recorded"]
+    if sample_type not in SAMPLE_TYPES:
+        errors["sample_type"] = [f"'{sample_type}' is not one of {', '.join(sorted(SAMPLE_TYPES))}"]
+    if sampling_point is not None and sampling_point.establishment_id != establishment.pk:
+        errors["sampling_point"] = ["not a sampling point of this facility"]
+    if collected_at > timezone.now():
+        errors["collected_at"] = ["in the future"]
+    if relinquished_at and relinquished_at < collected_at:
+        errors["relinquished_at"] = ["before the sample was collected"]
+    if received_at and received_at < (relinquished_at or collected_at):
+        errors["received_at"] = ["before the sample was relinquished"]
+    if errors:
+        raise InvalidInput(errors)
+    with transaction.atomic():
+        event = SamplingEvent.objects.create(
+            establishment=establishment,
+            sampling_point=sampling_point,
+            sample_id=sample_id,
+            sample_type=sample_type,
+            collected_at=collected_at,
+            collected_by=collected_by.strip(),
+            relinquished_at=relinquished_at,
+            relinquished_by=relinquished_by.strip(),
+            received_at=received_at,
+            received_by=received_by.strip(),
+            laboratory=laboratory.strip(),
+        )
+        audit.record(
+            actor=actor,
+            action="record_sample",
+            obj=event,
+            after=audit.snapshot(event),
+            citation="§ 196-19 I",
+        )
+    return event

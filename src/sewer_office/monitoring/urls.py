@@ -20,4 +20,5 @@ urlpatterns = [
     path("facilities/<int:pk>/chart/<str:parameter>.svg", views.chart, name="chart"),
     path("facilities/<int:pk>/points/new/", views.point_create, name="point-create"),
     path("facilities/<int:pk>/limits/new/", views.limit_create, name="limit-create"),
+    path("facilities/<int:pk>/samples/new/", views.event_create, name="event-create"),
 ]

@@ -318,3 +318,16 @@ def limit_create(request: HttpRequest, pk: int) -> HttpResponse:
         "Discharge limit recorded.",
         {"title": f"Discharge limit of {est.name}", "limit": True},
     )
+
+
+@office_view(*services.SAMPLERS)
+def event_create(request: HttpRequest, pk: int) -> HttpResponse:
+    est = _facility(request, pk)
+    return _facility_form(
+        request,
+        est,
+        mforms.SamplingEventForm(request.POST or None, establishment=est),
+        services.record_sampling_event,
+        "Sample recorded: its results will be attached when the laboratory's file is imported.",
+        {"title": f"Record a sample taken at {est.name}", "sample": True},
+    )

@@ -143,7 +143,10 @@ def establishment_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "est": est,
             "approvals": visible(
-                IndustrialDischargeApproval.objects.filter(establishment=est), request.user
+                IndustrialDischargeApproval.objects.filter(establishment=est).prefetch_related(
+                    "conditions"
+                ),
+                request.user,
             ),
             "interceptors": visible(
                 InterceptorRequirement.objects.filter(establishment=est), request.user
