@@ -10,7 +10,7 @@ import io
 import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TextIO
+from typing import Any, BinaryIO, TextIO, cast
 
 import polars as pl
 
@@ -91,6 +91,27 @@ def _json_array(frame: pl.DataFrame) -> list[bytes | memoryview]:
     return [memoryview(first)[:-1], b",", memoryview(second)[1:]]
 
 
+def _seekable(sink: Any) -> bool:
+    try:
+        return bool(sink.seekable())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _write_results_direct(frame: pl.DataFrame, sink: BinaryIO) -> None:
+    """The results array written straight into a seekable file: the first half by polars'
+    writer into the file while the second half is serialised beside it, then the first half's
+    closing bracket overwritten by a comma and the second half appended without its opening
+    one — no copy of the first half in memory."""
+    half = frame.height // 2
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        second = pool.submit(_json, frame.slice(half))
+        frame.slice(0, half).write_json(cast(io.IOBase, sink))
+        sink.seek(-1, io.SEEK_CUR)
+        sink.write(b",")
+        sink.write(memoryview(second.result())[1:])
+
+
 def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
     """The ``--format json`` document, written as bytes straight from polars."""
     head = {"jurisdiction": jurisdiction, "parameters_version": ev.parameters_version}
@@ -101,7 +122,16 @@ def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
         json.dumps(head, ensure_ascii=False)[:-1].encode(),
         b', "results": ',
     ]
-    parts += _json_array(results_frame(ev))
+    results = results_frame(ev)
+    sink = getattr(out, "buffer", None)
+    if sink is not None and results.height >= 100_000 and _seekable(sink):
+        out.flush()
+        for part in parts:
+            sink.write(part)
+        _write_results_direct(results, sink)
+        parts = []
+    else:
+        parts += _json_array(results)
     parts += [b', "samples": ', *_json_array(samples)]
     if ev.monthly.height:
         parts += [b', "monthly": ', *_json_array(ev.monthly)]

@@ -166,23 +166,33 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
     analyte_dim = {a.name: a.dimension for a in ANALYTES}
     analyte_unit = {a.name: a.canonical_unit for a in ANALYTES}
     unit_dim = {s: u.dimension for s, u in UNITS.items()}
-    value_text = _clean("value")
-    qualifier = _clean("qualifier")
-    lt = pl.when(value_text.str.starts_with("<")).then(
-        value_text.str.strip_prefix("<").str.strip_chars()
-    )
-    nd_word = value_text.str.contains(_ND_WORDS)
-    nd_qual = qualifier.str.contains(_ND_QUALIFIERS).fill_null(False)
-    rl_text = _clean("reporting_limit")
     sampled = parse_datetimes(raw.get_column("sampled_at"), tz)
+    # Each cleaned text is computed once and kept as a column: an expression repeated in
+    # several conditions would be evaluated again over every row for each of them.
     df = raw.with_columns(
+        _clean("value").alias("value_text"),
+        _clean("qualifier").alias("_qualifier"),
+        _clean("reporting_limit").alias("_rl"),
         _clean("sample_id").alias("sample_id"),
         _clean("facility").alias("facility"),
         _lookup(raw.get_column("sample_type"), {t: t for t in SAMPLE_TYPES}).alias("sample_type"),
         _clean("sample_type").alias("sample_type_text"),
         _lookup(raw.get_column("parameter"), SPELLINGS).alias("analyte"),
         _lookup(raw.get_column("unit"), ALIASES).alias("unit_symbol"),
-        value_text.alias("value_text"),
+        sampled.get_column("utc").alias("sampled_utc"),
+        sampled.get_column("day"),
+        parse_datetimes(raw.get_column("analyzed_at"), tz).get_column("utc").alias("analyzed_utc"),
+    )
+    value_text, rl_text = pl.col("value_text"), pl.col("_rl")
+    df = df.with_columns(
+        pl.when(value_text.str.starts_with("<"))
+        .then(value_text.str.strip_prefix("<").str.strip_chars())
+        .alias("_lt"),
+        value_text.str.contains(_ND_WORDS).alias("_nd_word"),
+        pl.col("_qualifier").str.contains(_ND_QUALIFIERS).fill_null(False).alias("_nd_qual"),
+    )
+    lt, nd_word, nd_qual = pl.col("_lt"), pl.col("_nd_word"), pl.col("_nd_qual")
+    df = df.with_columns(
         (lt.is_not_null() | nd_word | nd_qual).alias("nd"),
         pl.when(lt.is_not_null())
         .then(lt)
@@ -192,9 +202,6 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         .then(pl.coalesce(rl_text, value_text))
         .otherwise(value_text)
         .alias("number_text"),
-        sampled.get_column("utc").alias("sampled_utc"),
-        sampled.get_column("day"),
-        parse_datetimes(raw.get_column("analyzed_at"), tz).get_column("utc").alias("analyzed_utc"),
     ).with_columns(
         _decimal(pl.col("number_text")).alias("number"),
         pl.col("analyte").replace_strict(analyte_dim, default=None).alias("dimension"),
