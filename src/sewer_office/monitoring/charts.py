@@ -73,6 +73,10 @@ def render_chart(
             f'<text x="{left - 6}" y="{y(v) + 4:.1f}" font-size="11" text-anchor="end" '
             f'fill="#5b6670">{v:.4g}</text>'
         )
+    merged: dict[float, list[str]] = {}
+    for limit in limits:  # limits at the same value share one line and one label
+        merged.setdefault(limit.value, []).append(limit.label)
+    limits = [LimitLine(value, "; ".join(labels)) for value, labels in merged.items()]
     for limit in limits:
         yy = y(limit.value)
         out.append(
