@@ -251,3 +251,25 @@ def test_registering_a_meter_is_reserved(town: Town, login: Any, meters: Any) ->
     meter = Meter.objects.get(ident="OWN-PH")
     assert r.status_code == 302 and (meter.parameter, meter.unit) == ("ph", "SU")
     assert login("superintendent").post(url, data).status_code == 400  # the id is taken
+
+
+def test_meters_are_registered_through_the_api_by_officers_only(town: Any, login: Any) -> None:
+    from .monitoring_factories import facilities
+
+    f = facilities(town)
+    body = {
+        "sampling_point": f.their_point.pk,
+        "ident": "API-FLOW-1",
+        "parameter": "flow",
+        "unit": "gpd",
+    }
+    assert (
+        login("clerk").post("/api/meters/", body, content_type="application/json").status_code
+        == 403
+    )
+    r = login("owner").post("/api/meters/", body, content_type="application/json")
+    assert r.status_code in (400, 403)  # another's sampling point does not exist for them
+    r = login("engineer").post("/api/meters/", body, content_type="application/json")
+    assert r.status_code == 201 and r.json()["ident"] == "API-FLOW-1"
+    r = login("engineer").post("/api/meters/", body, content_type="application/json")
+    assert r.status_code == 400  # the same meter id twice

@@ -19,13 +19,15 @@ from typing import Any
 import django_filters
 from django.urls import URLPattern
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
+from sewer_office.core.errors import InvalidInput
+from sewer_office.monitoring.models import SamplingPoint
 
 from . import services
 from .files import stored_upload
@@ -121,13 +123,38 @@ class SlugFilter(django_filters.FilterSet):
         return qs.exclude(pk__in=without.values("pk")) if value else without
 
 
-class MeterViewSet(viewsets.ReadOnlyModelViewSet):
+class MeterRegistration(serializers.Serializer):
+    sampling_point = serializers.IntegerField()
+    ident = serializers.CharField(max_length=60)
+    parameter = serializers.CharField(max_length=40)
+    unit = serializers.CharField(max_length=20, required=False, allow_blank=True, default="")
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    max_gap_seconds = serializers.IntegerField(required=False, min_value=1, default=300)
+
+
+class MeterViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Meters; ``POST`` registers one at a sampling point (Superintendent or engineer)."""
+
     serializer_class = MeterSerializer
     filterset_fields = ("sampling_point", "parameter", "active")
     lookup_value_regex = r"\d+"
 
     def get_queryset(self) -> Any:
         return visible(Meter.objects.select_related("sampling_point"), self.request.user)
+
+    @extend_schema(request=MeterRegistration, responses={201: MeterSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        body = MeterRegistration(data=request.data)
+        if not body.is_valid():
+            raise InvalidInput({k: [str(m) for m in v] for k, v in body.errors.items()})
+        d = dict(body.validated_data)
+        point = visible(SamplingPoint.objects.all(), request.user).filter(
+            pk=d.pop("sampling_point")
+        )
+        if not point.exists():
+            raise InvalidInput({"sampling_point": ["unknown sampling point"]})
+        meter = services.register_meter(request.user, sampling_point=point.get(), **d)
+        return Response(MeterSerializer(meter).data, status=201)
 
     @extend_schema(
         request={
