@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.contenttypes.models import ContentType
-from django.db import models
+from django.db import models, transaction
 from django.db.models.fields.files import FieldFile
 from django.utils import timezone
 
 from .models import AuditEvent
+
+M = TypeVar("M", bound=models.Model)
 
 
 def plain(value: Any) -> Any:
@@ -71,6 +73,17 @@ def record(
         state_from=state_from,
         state_to=state_to,
     )
+
+
+def create_recorded(
+    model: type[M], fields: dict[str, Any], *, actor: Any, action: str, citation: str = ""
+) -> M:
+    """Create a record from ``fields`` and its audit event (with the record's values) in one
+    transaction."""
+    with transaction.atomic():
+        obj = model._default_manager.create(**fields)
+        record(actor=actor, action=action, obj=obj, after=snapshot(obj), citation=citation)
+    return obj
 
 
 def timeline(obj: models.Model) -> models.QuerySet[AuditEvent]:

@@ -124,17 +124,19 @@ def register_meter(
         errors["max_gap_seconds"] = ["must be positive"]
     if errors:
         raise InvalidInput(errors)
-    with transaction.atomic():
-        meter = Meter.objects.create(
-            sampling_point=sampling_point,
-            ident=ident,
-            parameter=name,
-            unit=symbol,
-            description=description,
-            max_gap_seconds=max_gap_seconds,
-        )
-        audit.record(actor=actor, action="register_meter", obj=meter, after=audit.snapshot(meter))
-    return meter
+    return audit.create_recorded(
+        Meter,
+        {
+            "sampling_point": sampling_point,
+            "ident": ident,
+            "parameter": name,
+            "unit": symbol,
+            "description": description,
+            "max_gap_seconds": max_gap_seconds,
+        },
+        actor=actor,
+        action="register_meter",
+    )
 
 
 def may_upload(actor: Any, meter: Meter) -> bool:

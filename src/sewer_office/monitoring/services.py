@@ -319,23 +319,20 @@ def add_sampling_point(
         )
     if SamplingPoint.objects.filter(establishment=establishment, code=code).exists():
         raise InvalidInput({"code": [f"{code} is already a sampling point of the facility"]})
-    with transaction.atomic():
-        point = SamplingPoint.objects.create(
-            establishment=establishment,
-            code=code,
-            manhole=manhole.strip(),
-            basis=basis,
-            description=description.strip(),
-            sampling_interval_days=sampling_interval_days,
-        )
-        audit.record(
-            actor=actor,
-            action="add_sampling_point",
-            obj=point,
-            after=audit.snapshot(point),
-            citation="§ 196-19 I" if basis != SamplingBasis.CONTROL_MANHOLE else "§ 196-19 H",
-        )
-    return point
+    return audit.create_recorded(
+        SamplingPoint,
+        {
+            "establishment": establishment,
+            "code": code,
+            "manhole": manhole.strip(),
+            "basis": basis,
+            "description": description.strip(),
+            "sampling_interval_days": sampling_interval_days,
+        },
+        actor=actor,
+        action="add_sampling_point",
+        citation="§ 196-19 I" if basis != SamplingBasis.CONTROL_MANHOLE else "§ 196-19 H",
+    )
 
 
 def visible_results(user: Any) -> Any:
@@ -390,17 +387,13 @@ def add_discharge_limit(
     except PermitLimitError as e:
         message = str(e).split(": ", 2)[-1]
         raise InvalidInput({"limit": [message]}) from None
-    with transaction.atomic():
-        candidate.save()
-        lim = candidate
-        audit.record(
-            actor=actor,
-            action="set_discharge_limit",
-            obj=lim,
-            after=audit.snapshot(lim),
-            citation=citation,
-        )
-    return lim
+    fields = {
+        f.attname: getattr(candidate, f.attname) for f in DischargeLimit._meta.concrete_fields
+    }
+    fields.pop("id")
+    return audit.create_recorded(
+        DischargeLimit, fields, actor=actor, action="set_discharge_limit", citation=citation
+    )
 
 
 #: Who records a sample taken (the Superintendent, the engineer, the Building Inspector on an
@@ -449,25 +442,22 @@ def record_sampling_event(
         errors["received_at"] = ["before the sample was relinquished"]
     if errors:
         raise InvalidInput(errors)
-    with transaction.atomic():
-        event = SamplingEvent.objects.create(
-            establishment=establishment,
-            sampling_point=sampling_point,
-            sample_id=sample_id,
-            sample_type=sample_type,
-            collected_at=collected_at,
-            collected_by=collected_by.strip(),
-            relinquished_at=relinquished_at,
-            relinquished_by=relinquished_by.strip(),
-            received_at=received_at,
-            received_by=received_by.strip(),
-            laboratory=laboratory.strip(),
-        )
-        audit.record(
-            actor=actor,
-            action="record_sample",
-            obj=event,
-            after=audit.snapshot(event),
-            citation="§ 196-19 I",
-        )
-    return event
+    return audit.create_recorded(
+        SamplingEvent,
+        {
+            "establishment": establishment,
+            "sampling_point": sampling_point,
+            "sample_id": sample_id,
+            "sample_type": sample_type,
+            "collected_at": collected_at,
+            "collected_by": collected_by.strip(),
+            "relinquished_at": relinquished_at,
+            "relinquished_by": relinquished_by.strip(),
+            "received_at": received_at,
+            "received_by": received_by.strip(),
+            "laboratory": laboratory.strip(),
+        },
+        actor=actor,
+        action="record_sample",
+        citation="§ 196-19 I",
+    )

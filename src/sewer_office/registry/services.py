@@ -168,9 +168,15 @@ def register_establishment(
     code = code.strip().upper()
     if code and Establishment.objects.filter(code=code).exists():
         raise InvalidInput({"code": [f"facility code {code} is already in use"]})
-    with transaction.atomic():
-        est = Establishment.objects.create(
-            name=name.strip(), kind=kind, operator=operator, building=building, code=code
-        )
-        audit.record(actor=actor, action="register", obj=est, after=audit.snapshot(est))
-    return est
+    return audit.create_recorded(
+        Establishment,
+        {
+            "name": name.strip(),
+            "kind": kind,
+            "operator": operator,
+            "building": building,
+            "code": code,
+        },
+        actor=actor,
+        action="register",
+    )
