@@ -387,3 +387,35 @@ def test_trace_shows_a_facilitys_recent_exceedances(
     assert entry["recent_slugs"] == 0
     assert entry["recent_findings"][0]["citation"] == "§ 196-19 C(3)"
     assert entry["recent_findings"][0]["status"] == "prohibited"
+
+
+def test_the_imported_network_is_kept_for_the_first_trace(
+    net_town: Town, monkeypatch: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The import already parsed the file: the first trace in the process does not parse it
+    again (50,000 manholes take seconds)."""
+    from sewer_office.registry import network_services as ns
+
+    with django_capture_on_commit_callbacks(execute=True):
+        import_network(text(example()), net_town.u("superintendent"))
+
+    def no_parse(*args: Any) -> None:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(ns, "loads_geojson", no_parse)
+    assert trace("MH03").total == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_starting_server_preloads_the_active_network(net_town: Town, monkeypatch: Any) -> None:
+    import threading
+
+    from sewer_office.registry import network_services as ns
+
+    import_network(text(example()), net_town.u("superintendent"))
+    ns._cache.clear()
+    ns.warm_network_cache()
+    for t in threading.enumerate():
+        if t.name == "warm-network":
+            t.join(timeout=30)
+    assert len(ns._cache) == 1

@@ -9,3 +9,8 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sewer_office.config.settings")
 
 application = get_wsgi_application()
+
+if os.environ.get("SEWER_USE_WARM_NETWORK", "1") == "1":
+    from sewer_office.registry.network_services import warm_network_cache
+
+    warm_network_cache()

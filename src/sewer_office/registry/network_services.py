@@ -8,6 +8,7 @@ nothing, with an audit event) and turns its parcels back into registry records.
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
@@ -215,7 +216,33 @@ def import_network(
             },
             reason=f"replace #{current.pk}" if current else "",
         )
+        # The network just parsed is the active one once committed: keep it, so that the first
+        # trace in this process does not parse the file again.
+        transaction.on_commit(lambda: _remember(version, network))
     return version
+
+
+def _remember(version: NetworkVersion, network: Network) -> None:
+    with _lock:
+        _cache.clear()
+        _cache[(version.pk, version.sha256)] = network
+
+
+def warm_network_cache() -> None:
+    """Load the active network in the background when a server process starts (each worker
+    parses it once; 50,000 manholes take seconds), so that no user waits for it."""
+
+    def load() -> None:
+        from django.db import connection
+
+        try:
+            active_network()
+        except Exception:  # a cold cache is only slower: the first trace loads it
+            logging.getLogger(__name__).exception("could not preload the sewer network")
+        finally:
+            connection.close()
+
+    threading.Thread(target=load, name="warm-network", daemon=True).start()
 
 
 _cache: dict[tuple[int, str], Network] = {}
