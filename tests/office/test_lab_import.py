@@ -258,3 +258,18 @@ def test_a_file_contradicting_the_recorded_sample_is_refused(town: Town, fac: An
     fields = {(r, f) for r, f, _ in report.errors}
     assert fields == {(2, "sampled_at"), (3, "sampled_at"), (2, "sample_type"), (3, "sample_type")}
     assert any("recorded as collected at 2026-03-02 09:00" in m for _, _, m in report.errors)
+
+
+def test_approving_a_large_import_writes_every_results_history(town: Town, fac: Any) -> None:
+    from sewer_office.monitoring.services import approve_results
+
+    rows = "".join(
+        f"B{i},2026-03-{1 + i % 28:02d}T10:00,grab,pH,7.{i % 10},SU,OTHER-PLANT,CM-1,,,,,\n"
+        for i in range(1200)
+    )
+    assert import_lab_file((HEADER + rows).encode(), "big.csv", town.u("superintendent")).stored
+    assert approve_results(LabResult.objects.all(), town.u("engineer"), "checked") == 1200
+    assert LabResult.objects.filter(state="approved").count() == 1200
+    events = AuditEvent.objects.filter(action="approve_result")
+    assert events.count() == 1200 and events.filter(reason="checked").count() == 1200
+    assert approve_results(LabResult.objects.all(), town.u("engineer")) == 0

@@ -75,6 +75,48 @@ def record(
     )
 
 
+def record_many(
+    *,
+    actor: Any,
+    action: str,
+    model: type[models.Model],
+    ids: list[int],
+    after: dict[str, Any],
+    reason: str = "",
+    citation: str = "",
+    state_from: str = "",
+    state_to: str = "",
+    at: datetime | None = None,
+) -> int:
+    """One audit event for each of many records changed alike (an approval of a whole import):
+    every record keeps its own history, written in batches (call inside the transaction)."""
+    real_actor = actor if getattr(actor, "is_authenticated", False) else None
+    content_type = ContentType.objects.get_for_model(model)
+    label = model._meta.verbose_name
+    when = at or timezone.now()
+    AuditEvent.objects.bulk_create(
+        (
+            AuditEvent(
+                at=when,
+                actor=real_actor,
+                actor_name=real_actor.get_username() if real_actor else "system",
+                action=action,
+                content_type=content_type,
+                object_id=str(pk),
+                object_repr=f"{label} #{pk}",
+                after=after,
+                reason=reason,
+                citation=citation,
+                state_from=state_from,
+                state_to=state_to,
+            )
+            for pk in ids
+        ),
+        batch_size=1000,
+    )
+    return len(ids)
+
+
 def create_recorded(
     model: type[M], fields: dict[str, Any], *, actor: Any, action: str, citation: str = ""
 ) -> M:

@@ -270,31 +270,33 @@ def _store_row_findings(result: LabResult, ev: Any, params_version: str) -> None
 
 
 def approve_results(results: Any, actor: Any, note: str = "") -> int:
-    """Approve reported results (they become immutable records of the office); audited."""
+    """Approve reported results (they become immutable records of the office); each approval
+    is written to its result's history."""
     _require_officer(actor, "Approving laboratory results")
     now = timezone.now()
     with transaction.atomic():
         ids = list(
             results.filter(state=ResultState.REPORTED)
             .select_for_update()
+            .order_by("id")
             .values_list("id", flat=True)
         )
-        LabResult.objects.filter(id__in=ids).update(
-            state=ResultState.APPROVED, approved_at=now, approved_by=actor
-        )
-        for pk in ids[:1000]:
-            result = LabResult.objects.get(pk=pk)
-            audit.record(
-                actor=actor,
-                action="approve_result",
-                obj=result,
-                after={"state": "approved", "batch": len(ids)},
-                reason=note,
-                citation="§ 196-19 I",
-                state_from=ResultState.REPORTED,
-                state_to=ResultState.APPROVED,
-                at=now,
+        for i in range(0, len(ids), 500):  # SQLite bounds the parameters of one statement
+            LabResult.objects.filter(id__in=ids[i : i + 500]).update(
+                state=ResultState.APPROVED, approved_at=now, approved_by=actor
             )
+        audit.record_many(
+            actor=actor,
+            action="approve_result",
+            model=LabResult,
+            ids=ids,
+            after={"state": "approved", "batch": len(ids)},
+            reason=note,
+            citation="§ 196-19 I",
+            state_from=ResultState.REPORTED,
+            state_to=ResultState.APPROVED,
+            at=now,
+        )
     return len(ids)
 
 
