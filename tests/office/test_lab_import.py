@@ -273,3 +273,14 @@ def test_approving_a_large_import_writes_every_results_history(town: Town, fac: 
     events = AuditEvent.objects.filter(action="approve_result")
     assert events.count() == 1200 and events.filter(reason="checked").count() == 1200
     assert approve_results(LabResult.objects.all(), town.u("engineer")) == 0
+
+
+def test_a_file_naming_thousands_of_unknown_facilities_is_refused_row_by_row(
+    town: Town, fac: Any
+) -> None:
+    rows = "".join(
+        f"U{i},2026-03-02T10:00,grab,pH,7,SU,NOPE-{i},CM-1,,,,,\n" for i in range(40_000)
+    )
+    report = import_lab_file((HEADER + rows).encode(), "junk.csv", town.u("superintendent"))
+    assert not report.stored and len(report.errors) == 40_000
+    assert {f for _, f, _ in report.errors} == {"facility"}

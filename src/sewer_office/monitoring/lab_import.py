@@ -58,6 +58,8 @@ from .models import (
 )
 
 CUSTODY_TIMES = ("relinquished_at", "received_at")
+#: Values per ``IN (...)`` list: SQLite bounds the parameters of one statement.
+IN_CHUNK = 500
 CUSTODY_TEXT = ("collected_by", "relinquished_by", "received_by", "laboratory")
 
 __all__ = ["ImportReport", "UnusableFile", "import_lab_file", "read_lab_bytes"]
@@ -153,11 +155,13 @@ def _text(raw: pl.DataFrame, name: str) -> pl.Expr:
 def _facilities(raw: pl.DataFrame, actor: Any) -> tuple[pl.DataFrame, list[tuple[int, str, str]]]:
     """Map facility codes to establishments the actor may report for; errors for the rest."""
     codes = raw.select(_text(raw, "facility").str.to_uppercase().alias("code")).get_column("code")
-    wanted = [c for c in codes.unique().to_list() if c]
-    qs = Establishment.objects.filter(code__in=wanted)
-    if actor is not None:  # None: the command line at the server, which acts for the office
-        qs = visible(qs, actor)
-    known = dict(qs.values_list("code", "id"))
+    wanted = sorted(c for c in codes.unique().to_list() if c)
+    known: dict[str, int] = {}
+    for i in range(0, len(wanted), IN_CHUNK):  # a file may name any number of codes
+        qs = Establishment.objects.filter(code__in=wanted[i : i + IN_CHUNK])
+        if actor is not None:  # None: the command line at the server, which acts for the office
+            qs = visible(qs, actor)
+        known.update(qs.values_list("code", "id"))
     frame = raw.select("row").with_columns(
         codes.alias("code"),
         codes.replace_strict(known, default=None, return_dtype=pl.Int64).alias("est"),
@@ -336,9 +340,9 @@ def _already_stored(frame: pl.DataFrame, recorded: pl.DataFrame) -> list[tuple[i
         return []
     event_ids = matched.get_column("event").unique().to_list()
     stored: list[tuple[int, str, int]] = []
-    for i in range(0, len(event_ids), 5000):
+    for i in range(0, len(event_ids), IN_CHUNK):
         stored += list(
-            LabResult.objects.filter(event_id__in=event_ids[i : i + 5000])
+            LabResult.objects.filter(event_id__in=event_ids[i : i + IN_CHUNK])
             .exclude(state="superseded")
             .values_list("event_id", "parameter", "id")
         )
