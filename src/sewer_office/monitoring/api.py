@@ -110,7 +110,9 @@ class LabResultViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self) -> Any:
         qs = visible(
-            LabResult.objects.select_related("establishment", "event", "superseded_by"),
+            LabResult.objects.select_related("establishment", "event").prefetch_related(
+                "corrections"
+            ),
             self.request.user,
         ).order_by("-sampled_at", "id")
         q = self.request.query_params

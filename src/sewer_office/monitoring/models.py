@@ -240,8 +240,15 @@ class LabResult(models.Model):
     state = models.CharField(
         max_length=12, choices=ResultState.choices, default=ResultState.REPORTED
     )
-    supersedes = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    #: The result this one corrects. Each result is corrected at most once (a partial unique
+    #: constraint below: the million results that correct nothing stay out of its index).
+    supersedes = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="corrections",
+        db_index=False,
     )
     correction_reason = models.TextField(blank=True)
     approved_at = models.DateTimeField(null=True, blank=True)
@@ -272,6 +279,13 @@ class LabResult(models.Model):
 
     class Meta:
         ordering = ("-sampled_at", "id")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["supersedes"],
+                condition=models.Q(supersedes__isnull=False),
+                name="result_corrected_once",
+            ),
+        )
         indexes = (
             models.Index(fields=["establishment", "sampled_at"], name="result_facility_time"),
             models.Index(
@@ -293,6 +307,11 @@ class LabResult(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise ImmutableRecord("laboratory results are never deleted")
+
+    @property
+    def superseded_by(self) -> LabResult | None:
+        """The correction that replaced this result, if any."""
+        return self.corrections.first()
 
 
 class FindingKind(models.TextChoices):

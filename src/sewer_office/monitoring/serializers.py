@@ -137,7 +137,7 @@ class LabResultSerializer(serializers.ModelSerializer):
         )
 
     def get_superseded_by(self, obj: LabResult) -> int | None:
-        later = getattr(obj, "superseded_by", None)
+        later = next(iter(obj.corrections.all()), None)
         return later.pk if later is not None else None
 
 

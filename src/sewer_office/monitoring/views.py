@@ -146,7 +146,7 @@ def result_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         pk=pk,
     )
-    later = LabResult.objects.filter(supersedes=result).first()
+    later = result.superseded_by
     return render(
         request,
         "monitoring/result_detail.html",

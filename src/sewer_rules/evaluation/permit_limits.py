@@ -291,65 +291,90 @@ def _daily(joined: pl.DataFrame) -> pl.DataFrame:
     return hits.select(_finding_columns(pl.col("_s"), message))
 
 
+#: What identifies one monthly average: a facility's analyte in a month under one limit.
+_MONTH_GROUP = (
+    "facility",
+    "analyte",
+    "month",
+    "lim_text",
+    "lim_unit",
+    "permit_id",
+    "permit_citation",
+)
+
+
+def _month_row(
+    group: tuple[str, ...], lo: Fraction, hi: Fraction, lim: Fraction, days: int
+) -> tuple[object, ...]:
+    """One monthly average and its verdict: prohibited when even counting non-detects as zero
+    it is above the limit, inconclusive when only counting them at their reporting limits."""
+    status = (
+        Status.PROHIBITED if lo > lim else Status.INCONCLUSIVE if hi > lim else Status.COMPLIANT
+    )
+    facility, analyte, month, lim_text, lim_unit, permit_id, citation = group
+    return (
+        facility,
+        analyte,
+        month,
+        days,
+        format_decimal(lo),
+        lim_text,
+        lim_unit,
+        str(status),
+        citation,
+        permit_id,
+    )
+
+
 def _monthly(monthly: pl.DataFrame) -> pl.DataFrame:
-    """Monthly average = Σ daily values ÷ days measured, exact (fractions over a few groups)."""
+    """Monthly average = Σ daily values ÷ days measured, exact.
+
+    A day's value is the mean of its results. Where every day of a month has one result (the
+    usual case), the daily values are the results themselves and their sum is an exact decimal
+    sum in the frame: one fraction per month. Months with a day of several results are summed
+    day by day in fractions.
+    """
     if monthly.height == 0:
         return pl.DataFrame(schema=MONTHLY_SCHEMA)
     low = pl.when(pl.col("nd")).then(pl.lit(0).cast(CANON)).otherwise(pl.col("canon"))
+    group = list(_MONTH_GROUP)
     per_day = (
         monthly.with_columns(pl.col("day").dt.strftime("%Y-%m").alias("month"))
-        .group_by(
-            [
-                "facility",
-                "analyte",
-                "month",
-                "day",
-                "lim",
-                "lim_text",
-                "lim_unit",
-                "permit_id",
-                "permit_citation",
-            ]
-        )
+        .group_by([*group, "day", "lim"])
         .agg(low.sum().alias("lo"), pl.col("canon").sum().alias("hi"), pl.len().alias("n"))
     )
-    groups: dict[tuple[str, ...], list[tuple[Fraction, Fraction]]] = {}
-    limit_of: dict[tuple[str, ...], Fraction] = {}
-    for r in per_day.sort(["facility", "analyte", "month", "day"]).iter_rows(named=True):
-        key = (
-            r["facility"],
-            r["analyte"],
-            r["month"],
-            r["lim_text"],
-            r["lim_unit"],
-            r["permit_id"],
-            r["permit_citation"],
-        )
-        groups.setdefault(key, []).append((Fraction(r["lo"]) / r["n"], Fraction(r["hi"]) / r["n"]))
-        limit_of[key] = Fraction(r["lim"])
+    months = per_day.group_by(group).agg(
+        pl.col("n").max().alias("most"),
+        pl.col("lo").sum().alias("lo_sum"),
+        pl.col("hi").sum().alias("hi_sum"),
+        pl.len().alias("days"),
+        pl.col("lim").first(),
+    )
     out = []
-    for group, days in groups.items():
-        lim = limit_of[group]
-        lo = sum((d[0] for d in days), Fraction(0)) / len(days)
-        hi = sum((d[1] for d in days), Fraction(0)) / len(days)
-        status = (
-            Status.PROHIBITED if lo > lim else Status.INCONCLUSIVE if hi > lim else Status.COMPLIANT
-        )
-        facility, analyte, month, lim_text, lim_unit, permit_id, citation = group
+    for r in months.filter(pl.col("most") == 1).iter_rows(named=True):
+        days = r["days"]
         out.append(
-            (
-                facility,
-                analyte,
-                month,
-                len(days),
-                format_decimal(lo),
-                lim_text,
-                lim_unit,
-                str(status),
-                citation,
-                permit_id,
+            _month_row(
+                tuple(r[k] for k in group),
+                Fraction(r["lo_sum"]) / days,
+                Fraction(r["hi_sum"]) / days,
+                Fraction(r["lim"]),
+                days,
             )
         )
+    several = months.filter(pl.col("most") > 1).select(group)
+    daily: dict[tuple[str, ...], list[tuple[Fraction, Fraction]]] = {}
+    limit_of: dict[tuple[str, ...], Fraction] = {}
+    for r in (
+        per_day.join(several, on=group).sort(["facility", "analyte", "month", "day"])
+    ).iter_rows(named=True):
+        key = tuple(r[k] for k in group)
+        daily.setdefault(key, []).append((Fraction(r["lo"]) / r["n"], Fraction(r["hi"]) / r["n"]))
+        limit_of[key] = Fraction(r["lim"])
+    for key, values in daily.items():
+        lo = sum((d[0] for d in values), Fraction(0)) / len(values)
+        hi = sum((d[1] for d in values), Fraction(0)) / len(values)
+        out.append(_month_row(key, lo, hi, limit_of[key], len(values)))
     return pl.DataFrame(out, schema=MONTHLY_SCHEMA, orient="row").sort(
         ["facility", "parameter", "month"]
     )
