@@ -24,18 +24,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core.errors import InvalidInput
 from sewer_office.registry.models import Establishment
 
 from . import serializers as s
 from . import services
 from .findings import review_finding
-from .lab_import import UnusableFile, import_lab_file
+from .lab_import import UnusableFile, import_lab_file, source_for
 from .models import (
     DischargeLimit,
     Finding,
-    ImportSource,
     LabImport,
     LabResult,
     SamplingEvent,
@@ -74,15 +72,13 @@ class LabImportViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         body = s.UploadSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         upload = body.validated_data["file"]
-        staff = has_role(request.user, SUPERINTENDENT, ENGINEER)
-        source = ImportSource.LAB_FILE if staff else ImportSource.SELF_MONITORING
         try:
             report = import_lab_file(
                 upload.read(),
                 upload.name,
                 request.user,
                 dry_run=body.validated_data["dry_run"],
-                source=source,
+                source=source_for(request.user),
             )
         except UnusableFile as e:
             return Response({"detail": str(e)}, status=status.HTTP_400_BAD_REQUEST)

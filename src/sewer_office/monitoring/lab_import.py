@@ -35,7 +35,7 @@ from django.utils import timezone
 
 from sewer_cli.check_io import UnusableFile, frame_with_rows
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.roles import is_staff_member
+from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit, bulk
 from sewer_office.core.errors import Forbidden
 from sewer_office.registry.models import Establishment
@@ -374,6 +374,31 @@ def _custody(raw: pl.DataFrame, tz: str) -> tuple[pl.DataFrame, list[tuple[int, 
 
 # --- the import ---------------------------------------------------------------------------------
 
+#: Who stores and corrects the office's laboratory results (§ 196-15 SUPERINTENDENT, ENGINEER).
+RESULT_OFFICERS = (SUPERINTENDENT, ENGINEER)
+
+
+def source_for(actor: Any, *, manual: bool = False) -> str:
+    """The kind of import ``actor`` makes: the office's (a laboratory file, or results typed
+    in), or a facility's own self-monitoring results."""
+    if actor is None or has_role(actor, *RESULT_OFFICERS):
+        return ImportSource.MANUAL if manual else ImportSource.LAB_FILE
+    return ImportSource.SELF_MONITORING
+
+
+def _check_importer(actor: Any, source: str) -> None:
+    """The office's imports are the officers'; self-monitoring is a facility representative's
+    (limited to their facilities by the facility check). ``actor`` None: the command line."""
+    if actor is None:
+        return
+    if source == ImportSource.SELF_MONITORING:
+        if not has_role(actor, APPLICANT):
+            raise Forbidden("Self-monitoring results are uploaded by the facility itself.")
+    elif not has_role(actor, *RESULT_OFFICERS):
+        raise Forbidden(
+            "Importing laboratory results is reserved to the Superintendent and the engineer."
+        )
+
 
 def import_lab_file(
     data: bytes,
@@ -390,8 +415,7 @@ def import_lab_file(
     ``actor`` None is the command line on the server (``sewer-use import-results`` without
     ``--as``), which acts for the office.
     """
-    if actor is not None and not (is_staff_member(actor) or source == ImportSource.SELF_MONITORING):
-        raise Forbidden("Importing laboratory files is for the office's staff.")
+    _check_importer(actor, source)
     report = ImportReport(source_name)
     digest = digest or hashlib.sha256(data).hexdigest()
     previous = LabImport.objects.filter(sha256=digest).first()
@@ -497,7 +521,7 @@ def _save(
         )
         stored = _store(lab_import, rows, ev, recorded)
         lab_import.result_count, lab_import.finding_count = rows.height, stored
-        monthly = judge_complete_months(lab_import, rows, params, today)
+        monthly = judge_complete_months(lab_import.parameters_version, rows, params, today)
         lab_import.finding_count += len(monthly)
         lab_import.save(update_fields=["result_count", "finding_count"])
         audit.record(
@@ -654,8 +678,36 @@ def _next_month(d: date) -> date:
     return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
 
 
+def stored_table(results: Any) -> pl.DataFrame:
+    """Stored results as the text table the engine reads (``row`` from 2, as in a file), plus
+    ``id``: what a month's judgement and a correction evaluate again."""
+    columns = {
+        "id": ("id", pl.Int64),
+        "sample_id": ("event__sample_id", pl.String),
+        "sampled_at": ("sampled_at", pl.Datetime("us", "UTC")),
+        "sample_type": ("event__sample_type", pl.String),
+        "parameter": ("parameter", pl.String),
+        "value": ("value_text", pl.String),
+        "unit": ("unit", pl.String),
+        "facility": ("establishment__code", pl.String),
+        "qualifier": ("qualifier", pl.String),
+        "reporting_limit": ("reporting_limit", pl.String),
+        "analyzed_at": ("analyzed_at", pl.Datetime("us", "UTC")),
+        "method": ("method", pl.String),
+    }
+    frame = pl.DataFrame(
+        list(results.order_by("id").values_list(*(field for field, _ in columns.values()))),
+        schema={name: dtype for name, (_, dtype) in columns.items()},
+        orient="row",
+    )
+    return frame.with_columns(
+        pl.col("sampled_at", "analyzed_at").dt.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        pl.int_range(2, frame.height + 2, dtype=pl.Int64).alias("row"),
+    )
+
+
 def judge_complete_months(
-    lab_import: Any, rows: pl.DataFrame, params: ParameterSet, today: date | None
+    parameters_version: str, rows: pl.DataFrame, params: ParameterSet, today: date | None
 ) -> list[dict[str, Any]]:
     """Monthly averages of the facility-months ``rows`` touched (columns ``est``, ``day``) that
     have ended, over every current result of each such month; all judged in one evaluation."""
@@ -684,51 +736,16 @@ def judge_complete_months(
     first = min(m for _, m in touched)
     last = _next_month(max(m for _, m in touched))
     codes = dict(Establishment.objects.filter(pk__in=judged).values_list("id", "code"))
-    stored = pl.DataFrame(
-        list(
-            LabResult.objects.filter(
-                establishment_id__in=sorted(judged),
-                parameter__in=sorted({_analyte(p) for _, p in monthly_limits}),
-                sampled_at__gte=datetime.combine(first, time(), tzinfo=tz),
-                sampled_at__lt=datetime.combine(last, time(), tzinfo=tz),
-            )
-            .exclude(state="superseded")
-            .values_list(
-                "establishment_id",
-                "event__sample_id",
-                "sampled_at",
-                "event__sample_type",
-                "parameter",
-                "value_text",
-                "unit",
-                "qualifier",
-                "reporting_limit",
-            )
-        ),
-        schema={
-            "est": pl.Int64,
-            "sample_id": pl.String,
-            "sampled_at": pl.Datetime("us", "UTC"),
-            "sample_type": pl.String,
-            "parameter": pl.String,
-            "value": pl.String,
-            "unit": pl.String,
-            "qualifier": pl.String,
-            "reporting_limit": pl.String,
-        },
-        orient="row",
+    raw = stored_table(
+        LabResult.objects.filter(
+            establishment_id__in=sorted(judged),
+            parameter__in=sorted({_analyte(p) for _, p in monthly_limits}),
+            sampled_at__gte=datetime.combine(first, time(), tzinfo=tz),
+            sampled_at__lt=datetime.combine(last, time(), tzinfo=tz),
+        ).exclude(state="superseded")
     )
-    if stored.height == 0:
+    if raw.height == 0:
         return []
-    raw = (
-        stored.with_columns(
-            pl.col("est").replace_strict(codes, return_dtype=pl.String).alias("facility"),
-            pl.col("sampled_at").dt.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        )
-        .drop("est")
-        .with_row_index("row", offset=2)
-        .with_columns(pl.col("row").cast(pl.Int64))
-    )
     ev = evaluate_table(raw, params, permit_limits(sorted(judged), only_monthly=True))
     by_code = {code: est for est, code in codes.items()}
     # The month's earlier monthly findings are replaced (kept, no longer current): one
@@ -766,7 +783,7 @@ def judge_complete_months(
                     f"{m['limit']} {m['limit_unit']} ({m['permit_id']})"
                 ),
                 parameter=f"permit {m['permit_id']} monthly_average",
-                parameters_version=lab_import.parameters_version,
+                parameters_version=parameters_version,
                 analyte=m["parameter"],
                 observed_at=end - timedelta(seconds=1),
                 month=month,

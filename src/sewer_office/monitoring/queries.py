@@ -7,19 +7,17 @@ handful of indexed queries.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
-from functools import cache
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from sewer_office.accounts.access import visible
-from sewer_rules.analytes import BY_NAME
+from sewer_rules.analytes import BY_NAME, resolve
 from sewer_rules.evaluation.engine import RULES
-from sewer_rules.units import conversion
+from sewer_rules.units import convert
 
 from .charts import LimitLine, render_chart
 from .lab_import import params_in_force
@@ -74,14 +72,6 @@ def parameters_of(est: Any) -> list[str]:
     )
 
 
-@cache
-def _factor(unit: str, canonical: str) -> float | None:
-    try:
-        return float(conversion(unit, canonical).factor)  # type: ignore[attr-defined]
-    except Exception:
-        return None
-
-
 def _plot_value(text: str, unit: str, canonical: str) -> float | None:
     try:
         number = Decimal(text.strip().lstrip("<").strip())
@@ -90,17 +80,9 @@ def _plot_value(text: str, unit: str, canonical: str) -> float | None:
     if unit == canonical:
         return float(number)
     try:
-        from sewer_rules.units import convert
-
         return float(convert(number, unit, canonical))
     except Exception:
         return None
-
-
-@dataclass
-class Chart:
-    analyte: str
-    svg: str
 
 
 def limit_lines(est: Any, analyte: str, on: date) -> list[LimitLine]:
@@ -114,8 +96,6 @@ def limit_lines(est: Any, analyte: str, on: date) -> list[LimitLine]:
         pv = params.get(rule.parameter, on)
         if pv.value is None:
             continue
-        from sewer_rules.units import convert
-
         value = float(convert(pv.value, pv.unit, info.canonical_unit))
         lines.append(LimitLine(value, f"{pv.value} {pv.unit} {rule.bound} ({rule.citation})"))
     for lim in DischargeLimit.objects.filter(
@@ -123,9 +103,6 @@ def limit_lines(est: Any, analyte: str, on: date) -> list[LimitLine]:
     ).select_related("approval"):
         if lim.effective_to and lim.effective_to < on:
             continue
-        from sewer_rules.analytes import resolve
-        from sewer_rules.units import convert
-
         if resolve(lim.parameter).name != analyte:
             continue
         value = float(convert(Decimal(lim.value), lim.unit, info.canonical_unit))
@@ -160,12 +137,16 @@ def sampling_due(user: Any, within_days: int = 7) -> list[dict[str, Any]]:
     """Sampling points with a programme whose next sampling falls within ``within_days``."""
     today = timezone.localdate()
     out = []
-    points = visible(
-        SamplingPoint.objects.filter(active=True, sampling_interval_days__isnull=False),
-        user,
-    ).select_related("establishment")
+    points = (
+        visible(
+            SamplingPoint.objects.filter(active=True, sampling_interval_days__isnull=False),
+            user,
+        )
+        .select_related("establishment")
+        .annotate(last_sampled=Max("events__collected_at"))  # one query, not one per point
+    )
     for sp in points:
-        last = sp.events.order_by("-collected_at").values_list("collected_at", flat=True).first()
+        last = sp.last_sampled
         due = (
             timezone.localtime(last).date() + timedelta(days=sp.sampling_interval_days or 0)
             if last

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import polars as pl
@@ -25,7 +25,6 @@ from sewer_office.accounts.roles import (
     ENGINEER,
     SUPERINTENDENT,
     has_role,
-    is_staff_member,
 )
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
@@ -34,25 +33,24 @@ from sewer_rules.evaluation import evaluate_table
 
 from .findings import initial_review
 from .lab_import import (
+    RESULT_OFFICERS,
     ImportReport,
     import_lab_file,
     judge_complete_months,
     params_in_force,
     permit_limits,
+    source_for,
+    stored_table,
 )
 from .models import (
     Finding,
     FindingKind,
-    ImportSource,
     LabResult,
     ResultState,
     SamplingBasis,
     SamplingEvent,
     SamplingPoint,
 )
-
-#: The roles that approve and correct laboratory results (§ 196-15 SUPERINTENDENT, ENGINEER).
-RESULT_OFFICERS = (SUPERINTENDENT, ENGINEER)
 
 MANUAL_COLUMNS = (
     "sample_id",
@@ -97,7 +95,7 @@ def enter_results(actor: Any, rows: list[dict[str, Any]]) -> ImportReport:
         writer.writerow([_text(row.get(c)) for c in MANUAL_COLUMNS])
     data = buf.getvalue().encode("utf-8")
     nonce = f"{actor.pk}:{timezone.now().isoformat()}".encode()
-    source = ImportSource.MANUAL if is_staff_member(actor) else ImportSource.SELF_MONITORING
+    source = source_for(actor, manual=True)
     return import_lab_file(
         data,
         "manual entry",
@@ -110,32 +108,6 @@ def enter_results(actor: Any, rows: list[dict[str, Any]]) -> ImportReport:
 def _require_officer(actor: Any, what: str) -> None:
     if not has_role(actor, *RESULT_OFFICERS):
         raise Forbidden(f"{what} is reserved to the Superintendent and the engineer.")
-
-
-def _raw_of(results: list[LabResult], overrides: dict[int, dict[str, str]]) -> pl.DataFrame:
-    """Stored results as the text table the engine reads (``row`` = index + 2)."""
-    records = []
-    for r in results:
-        rec = {
-            "sample_id": r.event.sample_id,
-            "sampled_at": r.sampled_at.isoformat(),
-            "sample_type": r.event.sample_type,
-            "parameter": r.parameter,
-            "value": r.value_text,
-            "unit": r.unit,
-            "facility": r.establishment.code,
-            "qualifier": r.qualifier,
-            "reporting_limit": r.reporting_limit,
-            "analyzed_at": r.analyzed_at.isoformat() if r.analyzed_at else "",
-            "method": r.method,
-        }
-        rec.update(overrides.get(r.pk, {}))
-        records.append(rec)
-    return (
-        pl.DataFrame(records)
-        .with_row_index("row", offset=2)
-        .with_columns(pl.col("row").cast(pl.Int64))
-    )
 
 
 def correct_result(
@@ -155,24 +127,35 @@ def correct_result(
     if result.state == ResultState.SUPERSEDED:
         raise Blocked("This result was already corrected: correct the result that replaced it.")
     # The day's other current results of the same parameter count for a daily maximum.
-    local_day = timezone.localtime(result.sampled_at).date()
-    same_day = [
-        r
-        for r in LabResult.objects.filter(
-            establishment=result.establishment, parameter=result.parameter
-        )
-        .exclude(state=ResultState.SUPERSEDED)
-        .exclude(pk=result.pk)
-        .select_related("event", "establishment")
-        if timezone.localtime(r.sampled_at).date() == local_day
-    ]
+    day_start = timezone.localtime(result.sampled_at).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    table = stored_table(
+        LabResult.objects.filter(
+            establishment=result.establishment_id,
+            parameter=result.parameter,
+            sampled_at__gte=day_start,
+            sampled_at__lt=day_start + timedelta(days=1),
+        ).exclude(state=ResultState.SUPERSEDED)
+    )
     fixed = {
         "value": value.strip(),
         "unit": unit.strip(),
         "qualifier": qualifier.strip(),
         "reporting_limit": reporting_limit.strip(),
     }
-    raw = _raw_of([result, *same_day], {result.pk: fixed})
+    this = pl.col("id") == result.pk
+    raw = (
+        table.sort(~this, maintain_order=True)  # the corrected result first: row 2
+        .with_columns(
+            pl.int_range(2, table.height + 2, dtype=pl.Int64).alias("row"),
+            *[
+                pl.when(this).then(pl.lit(v)).otherwise(pl.col(k)).alias(k)
+                for k, v in fixed.items()
+            ],
+        )
+        .drop("id")
+    )
     params = params_in_force()
     ev = evaluate_table(raw, params, permit_limits([result.establishment_id], monthly=False))
     mine = ev.errors.filter(pl.col("row") == 2)
@@ -215,18 +198,11 @@ def correct_result(
             citation="§ 196-19 I",
         )
         months = pl.DataFrame(
-            {"est": [old.establishment_id], "day": [local_day]},
+            {"est": [old.establishment_id], "day": [day_start.date()]},
             schema={"est": pl.Int64, "day": pl.Date},
         )
-        judge_complete_months(_ImportLike(ev.parameters_version), months, params, None)
+        judge_complete_months(ev.parameters_version, months, params, None)
     return new
-
-
-class _ImportLike:
-    """The parameter version holder the month judgement needs (no import for a correction)."""
-
-    def __init__(self, version: str) -> None:
-        self.parameters_version = version
 
 
 def _store_row_findings(result: LabResult, ev: Any, params_version: str) -> None:
@@ -335,10 +311,6 @@ def add_sampling_point(
         action="add_sampling_point",
         citation="§ 196-19 I" if basis != SamplingBasis.CONTROL_MANHOLE else "§ 196-19 H",
     )
-
-
-def visible_results(user: Any) -> Any:
-    return visible(LabResult.objects.all(), user)
 
 
 def add_discharge_limit(

@@ -22,11 +22,11 @@ from sewer_office.registry.models import Establishment
 from . import forms as mforms
 from . import queries, services
 from .findings import review_finding
-from .lab_import import UnusableFile, import_lab_file
-from .models import Finding, ImportSource, LabImport, LabResult, ResultState
+from .lab_import import RESULT_OFFICERS, UnusableFile, import_lab_file, source_for
+from .models import Finding, LabImport, LabResult, ResultState
 
 PAGE_SIZE = 50
-OFFICERS = (SUPERINTENDENT, ENGINEER)
+OFFICERS = RESULT_OFFICERS
 REPORTERS = (SUPERINTENDENT, ENGINEER, APPLICANT)
 
 
@@ -38,15 +38,13 @@ def import_file(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
-        staff = has_role(request.user, *OFFICERS)
-        source = ImportSource.LAB_FILE if staff else ImportSource.SELF_MONITORING
         try:
             report = import_lab_file(
                 upload.read(),
                 upload.name,
                 request.user,
                 dry_run=form.cleaned_data["dry_run"],
-                source=source,
+                source=source_for(request.user),
             )
         except UnusableFile as e:
             form.add_error("file", str(e))
