@@ -309,3 +309,13 @@ def test_officer_actions(world: World, login: Any) -> None:
         content_type="application/json",
     )
     assert r.status_code == 403
+
+
+def test_only_officers_and_facilities_post_lab_files(world: World, login: Any) -> None:
+    """Staff who neither store results nor report for a facility cannot import through the API."""
+    before = LabResult.objects.count()
+    for username in ("clerk", "viewer", "inspector", "highway"):
+        upload = SimpleUploadedFile("x.csv", lab_file("OTHER-PLANT", f"Z-{username}"), "text/csv")
+        r = login(username).post("/api/monitoring/imports/", {"file": upload})
+        assert r.status_code == 403, username
+    assert LabResult.objects.count() == before
