@@ -111,7 +111,7 @@ def test_nothing_in_the_repository_reads_outside_it() -> None:
         text=True,
     )
     assert hits.returncode == 1, f"references to {needle}:\n{hits.stdout}{hits.stderr}"
-    # nor builds the path piecewise, e.g. Path(...).parents[2] / "shared"
+    # nor builds the path piecewise, e.g. a parent of the checkout joined with the shared folder
     parents = subprocess.run(
         [
             "grep",
