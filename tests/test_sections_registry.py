@@ -10,15 +10,10 @@ from pathlib import Path
 
 import sewer_rules
 from sewer_rules.citations import Citation
+from sewer_rules.law import provisions
 from sewer_rules.sections import REGISTRY, Coverage, implementers
 
 SRC = Path(sewer_rules.__file__).parent
-LAW = (
-    Path(__file__).resolve().parents[2]
-    / "shared"
-    / "ordinance"
-    / "wappinger-article-vii-sewer-use.txt"
-)
 CITATION_IN_CODE = re.compile(
     r"§ 196-\d\d(?: [A-Z][A-Z ,\-]*[A-Z](?![a-z])| [A-Z](?:\((?:\d+|[a-z])\))*(?![A-Za-z]))?"
 )
@@ -69,20 +64,18 @@ def test_every_citation_in_the_code_is_in_the_registry() -> None:
 
 
 def test_every_lettered_subsection_of_the_law_is_registered() -> None:
-    text = LAW.read_text(encoding="utf-8")
-    section = None
-    expected: set[Citation] = set()
-    for line in text.splitlines():
-        head = re.match(r"^§ 196-(\d+) ", line)
-        if head:
-            section = int(head.group(1))
-            expected.add(Citation(section))
-            continue
-        sub = re.match(r"^([A-L])\. ", line)
-        if sub and section:
-            expected.add(Citation(section, (sub.group(1),)))
-    missing = sorted(str(c) for c in expected if c not in REGISTRY)
-    assert not missing, f"subsections of the law without a registry entry: {missing}"
+    """Read from the law shipped with the jurisdiction, not from outside the repository."""
+    law = provisions("wappinger")
+    missing = sorted(str(c) for c in law if c not in REGISTRY)
+    assert not missing, f"provisions of the law without a registry entry: {missing}"
+    lettered = {c for c in law if len(c.path) == 1}
+    assert len(lettered) == 54  # every A., B., ... of § 196-15 to § 196-23 was read
+
+
+def test_every_registry_entry_is_a_provision_of_the_law() -> None:
+    law = provisions("wappinger")
+    absent = sorted(str(c) for c in REGISTRY if c not in law)
+    assert not absent, f"registered but not in the article's text: {absent}"
 
 
 def test_sewer_rules_imports_no_django_and_no_office() -> None:

@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import argparse
 import csv
+from typing import TYPE_CHECKING
 
-import polars as pl
-
-from sewer_rules.evaluation import Evaluation, evaluate_table
-from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
-from sewer_rules.parameters import ParameterSet
-
-from .check_io import UnusableFile, read_results, summary_frame, write_json
 from .common import jurisdiction
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import destination, table
+
+if TYPE_CHECKING:  # polars and the rules load when the command runs (start-up, see main.py)
+    from sewer_rules.evaluation import Evaluation
+    from sewer_rules.parameters import ParameterSet
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,6 +37,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sewer_rules.evaluation import evaluate_table
+    from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
+
+    from .check_io import UnusableFile, read_results, summary_frame, write_json
+
     params = jurisdiction(args.jurisdiction)
     try:
         limits = PermitLimits.from_csv(args.limits) if args.limits else None
@@ -66,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
 
 def render_table(ev: Evaluation, params: ParameterSet) -> str:
     """The human report: results with findings, samples, monthly averages, errors, totals."""
+    import polars as pl
+
+    from .check_io import summary_frame
+
     summary = summary_frame(ev)
     lines = [f"Jurisdiction: {params.name} (parameters {params.version})"]
     if params.notice:

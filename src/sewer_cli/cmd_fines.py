@@ -21,21 +21,15 @@ from __future__ import annotations
 import argparse
 import sys
 from decimal import Decimal
-
-from sewer_rules.citations import CitationError
-from sewer_rules.ordinance.s196_22_penalties import (
-    DAILY_AMOUNT,
-    ClockError,
-    FineComputation,
-    accrued_fines,
-    procedure_for,
-)
-from sewer_rules.parameters import ParameterError, ParameterSet
-from sewer_rules.units import format_decimal
+from typing import TYPE_CHECKING
 
 from .common import add_common, header, iso_date, jurisdiction, money, today
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json, table
+
+if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
+    from sewer_rules.ordinance.s196_22_penalties import FineComputation
+    from sewer_rules.parameters import ParameterSet
 
 # --- sewer-use fines --------------------------------------------------------------------------
 
@@ -73,6 +67,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sewer_rules.citations import CitationError
+    from sewer_rules.ordinance.s196_22_penalties import ClockError, accrued_fines, procedure_for
+    from sewer_rules.parameters import ParameterError
+
     params = jurisdiction(args.jurisdiction)
     procedure = None
     if args.violation:
@@ -111,6 +109,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(fc: FineComputation, params: ParameterSet, procedure: str | None = None) -> str:
+    from sewer_rules.ordinance.s196_22_penalties import DAILY_AMOUNT
+    from sewer_rules.units import format_decimal
+
     lines = header("Notice of violation and accrued fine — § 196-22 A, B", params)
     lines.append("")
     if procedure:

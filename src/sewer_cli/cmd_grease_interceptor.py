@@ -26,20 +26,14 @@ import re
 import sys
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-
-from sewer_rules.findings import Check
-from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors import (
-    PDI_DRAIN_MINUTES,
-    GreaseSizingError,
-    cubic_inches_per_gallon,
-    size_gravity,
-    size_hydromechanical,
-)
-from sewer_rules.parameters import ParameterError
+from typing import TYPE_CHECKING
 
 from .common import add_common, header, jurisdiction, today
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json
+
+if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
+    from sewer_rules.findings import Check
 
 _NUMBER = r"(\d+(?:\.\d*)?|\.\d+)"
 _DIMENSIONS = re.compile(
@@ -49,6 +43,9 @@ _DIMENSIONS = re.compile(
 _VOLUME = re.compile(rf"^\s*{_NUMBER}\s*(?P<unit>[^\d\s].*)?$")
 _CUBIC_INCH = {"in3", "in³", "cu in", "cu. in.", "cubic inches", "cubic inch", "in^3"}
 _GALLON = {"gal", "gallon", "gallons"}
+# grease_interceptors.PDI_DRAIN_MINUTES, restated so that --help needs no pint
+# (tests/test_cli_startup.py checks they agree).
+PDI_DRAIN_MINUTES = (1, 2)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -82,6 +79,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def fixture_volume_in3(text: str) -> Fraction:
     """A fixture volume in cubic inches from ``13824``, ``48x24x12`` or ``59.84 gal``."""
+    from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors import (
+        cubic_inches_per_gallon,
+    )
+
     try:
         dims = _DIMENSIONS.match(text)
         if dims:
@@ -116,6 +117,13 @@ def _number(text: str, option: str) -> Decimal:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors import (
+        GreaseSizingError,
+        size_gravity,
+        size_hydromechanical,
+    )
+    from sewer_rules.parameters import ParameterError
+
     params = jurisdiction(args.jurisdiction)
     on = args.date or today(params)
     installed = None if args.installed is None else _number(args.installed, "--installed")
@@ -152,6 +160,10 @@ _TITLE = "Grease interceptor sizing — § 196-19 F(2)"
 
 
 def _table(check: Check, *, params_lines: list[str], on: str) -> list[str]:
+    from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors import (
+        cubic_inches_per_gallon,
+    )
+
     d = check.details
     lines = [*params_lines, f"Judged on {on}", ""]
     lines.append(

@@ -16,21 +16,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-
-from sewer_rules.findings import Check
-from sewer_rules.ordinance.s196_15_definitions.shredded_garbage import (
-    ParticleError,
-    check_shredded_garbage,
-)
-from sewer_rules.ordinance.s196_19_use_of_public_sewers.grinders import (
-    GrinderError,
-    check_grinder,
-)
-from sewer_rules.parameters import ParameterError
+from typing import TYPE_CHECKING
 
 from .common import add_common, header, jurisdiction, measure, today
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json
+
+if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
+    from sewer_rules.findings import Check
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,6 +42,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sewer_rules.ordinance.s196_15_definitions.shredded_garbage import (
+        ParticleError,
+        check_shredded_garbage,
+    )
+    from sewer_rules.ordinance.s196_19_use_of_public_sewers.grinders import (
+        GrinderError,
+        check_grinder,
+    )
+    from sewer_rules.parameters import ParameterError
+
     params = jurisdiction(args.jurisdiction)
     on = args.date or today(params)
     rating, unit = measure(args.hp, "--hp", "power", "hp")

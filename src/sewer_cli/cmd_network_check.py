@@ -21,21 +21,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
-
-from sewer_rules.network import (
-    Network,
-    NetworkError,
-    NetworkFormatError,
-    load_csv_dir,
-    load_geojson,
-    parse_crs,
-    render_svg,
-)
-from sewer_rules.network.geo import CRSError
+from typing import TYPE_CHECKING, Any
 
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json, table
+
+if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
+    from sewer_rules.network import Network
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,6 +46,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def load(path_text: str, crs_text: str | None) -> Network:
     """Read a network file or CSV directory (raises NetworkError / UsageError)."""
+    from sewer_rules.network import NetworkFormatError, load_csv_dir, load_geojson, parse_crs
+    from sewer_rules.network.geo import CRSError
+
     path = Path(path_text)
     try:
         crs = parse_crs(crs_text) if crs_text else None
@@ -67,6 +62,8 @@ def load(path_text: str, crs_text: str | None) -> Network:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sewer_rules.network import NetworkError, render_svg
+
     try:
         network = load(args.network, args.crs)
     except NetworkError as e:

@@ -20,20 +20,17 @@ import argparse
 import sys
 from datetime import date
 from decimal import Decimal
-
-from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import (
-    PLANT_FLOW,
-    PLANT_TEMPERATURE,
-    InfluentTemperature,
-    PlantTemperatureError,
-    plant_influent_temperature,
-)
-from sewer_rules.parameters import ParameterError, ParameterSet, ParameterValue
-from sewer_rules.units import approx_decimal, format_decimal
+from typing import TYPE_CHECKING
 
 from .common import add_common, describe, header, jurisdiction, measure, today
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json
+
+if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
+    from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import (
+        InfluentTemperature,
+    )
+    from sewer_rules.parameters import ParameterSet, ParameterValue
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,11 +56,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _given(params: ParameterSet, name: str, on: date, value: Decimal, unit: str) -> ParameterValue:
+    from sewer_rules.parameters import ParameterValue
+
     base = params.get(name, on)
     return ParameterValue(name, value, unit, on, base.reference, "given on the command line")
 
 
 def run(args: argparse.Namespace) -> int:
+    from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import (
+        PLANT_FLOW,
+        PLANT_TEMPERATURE,
+        PlantTemperatureError,
+        plant_influent_temperature,
+    )
+    from sewer_rules.parameters import ParameterError
+
     params = jurisdiction(args.jurisdiction)
     on = args.date or today(params)
     flow, flow_unit = measure(args.flow, "--flow", "flow", None)
@@ -115,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(r: InfluentTemperature, params: ParameterSet) -> str:
+    from sewer_rules.units import approx_decimal, format_decimal
+
     lines = header("Plant influent temperature — § 196-19 C(5)", params)
     lines.append(f"Judged on {r.on}")
     lines.append("")

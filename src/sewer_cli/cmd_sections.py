@@ -1,26 +1,54 @@
-"""``sewer-use sections`` — every section and subsection of Article VII and what the software does with it."""
+"""``sewer-use sections`` — every section and subsection of Article VII and what the software does with it.
+
+``sewer-use sections "§ 196-19 C(3)"`` shows one provision: its words (from the law shipped with
+the jurisdiction), its status in the registry, the functions that implement it and the
+parameters it authorises with their values in force today.
+"""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, TextIO
 
-from sewer_rules.sections import REGISTRY, Coverage, coverage_counts, implementers
+from .main import EXIT_OK, UsageError
 
-from .main import EXIT_OK
-from .output import destination, dump_json, table
+if TYPE_CHECKING:
+    from sewer_rules.sections import Explanation
+
+# sewer_rules.sections.Coverage, restated so that --help builds no registry
+# (tests/test_cli_startup.py checks they agree).
+STATUSES = ("implemented", "not_formalized", "informational")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "sections", help="print the registry of the article's sections with coverage"
     )
+    p.add_argument(
+        "citation",
+        nargs="?",
+        metavar="CITATION",
+        help='one provision, e.g. "§ 196-19 C(3)" or "§ 196-15 SLUG": its text, status, '
+        "implementing functions and parameters",
+    )
     p.add_argument("--format", choices=("table", "json"), default="table")
-    p.add_argument("--status", choices=[c.value for c in Coverage], help="only this status")
+    p.add_argument("--status", choices=STATUSES, help="only this status (the list)")
+    p.add_argument(
+        "--jurisdiction",
+        default="wappinger",
+        help="whose parameter values to show with one provision (default wappinger)",
+    )
     p.add_argument("--output", metavar="FILE")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.citation is not None:
+        return run_one(args)
+    from sewer_rules.sections import REGISTRY, Coverage, coverage_counts, implementers
+
+    from .output import destination, dump_json, table
+
     impl = implementers()
     entries = [s for s in REGISTRY.values() if not args.status or s.coverage == args.status]
     counts = coverage_counts()
@@ -59,3 +87,77 @@ def run(args: argparse.Namespace) -> int:
             f"{counts[Coverage.NOT_FORMALIZED]} not formalized, {counts[Coverage.INFORMATIONAL]} informational.\n"
         )
     return EXIT_OK
+
+
+def run_one(args: argparse.Namespace) -> int:
+    """One provision: text, status, implementers, parameters (exit 2 for an unknown citation)."""
+    from sewer_rules.sections import UnknownSection, explain
+
+    from .common import jurisdiction, today
+    from .output import destination, dump_json
+
+    if args.status:
+        raise UsageError("--status filters the list of sections; it does not apply to a citation")
+    params = jurisdiction(args.jurisdiction)
+    on = today(params)
+    try:
+        ex = explain(args.citation, params, on)
+    except UnknownSection as e:
+        raise UsageError(str(e)) from None
+    with destination(args.output) as out:
+        if args.format == "json":
+            dump_json(_as_json(ex, on.isoformat()), out)
+        else:
+            _write_table(ex, on.isoformat(), out)
+    return EXIT_OK
+
+
+def _as_json(ex: Explanation, on: str) -> dict[str, object]:
+    s = ex.section
+    return {
+        "citation": str(s.citation),
+        "heading": s.heading,
+        "status": str(s.coverage),
+        "reason": s.reason,
+        "text": ex.provision.text,
+        "implemented_by": list(ex.implemented_by),
+        "parameters_on": on,
+        "parameters": [
+            {
+                "name": v.name,
+                "value": None if v.value is None else str(v.value),
+                "unit": v.unit,
+                "effective": v.effective.isoformat(),
+                "authority": v.authority,
+            }
+            for v in ex.parameters
+        ],
+    }
+
+
+def _write_table(ex: Explanation, on: str, out: TextIO) -> None:
+    from .output import table
+
+    s = ex.section
+    status = str(s.coverage) + (f" — {s.reason}" if s.reason else "")
+    out.write(f"{s.citation} — {s.heading}\nstatus: {status}\n\n{ex.provision.text}\n\n")
+    if ex.implemented_by:
+        out.write("implemented by:\n")
+        out.writelines(f"  {name}\n" for name in ex.implemented_by)
+    else:
+        out.write("implemented by: nothing (not computed)\n")
+    if ex.parameters:
+        rows = [
+            (
+                v.name,
+                "not configured" if v.value is None else str(v.value),
+                v.unit,
+                v.effective,
+                v.authority,
+            )
+            for v in ex.parameters
+        ]
+        out.write(f"\nparameters it authorises, in force on {on}:\n")
+        out.write(table(["parameter", "value", "unit", "since", "authority"], rows) + "\n")
+    else:
+        out.write("\nparameters it authorises: none\n")

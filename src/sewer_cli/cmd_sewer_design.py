@@ -16,21 +16,16 @@ import json
 import sys
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
-
-from sewer_rules.findings import Check
-from sewer_rules.ordinance.s196_18_building_sewers import (
-    MINIMUM_DIAMETER,
-    MINIMUM_SLOPE,
-    BuildingSewerDesign,
-    DesignError,
-    check_building_sewer,
-)
-from sewer_rules.parameters import ParameterError, ParameterSet
+from typing import TYPE_CHECKING, Any
 
 from .common import add_common, describe, header, jurisdiction, today
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json, table
+
+if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
+    from sewer_rules.findings import Check
+    from sewer_rules.ordinance.s196_18_building_sewers import BuildingSewerDesign
+    from sewer_rules.parameters import ParameterSet
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,6 +42,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def read_design(path: str) -> BuildingSewerDesign:
     """The design in ``path``; :class:`UsageError` naming the file (and field) otherwise."""
+    from sewer_rules.ordinance.s196_18_building_sewers import BuildingSewerDesign, DesignError
+
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
@@ -68,6 +65,13 @@ def read_design(path: str) -> BuildingSewerDesign:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sewer_rules.ordinance.s196_18_building_sewers import (
+        MINIMUM_DIAMETER,
+        MINIMUM_SLOPE,
+        check_building_sewer,
+    )
+    from sewer_rules.parameters import ParameterError
+
     params = jurisdiction(args.jurisdiction)
     design = read_design(args.file)
     on = args.date or today(params)
@@ -124,6 +128,8 @@ def _mark(c: Check) -> str:
 def render(
     path: str, design: BuildingSewerDesign, checks: list[Check], params: ParameterSet, on: Any
 ) -> str:
+    from sewer_rules.ordinance.s196_18_building_sewers import MINIMUM_DIAMETER, MINIMUM_SLOPE
+
     lines = header("Building sewer design — § 196-18 D, F, G, H", params)
     lines.append(f"Design: {design.name or path} ({path}), judged on {on}")
     for name in (MINIMUM_DIAMETER, MINIMUM_SLOPE):

@@ -18,18 +18,18 @@ import re
 import sys
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import TextIO
-
-from sewer_rules.analytes import UnknownAnalyte, resolve
-from sewer_rules.findings import Status
-from sewer_rules.monitoring.analysis import OptionError, Options, Report, analyse
-from sewer_rules.monitoring.readings import DEDUPE, ReadingsError
-from sewer_rules.monitoring.series import US_PER_HOUR, US_PER_MINUTE, US_PER_SECOND
-from sewer_rules.parameters import ParameterError
-from sewer_rules.units import UnitError, parse_unit
+from typing import TYPE_CHECKING, TextIO
 
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import destination, dump_json, table
+
+if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
+    from sewer_rules.monitoring.analysis import Options, Report
+
+# sewer_rules.monitoring's constants, restated so that --help needs no numpy or polars
+# (tests/test_cli_startup.py checks they agree).
+US_PER_SECOND, US_PER_MINUTE, US_PER_HOUR = 1_000_000, 60_000_000, 3_600_000_000
+DEDUPE = ("first", "last", "mean")
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$")
 _DURATION_UNITS = {
@@ -138,6 +138,8 @@ def parse_duration(text: str) -> int:
 
 def parse_baseline(text: str) -> tuple[Decimal, str | None]:
     """``12000`` or ``8.5 gpm``."""
+    from sewer_rules.units import UnitError, parse_unit
+
     parts = text.strip().split(None, 1)
     if not parts:
         raise UsageError("--baseline: give a value, e.g. 12000 or '8.5 gpm'")
@@ -157,6 +159,9 @@ def parse_baseline(text: str) -> tuple[Decimal, str | None]:
 
 
 def _options(args: argparse.Namespace) -> Options:
+    from sewer_rules.analytes import UnknownAnalyte, resolve
+    from sewer_rules.monitoring.analysis import Options
+
     hours = None
     if args.baseline_hours is not None:
         try:
@@ -189,6 +194,10 @@ def _options(args: argparse.Namespace) -> Options:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sewer_rules.monitoring.analysis import OptionError, analyse
+    from sewer_rules.monitoring.readings import ReadingsError
+    from sewer_rules.parameters import ParameterError
+
     options = _options(args)
     try:
         report = analyse(args.readings, options)
@@ -220,6 +229,8 @@ def run(args: argparse.Namespace) -> int:
 
 def write_csv(report: Report, out: TextIO) -> None:
     """One row per slug and per excursion."""
+    from sewer_rules.findings import Status
+
     tz = report.timezone
     w = csv.writer(out, lineterminator="\n")
     w.writerow(CSV_COLUMNS)

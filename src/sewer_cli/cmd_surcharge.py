@@ -17,18 +17,15 @@ from __future__ import annotations
 import argparse
 import sys
 from decimal import Decimal, InvalidOperation
-
-from sewer_rules.ordinance.s196_19_use_of_public_sewers.surcharge import (
-    SurchargeComputation,
-    SurchargeError,
-    surcharge,
-)
-from sewer_rules.parameters import ParameterError, ParameterSet
-from sewer_rules.units import convert, format_decimal
+from typing import TYPE_CHECKING
 
 from .common import add_common, header, iso_date, jurisdiction, measure, money
 from .main import EXIT_OK, UsageError
 from .output import dump_json, table
+
+if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
+    from sewer_rules.ordinance.s196_19_use_of_public_sewers.surcharge import SurchargeComputation
+    from sewer_rules.parameters import ParameterSet
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -69,6 +66,8 @@ def _number(text: str, option: str) -> Decimal:
 
 
 def _concentration(text: str, option: str) -> Decimal:
+    from sewer_rules.units import convert, format_decimal
+
     value, unit = measure(text, option, "concentration", "mg/l")
     if unit == "mg/l":
         return value
@@ -77,6 +76,12 @@ def _concentration(text: str, option: str) -> Decimal:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sewer_rules.ordinance.s196_19_use_of_public_sewers.surcharge import (
+        SurchargeError,
+        surcharge,
+    )
+    from sewer_rules.parameters import ParameterError
+
     params = jurisdiction(args.jurisdiction)
     flow = _number(args.flow_mgd, "--flow-mgd") if args.flow_mgd is not None else None
     volume = _number(args.volume_mg, "--volume-mg") if args.volume_mg is not None else None
@@ -101,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(sc: SurchargeComputation, params: ParameterSet) -> str:
+    from sewer_rules.units import format_decimal
+
     lines = header(
         "Extra-strength surcharge — § 196-19 E(1)(d), § 196-19 J; normal strength § 196-15 NORMAL SEWAGE",
         params,
@@ -186,4 +193,6 @@ def render(sc: SurchargeComputation, params: ParameterSet) -> str:
 
 
 def _opt(d: Decimal | None) -> str:
+    from sewer_rules.units import format_decimal
+
     return "not configured" if d is None else format_decimal(d)

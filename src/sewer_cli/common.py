@@ -7,12 +7,13 @@ import re
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from sewer_rules.parameters import ParameterError, ParameterSet, ParameterValue, load_jurisdiction
-from sewer_rules.units import UnitError, format_decimal, unit_of
-
 from .main import UsageError
+
+if TYPE_CHECKING:  # parameters and units load pint: imported where used (see main.py)
+    from sewer_rules.parameters import ParameterSet, ParameterValue
 
 
 def add_common(p: argparse.ArgumentParser, *, on_date: bool = False) -> None:
@@ -31,6 +32,8 @@ def add_common(p: argparse.ArgumentParser, *, on_date: bool = False) -> None:
 
 
 def jurisdiction(name: str) -> ParameterSet:
+    from sewer_rules.parameters import ParameterError, load_jurisdiction
+
     try:
         return load_jurisdiction(name)
     except ParameterError as e:
@@ -59,6 +62,8 @@ def header(title: str, params: ParameterSet) -> list[str]:
 
 def describe(p: ParameterValue) -> str:
     """``name = value unit, in force since DATE (authority)`` — or ``not configured``."""
+    from sewer_rules.units import format_decimal
+
     value = "not configured" if p.value is None else f"{format_decimal(p.value)} {p.unit}"
     authority = f", {p.authority}" if p.authority else ""
     return f"{p.name} = {value}, in force since {p.effective}{authority}"
@@ -81,6 +86,8 @@ def measure(
     A fraction is accepted when its decimal terminates. Without a unit, ``default_unit`` is used
     (or, when None, the unit is required). Errors are :class:`UsageError` naming the option.
     """
+    from sewer_rules.units import UnitError, format_decimal, unit_of
+
     m = _MEASURE.match(text)
     if not m:
         raise UsageError(f"{option}: {text!r} is not a number with a unit")

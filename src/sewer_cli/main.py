@@ -1,8 +1,17 @@
 """``sewer-use`` — the single command-line entry point.
 
 Each sub-command lives in a module ``sewer_cli/cmd_<name>.py`` that defines
-``register(subparsers)``; this module finds them, so adding a command is adding a file.
-Rules commands work without Django; office commands (later) hand over to Django.
+``register(subparsers)``, so adding a command is adding a file (and its line in
+:data:`COMMANDS`, which a test checks against every ``cmd_*.py``).
+Rules commands work without Django; office commands hand over to Django.
+
+Why the table: start-up cost. The commands need polars, numpy, pint, pyarrow, matplotlib,
+networkx or Django, and importing them all takes about a second — longer than most commands
+take to answer ``--help``. So the top-level parser lists the commands from :data:`COMMANDS`
+(name → module, one-line help) without importing them, and imports only the module of the
+command being run (or whose ``--help`` is asked). Each ``cmd_*.py`` in turn imports at module
+level only what its ``register()`` needs, and loads its heavy dependencies when it runs. This
+is not about import cycles; it is the time a user waits.
 
 Exit status convention: 0 nothing to report, 1 something found (a violation, a row error),
 2 unusable input (a missing column, an unreadable file) — with a message, never a traceback.
@@ -12,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 import sys
 from collections.abc import Sequence
 
@@ -27,22 +35,106 @@ class UsageError(Exception):
     """Unusable input: printed as ``sewer-use: <message>`` with exit status 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Every sub-command: name → (module of sewer_cli that registers it, the one-line help it gives).
+# In the order of the modules, and within a module in the order its register() adds them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": (
+        "cmd_check",
+        "evaluate laboratory results against the ordinance and permit limits",
+    ),
+    "demo-report": ("cmd_demo_report", "evaluate the bundled examples (what `make run` shows)"),
+    "fines": (
+        "cmd_fines",
+        "§ 196-22: correction deadline and accrued daily fine of a notice of violation",
+    ),
+    "flag-overdue": (
+        "cmd_flag_overdue",
+        "record unreported-slug and overdue pump-out findings (daily)",
+    ),
+    "grease-interceptor": (
+        "cmd_grease_interceptor",
+        "§ 196-19 F(2): size a grease interceptor (PDI G-101 or UPC table)",
+    ),
+    "grinder": (
+        "cmd_grinder",
+        "§ 196-19 D(3): does a garbage grinder need the Superintendent's approval?",
+    ),
+    "import-readings": (
+        "cmd_import_readings",
+        "append a meter's readings (CSV/Parquet) in the office and judge them",
+    ),
+    "import-results": ("cmd_import_results", "import a laboratory results file into the office"),
+    "network-check": (
+        "cmd_network_check",
+        "validate a sewer network (GeoJSON or CSV) and summarise it",
+    ),
+    "import-network": ("cmd_network_office", "import the sewer network (GeoJSON) into the office"),
+    "trace": (
+        "cmd_network_office",
+        "facilities and properties upstream of a manhole (office network)",
+    ),
+    "serve": ("cmd_office", "run the sewer office (web pages and API)"),
+    "demo": ("cmd_office", "run the sewer office with the demo town loaded"),
+    "manage": ("cmd_office", "run a Django management command of the office"),
+    "params": ("cmd_params", "print the parameter values in force on a date"),
+    "plant-temperature": (
+        "cmd_plant_temperature",
+        "§ 196-19 C(5): plant influent temperature caused by a discharge",
+    ),
+    "sections": ("cmd_sections", "print the registry of the article's sections with coverage"),
+    "sewer-design": (
+        "cmd_sewer_design",
+        "§ 196-18 D, F, G, H: check a building sewer design (JSON)",
+    ),
+    "slugs": (
+        "cmd_slugs",
+        "slugs (§ 196-15 SLUG) and pH/temperature excursions in continuous meter data",
+    ),
+    "surcharge": (
+        "cmd_surcharge",
+        "§ 196-19 E(1)(d), J: extra-strength surcharge of a billing period",
+    ),
+}
+
+
+def _chosen_command(argv: Sequence[str]) -> str | None:
+    """The sub-command named on the command line (the top level has no options but -h)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``argv``, only the module of the command it names is imported.
+
+    Without ``argv`` every command module is imported and registered (the full parser).
+    With it, the other commands are listed by name and help from :data:`COMMANDS` only.
+    """
     parser = argparse.ArgumentParser(
         prog="sewer-use",
         description="The Town of Wappinger's sewer-use law (Town Code ch. 196, art. VII) as code.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    pkg = importlib.import_module(_pkg_name)
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        if info.name.startswith("cmd_"):
-            importlib.import_module(f"{_pkg_name}.{info.name}").register(sub)
+    if argv is None:
+        wanted = {module for module, _ in COMMANDS.values()}
+    else:
+        chosen = COMMANDS.get(_chosen_command(argv) or "")
+        wanted = {chosen[0]} if chosen else set()
+    registered: set[str] = set()
+    for name, (module, help_text) in COMMANDS.items():
+        if module not in wanted:
+            sub.add_parser(name, help=help_text)
+        elif module not in registered:
+            importlib.import_module(f"{_pkg_name}.{module}").register(sub)
+            registered.add(module)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(arguments)
+    args = parser.parse_args(arguments)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_UNUSABLE

@@ -16,10 +16,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from enum import StrEnum
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from .citations import Citation
+from .citations import Citation, CitationError
+from .law import Provision, provision
+
+if TYPE_CHECKING:  # the parameters (YAML, units) load only when a section is explained
+    from .parameters import ParameterSet, ParameterValue
 
 
 class Coverage(StrEnum):
@@ -338,3 +343,58 @@ def coverage_counts() -> dict[Coverage, int]:
     for s in REGISTRY.values():
         counts[s.coverage] += 1
     return counts
+
+
+class UnknownSection(LookupError):
+    """A citation that names no provision of the article (or is not a citation at all)."""
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One provision with everything the software knows of it: the law beside the code."""
+
+    section: Section
+    provision: Provision
+    implemented_by: tuple[str, ...]
+    parameters: tuple[ParameterValue, ...]
+
+
+def section(citation: Citation | str) -> Section:
+    """The registry entry of a citation; UnknownSection with a clear message otherwise."""
+    try:
+        c = Citation.parse(citation) if isinstance(citation, str) else citation
+    except CitationError as e:
+        raise UnknownSection(f'{e} (cite as "§ 196-19 C(3)" or "§ 196-15 SLUG")') from None
+    try:
+        return REGISTRY[c]
+    except KeyError:
+        raise UnknownSection(
+            f"{c} is not a section or subsection of Article VII "
+            "(`sewer-use sections` lists them all)"
+        ) from None
+
+
+def parameters_authorised_by(
+    citation: Citation, params: ParameterSet, on: date
+) -> tuple[ParameterValue, ...]:
+    """The parameters whose authorising section (``reference``) is exactly ``citation``."""
+    found = []
+    for p in params:
+        try:
+            ref = Citation.parse(p.reference)
+        except CitationError:
+            continue  # a federal reference (40 CFR ...) authorises it, not the article
+        if ref == citation:
+            found.append(params.get(p.name, on))
+    return tuple(found)
+
+
+def explain(citation: Citation | str, params: ParameterSet, on: date) -> Explanation:
+    """The text, status, implementing functions and parameters of one provision."""
+    entry = section(citation)
+    return Explanation(
+        entry,
+        provision(entry.citation),
+        tuple(implementers().get(entry.citation, [])),
+        parameters_authorised_by(entry.citation, params, on),
+    )

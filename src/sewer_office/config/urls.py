@@ -8,11 +8,13 @@ from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views.static import serve
 
 from sewer_office.core import views as core_views
+from sewer_office.core.law import law_page
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", core_views.healthz, name="healthz"),
     path("", core_views.dashboard, name="dashboard"),
     path("files/<int:pk>/", core_views.download_attachment, name="attachment-download"),
+    path("law/", law_page, name="law"),
     path("accounts/", include("sewer_office.accounts.urls")),
     path("registry/", include("sewer_office.registry.urls")),
     path("permits/", include("sewer_office.permits.urls")),

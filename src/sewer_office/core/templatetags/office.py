@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.safestring import SafeString
 
 register = template.Library()
 
@@ -30,3 +31,15 @@ def check_class(passed: bool | None) -> str:
 @register.filter
 def check_word(passed: bool | None) -> str:
     return {True: "passed", False: "failed"}.get(passed, "for the inspector")  # type: ignore[call-overload]
+
+
+@register.filter
+def cite(value: Any) -> SafeString:
+    """Citations of the article linked to the law page, with the law's words as a tooltip.
+
+    ``{{ finding.citation|cite }}``: ``§ 196-19 C(3)`` becomes a link to ``/law/?c=…`` whose
+    ``title`` is the subsection's text; other text (a federal reference) is shown escaped.
+    """
+    from sewer_office.core.law import link_citations
+
+    return link_citations(value)
