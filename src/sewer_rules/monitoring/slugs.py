@@ -77,6 +77,7 @@ from .series import (
     Runs,
     Segment,
     Series,
+    exact_decimal,
     iso,
     minutes,
     runs,
@@ -139,7 +140,7 @@ class Slug(NamedTuple):
 
     @property
     def peak(self) -> Decimal:
-        return Decimal(self.peak_scaled).scaleb(-self.scale)
+        return exact_decimal(self.peak_scaled, self.scale)
 
     @property
     def baseline(self) -> Fraction:
