@@ -64,6 +64,7 @@ import polars as pl
 from ..analytes import BY_NAME, SPELLINGS, normalize_spelling
 from ..units import ALIASES, UNITS, UnitError, conversion
 from .series import I64, Series, iso, zone
+from .stamps import NOT_READ, aware_instants
 
 REQUIRED = ("timestamp", "value")
 OPTIONAL = ("meter", "parameter", "unit")
@@ -381,14 +382,17 @@ def _parse_values(name: str, dtype: pl.DataType) -> tuple[pl.Expr, list[pl.Expr]
     return text, second, pl.col("__missing")
 
 
-def compact(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.LazyFrame:
+def compact(
+    path: Path, lf: pl.LazyFrame, options: ReadOptions, numbered: bool = False
+) -> pl.LazyFrame:
     """The lazy query turning the user's columns into the compact, checked form:
     ``row, meter, parameter (as written), unit (as written), t (µs UTC), v (the value's text),
     dec (the decimal places it needs),
     state, code, raw``. Parameter names and units, a handful of distinct spellings, are
     resolved per series afterwards (:class:`_Builder`), not per row.
 
-    Built in stages so that each helper column is computed once per row.
+    Built in stages so that each helper column is computed once per row. ``numbered``: ``lf``
+    already has its spreadsheet row numbers in ``__row``.
     """
     cols = _columns(path, lf)
     tz = options.timezone
@@ -428,15 +432,10 @@ def compact(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.LazyFrame:
         .then(pl.lit(MISSING, dtype=pl.UInt8))
         .otherwise(pl.lit(OK, dtype=pl.UInt8))
     )
-    out = lf.with_row_index("__row", offset=2).select(first)
-    if options.meter is not None:
-        out = out.filter(pl.col("__meter") == options.meter)
-    if options.parameter is not None:
-        spellings = [k for k, name in SPELLINGS.items() if name == options.parameter]
-        spelled = pl.col("__parameter").str.to_lowercase().str.replace_all(r"\s+", " ")
-        out = out.filter(spelled.is_in(spellings))
+    out = (lf if numbered else lf.with_row_index("__row", offset=2)).select(first)
     return (
-        out.with_columns(*ts_second, *v_second)
+        _chosen(out, options)
+        .with_columns(*ts_second, *v_second)
         .with_columns(t.alias("t"), t_code.alias("__tc"))
         .with_columns(code.alias("code"))
         .select(
@@ -452,6 +451,95 @@ def compact(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.LazyFrame:
             raw.alias("raw"),
         )
     )
+
+
+def _chosen(out: pl.LazyFrame, options: ReadOptions) -> pl.LazyFrame:
+    """Only the rows of the meter and parameter asked for (``__meter``, ``__parameter``)."""
+    if options.meter is not None:
+        out = out.filter(pl.col("__meter") == options.meter)
+    if options.parameter is not None:
+        spellings = [k for k, name in SPELLINGS.items() if name == options.parameter]
+        spelled = pl.col("__parameter").str.to_lowercase().str.replace_all(r"\s+", " ")
+        out = out.filter(spelled.is_in(spellings))
+    return out
+
+
+_FAST_VALUE = r"^-?\d+(\.\d+)?$"  # 12, 12.30, -0.5, 190.95000000000002
+
+
+def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFrame:
+    """The rows of :func:`compact`, collected, on a shorter path for the layouts meters and
+    historians write: a time ``YYYY-MM-DDTHH:MM:SS±HH:MM`` and a plain decimal. Those rows
+    need no normalising, no layout detection and no check for missing words; every other row
+    (another layout, a naive time, a missing or bad value) goes through :func:`compact`
+    itself, so the result is the same row for row (the tests compare both)."""
+    cols = _columns(path, lf)
+    ts_name, ts_type = cols["timestamp"]
+    v_name, v_type = cols["value"]
+    if ts_type != pl.String or v_type != pl.String:
+        return lf_collect(path, compact(path, lf, options))
+    names = [cols[k][0] for k in (*REQUIRED, *OPTIONAL) if k in cols]
+    try:
+        raw = lf.with_row_index("__row", offset=2).select("__row", *names).collect()
+    except (pl.exceptions.PolarsError, OSError) as e:
+        raise ReadingsError(f"{path}: cannot read: {_first_line(e)}") from None
+    value = pl.col(v_name)
+    instants = aware_instants(raw[ts_name])
+    marked = raw.with_columns(
+        pl.Series("__tf", instants, dtype=pl.Int64), value.str.contains(_FAST_VALUE).alias("__pf")
+    )
+    quick = (pl.col("__tf") != NOT_READ) & pl.col("__pf").fill_null(False)
+    fast = marked.filter(quick)
+    slow = marked.filter(~quick).drop("__tf", "__pf")
+    trimmed = value.str.strip_chars_end("0")
+    point = trimmed.str.find(".", literal=True).cast(pl.Int64)
+    dec = (trimmed.str.len_bytes().cast(pl.Int64) - point - 1).fill_null(0)
+    labels: list[pl.Expr] = []
+    for key, default in (("meter", "default"), ("parameter", "flow"), ("unit", None)):
+        if key in cols:
+            labels.append(_text(*cols[key]).alias(f"__{key}"))
+        else:
+            labels.append(pl.lit(default, dtype=pl.String).alias(f"__{key}"))
+    meter = pl.col("__meter")
+    bad_meter = meter.is_null() | (meter == "")
+    quick_rows = _chosen(fast.lazy().with_columns(labels), options).select(
+        pl.col("__row").cast(pl.Int64).alias("row"),
+        pl.col("__meter").alias("meter"),
+        pl.col("__parameter").alias("parameter"),
+        pl.col("__unit").alias("unit"),
+        pl.col("__tf").cast(pl.Int64).alias("t"),
+        value.alias("v"),
+        dec.cast(pl.Int32).alias("dec"),
+        pl.when(bad_meter).then(ERROR).otherwise(OK).cast(pl.UInt8).alias("state"),
+        pl.when(bad_meter).then(4).otherwise(0).cast(pl.UInt8).alias("code"),
+        pl.lit(None, dtype=pl.String).alias("raw"),
+    )
+    parts = [lf_collect(path, quick_rows)]
+    if slow.height:
+        parts.append(lf_collect(path, compact(path, slow.lazy(), options, numbered=True)))
+    return pl.concat(parts, how="vertical_relaxed")
+
+
+def _by_series(df: pl.DataFrame) -> dict[tuple[Any, ...], pl.DataFrame]:
+    """The rows of each meter and parameter as written; a file of one meter and one
+    parameter (the usual export) is not copied."""
+    meter, parameter = df["meter"], df["parameter"]
+    m0, p0 = meter[0], parameter[0]
+    if (
+        m0 is not None
+        and p0 is not None
+        and bool((meter == m0).all())
+        and bool((parameter == p0).all())
+    ):
+        return {(m0, p0): df}
+    return df.partition_by(["meter", "parameter"], as_dict=True, maintain_order=True)
+
+
+def lf_collect(path: Path, lf: pl.LazyFrame) -> pl.DataFrame:
+    try:
+        return lf.collect()
+    except (pl.exceptions.PolarsError, OSError) as e:
+        raise ReadingsError(f"{path}: cannot read: {_first_line(e)}") from None
 
 
 # --- series from the compact rows ------------------------------------------------------------
@@ -733,7 +821,7 @@ class Readings:
         groups: dict[tuple[str, str], list[pl.DataFrame]] = {}
         if good.height == 0:
             return groups
-        parts = good.partition_by(["meter", "parameter"], as_dict=True, maintain_order=True)
+        parts = _by_series(good)
         for (meter, raw), part in parts.items():
             text = "" if raw is None else str(raw)
             name = SPELLINGS.get(normalize_spelling(text)) if text else None
@@ -760,7 +848,8 @@ class Readings:
     def series(self) -> Iterator[Series]:
         """Each meter's series of each parameter, sorted by meter then parameter."""
         if self._estimate() <= self.options.memory_budget:
-            yield from self._build(self._resolve(self._collect(self._lazy)))
+            rows = compact_now(self.path, _scan(self.path), self.options)
+            yield from self._build(self._resolve(rows))
             return
         self.spilled = True
         folder = tempfile.mkdtemp(prefix="sewer-slugs-", dir=self.options.spill_dir)
