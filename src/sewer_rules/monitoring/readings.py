@@ -629,14 +629,42 @@ class _Builder:
             return None, errors
         rows = ok["row"].to_numpy().astype(np.int64)
         t = ok["t"].to_numpy().astype(np.int64)
-        units = ok["unit"].to_numpy()
         present = sorted(set(ok["unit"].unique().to_list()))
         target = present[0] if len(present) == 1 else BY_NAME[parameter].canonical_unit
         places = max(0, int(ok["dec"].to_numpy().max()))
         m = _scaled(ok["v"], places)
+        if len(present) == 1:
+            # one unit (the usual file): the values as written, no conversion
+            v, scale = m, places
+        else:
+            v, scale = self._convert(meter, parameter, ok, m, places, present, target)
 
-        factor = np.ones(t.shape[0], dtype=np.int64)
-        extra = np.zeros(t.shape[0], dtype=np.int64)
+        if t.size > 1 and not bool(np.all(t[1:] >= t[:-1])):
+            order = np.lexsort((rows, t))
+            rows, t, v = rows[order], t[order], v[order]
+        merged = 0
+        if t.size > 1:
+            same = t[1:] == t[:-1]
+            if bool(same.any()):
+                rows, t, v, scale, merged = self._dedupe(meter, parameter, rows, t, v, scale, same)
+        series = Series(meter, parameter, target, t, v, scale, rows, missing, merged)
+        return series, errors
+
+    def _convert(
+        self,
+        meter: str,
+        parameter: str,
+        ok: pl.DataFrame,
+        m: npt.NDArray[Any],
+        places: int,
+        present: list[str],
+        target: str,
+    ) -> tuple[npt.NDArray[Any], int]:
+        """Values in several units, converted exactly to ``target``: the scaled values and
+        their scale."""
+        units = ok["unit"].to_numpy()
+        factor = np.ones(m.shape[0], dtype=np.int64)
+        extra = np.zeros(m.shape[0], dtype=np.int64)
         offsets: dict[str, tuple[int, int]] = {}
         for u in present:
             if u == target:
@@ -656,18 +684,7 @@ class _Builder:
             offsets[u] = (o_int, o_places)
         scale = max(places + int(extra.max()), *(p for _, p in offsets.values()), 0)
         shift = scale - places - extra
-        v = _converted(m, factor, shift, units, offsets, scale)
-
-        if t.size > 1 and not bool(np.all(t[1:] >= t[:-1])):
-            order = np.lexsort((rows, t))
-            rows, t, v = rows[order], t[order], v[order]
-        merged = 0
-        if t.size > 1:
-            same = t[1:] == t[:-1]
-            if bool(same.any()):
-                rows, t, v, scale, merged = self._dedupe(meter, parameter, rows, t, v, scale, same)
-        series = Series(meter, parameter, target, t, v, scale, rows, missing, merged)
-        return series, errors
+        return _converted(m, factor, shift, units, offsets, scale), scale
 
     def _units(self, parameter: str, ok: pl.DataFrame) -> tuple[pl.DataFrame, list[RowError]]:
         """Resolve the units as written (a few spellings per series): blank is the
