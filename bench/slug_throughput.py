@@ -50,9 +50,7 @@ from collections import deque
 from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
-
-import numpy as np
-import polars as pl
+from typing import Any
 
 SEED = 19615
 T0 = 1_767_243_600_000_000  # 2026-01-01T00:00:00-05:00 in µs
@@ -81,8 +79,10 @@ print(int(((runs["end"] - runs["start"]) > pd.Timedelta(minutes=15)).sum()))
 """
 
 
-def make_values(n: int, shape: str, rng: np.random.Generator) -> np.ndarray:
+def make_values(n: int, shape: str, rng: Any) -> Any:
     """Flow in hundredths of a gpm (integers); the file writes ``cents * 0.01`` as floats."""
+    import numpy as np
+
     minute = (np.arange(n) % 1440).astype(np.float64)
     cycle = 0.5 - 0.5 * np.cos(2 * np.pi * minute / 1440)
     cents = np.round(3000 + 2000 * cycle + rng.normal(0, 150, n)).astype(np.int64)
@@ -105,6 +105,9 @@ def make_values(n: int, shape: str, rng: np.random.Generator) -> np.ndarray:
 
 
 def write_csv(path: Path, n: int, shape: str) -> None:
+    import numpy as np
+    import polars as pl
+
     rng = np.random.default_rng(SEED + (shape == "quiet"))
     cents = make_values(n, shape, rng)
     stamps = (
@@ -194,7 +197,15 @@ def figures(label: str, runs: list[tuple[float, int, str]]) -> tuple[float, str]
 def bench(path: Path, runs: int) -> bool:
     size = path.stat().st_size
     start = time.perf_counter()
-    expected, n = oracle(path)
+    # the oracle and the generator run in children, so that this process stays small: a
+    # child's ru_maxrss starts from the size of the process it was forked from
+    told = subprocess.run(
+        [sys.executable, __file__, "--oracle", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    expected, n = (int(x) for x in told.stdout.split())
     print(
         f"{path.name}: {n:,} readings, {size / 1e6:.0f} MB; oracle (sequential, pure Python): "
         f"{expected} slugs, {time.perf_counter() - start:.0f} s"
@@ -223,14 +234,29 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="500,000 readings instead of 5,000,000")
     ap.add_argument("--runs", type=int, default=3, help="timed runs of each command (default 3)")
     ap.add_argument("--keep", metavar="DIR", help="write the generated CSVs here and keep them")
+    ap.add_argument("--oracle", metavar="CSV", help=argparse.SUPPRESS)
+    ap.add_argument("--write", nargs=3, metavar=("CSV", "SHAPE", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.oracle:
+        print(*oracle(Path(args.oracle)))
+        return
+    if args.write:
+        write_csv(Path(args.write[0]), int(args.write[2]), args.write[1])
+        return
     n = 500_000 if args.quick else 5_000_000
-    import pandas as pd
-
-    print(
-        f"python {sys.version.split()[0]}, numpy {np.__version__}, pandas {pd.__version__}, "
-        f"polars {pl.__version__}, {os.cpu_count()} CPUs"
-    )
+    versions = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import numpy, pandas, polars; "
+            "print(f'numpy {numpy.__version__}, pandas {pandas.__version__}, "
+            "polars {polars.__version__}')",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    print(f"python {sys.version.split()[0]}, {versions}, {os.cpu_count()} CPUs")
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="slug-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
     ok = True
@@ -238,7 +264,9 @@ def main() -> None:
         for shape in ("events", "quiet"):
             path = folder / f"flow-{shape}-{n}.csv"
             if not path.exists():
-                write_csv(path, n, shape)
+                subprocess.run(
+                    [sys.executable, __file__, "--write", str(path), shape, str(n)], check=True
+                )
             ok &= bench(path, args.runs)
     finally:
         if not args.keep:
