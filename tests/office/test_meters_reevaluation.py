@@ -114,3 +114,20 @@ def test_the_command(
     assert "1 superseded, 1 found anew" in capsys.readouterr().out
     assert main(["reevaluate-slugs"]) == 0
     assert main(["reevaluate-slugs", "--meter", "NOPE"]) == 2
+
+
+def test_the_demo_town_meters_follow_the_new_reading(db: None, settings: object) -> None:
+    """The demo's three-hour discharge is one 180-minute slug, and judging the demo's stored
+    readings again changes nothing: its slugs are those of the new reading."""
+    from datetime import date
+
+    from sewer_office.demo import build_demo_town
+    from sewer_office.meters.models import Meter
+
+    settings.SEWER_USE_JURISDICTION = "demo"  # type: ignore[attr-defined]
+    build_demo_town(seed=4, anchor=date(2026, 12, 1))
+    flow = Meter.objects.get(ident="ACME-FLOW-1")
+    minutes = [s.duration_minutes for s in services.current_slugs(flow).order_by("start")]
+    assert minutes == [30, 25, 180]
+    for meter in Meter.objects.all():
+        assert not reevaluation.reevaluate_slugs(meter, None, dry_run=True).changed
