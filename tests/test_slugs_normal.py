@@ -86,3 +86,13 @@ def test_after_a_day_above_the_old_level_the_new_level_is_normal() -> None:
     assert got.hits.tolist() == hits
     assert (got.judged, got.unjudged) == (judged, unjudged)
     assert got.normal is not None and bool(got.normal[120]) and not bool(got.normal[119])
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(-(2**62), 2**62), min_size=0, max_size=300))
+def test_exact_sums_of_large_values(values: list[int]) -> None:
+    """Sums of values near 64 bits (limbs) and of Python integers are the exact sums."""
+    from sewer_rules.monitoring.kernel import exact_sum
+
+    assert exact_sum(np.array(values, dtype=np.int64)) == sum(values)
+    assert exact_sum(np.array([x * 10**30 for x in values], dtype=object)) == sum(values) * 10**30

@@ -92,9 +92,12 @@ def exact_sum(v: I64) -> int:
     """The sum of scaled integers as a Python integer (no overflow)."""
     if v.size == 0:
         return 0
+    if v.dtype == object:
+        return sum(int(x) for x in v.tolist())
     if _magnitude(v) * int(v.size) < _SAFE:
         return int(v.sum())
-    return sum(int(x) for x in v.tolist())
+    # two 32-bit limbs summed apart in int64 (no overflow below 2**31 values), then joined
+    return int((v >> 32).sum()) * (1 << 32) + int((v & 0xFFFFFFFF).sum())
 
 
 def window_starts(t: I64, s: int, e: int, window: int) -> I64:
