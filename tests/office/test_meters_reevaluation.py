@@ -131,3 +131,20 @@ def test_the_demo_town_meters_follow_the_new_reading(db: None, settings: object)
     assert minutes == [30, 25, 180]
     for meter in Meter.objects.all():
         assert not reevaluation.reevaluate_slugs(meter, None, dry_run=True).changed
+
+
+def test_an_upload_reads_exported_floats_exactly(town: Town, tmp_path: Path) -> None:
+    """A historian's float export is a reading of that exact decimal, stored exactly (at the
+    series' decimal places)."""
+    from decimal import Decimal
+
+    from sewer_office.meters.models import Reading
+
+    meter = flow_meter(town)
+    values = ["190.95000000000002", "0.30000000000000004", "123456789012345678901234567890.5"]
+    data = rows(START, values)
+    services.upload_readings(meter, csv_file(tmp_path / "f.csv", data), None)
+    assert (
+        list(Reading.objects.filter(meter=meter).order_by("at").values_list("value", flat=True))
+        == values
+    )

@@ -21,6 +21,8 @@ from django.utils import timezone
 
 from sewer_office.core.models import TimeStamped
 
+#: Room for a value written with the reader's most digits (sign, 400 + 400 digits, the point).
+VALUE_LENGTH = 802
 #: From a record with a ``sampling_point`` FK to the persons who may see it.
 POINT_PATHS = (
     "sampling_point__establishment__operator",
@@ -103,7 +105,8 @@ class Reading(models.Model):
     meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="readings")
     upload = models.ForeignKey(ReadingUpload, on_delete=models.PROTECT, related_name="readings")
     at = models.DateTimeField()
-    value = models.CharField(max_length=40)
+    #: as written, exactly, whatever its digits (up to the reader's 400 before and after the point)
+    value = models.CharField(max_length=VALUE_LENGTH)
 
     ACCESS_PATHS = METER_PATHS
 
@@ -152,9 +155,12 @@ class SlugEvent(models.Model):
     upload = models.ForeignKey(ReadingUpload, on_delete=models.PROTECT, related_name="slugs")
     start = models.DateTimeField()
     end = models.DateTimeField()
-    peak = models.CharField(max_length=40)
-    baseline = models.CharField(max_length=40, help_text="mean of the 24 h before")
-    threshold = models.CharField(max_length=40, help_text="5 × baseline")
+    peak = models.CharField(max_length=VALUE_LENGTH)
+    baseline = models.CharField(
+        max_length=VALUE_LENGTH,
+        help_text="mean of the normal-operation readings of the 24 h before",
+    )
+    threshold = models.CharField(max_length=VALUE_LENGTH, help_text="5 × baseline")
     unit = models.CharField(max_length=20)
     readings = models.PositiveIntegerField()
     citation = models.CharField(max_length=40, default="§ 196-15 SLUG")
@@ -222,7 +228,7 @@ class Excursion(models.Model):
     upload = models.ForeignKey(ReadingUpload, on_delete=models.PROTECT, related_name="excursions")
     start = models.DateTimeField()
     end = models.DateTimeField()
-    extreme = models.CharField(max_length=40)
+    extreme = models.CharField(max_length=VALUE_LENGTH)
     limit = models.CharField(max_length=40)
     unit = models.CharField(max_length=20)
     readings = models.PositiveIntegerField()
