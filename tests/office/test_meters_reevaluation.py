@@ -144,7 +144,5 @@ def test_an_upload_reads_exported_floats_exactly(town: Town, tmp_path: Path) -> 
     values = ["190.95000000000002", "0.30000000000000004", "123456789012345678901234567890.5"]
     data = rows(START, values)
     services.upload_readings(meter, csv_file(tmp_path / "f.csv", data), None)
-    assert (
-        list(Reading.objects.filter(meter=meter).order_by("at").values_list("value", flat=True))
-        == values
-    )
+    stored = Reading.objects.filter(meter=meter).order_by("at").values_list("value", flat=True)
+    assert [Decimal(x) for x in stored] == [Decimal(x) for x in values]
