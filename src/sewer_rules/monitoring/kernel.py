@@ -10,8 +10,15 @@ For a reading ``i`` at time ``t_i`` the window is ``[t_i - W, t_i)``: the readin
 Every term is an integer (values are scaled integers, see :mod:`.series`), so the test is
 exact: no float ever decides whether a reading is "more than five times" its baseline. The
 products are 64-bit when ``max|v| * max(p, q) * (chunk + n_i)`` stays below 2**62 (checked
-before the pass); otherwise the same code runs on Python integers (object arrays): exact,
-slower, and only for absurdly large or precise values.
+before the pass). Otherwise — values with many decimals, such as floats exported with 17
+significant digits — the screening below still runs on int64 block maxima, with block sums
+joined from two 32-bit limbs into Python integers (one per block), and only the readings
+tested one by one (suspect blocks, edges, irregular stretches) are taken as Python integers,
+slice by slice: exact, and slower only where something may exceed.
+
+This is the *plain* trailing mean (every reading in the window). The law's "during normal
+operation" leaves out the readings that exceeded their own baseline: :mod:`.normal` starts
+from this pass and corrects it.
 
 How it is fast. The series is processed in cache-sized chunks (a Python loop per chunk of
 65,536 readings, never per reading). Within a chunk the window sums come from a local prefix
