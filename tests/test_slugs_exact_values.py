@@ -102,3 +102,30 @@ def test_slugs_with_many_decimals_are_found_exactly(
     assert Decimal(slug["peak"]) == above
     (series,) = analyse(f).series
     assert series.slugs[0].baseline == Fraction(normal)
+
+
+def test_the_short_path_gives_the_rows_of_the_full_one(tmp_path: Path) -> None:
+    """Rows in the historians' layout take the short path of ``compact_now``; every other row
+    the full query. Row for row, the result is the full query's."""
+    from sewer_rules.monitoring.readings import ReadOptions, _scan, compact, compact_now
+
+    f = tmp_path / "r.csv"
+    f.write_text(
+        "timestamp,meter,value\n"
+        "2026-03-02T00:00:00-05:00,A,190.95000000000002\n"
+        "2026-03-02T00:01:00-05:00,A, 12.30 \n"
+        "2026-03-02 00:02:00,A,1e3\n"
+        "2026-03-02T05:03:00Z,A,NaN\n"
+        "2026-03-02T00:04:00-05:00,,7\n"
+        "2026-03-02T00:05:00-05:00,A,abc\n"
+        "2026-03-08T02:30:00,A,1\n"
+        "2026-02-30T00:00:00-05:00,A,1\n"
+        "2026-03-02T00:06:00-05:00,B,-0.5\n"
+        "2026-03-02T00:07:00+05:30,A,100\n",
+        encoding="utf-8",
+    )
+    for options, rows in ((ReadOptions(), 10), (ReadOptions(meter="A"), 8)):
+        full = compact(f, _scan(f), options).collect().sort("row")
+        short = compact_now(f, _scan(f), options).sort("row")
+        assert short.to_dicts() == full.to_dicts()
+        assert short.height == rows
