@@ -96,3 +96,24 @@ def test_exact_sums_of_large_values(values: list[int]) -> None:
 
     assert exact_sum(np.array(values, dtype=np.int64)) == sum(values)
     assert exact_sum(np.array([x * 10**30 for x in values], dtype=object)) == sum(values) * 10**30
+
+
+def test_the_drawn_baseline_is_that_of_normal_operation() -> None:
+    """The plot's threshold follows the decision: during a long discharge the drawn mean
+    stays that of the normal-operation readings (10), not the plain mean its readings raise."""
+    from decimal import Decimal
+
+    from sewer_rules.monitoring.slugs import Baseline, baseline_curve, detect_slugs
+    from sewer_rules.parameters import load_jurisdiction
+
+    params = load_jurisdiction("wappinger")
+    t, values = _level(1440, ["100"] * 300)
+    s = Series.from_decimals("m", "flow", "gpd", t, values)
+    tt = np.asarray(t, dtype=np.int64)
+    result = detect_slugs(
+        s, params, params.timezone, cadence(tt, MAX_GAP), Baseline(hours=Decimal(24))
+    )
+    assert result.normal is not None
+    drawn = baseline_curve(s, 1440 * MIN, result.normal)
+    plain = baseline_curve(s, 1440 * MIN)
+    assert abs(drawn[-1] - 10) < 1e-9 and plain[-1] > 28

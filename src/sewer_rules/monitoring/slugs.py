@@ -175,6 +175,7 @@ class SlugResult:
     used: list[UsedParameter] = field(default_factory=list)
     hits: int = 0
     passes: int = 0
+    normal: npt.NDArray[np.bool_] | None = None  # None: every reading counts as normal
 
 
 def used_parameters(
@@ -246,6 +247,7 @@ def detect_slugs(
         used,
         int(judgement.hits.size),
         judgement.passes,
+        judgement.normal,
     )
 
 
@@ -353,10 +355,14 @@ def slug_findings(slug: Slug, tz: str, reported_at: datetime | None = None) -> l
     return findings
 
 
-def baseline_curve(series: Series, window_us: int) -> npt.NDArray[np.float64]:
-    """The trailing mean at every reading, as floats, for drawing only (NaN where unjudged).
+def baseline_curve(
+    series: Series, window_us: int, normal: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.float64]:
+    """The trailing mean of the normal-operation readings (``normal``; None: all) at every
+    reading, as floats, for drawing only (NaN where unjudged).
 
-    Never used to decide anything: the decision is the exact integer test of :mod:`.kernel`.
+    Never used to decide anything: the decision is the exact integer test of :mod:`.kernel`
+    and :mod:`.normal`.
     """
     t = series.t
     n = len(series)
@@ -364,10 +370,12 @@ def baseline_curve(series: Series, window_us: int) -> npt.NDArray[np.float64]:
     if n == 0:
         return out
     vals = series.v.astype(np.float64) / 10**series.scale
-    prefix = np.concatenate(([0.0], np.cumsum(vals)))
+    weight = np.ones(n) if normal is None else normal.astype(np.float64)
+    prefix = np.concatenate(([0.0], np.cumsum(vals * weight)))
+    counts = np.concatenate(([0.0], np.cumsum(weight)))
     lo = np.searchsorted(t, t - window_us, side="left")
     idx = np.arange(n)
-    count = idx - lo
+    count = counts[idx] - counts[lo]
     ok = (t - t[0] >= window_us) & (count > 0)
     out[ok] = (prefix[idx[ok]] - prefix[lo[ok]]) / count[ok]
     return out
