@@ -206,7 +206,10 @@ def test_every_kind_of_row_error(tmp_path: Path, capsys: pytest.CaptureFixture[s
         "2026-03-02T00:06:00-05:00,A,flow,mg/l,1\n"
         "2026-03-02T00:07:00-05:00,A,flow,gpd,1.1234567891\n"
         "2026-03-02T00:08:00-05:00,A,flow,gpd,1e3\n"
-        "2026-03-02T00:09:00-05:00,A,flow,gpd,99999999999999\n",
+        "2026-03-02T00:09:00-05:00,A,flow,gpd,99999999999999\n"
+        "2026-03-02T00:10:00-05:00,A,flow,gpd,1.2.3\n"
+        "2026-03-02T00:11:00-05:00,A,flow,gpd,1e999\n"
+        "2026-11-01 01:30:00,A,flow,gpd,1\n",
         encoding="utf-8",
     )
     code, doc = run_json(capsys, str(f))
@@ -219,14 +222,24 @@ def test_every_kind_of_row_error(tmp_path: Path, capsys: pytest.CaptureFixture[s
         6: "parameter",
         7: "unit",
         8: "unit",
-        9: "value",
-        11: "value",
+        12: "value",
+        13: "value",
+        14: "timestamp",
     }
     by_row = {e["row"]: e["message"] for e in doc["errors"]}
-    assert "write the UTC offset" in by_row[4]
+    # the time the clocks skipped is ISO 8601: the message says it did not exist that day
+    assert by_row[4] == (
+        "'2026-03-08T02:30:00' does not exist in America/New_York: the clocks went forward "
+        "over that time that day; write the time with its UTC offset "
+        "(e.g. '2026-03-08T02:30:00-05:00')"
+    )
+    assert "ISO" not in by_row[4] and "not a timestamp" not in by_row[4]
+    assert "happened twice" in by_row[14] and "UTC offset" in by_row[14]
     assert by_row[6] == "unknown parameter 'fizz'"
-    assert "decimal places" in by_row[9]
-    assert doc["series"][0]["readings"] == 2  # rows 2 and 10 (1e3 is a number)
+    assert by_row[12] == "not a number: '1.2.3'"
+    assert "beyond the range read exactly" in by_row[13]
+    # ten decimal places, an exponent and fourteen digits are numbers, read exactly
+    assert doc["series"][0]["readings"] == 4  # rows 2, 9, 10, 11
 
 
 def test_unusable_files_exit_2_with_a_message(

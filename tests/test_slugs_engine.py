@@ -1,8 +1,9 @@
 """The vectorised slug engine against a plain reference written straight from the rule.
 
 The reference (below) reads INTERPRETATIONS.md literally, one reading at a time, in Fractions:
-the baseline is the mean of the readings in [t - W, t); a reading exceeds when value > 5 x
-baseline; a run lasts until the next reading, or to its last reading plus the usual interval
+the baseline is the mean of the readings taken during normal operation in [t - W, t) (a
+reading that exceeded five times its own baseline is not normal operation; an unjudged one
+is); a reading exceeds when value > 5 x baseline; a run lasts until the next reading, or to its last reading plus the usual interval
 at a gap longer than the maximum gap; a slug lasts longer than 15 minutes. Hypothesis draws
 regular, jittered and gappy series, with values on a coarse grid so that exact ties at five
 times the baseline happen often, and the engine must agree exactly — on its fast path for
@@ -39,19 +40,28 @@ MAX_GAP = 5 * MIN
 MEANS: dict[int, Fraction] = {}  # the reference's baseline at each exceeding reading
 
 
-def reference(t: list[int], vals: list[Fraction], window: int, multiple: Fraction):
-    """(exceeding indices, judged, unjudged, slugs as (start, end)) — straight from the rule."""
+def reference(
+    t: list[int], vals: list[Fraction], window: int, multiple: Fraction, normal: bool = True
+):
+    """(exceeding indices, judged, unjudged, slugs as (start, end)) — straight from the rule;
+    ``normal=False``: the plain trailing mean of every reading (the kernel's first pass)."""
     MEANS.clear()
     n = len(t)
     hits, judged, unjudged = [], 0, 0
+    excluded: set[int] = set()
     for i in range(n):
-        inside = [vals[j] for j in range(n) if t[i] - window <= t[j] < t[i]]
+        inside = [
+            vals[j]
+            for j in range(n)
+            if t[i] - window <= t[j] < t[i] and not (normal and j in excluded)
+        ]
         if t[i] - t[0] < window or not inside:
             unjudged += 1
             continue
         judged += 1
         if vals[i] > multiple * sum(inside) / len(inside):
             hits.append(i)
+            excluded.add(i)
             MEANS[i] = sum(inside) / len(inside)
     interval = int(statistics.median([b - a for a, b in itertools.pairwise(t)])) if n > 1 else 0
     found = []
@@ -126,7 +136,10 @@ def _engine(t: list[int], values: list[str], hours: str, force_general: bool = F
 def test_engine_matches_the_rule_read_literally(data, hours, force_general, block) -> None:
     t, values = data
     window = int(Fraction(hours) * 60 * MIN)
-    hits, judged, unjudged, slugs = reference(t, [Fraction(v) for v in values], window, Fraction(5))
+    fractions = [Fraction(v) for v in values]
+    plain = reference(t, fractions, window, Fraction(5), normal=False)
+    plain_means = dict(MEANS)
+    hits, judged, unjudged, slugs = reference(t, fractions, window, Fraction(5))
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(kernel, "CHUNK", 5)
         mp.setattr(kernel, "BLOCK", block)  # blocks screened at once (a power of two)
@@ -135,11 +148,13 @@ def test_engine_matches_the_rule_read_literally(data, hours, force_general, bloc
         mp.setattr(series_mod, "CHUNK", 3)
         s, cad, result = _engine(t, values, hours, force_general)
         got = trailing_exceedances(s.t, s.v, cad, [WindowRule(0, len(s), window, 5, 1)])
-    assert got.hits.tolist() == hits
+    assert got.hits.tolist() == plain[0]
     sums = [] if got.sums is None else got.sums.tolist()
     counts = [] if got.counts is None else got.counts.tolist()
     means = [Fraction(int(a), int(b)) / 10**s.scale for a, b in zip(sums, counts, strict=True)]
-    assert means == [MEANS[i] for i in hits]
+    assert means == [plain_means[i] for i in plain[0]]
+    assert (got.judged, got.unjudged) == plain[1:3]
+    assert result.hits == len(hits)
     assert (result.judged, result.unjudged) == (judged, unjudged)
     assert [(x.start, x.end) for x in result.slugs] == slugs
     assert [x.baseline for x in result.slugs] == [MEANS[x.first] for x in result.slugs]

@@ -75,8 +75,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "slugs",
         help="slugs (§ 196-15 SLUG) and pH/temperature excursions in continuous meter data",
         description=(
-            "Find slugs (readings above five times their trailing 24-hour mean for longer than "
-            "15 minutes, § 196-15 SLUG; to be reported immediately, § 196-19 D(9)(d)) and "
+            "Find slugs (readings above five times the mean of the normal-operation readings "
+            "of the 24 hours before them for longer than 15 minutes, § 196-15 SLUG; to be reported immediately, § 196-19 D(9)(d)) and "
             "excursions of pH (< 5.5 prohibited, § 196-19 C(3); > 9.5 review, D(8)) and "
             "temperature (> 150 °F review, D(1)). Exit status 0: nothing found; 1: a slug, an "
             "excursion or a row error; 2: unusable file."

@@ -128,8 +128,8 @@ def _threshold(
         return np.full(len(series), m * fixed), f"{m:g} × fixed baseline (§ 196-15 SLUG)"
     hours = sr.window_us / (60 * US_PER_MINUTE)
     return m * baseline_curve(
-        series, sr.window_us
-    ), f"{m:g} × trailing {hours:g}-h mean (§ 196-15 SLUG)"
+        series, sr.window_us, sr.normal
+    ), f"{m:g} × trailing {hours:g}-h mean of normal operation (§ 196-15 SLUG)"
 
 
 def _axis_dates(ax: Axes, tz: ZoneInfo) -> None:

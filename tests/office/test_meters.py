@@ -1,4 +1,4 @@
-"""Meters in the office: an upload is judged with the 24 hours stored before it, slugs and
+"""Meters in the office: an upload is judged with the readings stored before it, slugs and
 excursions become findings with their citations, refusals store nothing, unreported slugs
 become findings once, and the CLI's exit codes."""
 
@@ -308,11 +308,13 @@ def test_demo_meters(town: Town) -> None:
     load_demo_meters(SimpleNamespace(**{**demo.__dict__, "moment": demo.moment}))
     flow = Meter.objects.get(ident="ACME-FLOW-1")
     assert flow.sampling_point.establishment == est and flow.uploads.count() == 2
-    first, second = flow.slugs.order_by("start")
+    first, second, long = flow.slugs.order_by("start")
     assert first.reports.get().reported_by == town.u("owner")
     assert not second.reports.exists()
+    # the three-hour discharge is one slug: its readings are not normal operation
+    assert long.duration_minutes == 180 and not long.reports.exists()
     assert Excursion.objects.get(meter__ident="ACME-PH-1").citation == "§ 196-19 C(3)"
-    assert services.flag_unreported_slugs(timezone.now() + timedelta(days=2)) == 1
+    assert services.flag_unreported_slugs(timezone.now() + timedelta(days=2)) == 2
     assert findings_of(second).filter(kind=FindingKind.UNREPORTED_SLUG).exists()
     assert not findings_of(first).filter(kind=FindingKind.UNREPORTED_SLUG).exists()
 

@@ -4,9 +4,12 @@ of five-minute readings (deterministic for the town's seed), through the same se
 
 The flow meter's readings come in two uploads — the first day by the engineer, the next two
 by Acme's own representative (``acme``) — so that the second upload's slugs are judged with
-the day stored before it (§ 196-15 SLUG). It holds two slugs: the first reported by Acme
+the day stored before it (§ 196-15 SLUG). It holds three slugs: the first reported by Acme
 through the portal twenty minutes after it began, the second never reported, which becomes
-a finding of § 196-19 D(9)(d). The pH meter holds one dip below 5.5 (§ 196-19 C(3)).
+a finding of § 196-19 D(9)(d), and a three-hour discharge at about six times the flow — one
+180-minute slug because its own readings are not "normal operation" and stay out of the
+baseline (the plain 24-hour mean would have let it raise its own threshold and stop at about
+an hour). The pH meter holds one dip below 5.5 (§ 196-19 C(3)).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ PER_DAY = 288
 #: (day, index of the first reading in the day, readings) of the flow slugs; the readings
 #: begin at 9:00, so these are 14:00 on the second day and 10:00 on the third.
 SLUGS = ((1, 5 * 12, 6), (2, 1 * 12, 5))
+#: The long discharge: 15:00 on the third day, three hours (36 readings) at about 6 x.
+LONG = (2, 6 * 12, 36)
 
 
 def _acme_point() -> SamplingPoint:
@@ -63,6 +68,10 @@ def _flow(town: Any) -> list[str]:
         k = day * PER_DAY + at
         for j in range(length):
             values[k + j] = str(62000 + town.rng.randint(0, 9000))
+    day, at, length = LONG
+    k = day * PER_DAY + at
+    for j in range(length):
+        values[k + j] = str(58000 + town.rng.randint(0, 4000))
     return values
 
 

@@ -104,6 +104,8 @@ class SlugEventSerializer(serializers.ModelSerializer):
             "citation",
             "report_citation",
             "flagged_unreported_at",
+            "found_by",
+            "superseded_by",
             "reports",
         )
 

@@ -25,8 +25,14 @@ from typing import Any
 import polars as pl
 
 from sewer_office.core.errors import OfficeError
-from sewer_rules.monitoring.readings import Readings, ReadingsError, ReadOptions, RowError
-from sewer_rules.monitoring.series import Series
+from sewer_rules.monitoring.readings import (
+    MAX_DECIMALS,
+    Readings,
+    ReadingsError,
+    ReadOptions,
+    RowError,
+)
+from sewer_rules.monitoring.series import Series, show
 from sewer_rules.units import UnitError, convert, terminates
 
 #: Row errors listed at most (the total is always counted).
@@ -85,14 +91,14 @@ def _with_meter_columns(path: Path, ident: str, parameter: str, folder: str) -> 
 def _exact(value: Decimal, source: str, target: str) -> str | None:
     """``value`` in ``target`` as exact decimal text, None when it does not terminate."""
     x = convert(value, source, target)
-    if not terminates(x) or _places(x) > 9:
+    if not terminates(x) or _places(x) > MAX_DECIMALS:
         return None
-    return format(Decimal(x.numerator) / Decimal(x.denominator), "f")
+    return show(x)
 
 
 def _places(x: Fraction) -> int:
     places = 0
-    while x.denominator != 1 and places <= 9:
+    while x.denominator != 1 and places <= MAX_DECIMALS:
         x *= 10
         places += 1
     return places

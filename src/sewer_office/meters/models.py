@@ -21,6 +21,8 @@ from django.utils import timezone
 
 from sewer_office.core.models import TimeStamped
 
+#: Room for a value written with the reader's most digits (sign, 400 + 400 digits, the point).
+VALUE_LENGTH = 802
 #: From a record with a ``sampling_point`` FK to the persons who may see it.
 POINT_PATHS = (
     "sampling_point__establishment__operator",
@@ -103,7 +105,8 @@ class Reading(models.Model):
     meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="readings")
     upload = models.ForeignKey(ReadingUpload, on_delete=models.PROTECT, related_name="readings")
     at = models.DateTimeField()
-    value = models.CharField(max_length=40)
+    #: as written, exactly, whatever its digits (up to the reader's 400 before and after the point)
+    value = models.CharField(max_length=VALUE_LENGTH)
 
     ACCESS_PATHS = METER_PATHS
 
@@ -117,17 +120,47 @@ class Reading(models.Model):
         return f"{self.meter} {self.at:%Y-%m-%d %H:%M} {self.value}"
 
 
+class SlugReevaluation(models.Model):
+    """A re-judgement of a meter's stored readings under the reading of the law in force
+    (for example when the office adopted "during normal operation" as INTERPRETATIONS.md
+    reads it). The slugs it no longer finds are superseded by it, never edited or deleted;
+    the slugs it finds anew name it (``found_slugs``)."""
+
+    meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="reevaluations")
+    at = models.DateTimeField(default=timezone.now)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    reason = models.TextField()
+    jurisdiction = models.CharField(max_length=40)
+    parameters_version = models.CharField(max_length=80)
+    readings = models.PositiveIntegerField(help_text="stored readings judged again")
+    kept = models.PositiveIntegerField(default=0, help_text="slugs found again as recorded")
+
+    ACCESS_PATHS = METER_PATHS
+
+    class Meta:
+        ordering = ("-at", "-id")
+
+    def __str__(self) -> str:
+        return f"Re-evaluation of {self.meter} ({self.at:%Y-%m-%d %H:%M})"
+
+
 class SlugEvent(models.Model):
     """A slug (§ 196-15 SLUG) found in a meter's readings, which the user must report
-    immediately (§ 196-19 D(9)(d))."""
+    immediately (§ 196-19 D(9)(d)). Never edited: a re-evaluation that no longer finds it
+    marks it ``superseded_by`` itself (and its findings no longer current)."""
 
     meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="slugs")
     upload = models.ForeignKey(ReadingUpload, on_delete=models.PROTECT, related_name="slugs")
     start = models.DateTimeField()
     end = models.DateTimeField()
-    peak = models.CharField(max_length=40)
-    baseline = models.CharField(max_length=40, help_text="mean of the 24 h before")
-    threshold = models.CharField(max_length=40, help_text="5 × baseline")
+    peak = models.CharField(max_length=VALUE_LENGTH)
+    baseline = models.CharField(
+        max_length=VALUE_LENGTH,
+        help_text="mean of the normal-operation readings of the 24 h before",
+    )
+    threshold = models.CharField(max_length=VALUE_LENGTH, help_text="5 × baseline")
     unit = models.CharField(max_length=20)
     readings = models.PositiveIntegerField()
     citation = models.CharField(max_length=40, default="§ 196-15 SLUG")
@@ -135,12 +168,34 @@ class SlugEvent(models.Model):
     flagged_unreported_at = models.DateTimeField(
         null=True, blank=True, help_text="when the missing report became a finding"
     )
+    found_by = models.ForeignKey(
+        SlugReevaluation,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="found_slugs",
+        help_text="the re-evaluation that found it (none: found when its readings came)",
+    )
+    superseded_by = models.ForeignKey(
+        SlugReevaluation,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="superseded_slugs",
+        help_text="the re-evaluation that no longer finds it as recorded",
+    )
 
     ACCESS_PATHS = METER_PATHS
 
     class Meta:
         ordering = ("-start", "-id")
-        constraints = (models.UniqueConstraint(fields=["meter", "start"], name="slug_once"),)
+        constraints = (
+            models.UniqueConstraint(
+                fields=["meter", "start"],
+                condition=models.Q(superseded_by__isnull=True),
+                name="slug_once",
+            ),
+        )
 
     def __str__(self) -> str:
         return f"Slug {self.meter} {self.start:%Y-%m-%d %H:%M}"
@@ -151,7 +206,19 @@ class SlugEvent(models.Model):
 
     @property
     def first_report(self) -> SlugReport | None:
-        return self.reports.order_by("reported_at", "id").first()
+        return self.all_reports().order_by("reported_at", "id").first()
+
+    def all_reports(self) -> models.QuerySet[SlugReport]:
+        """The user's reports of this discharge: of this slug, and of the superseded slugs of
+        the same meter that overlap it in time (a report is about the discharge, not about
+        the record a later reading of the law replaced)."""
+        older = SlugEvent.objects.filter(
+            meter_id=self.meter_id,
+            superseded_by__isnull=False,
+            start__lt=self.end,
+            end__gt=self.start,
+        )
+        return SlugReport.objects.filter(models.Q(slug=self) | models.Q(slug__in=older))
 
 
 class Excursion(models.Model):
@@ -161,7 +228,7 @@ class Excursion(models.Model):
     upload = models.ForeignKey(ReadingUpload, on_delete=models.PROTECT, related_name="excursions")
     start = models.DateTimeField()
     end = models.DateTimeField()
-    extreme = models.CharField(max_length=40)
+    extreme = models.CharField(max_length=VALUE_LENGTH)
     limit = models.CharField(max_length=40)
     unit = models.CharField(max_length=20)
     readings = models.PositiveIntegerField()

@@ -26,7 +26,9 @@ def facility_panel(request: Any, establishment: Any) -> Panel | None:
     if not meters.exists():
         return None
     slugs = visible(
-        SlugEvent.objects.filter(meter__sampling_point__establishment=establishment)
+        SlugEvent.objects.filter(
+            meter__sampling_point__establishment=establishment, superseded_by__isnull=True
+        )
         .select_related("meter")
         .prefetch_related("reports"),
         request.user,

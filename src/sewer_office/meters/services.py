@@ -19,7 +19,7 @@ from typing import Any
 import polars as pl
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from sewer_office.accounts.access import can_see
@@ -43,12 +43,21 @@ from sewer_rules.monitoring.series import (
     to_us,
     value_on,
 )
-from sewer_rules.monitoring.slugs import REPORT, slug_findings
+from sewer_rules.monitoring.slugs import REPORT, Slug, slug_findings
 from sewer_rules.parameters import ParameterSet, load_jurisdiction
 from sewer_rules.units import ALIASES, UNITS
 
 from .files import UploadUnusable, read_for_meter
-from .models import Excursion, Meter, Reading, ReadingUpload, ReportChannel, SlugEvent, SlugReport
+from .models import (
+    Excursion,
+    Meter,
+    Reading,
+    ReadingUpload,
+    ReportChannel,
+    SlugEvent,
+    SlugReevaluation,
+    SlugReport,
+)
 
 #: Who registers meters and uploads any facility's readings; staff who receive reports.
 METER_ROLES = (SUPERINTENDENT, ENGINEER)
@@ -210,16 +219,19 @@ def window_us(p: ParameterSet, at_us: int) -> int:
     return int(Fraction(hours if hours is not None else 24) * US_PER_HOUR)
 
 
-def history(meter: Meter, before_us: int, span_us: int) -> tuple[list[int], list[str]]:
-    """Stored readings in the ``span_us`` before ``before_us``, plus the one reading just
-    before that span, so that the first new reading has a full window of history even when
-    no stored reading falls exactly ``span_us`` earlier."""
-    cutoff = instant(before_us - span_us)
-    prior = meter.readings.filter(at__lte=cutoff).order_by("-at").values_list("at", flat=True)
-    start = prior.first() or cutoff
-    rows = meter.readings.filter(at__gte=start, at__lt=instant(before_us)).order_by("at")
+def history(meter: Meter, before_us: int | None = None) -> tuple[list[int], list[str]]:
+    """Every stored reading of ``meter`` before ``before_us`` (None: all), oldest first.
+
+    The whole stored series, not only the 24 hours before: whether a stored reading was
+    "normal operation" (§ 196-15 SLUG; a reading above five times its own baseline is not,
+    and enters no later baseline) depends on the readings before it, back to the first, so
+    judging an upload exactly needs them all. Read as two columns, in time order.
+    """
+    rows = meter.readings.order_by("at")
+    if before_us is not None:
+        rows = rows.filter(at__lt=instant(before_us))
     times, values = [], []
-    for at, value in rows.values_list("at", "value"):
+    for at, value in rows.values_list("at", "value").iterator(chunk_size=BATCH):
         times.append(to_us(at))
         values.append(value)
     return times, values
@@ -295,7 +307,7 @@ def _store(
     p: ParameterSet,
 ) -> UploadResult:
     span = window_us(p, times[0])
-    h_times, h_values = history(meter, times[0], span)
+    h_times, h_values = history(meter, times[0])
     series = Series.from_decimals(
         meter.ident, meter.parameter, meter.unit, h_times + times, h_values + values
     )
@@ -373,43 +385,60 @@ def _store_slugs(
 ) -> list[SlugEvent]:
     """A slug already stored with the same start (a run continuing from the previous upload)
     stays as it was recorded; only runs beginning anew are stored."""
-    out: list[SlugEvent] = []
     used = _used(report, "slug.multiple")
-    known = set(meter.slugs.values_list("start", flat=True))
-    for s in report.slugs:
-        if not _new(s.start, s.end, first_new) or instant(s.start) in known:
-            continue
-        event = SlugEvent.objects.create(
-            meter=meter,
-            upload=upload,
-            start=instant(s.start),
-            end=instant(s.end),
-            peak=show(s.peak),
-            baseline=show(s.baseline),
-            threshold=show(s.threshold),
-            unit=meter.unit,
-            readings=s.readings,
-            citation=SLUG_CITATION,
-            report_citation=REPORT_CITATION,
-        )
-        found = slug_findings(s, p.timezone, reported_at=instant(s.start))[0]
-        record_finding(
-            source=event,
-            establishment=meter.sampling_point.establishment,
-            kind=FindingKind.SLUG,
-            status=str(found.status),
-            citation=f"{SLUG_CITATION}; {found.citation}",
-            message=f"Meter {meter.ident} ({meter.parameter}): {found.message}",
-            observed_at=event.start,
-            limit=found.limit or "",
-            limit_unit=meter.unit,
-            parameter=used.name if used else "slug.multiple",
-            effective=used.effective if used else None,
-            parameters_version=p.version,
-            analyte=meter.parameter,
-        )
-        out.append(event)
-    return out
+    known = set(current_slugs(meter).values_list("start", flat=True))
+    return [
+        _record_slug(meter, upload, s, p, used)
+        for s in report.slugs
+        if _new(s.start, s.end, first_new) and instant(s.start) not in known
+    ]
+
+
+def current_slugs(meter: Meter) -> Any:
+    """The meter's slugs as the law is read now (not superseded by a re-evaluation)."""
+    return meter.slugs.filter(superseded_by__isnull=True)
+
+
+def _record_slug(
+    meter: Meter,
+    upload: ReadingUpload,
+    s: Slug,
+    p: ParameterSet,
+    used: UsedParameter | None,
+    found_by: SlugReevaluation | None = None,
+) -> SlugEvent:
+    """Store one slug and its finding (inside the caller's transaction)."""
+    event = SlugEvent.objects.create(
+        meter=meter,
+        upload=upload,
+        start=instant(s.start),
+        end=instant(s.end),
+        peak=show(s.peak),
+        baseline=show(s.baseline),
+        threshold=show(s.threshold),
+        unit=meter.unit,
+        readings=s.readings,
+        citation=SLUG_CITATION,
+        report_citation=REPORT_CITATION,
+        found_by=found_by,
+    )
+    found = slug_findings(s, p.timezone, reported_at=instant(s.start))[0]
+    record_finding(
+        source=event,
+        establishment=meter.sampling_point.establishment,
+        kind=FindingKind.SLUG,
+        status=str(found.status),
+        citation=f"{SLUG_CITATION}; {found.citation}",
+        message=f"Meter {meter.ident} ({meter.parameter}): {found.message}",
+        observed_at=event.start,
+        limit=found.limit or "",
+        limit_unit=meter.unit,
+        parameter=used.name if used else "slug.multiple",
+        effective=used.effective if used else None,
+        parameters_version=p.version,
+        analyte=meter.parameter,
+    )
+    return event
 
 
 def _store_excursions(
@@ -514,7 +543,7 @@ def record_slug_report(
 
 
 def reported_in_time(slug: SlugEvent) -> bool:
-    return slug.reports.filter(reported_at__lte=slug.start + report_window()).exists()
+    return slug.all_reports().filter(reported_at__lte=slug.start + report_window()).exists()
 
 
 def flag_unreported_slugs(now: datetime | None = None) -> int:
@@ -533,6 +562,7 @@ def flag_unreported_slugs(now: datetime | None = None) -> int:
     flagged = 0
     candidates = SlugEvent.objects.filter(
         flagged_unreported_at__isnull=True,
+        superseded_by__isnull=True,
         start__lte=now - window,
         upload__uploaded_at__lte=now - window,
     ).values_list("pk", flat=True)
@@ -575,9 +605,18 @@ def flag_unreported_slugs(now: datetime | None = None) -> int:
 
 
 def unreported(qs: Any) -> Any:
-    """Slugs of ``qs`` with no report recorded at all."""
-    return qs.annotate(has_report=Exists(SlugReport.objects.filter(slug=OuterRef("pk")))).filter(
-        has_report=False
+    """Current slugs of ``qs`` with no report recorded at all (a report of a superseded slug
+    of the same discharge counts, see :meth:`SlugEvent.all_reports`)."""
+    mine = Q(slug=OuterRef("pk")) | Q(
+        slug__meter=OuterRef("meter"),
+        slug__superseded_by__isnull=False,
+        slug__start__lt=OuterRef("end"),
+        slug__end__gt=OuterRef("start"),
+    )
+    return (
+        qs.filter(superseded_by__isnull=True)
+        .annotate(has_report=Exists(SlugReport.objects.filter(mine)))
+        .filter(has_report=False)
     )
 
 

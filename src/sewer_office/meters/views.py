@@ -111,7 +111,7 @@ def meter_detail(
 ) -> HttpResponse:
     meter = get_object_or_404(_meters(request), pk=pk)
     summary = meter.readings.aggregate(n=Count("id"), first=Min("at"), last=Max("at"))
-    slugs = meter.slugs.prefetch_related("reports")[:ROWS]
+    slugs = services.current_slugs(meter).prefetch_related("reports")[:ROWS]
     may_upload = services.may_upload(request.user, meter)
     may_report = services.may_record_report(request.user, SlugEvent(meter=meter))
     return render(

@@ -6,6 +6,8 @@ sections (:mod:`sewer_rules.sections`).
 
 - :mod:`.series` — a series in memory (absolute times, scaled-integer values), runs, cadence.
 - :mod:`.kernel` — the vectorised exact test against a multiple of the trailing mean.
+- :mod:`.normal` — the baseline of normal-operation readings only (§ 196-15 SLUG), in passes.
+- :mod:`.stamps` — ISO times with offsets read as byte arithmetic (the historians' layout).
 - :mod:`.slugs` — § 196-15 SLUG and § 196-19 D(9)(d).
 - :mod:`.excursions` — § 196-19 C(3), D(8), D(1); monthly totals; 40 CFR 401.17 option.
 - :mod:`.readings` — reading a meter file lazily, meter by meter, with its hygiene.

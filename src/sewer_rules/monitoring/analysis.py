@@ -13,6 +13,9 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+
 from ..findings import UsedParameter
 from ..parameters import ParameterSet, load_jurisdiction
 from ..units import UNITS, UnitError, convert
@@ -80,6 +83,8 @@ class SeriesReport:
     baseline: Baseline | None = None
     window_us: int = 0
     data: Series | None = None
+    #: which readings of ``data`` count as normal operation (kept with ``data``; None: all)
+    normal: npt.NDArray[np.bool_] | None = None
 
     @property
     def found(self) -> bool:
@@ -178,6 +183,8 @@ def analyse_series(series: Series, params: ParameterSet, options: Options) -> Se
         report.judged, report.unjudged = result.judged, result.unjudged
         report.used = result.used
         report.baseline = baseline
+        if options.keep_series:
+            report.normal = result.normal
         hours = options.baseline_hours
         if hours is None and n:
             hours = value_on(params, "slug.baseline_window", local_date(int(series.t[-1]), tz))

@@ -10,8 +10,15 @@ For a reading ``i`` at time ``t_i`` the window is ``[t_i - W, t_i)``: the readin
 Every term is an integer (values are scaled integers, see :mod:`.series`), so the test is
 exact: no float ever decides whether a reading is "more than five times" its baseline. The
 products are 64-bit when ``max|v| * max(p, q) * (chunk + n_i)`` stays below 2**62 (checked
-before the pass); otherwise the same code runs on Python integers (object arrays): exact,
-slower, and only for absurdly large or precise values.
+before the pass). Otherwise — values with many decimals, such as floats exported with 17
+significant digits — the screening below still runs on int64 block maxima, with block sums
+joined from two 32-bit limbs into Python integers (one per block), and only the readings
+tested one by one (suspect blocks, edges, irregular stretches) are taken as Python integers,
+slice by slice: exact, and slower only where something may exceed.
+
+This is the *plain* trailing mean (every reading in the window). The law's "during normal
+operation" leaves out the readings that exceeded their own baseline: :mod:`.normal` starts
+from this pass and corrects it.
 
 How it is fast. The series is processed in cache-sized chunks (a Python loop per chunk of
 65,536 readings, never per reading). Within a chunk the window sums come from a local prefix
@@ -64,13 +71,17 @@ class WindowRule:
 @dataclass(frozen=True)
 class Judgement:
     """Sorted indices of exceeding readings, and how many readings were judged or not; for a
-    trailing baseline, the window sum and count at each exceeding reading."""
+    trailing baseline, the window sum and count at each exceeding reading, or (normal
+    operation, :mod:`.normal`) which readings count as normal operation and how many passes
+    that took (None: every reading counts)."""
 
     hits: I64
     judged: int
     unjudged: int
     sums: npt.NDArray[Any] | None = None
     counts: I64 | None = None
+    normal: npt.NDArray[np.bool_] | None = None
+    passes: int = 0
 
 
 def _magnitude(v: I64) -> int:
@@ -88,9 +99,12 @@ def exact_sum(v: I64) -> int:
     """The sum of scaled integers as a Python integer (no overflow)."""
     if v.size == 0:
         return 0
+    if v.dtype == object:
+        return sum(int(x) for x in v.tolist())
     if _magnitude(v) * int(v.size) < _SAFE:
         return int(v.sum())
-    return sum(int(x) for x in v.tolist())
+    # two 32-bit limbs summed apart in int64 (no overflow below 2**31 values), then joined
+    return int((v >> 32).sum()) * (1 << 32) + int((v & 0xFFFFFFFF).sum())
 
 
 def window_starts(t: I64, s: int, e: int, window: int) -> I64:
@@ -168,12 +182,14 @@ class _Pass:
 
 
 def _chunks(
-    t: I64, vals: npt.NDArray[Any], cad: Cadence, c: _Pass, start: int, stop: int, out: _Found
+    t: I64, v: npt.NDArray[Any], cad: Cadence, c: _Pass, start: int, stop: int, out: _Found
 ) -> None:
-    """The exact test for readings ``start..stop-1``, a cache-sized chunk at a time."""
+    """The exact test for readings ``start..stop-1``, a cache-sized chunk at a time (on
+    Python integers, slice by slice, when 64-bit products could overflow)."""
     rule, per_window = c.rule, c.per_window
     chunk = max(CHUNK, per_window)
-    buf = _Buffers(chunk + per_window, vals.dtype)
+    dtype = np.dtype(object) if c.big else v.dtype
+    buf = _Buffers(chunk + per_window, dtype)
     for s in range(start, stop, chunk):
         e = min(stop, s + chunk)
         m = e - s
@@ -181,10 +197,12 @@ def _chunks(
             # lo_i = i - K: the window sum is a difference of one local prefix sum
             a = s - per_window
             prefix = buf.prefix
-            np.cumsum(vals[a:e], out=prefix[1 : e - a + 1])
+            vals = v[a:e].astype(object) if c.big else v[a:e]
+            np.cumsum(vals, out=prefix[1 : e - a + 1])
             sums = buf.sums[:m]
             np.subtract(prefix[per_window : per_window + m], prefix[0:m], out=sums)
-            lhs = vals[s:e] if c.lhs == 1 else np.multiply(vals[s:e], c.lhs, out=buf.lhs[:m])
+            here = vals[per_window:]
+            lhs = here if c.lhs == 1 else np.multiply(here, c.lhs, out=buf.lhs[:m])
             rhs = sums if c.rhs == 1 else np.multiply(sums, c.rhs, out=buf.rhs[:m])
             mask = buf.mask[:m]
             if c.big:
@@ -197,12 +215,14 @@ def _chunks(
         else:
             lo = window_starts(t, s, e, rule.window)
             a = int(lo[0])
-            prefix = np.zeros(e - a + 1, dtype=vals.dtype)
-            np.cumsum(vals[a:e], out=prefix[1:])
+            vals = v[a:e].astype(object) if c.big else v[a:e]
+            prefix = np.zeros(e - a + 1, dtype=dtype)
+            np.cumsum(vals, out=prefix[1:])
             sums = prefix[s - a : e - a] - prefix[lo - a]
             count = np.arange(s, e, dtype=np.int64) - lo
             has = count > 0
-            hit = (vals[s:e] * (count * rule.q) > sums * rule.p) & has
+            weight = count * rule.q if not c.big else (count * rule.q).astype(object)
+            hit = np.asarray(vals[s - a :] * weight > sums * rule.p, dtype=np.bool_) & has
             idx = np.flatnonzero(np.asarray(hit, dtype=np.bool_))
             out.add(idx + s, sums[idx], count[idx])
             k = int(np.count_nonzero(has))
@@ -236,11 +256,15 @@ def _screen(
     whole = (k + 1) // m - 1
     n = int(v.shape[0])
     j0, j1 = -(-first // m), min(stop, n) // m
-    if c.big or whole < 1 or cad.irregular is None or j1 - j0 < MIN_BLOCKS or block_max is None:
+    if whole < 1 or cad.irregular is None or j1 - j0 < MIN_BLOCKS or block_max is None:
         return None
     blocks = v[: j1 * m].reshape(j1, m)
-    bp = np.zeros(j1 + 1, dtype=np.int64)
-    np.cumsum(blocks.sum(axis=1), out=bp[1:])
+    magnitude = max(abs(vmin), abs(int(block_max.max())))
+    # block sums and their prefix in int64 where they fit, else Python integers (one per block)
+    big_prefix = v.dtype == object or magnitude * (n + m) >= _SAFE
+    bsum = _block_sums(blocks, magnitude)
+    bp: npt.NDArray[Any] = np.zeros(j1 + 1, dtype=object if big_prefix else np.int64)
+    np.cumsum(bsum.astype(object) if big_prefix else bsum, out=bp[1:])
     j = np.arange(j0, j1, dtype=np.int64)
     lower = bp[j] - bp[j - whole] + (k - whole * m) * min(0, vmin)
     irr = cad.irregular
@@ -249,7 +273,9 @@ def _screen(
         np.searchsorted(irr, (j + 1) * m, side="left") == np.searchsorted(irr, a, side="right")
     )
     maxima = block_max[j0:j1]
-    suspect = regular & (maxima * c.lhs > lower * c.rhs)
+    if big_prefix or c.big:
+        maxima = maxima.astype(object)
+    suspect = regular & np.asarray(maxima * c.lhs > lower * c.rhs, dtype=np.bool_)
     if int(np.count_nonzero(suspect)) > SUSPECT_SHARE * j.size:
         return None  # spiky throughout: the chunked pass is cheaper
     clear = regular & ~suspect
@@ -264,12 +290,14 @@ def _screen(
         b0 = cand + (-k) // m  # the block of each first window start
         here = blocks[cand]
         leaving = v[(cand * m - k)[:, None] + np.arange(m, dtype=np.int64)]
+        if big_prefix or c.big:
+            here, leaving = here.astype(object), leaving.astype(object)
         first_sum = bp[cand] - bp[b0 + 1] + leaving[:, : m - r0].sum(axis=1)
         step = here - leaving
         sums = np.cumsum(step, axis=1)
         sums -= step  # exclusive: the window of reading i leaves out reading i
         sums += first_sum[:, None]
-        hit = np.flatnonzero(here * c.lhs > sums * c.rhs)
+        hit = np.flatnonzero(np.asarray(here * c.lhs > sums * c.rhs, dtype=np.bool_))
         idx = cand[hit // m] * m + hit % m
         out.add(idx, sums.ravel()[hit], np.full(hit.size, k, dtype=np.int64))
         out.judged += int(cand.size) * m
@@ -282,6 +310,16 @@ def _screen(
         hi_b = odd[np.concatenate((breaks, [odd.size - 1]))]
         left += [(int(x) * m, (int(y) + 1) * m) for x, y in zip(lo_b, hi_b, strict=True)]
     return [(x, y) for x, y in left if y > x]
+
+
+def _block_sums(blocks: npt.NDArray[Any], magnitude: int) -> npt.NDArray[Any]:
+    """The sum of each row of ``blocks``, exactly: in int64 when it cannot overflow, else in
+    two 32-bit limbs summed apart and joined as Python integers (one per block)."""
+    if blocks.dtype == object or magnitude * int(blocks.shape[1]) < _SAFE:
+        return np.asarray(blocks.sum(axis=1))
+    high = (blocks >> 32).sum(axis=1).astype(object)
+    low = (blocks & 0xFFFFFFFF).sum(axis=1).astype(object)
+    return np.asarray(high * (1 << 32) + low)
 
 
 def trailing_exceedances(t: I64, v: I64, cad: Cadence, rules: list[WindowRule]) -> Judgement:
@@ -322,10 +360,9 @@ def trailing_exceedances(t: I64, v: I64, cad: Cadence, rules: list[WindowRule]) 
         # q*K*v > p*S with common factors cancelled (5 and 1440: 288*v > S), one product less
         common = math.gcd(rule.q * per_window, rule.p) or 1
         c = _Pass(rule, per_window, rule.q * per_window // common, rule.p // common, big)
-        vals: npt.NDArray[Any] = v.astype(object) if big else v
         ranges = _screen(v, cad, c, first, rule.stop, vmin, block_max, out) if per_window else None
         for lo, hi in ranges if ranges is not None else [(first, rule.stop)]:
-            _chunks(t, vals, cad, c, lo, hi, out)
+            _chunks(t, v, cad, c, lo, hi, out)
     return out.judgement()
 
 

@@ -8,18 +8,24 @@ names are matched without regard to case or surrounding spaces.
 Hygiene, as the issue and INTERPRETATIONS.md set it:
 
 - Times with an offset (``2026-03-08T03:00:00-04:00``, ``...Z``) are absolute. Times without
-  one are town time (the jurisdiction's zone, America/New_York). A naive time that does not
-  exist (the hour skipped in March) or that is repeated (the hour in November) cannot be
-  placed on the time line without guessing: it is a row error asking for the offset. Accepted
-  layouts are ISO 8601 date and time, ``T`` or a space between them, with or without seconds
-  and fractions; the layouts a file uses are taken from its first 1,000 timestamps (as a
-  spreadsheet would), and a later row in another layout is a row error.
-- Values are read as the decimals written, never through a binary float: ``12.30`` is exactly
-  twelve point three. Empty cells and the words NA, N/A, NaN, null, none are *missing*
-  values: the reading is a gap, not an error. Any other text is a row error, and so is a value
-  with more than :data:`MAX_DECIMALS` decimal places (no meter reports that finely) or beyond
-  ±9.2 × 10⁹. A Parquet column of binary floats has no stated precision: its values are taken
-  rounded to nine decimal places.
+  one are town time (the jurisdiction's zone, America/New_York). A naive time that never
+  happened (inside the hour skipped in March, ``2026-03-08T02:30``) is a row error that says
+  it does not exist that day and shows it with the offset in force before the change; one
+  that happened twice (the hour repeated in November) is a row error asking for the offset.
+  Neither is "not a timestamp": both are valid ISO 8601. Accepted layouts are ISO 8601 date
+  and time, ``T`` or a space between them, with or without seconds and fractions; the layouts
+  a file uses are taken from its first 1,000 timestamps (as a spreadsheet would), and a later
+  row in another layout is a row error.
+- Values are read as the decimals written, never through a binary float, whatever the
+  number of digits: ``12.30`` is exactly twelve point three and ``190.95000000000002`` (a
+  float exported by a historian) exactly that decimal. Each series is scaled by the most
+  decimal places any of its values needs; the scaled values are int64 when they fit, else
+  Python integers (:mod:`.series`). A Parquet column of binary floats is read as the
+  shortest decimal that gives back the same float (Python's ``repr``). Empty cells and the
+  words NA, N/A, NaN, null, none are *missing* values: the reading is a gap, not an error.
+  Any other text is a row error (``inf`` too: it is not a finite number), and so is a number
+  beyond :data:`MAX_DIGITS` digits or :data:`MAX_DECIMALS` decimal places (more than any
+  binary float needs).
 - Unknown parameter names or units, and units that do not measure the parameter, are row
   errors; so is a blank meter or parameter cell (a reading of unknown origin), while a blank
   unit cell is the parameter's canonical unit. Mixed units for one series are converted exactly to the parameter's canonical unit
@@ -44,6 +50,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -56,11 +63,13 @@ import polars as pl
 
 from ..analytes import BY_NAME, SPELLINGS, normalize_spelling
 from ..units import ALIASES, UNITS, UnitError, conversion
-from .series import I64, Series, iso
+from .series import I64, Series, iso, zone
+from .stamps import NOT_READ, aware_instants
 
 REQUIRED = ("timestamp", "value")
 OPTIONAL = ("meter", "parameter", "unit")
-MAX_DECIMALS = 9
+MAX_DECIMALS = 400  # more than any binary float needs (5e-324 has 340); see the docstring
+MAX_DIGITS = 400  # digits before the decimal point (1.8e308, the largest float, has 309)
 MISSING_WORDS = ("", "na", "n/a", "nan", "null", "none")
 DEDUPE = ("first", "last", "mean")
 SAMPLE = 1000
@@ -78,7 +87,8 @@ CODES: dict[int, tuple[str, str]] = {
     2: ("timestamp", "not a timestamp: '{}'"),
     3: (
         "timestamp",
-        "'{}' is not a time in {tz} (the hour skipped or repeated when clocks change): write the UTC offset",
+        "'{}' does not exist in {tz}: the clocks went forward over that time that day; "
+        "write the time with its UTC offset (e.g. '{}{offset}')",
     ),
     4: ("meter", "missing meter"),
     5: ("parameter", "missing parameter"),
@@ -86,9 +96,17 @@ CODES: dict[int, tuple[str, str]] = {
     7: ("unit", "unknown unit '{}'"),
     8: ("unit", "unit '{}' does not measure the parameter"),
     9: ("value", "not a number: '{}'"),
-    10: ("value", "too large to compare exactly: '{}'"),
-    11: ("value", "more than " + str(MAX_DECIMALS) + " decimal places: '{}'"),
-    12: ("value", "too large to compare exactly at this series' decimal places"),
+    13: (
+        "timestamp",
+        "'{}' happened twice in {tz} (the clocks went back that day): "
+        "write the time with its UTC offset",
+    ),
+    10: (
+        "value",
+        "beyond the range read exactly ("
+        + str(MAX_DIGITS)
+        + " digits before and after the decimal point): '{}'",
+    ),
 }
 
 
@@ -186,9 +204,9 @@ def _formats(path: Path, lf: pl.LazyFrame, name: str) -> tuple[list[str], list[s
     if fast_naive.any():
         naive.append(FAST)
     rest = sample.filter(~fast_aware & ~fast_naive)
-    for chosen, formats, zone in ((aware, _AWARE_FORMATS, "UTC"), (naive, _NAIVE_FORMATS, None)):
+    for chosen, formats, tz_name in ((aware, _AWARE_FORMATS, "UTC"), (naive, _NAIVE_FORMATS, None)):
         for fmt in formats:
-            parsed = rest.str.to_datetime(fmt, strict=False, time_unit="us", time_zone=zone)
+            parsed = rest.str.to_datetime(fmt, strict=False, time_unit="us", time_zone=tz_name)
             if parsed.null_count() < rest.len():
                 chosen.append(fmt)
     if not aware and not naive:
@@ -227,7 +245,14 @@ def _parse_times(
         else:
             local = col.dt.replace_time_zone(tz, ambiguous="null", non_existent="null")
             t = local.dt.epoch("us")
-            code = pl.when(col.is_null()).then(1).when(t.is_null()).then(3).otherwise(0)
+            gap = col.dt.replace_time_zone(tz, ambiguous="earliest", non_existent="null").is_null()
+            code = (
+                pl.when(col.is_null())
+                .then(1)
+                .when(t.is_null())
+                .then(pl.when(gap).then(3).otherwise(13))
+                .otherwise(0)
+            )
             code = code.cast(pl.UInt8)
         return [], [t.alias("__t")], pl.col("__t"), code
     if dtype != pl.String:
@@ -264,11 +289,17 @@ def _parse_times(
         if naive is not None
         else none
     )
+    gap = (
+        naive.dt.replace_time_zone(tz, ambiguous="earliest", non_existent="null").is_null()
+        if naive is not None
+        else pl.lit(False)
+    )
     second = [
         norm.str.contains(_OFFSET).alias("__aware"),
         absolute.alias("__abs"),
         (naive.is_null() if naive is not None else pl.lit(True)).alias("__naive_bad"),
         local.alias("__local"),
+        gap.alias("__gap"),
     ]
     a = pl.col("__aware")
     t = pl.when(a).then(pl.col("__abs")).otherwise(pl.col("__local"))
@@ -280,58 +311,88 @@ def _parse_times(
         .when(~a & pl.col("__naive_bad"))
         .then(2)
         .when(~a & pl.col("__local").is_null())
-        .then(3)
+        .then(pl.when(pl.col("__gap")).then(3).otherwise(13))
         .otherwise(0)
         .cast(pl.UInt8)
     )
     return first, second, t, code
 
 
-_PLAIN_OK = rf"^[+-]?(\d+\.?\d{{0,{MAX_DECIMALS}}}|\.\d{{1,{MAX_DECIMALS}}})$"
 _PLAIN = r"^[+-]?(\d+\.?\d*|\.\d+)$"
 _EXPONENT = r"^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+$"
 
 
+def _places_needed(v: pl.Expr) -> pl.Expr:
+    """The decimal places a number written as ``v`` needs (trailing zeros of its fraction
+    dropped, an exponent applied; 0 for a whole number), or null when it is not a number."""
+    dotted = v.str.contains(".", literal=True)
+    trimmed = v.str.strip_chars_end("0")
+    plain = pl.when(dotted).then(
+        trimmed.str.len_bytes().cast(pl.Int64)
+        - trimmed.str.find(".", literal=True).cast(pl.Int64)
+        - 1
+    )
+    mantissa = v.str.extract(r"^[^eE]*", 0)
+    fraction = mantissa.str.extract(r"\.(\d*)", 1).str.strip_chars_end("0")
+    exponent = v.str.extract(r"[eE]([+-]?\d+)$", 1).cast(pl.Int64, strict=False)
+    sci = fraction.str.len_bytes().fill_null(0).cast(pl.Int64) - exponent
+    whole = pl.lit(0, dtype=pl.Int64)
+    return (
+        pl.when(v.str.contains(_PLAIN))
+        .then(plain.fill_null(whole))
+        .when(v.str.contains(_EXPONENT))
+        .then(pl.max_horizontal(sci, whole))
+    )
+
+
+def _digits(v: pl.Expr) -> pl.Expr:
+    """How many digits the number written as ``v`` has before its decimal point (an
+    exponent applied), to refuse only numbers beyond :data:`MAX_DIGITS`."""
+    mantissa = v.str.extract(r"^[+-]?0*(\d*)", 1).str.len_bytes().cast(pl.Int64)
+    exponent = v.str.extract(r"[eE]([+-]?\d+)$", 1).cast(pl.Int64, strict=False).fill_null(0)
+    return mantissa + exponent
+
+
 def _parse_values(name: str, dtype: pl.DataType) -> tuple[pl.Expr, list[pl.Expr], pl.Expr]:
-    """The value's text (first stage); ``__missing``, ``__v9`` (the value × 10⁹, an exact
-    Int64) and ``__vc`` (its error code) (second stage); the missing flag."""
+    """The value's text (first stage); ``__missing``, ``__dec`` (the decimal places it needs)
+    and ``__vc`` (its error code) (second stage); the missing flag.
+
+    A float column (Parquet) is read as the shortest decimal that gives back the same binary
+    float (polars' float-to-text, as Python's ``repr``); text is read as written, whatever
+    the number of digits.
+    """
     v = pl.col("__v")
-    scaled = v.cast(pl.Decimal(38, MAX_DECIMALS), strict=False).to_physical()
-    v9 = scaled.cast(pl.Int64, strict=False)
     if dtype.is_float():
-        text = pl.col(name).round(MAX_DECIMALS).cast(pl.String).alias("__v")
+        text = pl.col(name).cast(pl.String).alias("__v")
         missing = pl.col(name).is_null() | pl.col(name).is_nan()
-        code = pl.when(missing).then(0).when(v9.is_null()).then(10).otherwise(0)
     else:
         text = _text(name, dtype).alias("__v")
         missing = v.is_null() | v.str.to_lowercase().is_in(list(MISSING_WORDS))
-        fine = v.cast(pl.Decimal(38, 18), strict=False).to_physical()
-        code = (
-            pl.when(missing)
-            .then(0)
-            .when(v.str.contains(_PLAIN_OK))
-            .then(pl.when(v9.is_null()).then(10).otherwise(0))
-            .when(v.str.contains(_PLAIN))
-            .then(11)
-            .when(~v.str.contains(_EXPONENT))
-            .then(9)
-            .when(v9.is_null())
-            .then(10)
-            .when(fine.is_null() | (fine % 10**MAX_DECIMALS != 0))
-            .then(11)
-            .otherwise(0)
-        )
-    second = [missing.alias("__missing"), v9.alias("__v9"), code.cast(pl.UInt8).alias("__vc")]
+    dec = _places_needed(v)
+    code = (
+        pl.when(missing)
+        .then(0)
+        .when(dec.is_null())
+        .then(9)
+        .when((dec > MAX_DECIMALS) | (_digits(v) > MAX_DIGITS))
+        .then(10)
+        .otherwise(0)
+    )
+    second = [missing.alias("__missing"), dec.alias("__dec"), code.cast(pl.UInt8).alias("__vc")]
     return text, second, pl.col("__missing")
 
 
-def compact(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.LazyFrame:
+def compact(
+    path: Path, lf: pl.LazyFrame, options: ReadOptions, numbered: bool = False
+) -> pl.LazyFrame:
     """The lazy query turning the user's columns into the compact, checked form:
-    ``row, meter, parameter (as written), unit (as written), t (µs UTC), v9 (value × 10⁹),
+    ``row, meter, parameter (as written), unit (as written), t (µs UTC), v (the value's text),
+    dec (the decimal places it needs),
     state, code, raw``. Parameter names and units, a handful of distinct spellings, are
     resolved per series afterwards (:class:`_Builder`), not per row.
 
-    Built in stages so that each helper column is computed once per row.
+    Built in stages so that each helper column is computed once per row. ``numbered``: ``lf``
+    already has its spreadsheet row numbers in ``__row``.
     """
     cols = _columns(path, lf)
     tz = options.timezone
@@ -358,9 +419,9 @@ def compact(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.LazyFrame:
     ts_text = pl.col("__ts") if ts_type == pl.String else pl.col(ts_name).cast(pl.String)
     c = pl.col("code")
     raw = (
-        pl.when(c.is_in([2, 3]))
+        pl.when(c.is_in([2, 3, 13]))
         .then(ts_text)
-        .when(c.is_in([9, 10, 11]))
+        .when(c.is_in([9, 10]))
         .then(pl.col("__v"))
         .otherwise(pl.lit(None, dtype=pl.String))
     )
@@ -371,15 +432,10 @@ def compact(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.LazyFrame:
         .then(pl.lit(MISSING, dtype=pl.UInt8))
         .otherwise(pl.lit(OK, dtype=pl.UInt8))
     )
-    out = lf.with_row_index("__row", offset=2).select(first)
-    if options.meter is not None:
-        out = out.filter(pl.col("__meter") == options.meter)
-    if options.parameter is not None:
-        spellings = [k for k, name in SPELLINGS.items() if name == options.parameter]
-        spelled = pl.col("__parameter").str.to_lowercase().str.replace_all(r"\s+", " ")
-        out = out.filter(spelled.is_in(spellings))
+    out = (lf if numbered else lf.with_row_index("__row", offset=2)).select(first)
     return (
-        out.with_columns(*ts_second, *v_second)
+        _chosen(out, options)
+        .with_columns(*ts_second, *v_second)
         .with_columns(t.alias("t"), t_code.alias("__tc"))
         .with_columns(code.alias("code"))
         .select(
@@ -388,12 +444,102 @@ def compact(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.LazyFrame:
             pl.col("__parameter").alias("parameter"),
             pl.col("__unit").alias("unit"),
             "t",
-            pl.col("__v9").alias("v9"),
+            pl.col("__v").alias("v"),
+            pl.col("__dec").cast(pl.Int32).alias("dec"),
             state.alias("state"),
             "code",
             raw.alias("raw"),
         )
     )
+
+
+def _chosen(out: pl.LazyFrame, options: ReadOptions) -> pl.LazyFrame:
+    """Only the rows of the meter and parameter asked for (``__meter``, ``__parameter``)."""
+    if options.meter is not None:
+        out = out.filter(pl.col("__meter") == options.meter)
+    if options.parameter is not None:
+        spellings = [k for k, name in SPELLINGS.items() if name == options.parameter]
+        spelled = pl.col("__parameter").str.to_lowercase().str.replace_all(r"\s+", " ")
+        out = out.filter(spelled.is_in(spellings))
+    return out
+
+
+_FAST_VALUE = r"^-?\d+(\.\d+)?$"  # 12, 12.30, -0.5, 190.95000000000002
+
+
+def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFrame:
+    """The rows of :func:`compact`, collected, on a shorter path for the layouts meters and
+    historians write: a time ``YYYY-MM-DDTHH:MM:SS±HH:MM`` and a plain decimal. Those rows
+    need no normalising, no layout detection and no check for missing words; every other row
+    (another layout, a naive time, a missing or bad value) goes through :func:`compact`
+    itself, so the result is the same row for row (the tests compare both)."""
+    cols = _columns(path, lf)
+    ts_name, ts_type = cols["timestamp"]
+    v_name, v_type = cols["value"]
+    if ts_type != pl.String or v_type != pl.String:
+        return lf_collect(path, compact(path, lf, options))
+    names = [cols[k][0] for k in (*REQUIRED, *OPTIONAL) if k in cols]
+    try:
+        raw = lf.with_row_index("__row", offset=2).select("__row", *names).collect()
+    except (pl.exceptions.PolarsError, OSError) as e:
+        raise ReadingsError(f"{path}: cannot read: {_first_line(e)}") from None
+    value = pl.col(v_name)
+    instants = aware_instants(raw[ts_name])
+    marked = raw.with_columns(
+        pl.Series("__tf", instants, dtype=pl.Int64), value.str.contains(_FAST_VALUE).alias("__pf")
+    )
+    quick = (pl.col("__tf") != NOT_READ) & pl.col("__pf").fill_null(False)
+    fast = marked.filter(quick)
+    slow = marked.filter(~quick).drop("__tf", "__pf")
+    trimmed = value.str.strip_chars_end("0")
+    point = trimmed.str.find(".", literal=True).cast(pl.Int64)
+    dec = (trimmed.str.len_bytes().cast(pl.Int64) - point - 1).fill_null(0)
+    labels: list[pl.Expr] = []
+    for key, default in (("meter", "default"), ("parameter", "flow"), ("unit", None)):
+        if key in cols:
+            labels.append(_text(*cols[key]).alias(f"__{key}"))
+        else:
+            labels.append(pl.lit(default, dtype=pl.String).alias(f"__{key}"))
+    meter = pl.col("__meter")
+    bad_meter = meter.is_null() | (meter == "")
+    quick_rows = _chosen(fast.lazy().with_columns(labels), options).select(
+        pl.col("__row").cast(pl.Int64).alias("row"),
+        pl.col("__meter").alias("meter"),
+        pl.col("__parameter").alias("parameter"),
+        pl.col("__unit").alias("unit"),
+        pl.col("__tf").cast(pl.Int64).alias("t"),
+        value.alias("v"),
+        dec.cast(pl.Int32).alias("dec"),
+        pl.when(bad_meter).then(ERROR).otherwise(OK).cast(pl.UInt8).alias("state"),
+        pl.when(bad_meter).then(4).otherwise(0).cast(pl.UInt8).alias("code"),
+        pl.lit(None, dtype=pl.String).alias("raw"),
+    )
+    parts = [lf_collect(path, quick_rows)]
+    if slow.height:
+        parts.append(lf_collect(path, compact(path, slow.lazy(), options, numbered=True)))
+    return pl.concat(parts, how="vertical_relaxed")
+
+
+def _by_series(df: pl.DataFrame) -> dict[tuple[Any, ...], pl.DataFrame]:
+    """The rows of each meter and parameter as written; a file of one meter and one
+    parameter (the usual export) is not copied."""
+    meter, parameter = df["meter"], df["parameter"]
+    m0, p0 = meter[0], parameter[0]
+    if (
+        m0 is not None
+        and p0 is not None
+        and bool((meter == m0).all())
+        and bool((parameter == p0).all())
+    ):
+        return {(m0, p0): df}
+    return df.partition_by(["meter", "parameter"], as_dict=True, maintain_order=True)
+
+
+def lf_collect(path: Path, lf: pl.LazyFrame) -> pl.DataFrame:
+    try:
+        return lf.collect()
+    except (pl.exceptions.PolarsError, OSError) as e:
+        raise ReadingsError(f"{path}: cannot read: {_first_line(e)}") from None
 
 
 # --- series from the compact rows ------------------------------------------------------------
@@ -411,12 +557,59 @@ def _decimals(x: Fraction) -> tuple[int, int]:
     return int(x), places
 
 
-def _places(v9: I64) -> int:
-    """The fewest decimal places that hold every value exactly (values are × 10⁹)."""
-    for places in range(MAX_DECIMALS):
-        if not bool(np.any(v9 % 10 ** (MAX_DECIMALS - places))):
-            return places
-    return MAX_DECIMALS
+def _scaled(text: pl.Series, places: int) -> npt.NDArray[Any]:
+    """Each value's text as the exact integer ``value × 10**places``: int64 where every value
+    fits (polars' decimal parser, 128 bits, then a checked cast), else Python integers."""
+    if places <= 30:
+        wide = text.cast(pl.Decimal(38, places), strict=False).to_physical()
+        if wide.null_count() == 0:
+            narrow = wide.cast(pl.Int64, strict=False)
+            if narrow.null_count() == 0:
+                return narrow.to_numpy().astype(np.int64, copy=False)
+            return np.array(wide.to_list(), dtype=object)
+    unit = 10**places
+    return np.array([int(Fraction(x) * unit) for x in text.to_list()], dtype=object)
+
+
+def _converted(
+    m: npt.NDArray[Any],
+    factor: I64,
+    shift: I64,
+    units: npt.NDArray[Any],
+    offsets: dict[str, tuple[int, int]],
+    scale: int,
+) -> npt.NDArray[Any]:
+    """``m × factor × 10**shift`` plus each unit's offset, exactly: in int64 when the result
+    cannot overflow (the common case: one unit, values of a meter), else Python integers."""
+    if not offsets and not bool(shift.any()):
+        return m
+    est = np.abs(m.astype(np.float64)) * factor.astype(np.float64) * np.power(10.0, shift)
+    for o_int, o_places in offsets.values():
+        est += abs(o_int) * 10.0 ** (scale - o_places)
+    small = m.dtype != object and float(est.max(initial=0.0)) < float(_FIT) / 4
+    if small:
+        v = m * factor * np.power(10, np.minimum(shift, 18)).astype(np.int64)
+    else:
+        power = np.array([10 ** int(x) for x in range(int(shift.max(initial=0)) + 1)], dtype=object)
+        v = m.astype(object) * factor.astype(object) * power[shift]
+    for u, (o_int, o_places) in offsets.items():
+        v[units == u] += o_int * 10 ** (scale - o_places)
+    return np.asarray(v)
+
+
+def _offset_before(text: str, tz: str) -> str:
+    """The UTC offset in force just before a time the clocks skipped (``-05:00`` for 02:30 on
+    the spring-forward day in New York), for the example of a row error; "" if none."""
+    try:
+        naive = datetime.fromisoformat(text)
+    except ValueError:
+        return ""
+    offset = naive.replace(tzinfo=zone(tz), fold=0).utcoffset()
+    if naive.tzinfo is not None or offset is None:
+        return ""
+    minutes = int(offset.total_seconds()) // 60
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
 class _Builder:
@@ -436,15 +629,42 @@ class _Builder:
             return None, errors
         rows = ok["row"].to_numpy().astype(np.int64)
         t = ok["t"].to_numpy().astype(np.int64)
-        v9 = ok["v9"].to_numpy().astype(np.int64)
-        units = ok["unit"].to_numpy()
         present = sorted(set(ok["unit"].unique().to_list()))
         target = present[0] if len(present) == 1 else BY_NAME[parameter].canonical_unit
-        places = _places(v9)
-        m = v9 // 10 ** (MAX_DECIMALS - places)
+        places = max(0, int(ok["dec"].to_numpy().max()))
+        m = _scaled(ok["v"], places)
+        if len(present) == 1:
+            # one unit (the usual file): the values as written, no conversion
+            v, scale = m, places
+        else:
+            v, scale = self._convert(meter, parameter, ok, m, places, present, target)
 
-        factor = np.ones(t.shape[0], dtype=np.int64)
-        extra = np.zeros(t.shape[0], dtype=np.int64)
+        if t.size > 1 and not bool(np.all(t[1:] >= t[:-1])):
+            order = np.lexsort((rows, t))
+            rows, t, v = rows[order], t[order], v[order]
+        merged = 0
+        if t.size > 1:
+            same = t[1:] == t[:-1]
+            if bool(same.any()):
+                rows, t, v, scale, merged = self._dedupe(meter, parameter, rows, t, v, scale, same)
+        series = Series(meter, parameter, target, t, v, scale, rows, missing, merged)
+        return series, errors
+
+    def _convert(
+        self,
+        meter: str,
+        parameter: str,
+        ok: pl.DataFrame,
+        m: npt.NDArray[Any],
+        places: int,
+        present: list[str],
+        target: str,
+    ) -> tuple[npt.NDArray[Any], int]:
+        """Values in several units, converted exactly to ``target``: the scaled values and
+        their scale."""
+        units = ok["unit"].to_numpy()
+        factor = np.ones(m.shape[0], dtype=np.int64)
+        extra = np.zeros(m.shape[0], dtype=np.int64)
         offsets: dict[str, tuple[int, int]] = {}
         for u in present:
             if u == target:
@@ -464,31 +684,7 @@ class _Builder:
             offsets[u] = (o_int, o_places)
         scale = max(places + int(extra.max()), *(p for _, p in offsets.values()), 0)
         shift = scale - places - extra
-        est = np.abs(m).astype(np.float64) * factor.astype(np.float64) * np.power(10.0, shift)
-        for o_int, o_places in offsets.values():
-            est += abs(o_int) * 10.0 ** (scale - o_places)
-        too_big = est >= float(_FIT) / 4
-        v = m * factor * np.power(10, np.clip(shift, 0, 18)).astype(np.int64)
-        for u, (o_int, o_places) in offsets.items():
-            v[units == u] += o_int * 10 ** (scale - o_places)
-        if bool(too_big.any()):
-            for r in rows[too_big][: self.options.max_errors]:
-                errors.append(RowError(int(r), *self._message(12, None)))
-            keep = ~too_big
-            rows, t, v = rows[keep], t[keep], v[keep]
-            if rows.size == 0:
-                return None, errors
-
-        if t.size > 1 and not bool(np.all(t[1:] >= t[:-1])):
-            order = np.lexsort((rows, t))
-            rows, t, v = rows[order], t[order], v[order]
-        merged = 0
-        if t.size > 1:
-            same = t[1:] == t[:-1]
-            if bool(same.any()):
-                rows, t, v, scale, merged = self._dedupe(meter, parameter, rows, t, v, scale, same)
-        series = Series(meter, parameter, target, t, v, scale, rows, missing, merged)
-        return series, errors
+        return _converted(m, factor, shift, units, offsets, scale), scale
 
     def _units(self, parameter: str, ok: pl.DataFrame) -> tuple[pl.DataFrame, list[RowError]]:
         """Resolve the units as written (a few spellings per series): blank is the
@@ -524,7 +720,9 @@ class _Builder:
 
     def _message(self, code: int, raw: str | None) -> tuple[str, str]:
         field, template = CODES[code]
-        return field, template.format(raw if raw is not None else "", tz=self.options.timezone)
+        text = raw if raw is not None else ""
+        tz = self.options.timezone
+        return field, template.format(text, text, tz=tz, offset=_offset_before(text, tz))
 
     def _dedupe(
         self,
@@ -572,11 +770,9 @@ class _Builder:
             )
             for s, c in zip(sums, cnts, strict=True)
         ]
-        if max((abs(x) for x in means), default=0) >= _FIT:
-            raise ReadingsError(
-                f"{self.path}: values of meter {meter!r}, {parameter} are too large"
-            )
-        return rows[starts], t[starts], np.array(means, dtype=np.int64), scale + extra, merged
+        wide = max((abs(x) for x in means), default=0) >= _FIT
+        merged_v = np.array(means, dtype=object if wide else np.int64)
+        return rows[starts], t[starts], merged_v, scale + extra, merged
 
 
 # --- the file, series by series --------------------------------------------------------------
@@ -642,7 +838,7 @@ class Readings:
         groups: dict[tuple[str, str], list[pl.DataFrame]] = {}
         if good.height == 0:
             return groups
-        parts = good.partition_by(["meter", "parameter"], as_dict=True, maintain_order=True)
+        parts = _by_series(good)
         for (meter, raw), part in parts.items():
             text = "" if raw is None else str(raw)
             name = SPELLINGS.get(normalize_spelling(text)) if text else None
@@ -669,7 +865,8 @@ class Readings:
     def series(self) -> Iterator[Series]:
         """Each meter's series of each parameter, sorted by meter then parameter."""
         if self._estimate() <= self.options.memory_budget:
-            yield from self._build(self._resolve(self._collect(self._lazy)))
+            rows = compact_now(self.path, _scan(self.path), self.options)
+            yield from self._build(self._resolve(rows))
             return
         self.spilled = True
         folder = tempfile.mkdtemp(prefix="sewer-slugs-", dir=self.options.spill_dir)

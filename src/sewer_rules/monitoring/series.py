@@ -11,6 +11,9 @@ their own). In memory a series is two arrays of 64-bit integers, 16 bytes a read
   the largest number of decimal places the series was written with keeps every value exact,
   so comparisons with limits and with five times a baseline are integer comparisons
   (ARCHITECTURE.md: "Exact arithmetic for limit comparisons ... also in vectorised code").
+  int64 where every scaled value fits (meters' values, and floats exported with 17
+  significant digits, like ``190.95000000000002``); otherwise Python integers (an object
+  array), exact and slower: the engine's arithmetic accepts both.
 
 Runs (INTERPRETATIONS.md, Slugs): each reading stands for the interval until the next reading.
 A run of consecutive qualifying readings ``i..j`` lasts from ``t_i`` to ``t_(j+1)``. A gap
@@ -27,6 +30,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -34,7 +38,6 @@ import numpy.typing as npt
 
 from ..analytes import BY_NAME, Analyte
 from ..parameters import ParameterError, ParameterSet
-from ..units import format_decimal, fraction_to_decimal
 
 I64 = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -57,7 +60,7 @@ class Series:
     parameter: str
     unit: str
     t: I64
-    v: I64
+    v: npt.NDArray[Any]
     scale: int
     rows: I64 = field(default_factory=lambda: EMPTY)
     missing: int = 0
@@ -78,7 +81,7 @@ class Series:
 
     def decimal(self, scaled: int) -> Decimal:
         """A scaled integer of this series as the decimal it stands for."""
-        return Decimal(int(scaled)).scaleb(-self.scale)
+        return exact_decimal(int(scaled), self.scale)
 
     def fraction(self, scaled: int | Fraction) -> Fraction:
         return Fraction(scaled) / ten(self.scale)
@@ -95,7 +98,9 @@ class Series:
         """A series from exact decimals (tests, examples); times must be strictly increasing."""
         decs = [Decimal(str(x)) for x in values]
         scale = max((max(0, -int(d.as_tuple().exponent)) for d in decs), default=0)
-        ints = np.array([int(d.scaleb(scale)) for d in decs], dtype=np.int64)
+        scaled = [int(Fraction(d) * 10**scale) for d in decs]
+        wide = max((abs(x) for x in scaled), default=0) >= 1 << 62
+        ints = np.array(scaled, dtype=object if wide else np.int64)
         t = np.asarray(times_us, dtype=np.int64)
         if t.size > 1 and not bool(np.all(t[1:] > t[:-1])):
             raise ValueError("times must be strictly increasing")
@@ -123,11 +128,42 @@ def scaled_ceil(x: Fraction, scale: int) -> int:
     return math.ceil(x * ten(scale))
 
 
+def exact_decimal(scaled: int, scale: int) -> Decimal:
+    """``scaled / 10**scale`` as a Decimal, exactly (built from text: no context rounding,
+    whatever the number of digits)."""
+    return Decimal(f"{int(scaled)}E{-scale}")
+
+
+def _plain(scaled: int, places: int) -> str:
+    """``scaled / 10**places`` written out, trailing zeros of the fraction dropped."""
+    sign = "-" if scaled < 0 else ""
+    digits = str(abs(scaled)).rjust(places + 1, "0")
+    whole, frac = digits[: len(digits) - places], digits[len(digits) - places :].rstrip("0")
+    return f"{sign}{whole}.{frac}" if frac else f"{sign}{whole}"
+
+
 def show(x: Decimal | Fraction) -> str:
-    """A value for a report: exact when it terminates, else rounded to six decimal places."""
-    if isinstance(x, Fraction):
-        return format(fraction_to_decimal(x, places=6), "f")
-    return format_decimal(x)
+    """A value for a report: exact when it terminates (whatever the number of digits), else
+    rounded half-even to six decimal places."""
+    if isinstance(x, Decimal):
+        if not x.is_finite():
+            return str(x)
+        sign, digits, exponent = x.as_tuple()
+        n = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
+        assert isinstance(exponent, int)
+        return _plain(n * ten(max(0, exponent)), max(0, -exponent))
+    den = x.denominator
+    twos = fives = 0
+    while den % 2 == 0:
+        den //= 2
+        twos += 1
+    while den % 5 == 0:
+        den //= 5
+        fives += 1
+    if den == 1:
+        places = max(twos, fives)
+        return _plain(x.numerator * ten(places) // x.denominator, places)
+    return _plain(round(x * ten(6)), 6)
 
 
 # --- time ------------------------------------------------------------------------------------

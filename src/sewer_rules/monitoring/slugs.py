@@ -20,11 +20,18 @@ the jurisdiction — ``slug.multiple`` 5, ``slug.minimum_duration`` 15 min,
   a pH is a logarithm and a temperature in degrees has an arbitrary zero, so "five times" has
   no meaning for them; the law gives them their own limits (:mod:`.excursions`).
 - "the average twenty-four-hour concentration ... during normal operation": the baseline of a
-  reading taken at time t is the arithmetic mean of that series' readings with times in
-  [t − 24 h, t), in absolute time (a day when clocks change is still 24 hours). A reading with
-  less than 24 hours of history before it (or an empty window after a long outage) has no
-  baseline: it is not judged, and is counted. Where normal operation is better known (a
-  baseline set in a permit from normal-operation data), a fixed baseline replaces the mean.
+  reading taken at time t is the arithmetic mean of that series' readings taken *during
+  normal operation* with times in [t − 24 h, t), in absolute time (a day when clocks change
+  is still 24 hours). A reading that itself exceeded five times its own baseline — whether or
+  not its run lasted long enough to be a slug — is not normal operation and enters no later
+  baseline, so a long discharge does not raise its own threshold (a 300-minute discharge at
+  10 × the normal level is one 300-minute slug, not a 160-minute one). A reading with less
+  than 24 hours of history before it, or whose window holds no normal-operation reading (an
+  outage, or a whole day above the old level), has no baseline: it is not judged, is
+  counted, and counts as normal operation for later baselines — so a lasting change of level
+  becomes the new normal after 24 hours instead of one endless slug. Where normal operation
+  is better known (a baseline set in a permit from normal-operation data), a fixed baseline
+  replaces the mean. Computed in vectorised passes (:mod:`.normal`).
 - "more than five times": the reading exceeds when value > 5 × baseline, strictly; a reading
   of exactly five times its baseline does not. Decided exactly on scaled integers
   (:mod:`.kernel`).
@@ -59,9 +66,9 @@ from .kernel import (
     WindowRule,
     exact_sum,
     limit_hits,
-    trailing_exceedances,
     window_start,
 )
+from .normal import normal_exceedances
 from .series import (
     I64,
     US_PER_HOUR,
@@ -70,6 +77,7 @@ from .series import (
     Runs,
     Segment,
     Series,
+    exact_decimal,
     iso,
     minutes,
     runs,
@@ -132,7 +140,7 @@ class Slug(NamedTuple):
 
     @property
     def peak(self) -> Decimal:
-        return Decimal(self.peak_scaled).scaleb(-self.scale)
+        return exact_decimal(self.peak_scaled, self.scale)
 
     @property
     def baseline(self) -> Fraction:
@@ -166,6 +174,8 @@ class SlugResult:
     unjudged: int
     used: list[UsedParameter] = field(default_factory=list)
     hits: int = 0
+    passes: int = 0
+    normal: npt.NDArray[np.bool_] | None = None  # None: every reading counts as normal
 
 
 def used_parameters(
@@ -222,7 +232,7 @@ def detect_slugs(
     judgement: Judgement = (
         limit_hits(v, limit_rules)
         if baseline.fixed is not None
-        else trailing_exceedances(t, v, cad, window_rules)
+        else normal_exceedances(t, v, cad, window_rules)
     )
     found = runs(t, judgement.hits, cad)
     slugs = _slugs(series, params, segs, multiples, window_rules, baseline, judgement, found)
@@ -230,7 +240,15 @@ def detect_slugs(
     if baseline.fixed is None and baseline.hours is None:
         used_names.append("slug.baseline_window")
     used = used_parameters(params, used_names, [s.on for s in segs]) if segs else []
-    return SlugResult(slugs, judgement.judged, judgement.unjudged, used, int(judgement.hits.size))
+    return SlugResult(
+        slugs,
+        judgement.judged,
+        judgement.unjudged,
+        used,
+        int(judgement.hits.size),
+        judgement.passes,
+        judgement.normal,
+    )
 
 
 def _peaks(v: I64, hits: I64, first: I64, last: I64) -> I64:
@@ -242,7 +260,7 @@ def _peaks(v: I64, hits: I64, first: I64, last: I64) -> I64:
     bounds[1::2] = np.searchsorted(hits, last) + 1
     if bounds[-1] >= values.shape[0]:
         bounds = bounds[:-1]  # the last run ends at the last exceeding reading
-    return np.asarray(np.maximum.reduceat(values, bounds)[0::2], dtype=np.int64)
+    return np.asarray(np.maximum.reduceat(values, bounds)[0::2], dtype=values.dtype)
 
 
 def _slugs(
@@ -284,8 +302,12 @@ def _slugs(
             continue
         total, count = totals[k], counts[k]
         if baseline.fixed is None and judgement.sums is None:
+            # the mean of the window's normal-operation readings (module docstring)
             lo = window_start(series.t, f, window_rules[segment[k]].window)
-            total, count = exact_sum(series.v[lo:f]), f - lo
+            inside = series.v[lo:f]
+            if judgement.normal is not None:
+                inside = inside[judgement.normal[lo:f]]
+            total, count = exact_sum(inside), int(inside.shape[0])
         out.append(
             Slug(
                 starts_us[k],
@@ -333,10 +355,14 @@ def slug_findings(slug: Slug, tz: str, reported_at: datetime | None = None) -> l
     return findings
 
 
-def baseline_curve(series: Series, window_us: int) -> npt.NDArray[np.float64]:
-    """The trailing mean at every reading, as floats, for drawing only (NaN where unjudged).
+def baseline_curve(
+    series: Series, window_us: int, normal: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.float64]:
+    """The trailing mean of the normal-operation readings (``normal``; None: all) at every
+    reading, as floats, for drawing only (NaN where unjudged).
 
-    Never used to decide anything: the decision is the exact integer test of :mod:`.kernel`.
+    Never used to decide anything: the decision is the exact integer test of :mod:`.kernel`
+    and :mod:`.normal`.
     """
     t = series.t
     n = len(series)
@@ -344,10 +370,12 @@ def baseline_curve(series: Series, window_us: int) -> npt.NDArray[np.float64]:
     if n == 0:
         return out
     vals = series.v.astype(np.float64) / 10**series.scale
-    prefix = np.concatenate(([0.0], np.cumsum(vals)))
+    weight = np.ones(n) if normal is None else normal.astype(np.float64)
+    prefix = np.concatenate(([0.0], np.cumsum(vals * weight)))
+    counts = np.concatenate(([0.0], np.cumsum(weight)))
     lo = np.searchsorted(t, t - window_us, side="left")
     idx = np.arange(n)
-    count = idx - lo
+    count = counts[idx] - counts[lo]
     ok = (t - t[0] >= window_us) & (count > 0)
     out[ok] = (prefix[idx[ok]] - prefix[lo[ok]]) / count[ok]
     return out

@@ -1,0 +1,171 @@
+"""Re-judging a meter's stored readings under the reading of the law now in force.
+
+When the reading of § 196-15 SLUG changes (the office adopted "during normal operation" as
+INTERPRETATIONS.md reads it: a reading above five times its own baseline enters no later
+baseline), the slugs already stored were found under the old reading. They are records of
+legal weight: never edited, never deleted. :func:`reevaluate_slugs` judges the meter's whole
+stored series again with the engine (:func:`sewer_rules.monitoring.analysis.analyse_series`,
+the same call an upload makes) and, in one transaction:
+
+- records a :class:`~sewer_office.meters.models.SlugReevaluation` with its reason, the
+  jurisdiction and parameters version, and who ran it;
+- marks every stored slug the new judgement does not find *as recorded* (same start, end,
+  readings, peak, baseline and threshold) ``superseded_by`` that record, and its findings no
+  longer current (as a corrected laboratory result's findings are);
+- stores every slug found anew, with its finding, naming the re-evaluation (``found_by``);
+- writes the audit events: one for the re-evaluation, one for each superseded slug.
+
+A slug found again exactly as recorded is kept untouched. A user's report of a superseded
+slug still counts for the new slug of the same discharge (overlapping in time), see
+:meth:`~sewer_office.meters.models.SlugEvent.all_reports`. ``dry_run`` says what would
+change and writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+
+from sewer_office.accounts.roles import has_role
+from sewer_office.core import audit
+from sewer_office.core.errors import Forbidden, InvalidInput
+from sewer_office.monitoring.models import Finding
+from sewer_rules.monitoring.analysis import Options, SeriesReport, analyse_series
+from sewer_rules.monitoring.series import US_PER_SECOND, Series, instant, show
+from sewer_rules.monitoring.slugs import Slug
+
+from . import services
+from .models import Meter, ReadingUpload, SlugEvent, SlugReevaluation
+
+#: The reason recorded when none is given: the change of reading this command was made for.
+DEFAULT_REASON = (
+    "§ 196-15 SLUG read as INTERPRETATIONS.md now reads it: the baseline is the mean of the "
+    "readings taken during normal operation (a reading above five times its own baseline "
+    "enters no later baseline)"
+)
+
+
+@dataclass
+class Reevaluated:
+    """What a re-evaluation of one meter found: slugs kept, superseded and new."""
+
+    meter: Meter
+    readings: int
+    kept: list[SlugEvent] = field(default_factory=list)
+    superseded: list[SlugEvent] = field(default_factory=list)
+    new: list[Slug] = field(default_factory=list)
+    record: SlugReevaluation | None = None
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.superseded or self.new)
+
+
+def _key(s: Slug) -> tuple[object, ...]:
+    return (
+        instant(s.start),
+        instant(s.end),
+        s.readings,
+        show(s.peak),
+        show(s.baseline),
+        show(s.threshold),
+    )
+
+
+def _stored_key(e: SlugEvent) -> tuple[object, ...]:
+    return (e.start, e.end, e.readings, e.peak, e.baseline, e.threshold)
+
+
+def _judge(meter: Meter) -> tuple[int, SeriesReport | None]:
+    """The engine's judgement of every stored reading of ``meter`` (as an upload's)."""
+    p = services.params()
+    times, values = services.history(meter)
+    if not times:
+        return 0, None
+    series = Series.from_decimals(meter.ident, meter.parameter, meter.unit, times, values)
+    options = Options(jurisdiction=p.jurisdiction, max_gap_us=meter.max_gap_seconds * US_PER_SECOND)
+    return len(times), analyse_series(series, p, options)
+
+
+def _upload_of(meter: Meter, start: Any) -> ReadingUpload:
+    """The upload that holds a slug's first reading (a stored reading: there is one)."""
+    reading = meter.readings.filter(at=start).select_related("upload").get()
+    return reading.upload
+
+
+def reevaluate_slugs(
+    meter: Meter, actor: Any, *, reason: str = DEFAULT_REASON, dry_run: bool = False
+) -> Reevaluated:
+    """Judge ``meter``'s stored readings again and supersede the slugs no longer found as
+    recorded (module docstring). Superintendent or engineer; None is the system (CLI)."""
+    if actor is not None and not has_role(actor, *services.METER_ROLES):
+        raise Forbidden("Slugs are re-evaluated by the Superintendent or the engineer.")
+    if not reason.strip():
+        raise InvalidInput({"reason": ["Say why the slugs are judged again."]})
+    count, report = _judge(meter)
+    found = report.slugs if report is not None else []
+    stored = list(services.current_slugs(meter).order_by("start"))
+    by_key = {_stored_key(e): e for e in stored}
+    wanted = {_key(s): s for s in found}
+    result = Reevaluated(meter, count)
+    result.kept = [e for k, e in by_key.items() if k in wanted]
+    result.superseded = [e for k, e in by_key.items() if k not in wanted]
+    result.new = [s for k, s in wanted.items() if k not in by_key]
+    if dry_run or not result.changed:
+        return result
+    p = services.params()
+    with transaction.atomic():
+        locked = Meter.objects.select_for_update().get(pk=meter.pk)
+        record = SlugReevaluation.objects.create(
+            meter=locked,
+            actor=actor if getattr(actor, "is_authenticated", False) else None,
+            reason=reason.strip(),
+            jurisdiction=p.jurisdiction,
+            parameters_version=p.version,
+            readings=count,
+            kept=len(result.kept),
+        )
+        old_ids = [e.pk for e in result.superseded]
+        SlugEvent.objects.filter(pk__in=old_ids, superseded_by__isnull=True).update(
+            superseded_by=record
+        )
+        Finding.objects.filter(
+            source_type=ContentType.objects.get_for_model(SlugEvent),
+            source_id__in=[str(i) for i in old_ids],
+        ).update(current=False)
+        used = next((u for u in report.used if u.name == "slug.multiple"), None) if report else None
+        created = [
+            services._record_slug(locked, _upload_of(locked, instant(s.start)), s, p, used, record)
+            for s in result.new
+        ]
+        for e in result.superseded:
+            audit.record(
+                actor=actor,
+                action="supersede_slug",
+                obj=e,
+                before=audit.snapshot(e),
+                after={"superseded_by": record.pk},
+                reason=record.reason,
+                citation=services.SLUG_CITATION,
+            )
+        audit.record(
+            actor=actor,
+            action="reevaluate_slugs",
+            obj=record,
+            after={
+                "meter": locked.ident,
+                "readings": count,
+                "kept": [e.pk for e in result.kept],
+                "superseded": old_ids,
+                "new": [e.pk for e in created],
+                "parameters_version": p.version,
+            },
+            reason=record.reason,
+            citation=services.SLUG_CITATION,
+        )
+    result.record = record
+    services.flag_unreported_slugs()
+    return result

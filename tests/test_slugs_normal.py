@@ -1,0 +1,119 @@
+"""Baselines "during normal operation": the vectorised passes against the sequential rule.
+
+The reference is :func:`tests.test_slugs_engine.reference`, one reading at a time in
+Fractions. Here: the magnitudes that change the engine's arithmetic (int64, 32-bit limbs with
+a floating-point screen, Python integers), the cases that need many passes, and the count of
+passes the module docstring of :mod:`sewer_rules.monitoring.normal` promises.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sewer_rules.monitoring.kernel import WindowRule, trailing_exceedances
+from sewer_rules.monitoring.normal import normal_exceedances
+from sewer_rules.monitoring.series import Series, cadence
+
+from .test_slugs_engine import MAX_GAP, MIN, T0, meter_series, reference
+
+
+def _judge(t: list[int], v: np.ndarray, window: int):  # type: ignore[no-untyped-def]
+    tt = np.asarray(t, dtype=np.int64)
+    return normal_exceedances(tt, v, cadence(tt, MAX_GAP), [WindowRule(0, len(t), window, 5, 1)])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(meter_series(max_size=120), st.sampled_from([6, 15, 40]))
+def test_every_magnitude_decides_alike(data, window_minutes) -> None:
+    """Scaled by 10**14 (window sums beyond int64: limbs and the floating-point screen, ties
+    decided on Python integers) or by 10**30 (values beyond int64: Python integers), the
+    readings exceeding are those of the sequential rule."""
+    t, values = data
+    window = window_minutes * MIN
+    hits, judged, unjudged, _ = reference(t, [Fraction(x) for x in values], window, Fraction(5))
+    s = Series.from_decimals("m", "flow", "gpd", t, values)
+    for v in (s.v, s.v * 10**14, s.v.astype(object) * 10**30):
+        got = _judge(t, v, window)
+        assert got.hits.tolist() == hits
+        assert (got.judged, got.unjudged) == (judged, unjudged)
+
+
+def _level(n_before: int, values: list[str]) -> tuple[list[int], list[str]]:
+    vals = ["10"] * n_before + values
+    return [T0 + i * MIN for i in range(len(vals))], vals
+
+
+def test_a_long_discharge_does_not_raise_its_own_threshold() -> None:
+    """300 minutes at ten times a day of normal flow: the plain trailing mean stops at 160
+    readings; during normal operation all 300 exceed, in three passes."""
+    t, values = _level(1440, ["100"] * 300 + ["10"] * 60)
+    s = Series.from_decimals("m", "flow", "gpd", t, values)
+    tt = np.asarray(t, dtype=np.int64)
+    rule = [WindowRule(0, len(t), 1440 * MIN, 5, 1)]
+    plain = trailing_exceedances(tt, s.v, cadence(tt, MAX_GAP), rule)
+    assert plain.hits.tolist() == list(range(1440, 1600))
+    got = _judge(t, s.v, 1440 * MIN)
+    assert got.hits.tolist() == list(range(1440, 1740))
+    assert got.passes == 3
+
+
+def test_a_level_just_above_five_times_needs_a_pass_a_reading_and_is_exact() -> None:
+    """The worst case of the module docstring: a new level 5.01 times the old. Each pass adds
+    about one reading to the run, until the window holds none of the old level; then the new
+    level is normal operation."""
+    window = 60 * MIN
+    t, values = _level(60, ["50.1"] * 150)
+    hits, judged, unjudged, _ = reference(t, [Fraction(x) for x in values], window, Fraction(5))
+    s = Series.from_decimals("m", "flow", "gpd", t, values)
+    got = _judge(t, s.v, window)
+    assert got.hits.tolist() == hits == list(range(60, 120))
+    assert (got.judged, got.unjudged) == (judged, unjudged)
+    assert 50 <= got.passes <= 62  # about one a reading of the run, never more than that + 2
+
+
+def test_after_a_day_above_the_old_level_the_new_level_is_normal() -> None:
+    """Every reading of the window excluded: the next reading has no baseline (not judged,
+    counted), counts as normal, and the readings after it are judged against the new level."""
+    window = 60 * MIN
+    t, values = _level(60, ["100"] * 90)
+    got = _judge(t, Series.from_decimals("m", "flow", "gpd", t, values).v, window)
+    assert got.hits.tolist() == list(range(60, 120))
+    hits, judged, unjudged, _ = reference(t, [Fraction(x) for x in values], window, Fraction(5))
+    assert got.hits.tolist() == hits
+    assert (got.judged, got.unjudged) == (judged, unjudged)
+    assert got.normal is not None and bool(got.normal[120]) and not bool(got.normal[119])
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(-(2**62), 2**62), min_size=0, max_size=300))
+def test_exact_sums_of_large_values(values: list[int]) -> None:
+    """Sums of values near 64 bits (limbs) and of Python integers are the exact sums."""
+    from sewer_rules.monitoring.kernel import exact_sum
+
+    assert exact_sum(np.array(values, dtype=np.int64)) == sum(values)
+    assert exact_sum(np.array([x * 10**30 for x in values], dtype=object)) == sum(values) * 10**30
+
+
+def test_the_drawn_baseline_is_that_of_normal_operation() -> None:
+    """The plot's threshold follows the decision: during a long discharge the drawn mean
+    stays that of the normal-operation readings (10), not the plain mean its readings raise."""
+    from decimal import Decimal
+
+    from sewer_rules.monitoring.slugs import Baseline, baseline_curve, detect_slugs
+    from sewer_rules.parameters import load_jurisdiction
+
+    params = load_jurisdiction("wappinger")
+    t, values = _level(1440, ["100"] * 300)
+    s = Series.from_decimals("m", "flow", "gpd", t, values)
+    tt = np.asarray(t, dtype=np.int64)
+    result = detect_slugs(
+        s, params, params.timezone, cadence(tt, MAX_GAP), Baseline(hours=Decimal(24))
+    )
+    assert result.normal is not None
+    drawn = baseline_curve(s, 1440 * MIN, result.normal)
+    plain = baseline_curve(s, 1440 * MIN)
+    assert abs(drawn[-1] - 10) < 1e-9 and plain[-1] > 28
