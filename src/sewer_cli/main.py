@@ -81,6 +81,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cmd_plant_temperature",
         "§ 196-19 C(5): plant influent temperature caused by a discharge",
     ),
+    "reevaluate-slugs": (
+        "cmd_reevaluate_slugs",
+        "judge stored meter readings again (§ 196-15 SLUG) and supersede old slugs",
+    ),
     "sections": ("cmd_sections", "print the registry of the article's sections with coverage"),
     "sewer-design": (
         "cmd_sewer_design",
