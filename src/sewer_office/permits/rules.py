@@ -64,6 +64,15 @@ def subdivision_fee(estimated_cost: Decimal, on: date) -> Any:
     return subdivision_sewer_fee(estimated_cost, params(), on)
 
 
+def subdivision_sewer_duty(
+    smallest_plot_acres: Decimal, in_sewer_district: bool, on: date
+) -> dict[str, Any]:
+    """§ 196-16 G: whether the owners shall construct the subdivision's sewers, and why."""
+    from sewer_rules.ordinance.s196_16_subdivision_sewers import subdivision_sewer_duty as duty
+
+    return duty(smallest_plot_acres, in_sewer_district, params(), on).as_dict()
+
+
 # --- § 196-19 D(3) grinders ---------------------------------------------------------------
 
 
