@@ -32,10 +32,8 @@ DEFINITIONS: dict[str, tuple[Criterion, ...]] = {
 #: are those of the limit rules, which these parameters need not share).
 PARAMETERS = sorted({p for cs in DEFINITIONS.values() for c in cs for p in c.parameters})
 
-#: The pseudo-criterion of the cooling-water definition read from the declared source.
-_SOURCE_KEY = "source"
-
 _MET, _UNDECIDED, _BROKEN = 1, 0, -1
+_PREFIX = {"cooling_water": "cw", "unpolluted_water": "uw"}
 
 SAMPLE_SCHEMA = {
     "sample_id": pl.String,
@@ -45,7 +43,8 @@ SAMPLE_SCHEMA = {
 
 
 def _criteria_table(params: ParameterSet, starts: list[date]) -> pl.DataFrame:
-    """One row per period × criterion: its analyte, mode, whether required, and its bounds."""
+    """One row per period × analyte, with the criterion each definition applies to it (its
+    mode, whether required, and bounds, prefixed ``cw_`` / ``uw_``; null where none applies)."""
 
     def bound(name: str | None, on: date) -> str | None:
         if name is None:
@@ -53,98 +52,83 @@ def _criteria_table(params: ParameterSet, starts: list[date]) -> pl.DataFrame:
         value = params.get(name, on).value
         return None if value is None else str(value)
 
-    rows = [
-        (
-            i,
-            c.analyte,
-            definition,
-            f"{definition}.{c.key}",
-            c.mode is Mode.ABSENT,
-            c.required,
-            bound(c.minimum, on),
-            bound(c.maximum, on),
-        )
-        for i, on in enumerate(starts)
-        for definition, criteria in DEFINITIONS.items()
-        for c in criteria
-    ]
-    return pl.DataFrame(
-        rows,
-        schema={
-            "cperiod": pl.Int64,
-            "analyte": pl.String,
-            "definition": pl.String,
-            "key": pl.String,
-            "absent": pl.Boolean,
-            "required": pl.Boolean,
-            "lo": pl.String,
-            "hi": pl.String,
-        },
-        orient="row",
-    ).with_columns(pl.col("lo").cast(CANON), pl.col("hi").cast(CANON))
+    analytes = sorted({c.analyte for cs in DEFINITIONS.values() for c in cs})
+    columns: dict[str, list[object]] = {"cperiod": [], "analyte": []}
+    schema: dict[str, pl.DataType] = {"cperiod": pl.Int64(), "analyte": pl.String()}
+    for prefix in _PREFIX.values():
+        for col, dtype in (
+            ("absent", pl.Boolean()),
+            ("required", pl.Boolean()),
+            ("code", pl.Int8()),
+        ):
+            columns[f"{prefix}_{col}"] = []
+            schema[f"{prefix}_{col}"] = dtype
+        for col in ("lo", "hi"):
+            columns[f"{prefix}_{col}"] = []
+            schema[f"{prefix}_{col}"] = pl.String()
+    for i, on in enumerate(starts):
+        for analyte in analytes:
+            columns["cperiod"].append(i)
+            columns["analyte"].append(analyte)
+            for definition, criteria in DEFINITIONS.items():
+                prefix = _PREFIX[definition]
+                mine = [c for c in criteria if c.analyte == analyte]
+                if len(mine) > 1:
+                    raise ValueError(f"{definition}: several criteria read {analyte}")
+                c = mine[0] if mine else None
+                columns[f"{prefix}_absent"].append(None if c is None else c.mode is Mode.ABSENT)
+                columns[f"{prefix}_required"].append(None if c is None else c.required)
+                codes = [r.key for r in criteria if r.required]
+                columns[f"{prefix}_code"].append(
+                    codes.index(c.key) if c is not None and c.required else None
+                )
+                columns[f"{prefix}_lo"].append(None if c is None else bound(c.minimum, on))
+                columns[f"{prefix}_hi"].append(None if c is None else bound(c.maximum, on))
+    return pl.DataFrame(columns, schema=schema).with_columns(
+        *[pl.col(f"{p}_{b}").cast(CANON) for p in _PREFIX.values() for b in ("lo", "hi")]
+    )
 
 
-def _verdict() -> pl.Expr:
-    """Per result and criterion: 1 met, -1 broken, 0 cannot be told (see ``criteria.Mode``)."""
-    value, lo, hi = pl.col("canon"), pl.col("lo"), pl.col("hi")
+def _verdict(prefix: str) -> pl.Expr:
+    """Per result: 1 meets its criterion, -1 breaks it, 0 cannot be told, null none applies
+    (see ``criteria.Mode``)."""
+    value, lo, hi = pl.col("canon"), pl.col(f"{prefix}_lo"), pl.col(f"{prefix}_hi")
+    absent, required = pl.col(f"{prefix}_absent"), pl.col(f"{prefix}_required")
     detected = ~pl.col("nd")
     unbounded = lo.is_null() & hi.is_null()
     within = (lo.is_null() | (value >= lo)) & (hi.is_null() | (value <= hi))
     rl_meaningful = hi.is_not_null() & (value <= hi)
-    return (
-        pl.when(pl.col("absent") & detected)
+    verdict = (
+        pl.when(absent & detected)
         .then(_BROKEN)
-        .when(pl.col("absent"))
+        .when(absent)
         .then(pl.when(rl_meaningful).then(_MET).otherwise(_UNDECIDED))
         # RANGE: no level configured — a detection cannot be judged; a non-detect of an
         # optional substance is simply not contained.
         .when(unbounded)
-        .then(pl.when(detected | pl.col("required")).then(_UNDECIDED).otherwise(_MET))
+        .then(pl.when(detected | required).then(_UNDECIDED).otherwise(_MET))
         .when(detected)
         .then(pl.when(within).then(_MET).otherwise(_BROKEN))
         .when(lo.is_null() & rl_meaningful)
         .then(_MET)
         .otherwise(_UNDECIDED)
         .fill_null(_UNDECIDED)
-        .cast(pl.Int8)
     )
+    return pl.when(absent.is_null()).then(None).otherwise(verdict).cast(pl.Int8)
 
 
-def _source_verdicts(rows: pl.DataFrame) -> pl.DataFrame:
-    """The declared source of each row as a cooling-water criterion (blank: not declared)."""
+def _source_verdict() -> pl.Expr:
+    """The declared source of a row as a cooling-water criterion (blank: not declared)."""
     declared = (
         pl.col("source").str.strip_chars().str.to_lowercase().str.replace_all(r"[\s\-]+", "_")
     )
     return (
-        rows.select("sample_id", declared.alias("source"))
-        .filter(pl.col("source").is_not_null() & (pl.col("source") != ""))
-        .select(
-            "sample_id",
-            pl.lit("cooling_water").alias("definition"),
-            pl.lit(f"cooling_water.{_SOURCE_KEY}").alias("key"),
-            pl.lit(True).alias("required"),
-            pl.when(pl.col("source").is_in(list(COOLING_SOURCES)))
-            .then(_MET)
-            .otherwise(_BROKEN)
-            .cast(pl.Int8)
-            .alias("v"),
-        )
-    )
-
-
-def _answer(definition: str, n_required: int) -> pl.Expr:
-    """yes / no / unknown of one definition, from a sample's verdicts."""
-    mine = pl.col("definition") == definition
-    broken = (mine & (pl.col("v") == _BROKEN)).any()
-    undecided = (mine & (pl.col("v") == _UNDECIDED)).any()
-    met = pl.col("key").filter(mine & pl.col("required") & (pl.col("v") == _MET)).n_unique()
-    return (
-        pl.when(broken)
-        .then(False)
-        .when(~undecided & (met == n_required))
-        .then(True)
-        .otherwise(None)
-        .alias(definition)
+        pl.when(declared.is_null() | (declared == ""))
+        .then(None)
+        .when(declared.is_in(list(COOLING_SOURCES)))
+        .then(_MET)
+        .otherwise(_BROKEN)
+        .cast(pl.Int8)
     )
 
 
@@ -175,30 +159,63 @@ def classify_samples(
         return pl.DataFrame(schema=SAMPLE_SCHEMA)
     starts = params.breakpoints(PARAMETERS)
     table = _criteria_table(params, starts)
-    relevant = table.get_column("analyte").unique().to_list()
-    subset = rows.filter(pl.col("analyte").is_in(relevant)).select(
-        "sample_id", "analyte", "canon", "nd", "day"
-    )
+    source = pl.col("source") if "source" in rows.columns else pl.lit(None, pl.String)
     cperiod = (
-        (pl.Series(starts, dtype=pl.Date).search_sorted(subset.get_column("day"), side="right") - 1)
+        (pl.Series(starts, dtype=pl.Date).search_sorted(rows.get_column("day"), side="right") - 1)
         .clip(lower_bound=0)
         .cast(pl.Int64)
     )
-    verdicts = (
-        subset.with_columns(cperiod.alias("cperiod"))
-        .join(table, on=["cperiod", "analyte"], how="inner")
-        .select("sample_id", "definition", "key", "required", _verdict().alias("v"))
+    n_required = {d: sum(c.required for c in DEFINITIONS[d]) for d in DEFINITIONS}
+    judged = (
+        rows.select("row", "sample_id", "analyte", "canon", "nd", source.alias("source"))
+        .with_columns(cperiod.alias("cperiod"))
+        .join(table, on=["cperiod", "analyte"], how="left")
+        .select(
+            "row",
+            "sample_id",
+            _source_verdict().alias("src_v"),
+            *[_verdict(p).alias(f"{p}_v") for p in _PREFIX.values()],
+            # the required criterion a row meets, if it meets one
+            *[
+                pl.when(_verdict(p) == _MET).then(pl.col(f"{p}_code")).alias(f"{p}_code")
+                for p in _PREFIX.values()
+            ],
+        )
     )
-    if "source" in rows.columns:
-        verdicts = pl.concat([verdicts, _source_verdicts(rows)])
-    n_required = {
-        "cooling_water": sum(c.required for c in COOLING_CRITERIA) + 1,  # + the source
-        "unpolluted_water": sum(c.required for c in UNPOLLUTED_CRITERIA),
-    }
-    answers = verdicts.group_by("sample_id").agg(*[_answer(d, n) for d, n in n_required.items()])
-    samples = rows.select("sample_id").unique(maintain_order=True)
+    # Per sample: the lowest verdict of each definition (-1 broken, 0 undecided, 1 all met,
+    # null nothing judged) and how many of its required criteria were met (distinct codes).
+    per_sample = judged.group_by("sample_id").agg(
+        pl.col("row").min(),
+        pl.col("src_v").min(),
+        *[pl.col(f"{p}_v").min() for p in _PREFIX.values()],
+        *[pl.col(f"{p}_code").drop_nulls().n_unique().alias(f"{p}_met") for p in _PREFIX.values()],
+    )
+
+    def all_met(p: str) -> pl.Expr:
+        definition = next(d for d, q in _PREFIX.items() if q == p)
+        return pl.col(f"{p}_met") == n_required[definition]
+
+    cw, uw, src = pl.col("cw_v"), pl.col("uw_v"), pl.col("src_v")
+    cooling = (
+        pl.when((cw == _BROKEN) | (src == _BROKEN))
+        .then(False)
+        .when((cw == _MET) & (src == _MET) & all_met("cw"))
+        .then(True)
+        .otherwise(None)
+    )
+    unpolluted = (
+        pl.when(uw == _BROKEN)
+        .then(False)
+        .when((uw == _MET) & all_met("uw"))
+        .then(True)
+        .otherwise(None)
+    )
     return (
-        samples.join(answers, on="sample_id", how="left", maintain_order="left")
-        .select(list(SAMPLE_SCHEMA))
+        per_sample.sort("row")
+        .select(
+            "sample_id",
+            cooling.alias("cooling_water"),
+            unpolluted.alias("unpolluted_water"),
+        )
         .cast(pl.Schema(SAMPLE_SCHEMA))
     )
