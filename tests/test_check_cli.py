@@ -64,8 +64,36 @@ def test_json_contract_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         "message": "pH 5.4 SU is lower than 5.5 SU",
     }
     assert doc["samples"] == [
-        {"sample_id": "S1", "classifications": {"cooling_water": False, "unpolluted_water": False}}
+        {"sample_id": "S1", "classifications": {"cooling_water": None, "unpolluted_water": False}}
     ]
+
+
+def test_classifications_are_yes_no_unknown_true_false_null_in_json_and_words_in_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """§ 196-15: a declared cooling-system source with BOD/SS ≤ 10 and no oil is cooling water
+    (true); the same water with BOD 11 is not (false); without a declared source, unknown (null)."""
+    rows = "".join(
+        f"{s},2026-03-02,composite,{p},{v},mg/l,{src}\n"
+        for s, src, bod in (
+            ("A", "cooling_system", "10"),
+            ("B", "cooling_system", "11"),
+            ("C", "", "3"),
+        )
+        for p, v in (("BOD", bod), ("TSS", "10"), ("O&G", "<5"))
+    )
+    f = write(tmp_path, f"{HEADER},source\n{rows}")
+    code, doc = run_json(capsys, str(f))
+    assert code == 0
+    assert [(s["sample_id"], s["classifications"]["cooling_water"]) for s in doc["samples"]] == [
+        ("A", True),
+        ("B", False),
+        ("C", None),
+    ]
+    main(["check", str(f)])
+    table = capsys.readouterr().out.split("Samples (", 1)[1].splitlines()
+    cells = {line.split()[0]: line.split()[1:] for line in table[2:] if line.strip()}
+    assert cells["A"][0] == "yes" and cells["B"][0] == "no" and cells["C"][0] == "unknown"
 
 
 def test_row_errors_are_listed_and_the_rest_evaluated(

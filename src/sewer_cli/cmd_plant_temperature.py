@@ -8,9 +8,11 @@
 "0.05 MGD"; "180 °F", "82 C"). The plant's influent flow and temperature without the
 discharge are the dated parameters ``plant.flow`` and ``plant.temperature`` (not configured in
 the Wappinger file: give them with --plant-flow / --plant-temperature, or use a jurisdiction
-that records them). The mixed influent temperature must not exceed 40 °C.
+that records them). The mixed influent temperature must not exceed 40 °C. It is a model (an
+estimate), so a modelled influent above 40 °C is "review", not "prohibited": only a measured
+plant influent above 40 °C is prohibited.
 
-Exit status: 0 when the influent does not exceed 40 °C; 1 when it does (prohibited);
+Exit status: 0 when the modelled influent does not exceed 40 °C; 1 when it does (review);
 2 for unusable input, including plant figures that are not configured.
 """
 
@@ -118,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         print(render(result, params))
-    return EXIT_FOUND if result.prohibited else EXIT_OK
+    return EXIT_FOUND if result.finding is not None else EXIT_OK
 
 
 def render(r: InfluentTemperature, params: ParameterSet) -> str:
@@ -139,10 +141,13 @@ def render(r: InfluentTemperature, params: ParameterSet) -> str:
     assert r.influent_c is not None
     assert r.influent_f is not None
     lines.append(f"   = {approx_decimal(r.influent_c)} °C ({approx_decimal(r.influent_f)} °F)")
-    lines.append(f"4. Limit: {describe(r.maximum)} — prohibited when exceeded (§ 196-19 C(5))")
+    lines.append(
+        f"4. Limit: {describe(r.maximum)} — a modelled influent above it is for review; "
+        "a measured one is prohibited (§ 196-19 C(5))"
+    )
     lines.append("")
-    if r.prohibited:
-        lines.append(f"Result: PROHIBITED — {r.message}")
+    if r.review:
+        lines.append(f"Result: REVIEW (modelled estimate) — {r.message}")
     else:
-        lines.append(f"Result: not prohibited — {r.message}")
+        lines.append(f"Result: within the limit — {r.message}")
     return "\n".join(lines)

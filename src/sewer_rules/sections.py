@@ -159,9 +159,9 @@ _ENTRIES: list[tuple[str, str, Coverage, str]] = [
     ),
     (
         "§ 196-16 G",
-        "Subdivision sewers",
-        N,
-        "plan approval by County Health and the engineer, recorded by the office",
+        "Subdivision sewers: when the owners shall construct them",
+        I,
+        "",
     ),
     (
         "§ 196-16 H",

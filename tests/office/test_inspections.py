@@ -76,7 +76,21 @@ def test_every_checklist_item_cites_a_registered_section() -> None:
         for item in checklist:
             assert Citation.parse(item.citation) in REGISTRY, (kind, item.citation)
     cited = {i.citation for c in CHECKLISTS.values() for i in c}
-    assert {"§ 196-19 F(2)", "§ 196-19 H", "§ 196-19 B", "§ 196-17 F", "§ 196-19 G"} <= cited
+    assert {"§ 196-19 F(2)", "§ 196-19 H", "§ 196-19 A", "§ 196-17 F", "§ 196-19 G"} <= cited
+
+
+def test_stormwater_items_cite_the_prohibition_of_196_19_a_not_b() -> None:
+    stormwater = [i for c in CHECKLISTS.values() for i in c if i.key == "no_stormwater"]
+    assert len(stormwater) == 2
+    assert {i.citation for i in stormwater} == {"§ 196-19 A"}
+    assert all(i.citation != "§ 196-19 B" for c in CHECKLISTS.values() for i in c)
+
+
+def test_private_system_item_says_what_196_17_d_says() -> None:
+    (item,) = [i for i in CHECKLISTS[InspectionKind.PRIVATE_SYSTEM] if i.citation == "§ 196-17 D"]
+    # § 196-17 D: "No septic tank or cesspool shall be permitted to discharge to any natural outlet."
+    assert "no septic tank or cesspool discharges to any natural outlet" in item.question
+    assert "public sewer" not in item.question
 
 
 def test_completing_without_credentials_is_refused_citing_196_21_a(town: Town) -> None:
@@ -130,7 +144,7 @@ def test_failed_items_become_findings_citing_their_sections(town: Town) -> None:
     assert [a.key for a in answers] == [x.key for x in items(InspectionKind.FOOD_SERVICE)]
     found = list(findings_of(i).order_by("citation"))
     assert [(f.citation, f.status, f.kind, f.review) for f in found] == [
-        ("§ 196-19 B", "review", "inspection", "new"),
+        ("§ 196-19 A", "review", "inspection", "new"),
         ("§ 196-19 F(2)", "review", "inspection", "new"),
     ]
     assert all(f.establishment_id == town.owner_restaurant.pk for f in found)

@@ -188,10 +188,30 @@ def test_conditions_required_for_conditional_approval(town: Town) -> None:
 
 def test_cooling_water_has_its_own_basis_and_classification(town: Town) -> None:
     a = new_record(
-        "industrial", town, discharge_kind="cooling_water", concentrations={"bod5": "4", "tss": "3"}
+        "industrial",
+        town,
+        discharge_kind="cooling_water",
+        concentrations={"bod5": "4", "tss": "3", "oil_grease": "<5"},
     )
     assert a.legal_basis == "§ 196-16 F"
     assert a.evaluation["classification"]["cooling_water"] is True
+
+
+def test_cooling_water_without_oil_and_grease_is_unknown_never_yes(town: Town) -> None:
+    a = new_record(
+        "industrial", town, discharge_kind="cooling_water", concentrations={"bod5": "4", "tss": "3"}
+    )
+    assert a.evaluation["classification"]["cooling_water"] is None
+
+
+def test_a_process_discharge_is_not_cooling_water_however_clean(town: Town) -> None:
+    a = new_record(
+        "industrial",
+        town,
+        discharge_kind="new",
+        concentrations={"bod5": "4", "tss": "3", "oil_grease": "<5"},
+    )
+    assert a.evaluation["classification"]["cooling_water"] is False
 
 
 def test_approval_letter_pdf(town: Town, login: Any) -> None:

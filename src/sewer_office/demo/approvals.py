@@ -130,7 +130,12 @@ class Approvals(RecordsBase):
         )
         self.do(t, "withdraw", "clerk", 150, reason="Expansion deferred by the company.")
         c = self.discharge(
-            est["Hudson Creamery"], 400, "cooling_water", {"bod5": "4", "tss": "3"}, "15000", "85"
+            est["Hudson Creamery"],
+            400,
+            "cooling_water",
+            {"bod5": "4", "tss": "3", "oil_grease": "<5"},
+            "15000",
+            "85",
         )
         c = self.do(c, "begin_review", "engineer", 395)
         self.do(c, "approve", "engineer", 390)

@@ -4,6 +4,10 @@ An inspector answers each item pass, fail or not applicable; a failed item becom
 finding citing the item's section (see :func:`sewer_office.inspections.services.complete`).
 The question and citation are copied onto the stored answer, so that a later edit of a
 checklist never rewrites what an inspection found.
+
+Stormwater, roof runoff and unpolluted cooling or process water in a sanitary sewer are the
+prohibition of § 196-19 A ("No person shall discharge ... to any sanitary sewer"); § 196-19 B
+only says where such water shall go instead, so the stormwater items cite § 196-19 A.
 """
 
 from __future__ import annotations
@@ -60,7 +64,7 @@ CHECKLISTS: dict[str, tuple[Item, ...]] = {
             "no_stormwater",
             "Stormwater, roof runoff and unpolluted process or cooling water are not "
             "discharged to the sanitary sewer",
-            "§ 196-19 B",
+            "§ 196-19 A",
         ),
         Item(
             "control_manhole_accessible",
@@ -92,8 +96,8 @@ CHECKLISTS: dict[str, tuple[Item, ...]] = {
         ),
         Item(
             "no_stormwater",
-            "Roof and surface drainage is not connected to the sanitary sewer",
-            "§ 196-19 B",
+            "Roof runoff and surface water are not discharged to the sanitary sewer",
+            "§ 196-19 A",
         ),
     ),
     InspectionKind.BUILDING_SEWER: (
@@ -163,8 +167,9 @@ CHECKLISTS: dict[str, tuple[Item, ...]] = {
         ),
         Item(
             "design_compliant",
-            "Type, capacity, location and layout comply; no septic tank or cesspool "
-            "discharges to a public sewer or natural outlet",
+            "Type, capacities, location and layout comply with the recommendations of the New "
+            "York State Department of Health and the Dutchess County Health Department; no "
+            "septic tank or cesspool discharges to any natural outlet",
             "§ 196-17 D",
         ),
         Item(

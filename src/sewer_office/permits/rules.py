@@ -64,6 +64,15 @@ def subdivision_fee(estimated_cost: Decimal, on: date) -> Any:
     return subdivision_sewer_fee(estimated_cost, params(), on)
 
 
+def subdivision_sewer_duty(
+    smallest_plot_acres: Decimal, in_sewer_district: bool, on: date
+) -> dict[str, Any]:
+    """§ 196-16 G: whether the owners shall construct the subdivision's sewers, and why."""
+    from sewer_rules.ordinance.s196_16_subdivision_sewers import subdivision_sewer_duty as duty
+
+    return duty(smallest_plot_acres, in_sewer_district, params(), on).as_dict()
+
+
 # --- § 196-19 D(3) grinders ---------------------------------------------------------------
 
 
@@ -83,12 +92,15 @@ def evaluate_declared_discharge(
     concentrations: dict[str, str],
     flow_gpd: Decimal | None,
     temperature_f: Decimal | None,
+    source: str | None = None,
 ) -> dict[str, Any]:
     """Evaluate declared characteristics as one sample of the discharge.
 
     The declared concentrations go through the same engine as laboratory results
     (``sewer-use check``), so the engineer sees the findings the ordinance and the
-    Superintendent's limits give (prohibited, review, abnormal strength, no limit). Flow and
+    Superintendent's limits give (prohibited, review, abnormal strength, no limit). ``source``
+    is the declared source of the water (``cooling_system`` for industrial cooling water),
+    which § 196-15 COOLING WATER needs before a sample can be cooling water. Flow and
     temperature give the plant influent temperature of § 196-19 C(5). Sample-type and holding
     time advisories do not apply to declared values and are left out.
     """
@@ -113,6 +125,7 @@ def evaluate_declared_discharge(
                 "parameter": analyte,
                 "value": str(value),
                 "unit": unit,
+                "source": source or "",
             }
         )
     if temperature_f is not None:
@@ -125,6 +138,7 @@ def evaluate_declared_discharge(
                 "parameter": "temperature",
                 "value": str(temperature_f),
                 "unit": "°F",
+                "source": source or "",
             }
         )
     findings: list[dict[str, Any]] = []

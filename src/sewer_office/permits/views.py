@@ -82,6 +82,10 @@ def _detail_context(
 
         extra["plan_checks"] = record.plan_checks or plan_checks(record)["checks"]
         extra["plan_checks_live"] = not record.plan_checks
+    if k.slug == "subdivision":
+        from .services.subdivision import sewer_duty
+
+        extra["sewer_duty"] = sewer_duty(record)
     return {
         "kind": k,
         "record": record,

@@ -1,7 +1,14 @@
 """§ 196-15 COOLING WATER and UNPOLLUTED WATER OR WASTE — classifying a sample as a whole.
 
 Both definitions speak of a water, not of one result: every result of a sample is read
-together. The limits are dated parameters (``cooling_water.*``, ``unpolluted_water.*``).
+together. What each definition asks is data in ``ordinance/s196_15_definitions``
+(``COOLING_CRITERIA``, ``UNPOLLUTED_CRITERIA``, ``COOLING_SOURCES``); this module applies it to a
+whole results table at once, in polars, with exact decimal comparisons.
+
+Each sample gets three-state answers, as nullable booleans: ``True`` (yes), ``False`` (no),
+``None`` (unknown). ``yes`` needs every required criterion measured and met and nothing
+measured left undecided; one result that breaks one criterion makes ``no``; anything else is
+``unknown`` — never ``yes`` by default.
 """
 
 from __future__ import annotations
@@ -10,145 +17,205 @@ from datetime import date
 
 import polars as pl
 
+from ..ordinance.s196_15_definitions.cooling_water import COOLING_CRITERIA, COOLING_SOURCES
+from ..ordinance.s196_15_definitions.criteria import Criterion, Mode
+from ..ordinance.s196_15_definitions.unpolluted_water import UNPOLLUTED_CRITERIA
 from ..parameters import ParameterSet
 from ..sections import implements
 from .prepare import CANON
 
-#: Substances whose mere presence makes a water polluted (§ 196-15 UNPOLLUTED WATER OR WASTE:
-#: "free or emulsified grease or oil, ... phenols ..., toxic or poisonous substances").
-POLLUTANTS = (
-    "oil_grease",
-    "phenols",
-    "cyanide_total",
-    "chromium",
-    "copper",
-    "zinc",
-    "nickel",
-    "lead",
-)
+DEFINITIONS: dict[str, tuple[Criterion, ...]] = {
+    "cooling_water": COOLING_CRITERIA,
+    "unpolluted_water": UNPOLLUTED_CRITERIA,
+}
+#: Every dated parameter the classification reads (its own breakpoints: the engine's periods
+#: are those of the limit rules, which these parameters need not share).
+PARAMETERS = sorted({p for cs in DEFINITIONS.values() for c in cs for p in c.parameters})
 
-_COOLING = {"bod5": "cooling_water.bod_maximum", "tss": "cooling_water.suspended_solids_maximum"}
-_UNPOLLUTED = {
-    "dissolved_solids": "unpolluted_water.dissolved_solids_maximum",
-    "chloride": "unpolluted_water.chlorides_maximum",
-    "tss": "unpolluted_water.suspended_solids_maximum",
-    "bod5": "unpolluted_water.bod_maximum",
-    "color": "unpolluted_water.color_maximum",
+_MET, _UNDECIDED, _BROKEN = 1, 0, -1
+_PREFIX = {"cooling_water": "cw", "unpolluted_water": "uw"}
+
+SAMPLE_SCHEMA = {
+    "sample_id": pl.String,
+    "cooling_water": pl.Boolean,
+    "unpolluted_water": pl.Boolean,
 }
 
 
-def _maxima(
-    params: ParameterSet, periods: list[date], table: dict[str, str], prefix: str
-) -> pl.DataFrame:
-    rows = [
-        (i, analyte, str(params.value(name, on)))
-        for i, on in enumerate(periods)
-        for analyte, name in table.items()
-    ]
-    return pl.DataFrame(
-        rows,
-        schema={"period": pl.Int64, "analyte": pl.String, f"{prefix}_max": pl.String},
-        orient="row",
-    ).with_columns(pl.col(f"{prefix}_max").cast(CANON))
+def _criteria_table(params: ParameterSet, starts: list[date]) -> pl.DataFrame:
+    """One row per period × analyte, with the criterion each definition applies to it (its
+    mode, whether required, and bounds, prefixed ``cw_`` / ``uw_``; null where none applies)."""
+
+    def bound(name: str | None, on: date) -> str | None:
+        if name is None:
+            return None
+        value = params.get(name, on).value
+        return None if value is None else str(value)
+
+    analytes = sorted({c.analyte for cs in DEFINITIONS.values() for c in cs})
+    columns: dict[str, list[object]] = {"cperiod": [], "analyte": []}
+    schema: dict[str, pl.DataType] = {"cperiod": pl.Int64(), "analyte": pl.String()}
+    for prefix in _PREFIX.values():
+        for col, dtype in (
+            ("absent", pl.Boolean()),
+            ("required", pl.Boolean()),
+            ("code", pl.Int8()),
+        ):
+            columns[f"{prefix}_{col}"] = []
+            schema[f"{prefix}_{col}"] = dtype
+        for col in ("lo", "hi"):
+            columns[f"{prefix}_{col}"] = []
+            schema[f"{prefix}_{col}"] = pl.String()
+    for i, on in enumerate(starts):
+        for analyte in analytes:
+            columns["cperiod"].append(i)
+            columns["analyte"].append(analyte)
+            for definition, criteria in DEFINITIONS.items():
+                prefix = _PREFIX[definition]
+                mine = [c for c in criteria if c.analyte == analyte]
+                if len(mine) > 1:
+                    raise ValueError(f"{definition}: several criteria read {analyte}")
+                c = mine[0] if mine else None
+                columns[f"{prefix}_absent"].append(None if c is None else c.mode is Mode.ABSENT)
+                columns[f"{prefix}_required"].append(None if c is None else c.required)
+                codes = [r.key for r in criteria if r.required]
+                columns[f"{prefix}_code"].append(
+                    codes.index(c.key) if c is not None and c.required else None
+                )
+                columns[f"{prefix}_lo"].append(None if c is None else bound(c.minimum, on))
+                columns[f"{prefix}_hi"].append(None if c is None else bound(c.maximum, on))
+    return pl.DataFrame(columns, schema=schema).with_columns(
+        *[pl.col(f"{p}_{b}").cast(CANON) for p in _PREFIX.values() for b in ("lo", "hi")]
+    )
 
 
 def _verdict(prefix: str) -> pl.Expr:
-    """Per result: True passes (≤ max, or non-detect at a reporting limit ≤ max), False fails
-    (measured above the max), None cannot be told (non-detect above the max) or not relevant."""
-    mx = pl.col(f"{prefix}_max")
+    """Per result: 1 meets its criterion, -1 breaks it, 0 cannot be told, null none applies
+    (see ``criteria.Mode``)."""
+    value, lo, hi = pl.col("canon"), pl.col(f"{prefix}_lo"), pl.col(f"{prefix}_hi")
+    absent, required = pl.col(f"{prefix}_absent"), pl.col(f"{prefix}_required")
+    detected = ~pl.col("nd")
+    unbounded = lo.is_null() & hi.is_null()
+    within = (lo.is_null() | (value >= lo)) & (hi.is_null() | (value <= hi))
+    rl_meaningful = hi.is_not_null() & (value <= hi)
+    verdict = (
+        pl.when(absent & detected)
+        .then(_BROKEN)
+        .when(absent)
+        .then(pl.when(rl_meaningful).then(_MET).otherwise(_UNDECIDED))
+        # RANGE: no level configured — a detection cannot be judged; a non-detect of an
+        # optional substance is simply not contained.
+        .when(unbounded)
+        .then(pl.when(detected | required).then(_UNDECIDED).otherwise(_MET))
+        .when(detected)
+        .then(pl.when(within).then(_MET).otherwise(_BROKEN))
+        .when(lo.is_null() & rl_meaningful)
+        .then(_MET)
+        .otherwise(_UNDECIDED)
+        .fill_null(_UNDECIDED)
+    )
+    return pl.when(absent.is_null()).then(None).otherwise(verdict).cast(pl.Int8)
+
+
+def _source_verdict() -> pl.Expr:
+    """The declared source of a row as a cooling-water criterion (blank: not declared)."""
+    declared = (
+        pl.col("source").str.strip_chars().str.to_lowercase().str.replace_all(r"[\s\-]+", "_")
+    )
     return (
-        pl.when(mx.is_null())
+        pl.when(declared.is_null() | (declared == ""))
         .then(None)
-        .when(pl.col("canon") <= mx)
-        .then(True)
-        .when(pl.col("nd"))
-        .then(None)
-        .otherwise(False)
+        .when(declared.is_in(list(COOLING_SOURCES)))
+        .then(_MET)
+        .otherwise(_BROKEN)
+        .cast(pl.Int8)
     )
 
 
 @implements("§ 196-15 COOLING WATER", "§ 196-15 UNPOLLUTED WATER OR WASTE")
-def classify_samples(rows: pl.DataFrame, params: ParameterSet, periods: list[date]) -> pl.DataFrame:
-    """Each sample's classification: ``cooling_water`` (true/false), ``unpolluted_water`` (true/false/null).
+def classify_samples(
+    rows: pl.DataFrame, params: ParameterSet, periods: list[date] | None = None
+) -> pl.DataFrame:
+    """Each sample's classification: ``cooling_water`` and ``unpolluted_water``, True/False/None.
 
-    § 196-15 COOLING WATER: "free from odor and oil. It shall contain no polluting substances
-    which could produce BOD or suspended solids, each in excess of 10 parts per million by
-    weight." True only when BOD and suspended solids were measured and neither exceeds 10, and
-    oil and grease, when measured, was not detected. Odor is not formalized (not measured).
+    § 196-15 COOLING WATER: "The water discharged from any system of condensation, air
+    conditioning, cooling, refrigeration or other, but which shall be free from odor and oil.
+    It shall contain no polluting substances which could produce BOD or suspended solids, each
+    in excess of 10 parts per million by weight." Yes only for a declared cooling-system
+    source with BOD ≤ 10 and SS ≤ 10 measured and oil and grease not detected at a meaningful
+    reporting limit.
 
-    § 196-15 UNPOLLUTED WATER OR WASTE: none of grease or oil, phenols, toxic substances;
-    dissolved solids ≤ 10,000, chlorides ≤ 2,500, suspended solids ≤ 10, BOD ≤ 10, color ≤ 50
-    ppm. False when any measured value breaks one of these, a listed substance is detected, or
-    the pH shows acid or alkali beyond the article's own range (§ 196-19 C(3), D(8)); true when
-    all five were measured and pass and nothing listed was detected; otherwise null (unknown).
+    § 196-15 UNPOLLUTED WATER OR WASTE: "containing none of the following: free or emulsified
+    grease or oil, acid of alkali, phenols ...; toxic or poisonous substances ... not more than
+    10,000 parts per million by weight of dissolved solids of which not more than 2,500 ...
+    as chlorides ... not more than 10 parts per million each of suspended solids and BOD. The
+    color shall not exceed 50 parts per million." Yes only when all of these are shown.
+
+    ``rows`` are the engine's valid rows (``sample_id``, ``analyte``, ``canon``, ``nd``,
+    ``day`` and the optional declared ``source``). ``periods`` (the engine's) is not needed:
+    the limits here are looked up on the breakpoints of their own parameters.
     """
     if rows.height == 0:
-        return pl.DataFrame(
-            schema={
-                "sample_id": pl.String,
-                "cooling_water": pl.Boolean,
-                "unpolluted_water": pl.Boolean,
-            }
-        )
-    base = rows.select("sample_id", "row", "analyte", "canon", "nd", "period")
-    cooling = _maxima(params, periods, _COOLING, "cw")
-    unpolluted = _maxima(params, periods, _UNPOLLUTED, "uw")
-    ph = pl.DataFrame(
-        [
-            (i, str(params.value("ph.minimum", on)), str(params.value("ph.maximum", on)))
-            for i, on in enumerate(periods)
-        ],
-        schema={"period": pl.Int64, "ph_min": pl.String, "ph_max": pl.String},
-        orient="row",
-    ).with_columns(pl.col("ph_min").cast(CANON), pl.col("ph_max").cast(CANON))
-    per_row = (
-        base.join(cooling, on=["period", "analyte"], how="left")
-        .join(unpolluted, on=["period", "analyte"], how="left")
-        .join(ph, on="period", how="left")
-        .with_columns(
-            _verdict("cw").alias("cw"),
-            _verdict("uw").alias("uw"),
-            (pl.col("analyte").is_in(POLLUTANTS) & ~pl.col("nd")).alias("pollutant_found"),
-            (pl.col("analyte").eq("oil_grease") & ~pl.col("nd")).alias("oil_found"),
-            (
-                pl.col("analyte").eq("ph")
-                & ((pl.col("canon") < pl.col("ph_min")) | (pl.col("canon") > pl.col("ph_max")))
-            ).alias("acid_alkali"),
+        return pl.DataFrame(schema=SAMPLE_SCHEMA)
+    starts = params.breakpoints(PARAMETERS)
+    table = _criteria_table(params, starts)
+    source = pl.col("source") if "source" in rows.columns else pl.lit(None, pl.String)
+    cperiod = (
+        (pl.Series(starts, dtype=pl.Date).search_sorted(rows.get_column("day"), side="right") - 1)
+        .clip(lower_bound=0)
+        .cast(pl.Int64)
+    )
+    n_required = {d: sum(c.required for c in DEFINITIONS[d]) for d in DEFINITIONS}
+    judged = (
+        rows.select("row", "sample_id", "analyte", "canon", "nd", source.alias("source"))
+        .with_columns(cperiod.alias("cperiod"))
+        .join(table, on=["cperiod", "analyte"], how="left")
+        .select(
+            "row",
+            "sample_id",
+            _source_verdict().alias("src_v"),
+            *[_verdict(p).alias(f"{p}_v") for p in _PREFIX.values()],
+            # the required criterion a row meets, if it meets one
+            *[
+                pl.when(_verdict(p) == _MET).then(pl.col(f"{p}_code")).alias(f"{p}_code")
+                for p in _PREFIX.values()
+            ],
         )
     )
-
-    def all_pass(analyte: str) -> list[pl.Expr]:
-        verdicts = pl.col("cw").filter(pl.col("analyte") == analyte)
-        return [
-            verdicts.len().alias(f"n_{analyte}"),
-            verdicts.fill_null(False).all().alias(f"ok_{analyte}"),
-        ]
-
-    grouped = per_row.group_by("sample_id", maintain_order=True).agg(
-        # cooling water
-        *all_pass("bod5"),
-        *all_pass("tss"),
-        pl.col("oil_found").any().alias("oil_found"),
-        # unpolluted water
-        (pl.col("uw") == False).any().alias("uw_fail"),  # noqa: E712 - null-aware comparison
-        pl.col("pollutant_found").any().alias("pollutant_found"),
-        pl.col("acid_alkali").any().alias("acid_alkali"),
-        pl.col("analyte").filter(pl.col("uw") == True).n_unique().alias("uw_passed"),  # noqa: E712
-        (pl.col("analyte").is_in(list(_UNPOLLUTED)) & pl.col("uw").is_null())
-        .any()
-        .alias("uw_unknown"),
+    # Per sample: the lowest verdict of each definition (-1 broken, 0 undecided, 1 all met,
+    # null nothing judged) and how many of its required criteria were met (distinct codes).
+    per_sample = judged.group_by("sample_id").agg(
+        pl.col("row").min(),
+        pl.col("src_v").min(),
+        *[pl.col(f"{p}_v").min() for p in _PREFIX.values()],
+        *[pl.col(f"{p}_code").drop_nulls().n_unique().alias(f"{p}_met") for p in _PREFIX.values()],
     )
-    n_required = len(_UNPOLLUTED)
-    is_cooling = (
-        (pl.col("n_bod5") > 0) & pl.col("ok_bod5") & (pl.col("n_tss") > 0) & pl.col("ok_tss")
-    )
-    return grouped.select(
-        "sample_id",
-        (is_cooling & ~pl.col("oil_found")).alias("cooling_water"),
-        pl.when(pl.col("uw_fail") | pl.col("pollutant_found") | pl.col("acid_alkali"))
+
+    def all_met(p: str) -> pl.Expr:
+        definition = next(d for d, q in _PREFIX.items() if q == p)
+        return pl.col(f"{p}_met") == n_required[definition]
+
+    cw, uw, src = pl.col("cw_v"), pl.col("uw_v"), pl.col("src_v")
+    cooling = (
+        pl.when((cw == _BROKEN) | (src == _BROKEN))
         .then(False)
-        .when((pl.col("uw_passed") == n_required) & ~pl.col("uw_unknown"))
+        .when((cw == _MET) & (src == _MET) & all_met("cw"))
         .then(True)
         .otherwise(None)
-        .alias("unpolluted_water"),
+    )
+    unpolluted = (
+        pl.when(uw == _BROKEN)
+        .then(False)
+        .when((uw == _MET) & all_met("uw"))
+        .then(True)
+        .otherwise(None)
+    )
+    return (
+        per_sample.sort("row")
+        .select(
+            "sample_id",
+            cooling.alias("cooling_water"),
+            unpolluted.alias("unpolluted_water"),
+        )
+        .cast(pl.Schema(SAMPLE_SCHEMA))
     )

@@ -23,7 +23,7 @@ from ..ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
 from ..units import ALIASES, UNITS, conversion
 
 REQUIRED_COLUMNS = ("sample_id", "sampled_at", "sample_type", "parameter", "value", "unit")
-OPTIONAL_COLUMNS = ("facility", "qualifier", "reporting_limit", "analyzed_at", "method")
+OPTIONAL_COLUMNS = ("facility", "qualifier", "reporting_limit", "analyzed_at", "method", "source")
 
 VALUE = pl.Decimal(38, 12)
 CANON = pl.Decimal(38, 18)
@@ -51,6 +51,7 @@ ROW_COLUMNS = (
     "sampled_utc",
     "analyzed_utc",
     "day",
+    "source",  # the sample's declared source, read as text by classify.py (§ 196-15 COOLING WATER)
 )
 
 

@@ -55,6 +55,7 @@ def file_discharge_approval(
         concentrations=approval.concentrations,
         flow_gpd=flow_gpd,
         temperature_f=temperature_f,
+        source=declared_source(approval),
     )
     if result["errors"]:
         raise InvalidInput(
@@ -71,5 +72,14 @@ def evaluate(approval: IndustrialDischargeApproval) -> dict[str, Any]:
         concentrations=approval.concentrations,
         flow_gpd=approval.flow_gpd,
         temperature_f=approval.temperature_f,
+        source=declared_source(approval),
     )
     return approval.evaluation
+
+
+def declared_source(approval: IndustrialDischargeApproval) -> str:
+    """The source of the declared water as § 196-15 COOLING WATER reads it: a cooling system
+    for an approval of industrial cooling water (§ 196-16 F), an industrial process otherwise."""
+    if approval.discharge_kind == DischargeKind.COOLING_WATER:
+        return "cooling_system"
+    return "industrial_process"

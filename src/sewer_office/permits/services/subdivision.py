@@ -55,6 +55,15 @@ def file_subdivision(
     return create_application(sub, actor, citation=citation, files=files, at=at)
 
 
+def sewer_duty(sub: SubdivisionSewer) -> dict[str, Any]:
+    """§ 196-16 G for this subdivision, under the law of its application date: its smallest
+    lot (one dwelling unit per lot) against one acre per dwelling unit, and whether the property
+    lies in a sewer district, sewer improvement area or other municipal sewer system (any
+    service area of the registry)."""
+    in_district = sub.property.service_area_id is not None
+    return rules.subdivision_sewer_duty(sub.smallest_lot_acres, in_district, sub.filed_on)
+
+
 def assess_fee(sub: SubdivisionSewer) -> tuple[Decimal | None, ParameterValue]:
     """§ 196-23 C: the fee on the estimated construction cost, at the rate in force on the
     application date (None when the rate is not configured) — computed by the rules."""

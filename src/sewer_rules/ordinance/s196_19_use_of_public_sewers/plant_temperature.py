@@ -8,9 +8,13 @@ treatment plant to exceed 40° C. (104° F.)."
 How the software reads it (INTERPRETATIONS.md):
 
 - 40 °C governs (``plant_influent.temperature_maximum``); 104 °F is its approximation.
-- "exceed" is strict: a computed influent of exactly 40 °C is lawful; above it the discharge
-  is ``prohibited`` (an absolute prohibition of § 196-19 C).
-- The influent temperature is computed by mixing the discharge into the plant's influent:
+- "exceed" is strict: an influent of exactly 40 °C is lawful.
+- A *measured* plant influent above 40 °C is ``prohibited`` (an absolute prohibition of
+  § 196-19 C): :func:`measured_plant_influent`.
+- A *modelled* one — a discharge mixed into an assumed plant flow, before anything reaches the
+  plant — is an estimate, not a fact found: above 40 °C it is ``review`` for the
+  Superintendent, never ``prohibited`` (:func:`plant_influent_temperature`).
+- The modelled influent temperature is computed by mixing the discharge into the plant's influent:
   ``T = (Qd·Td + Qp·Tp) / (Qd + Qp)``, where ``Qp`` and ``Tp`` are the plant's influent flow
   and temperature *without* the discharge (``plant.flow``, ``plant.temperature``: plant figures,
   dated parameters). Water of equal density and specific heat is assumed, and no heat is lost
@@ -73,6 +77,11 @@ class InfluentTemperature:
         return self.finding is not None and self.finding.status is Status.PROHIBITED
 
     @property
+    def review(self) -> bool:
+        """The modelled influent exceeds the maximum: an estimate, for review."""
+        return self.finding is not None and self.finding.status is Status.REVIEW
+
+    @property
     def influent_f(self) -> Fraction | None:
         return None if self.influent_c is None else convert(self.influent_c, "°C", "°F")
 
@@ -88,7 +97,7 @@ class InfluentTemperature:
         if self.finding is not None:
             return self.finding.message
         return (
-            f"computed plant influent temperature {approx_decimal(self.influent_c)} °C does not exceed "
+            f"modelled plant influent temperature {approx_decimal(self.influent_c)} °C does not exceed "
             f"{approx_decimal(self.maximum_c)} °C ({C5})"
         )
 
@@ -138,7 +147,8 @@ def plant_influent_temperature(
     plant_flow: ParameterValue | None = None,
     plant_temperature: ParameterValue | None = None,
 ) -> InfluentTemperature:
-    """The plant influent temperature a discharge causes, and a finding if it exceeds 40 °C.
+    """The plant influent temperature a discharge is modelled to cause, and a finding if it
+    exceeds 40 °C.
 
     § 196-19 C(5): no person shall discharge "Any liquid or vapor at such temperatures or in
     such quantities to cause the influent wastewater temperature at the treatment plant to
@@ -147,8 +157,10 @@ def plant_influent_temperature(
     ``flow``/``temperature`` describe the discharge, in any accepted spelling of a flow and a
     temperature unit. The plant's figures are read from ``plant.flow`` and ``plant.temperature``
     on ``on``, unless given explicitly (as :class:`ParameterValue` naming their source).
-    Returns an :class:`InfluentTemperature` whose ``finding`` is a ``prohibited``
-    :class:`Finding` when the computed influent is above the maximum, None otherwise.
+    Returns an :class:`InfluentTemperature` whose ``finding`` is a ``review``
+    :class:`Finding` when the modelled influent is above the maximum, None otherwise: the
+    mixing is an estimate (assumed plant flow and temperature, no heat lost on the way), so it
+    asks the Superintendent to look, it does not find a prohibited discharge.
     """
     q_unit = _unit(flow_unit, "flow", "discharge flow")
     t_unit = _unit(temperature_unit, "temperature", "discharge temperature")
@@ -188,19 +200,53 @@ def plant_influent_temperature(
     finding = None
     if influent > limit_c:
         finding = Finding(
-            status=Status.PROHIBITED,
+            status=Status.REVIEW,
             citation=C5,
             message=(
                 f"the discharge ({format_decimal(flow)} {q_unit} at "
-                f"{format_decimal(temperature)} {t_unit}) would raise the plant influent "
+                f"{format_decimal(temperature)} {t_unit}) is modelled to raise the plant influent "
                 f"({format_decimal(qp.value)} {qp.unit} at {format_decimal(tp.value)} {tp.unit}) "
-                f"to {approx_decimal(influent)} °C, exceeding {approx_decimal(limit_c)} °C ({C5})"
+                f"to {approx_decimal(influent)} °C, exceeding {approx_decimal(limit_c)} °C "
+                f"({C5}): an estimate, for review — a measured plant influent above "
+                f"{approx_decimal(limit_c)} °C is prohibited"
             ),
             limit=format_decimal(maximum.value),
             limit_unit=maximum.unit,
             parameter=UsedParameter(maximum.name, maximum.effective, maximum.authority),
         )
     return replace(result, influent_c=influent, finding=finding)
+
+
+@implements("§ 196-19 C(5)")
+def measured_plant_influent(
+    temperature: Decimal, unit: str, params: ParameterSet, on: date
+) -> Finding | None:
+    """A ``prohibited`` finding when a measured plant influent temperature exceeds 40 °C.
+
+    § 196-19 C(5): no person shall discharge "Any liquid or vapor at such temperatures or in
+    such quantities to cause the influent wastewater temperature at the treatment plant to
+    exceed 40° C. (104° F.)." A temperature measured in the influent at the plant is the fact
+    the subsection names: above the maximum it is prohibited; exactly 40 °C is lawful.
+    """
+    t_unit = _unit(unit, "temperature", "plant influent temperature")
+    maximum = params.get(MAXIMUM, on)
+    if maximum.value is None:
+        raise PlantTemperatureError(f"{MAXIMUM} is not configured in {params.jurisdiction} on {on}")
+    measured_c = convert(temperature, t_unit, "°C")
+    limit_c = convert(maximum.value, maximum.unit, "°C")
+    if measured_c <= limit_c:
+        return None
+    return Finding(
+        status=Status.PROHIBITED,
+        citation=C5,
+        message=(
+            f"measured plant influent temperature {format_decimal(temperature)} {t_unit} "
+            f"({approx_decimal(measured_c)} °C) exceeds {approx_decimal(limit_c)} °C ({C5})"
+        ),
+        limit=format_decimal(maximum.value),
+        limit_unit=maximum.unit,
+        parameter=UsedParameter(maximum.name, maximum.effective, maximum.authority),
+    )
 
 
 def _unit(spelling: str, dimension: str, what: str) -> str:
