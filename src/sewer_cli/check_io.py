@@ -15,6 +15,7 @@ from typing import Any, BinaryIO, TextIO, cast
 import polars as pl
 
 from sewer_rules.evaluation import REQUIRED_COLUMNS, Evaluation
+from sewer_rules.evaluation.text import format_text
 
 
 class UnusableFile(Exception):
@@ -154,7 +155,7 @@ def summary_frame(ev: Evaluation) -> pl.DataFrame:
         pl.col("message").str.join("; ").alias("messages"),
     )
     a = ev.advisories.group_by("row", maintain_order=True).agg(
-        pl.format("{}: {}", pl.col("code"), pl.col("message")).str.join("; ").alias("advisories")
+        format_text("{}: {}", pl.col("code"), pl.col("message")).str.join("; ").alias("advisories")
     )
     return (
         ev.results.drop("findings", "advisories")

@@ -31,6 +31,7 @@ from ..citations import CitationError, cite
 from ..findings import Status
 from ..units import UnitError, convert, format_decimal, parse_unit
 from .prepare import CANON
+from .text import format_text
 from .schema import FINDING_SCHEMA
 
 LIMIT_TYPES = ("daily_maximum", "monthly_average", "instantaneous_minimum", "instantaneous_maximum")
@@ -202,7 +203,7 @@ def _finding_columns(status: pl.Expr, message: pl.Expr) -> list[pl.Expr]:
         pl.col("lim_text").alias("limit"),
         pl.col("lim_unit").alias("limit_unit"),
         message.alias("message"),
-        pl.format("permit {} {}", pl.col("permit_id"), pl.col("limit_type")).alias("parameter"),
+        format_text("permit {} {}", pl.col("permit_id"), pl.col("limit_type")).alias("parameter"),
         pl.col("valid_from").alias("effective"),
     ]
 
@@ -227,7 +228,7 @@ def _instantaneous(joined: pl.DataFrame) -> pl.DataFrame:
         .otherwise(None)
     )
     word = pl.when(is_max).then(pl.lit("above")).otherwise(pl.lit("below"))
-    message = pl.format(
+    message = format_text(
         "{} {}{} is {} the permit's instantaneous limit {} {}",
         pl.col("value_text"),
         pl.col("unit_symbol"),
@@ -279,7 +280,7 @@ def _daily(joined: pl.DataFrame) -> pl.DataFrame:
         )
         .alias("_mean")
     )
-    message = pl.format(
+    message = format_text(
         "daily value {} {} on {} (mean of {} result(s)) is above the permit's daily maximum {} {}",
         pl.col("_mean"),
         pl.col("lim_unit"),

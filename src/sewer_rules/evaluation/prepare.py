@@ -21,6 +21,7 @@ import polars as pl
 from ..analytes import ANALYTES, SPELLINGS
 from ..ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
 from ..units import ALIASES, UNITS, conversion
+from .text import format_text
 
 REQUIRED_COLUMNS = ("sample_id", "sampled_at", "sample_type", "parameter", "value", "unit")
 OPTIONAL_COLUMNS = ("facility", "qualifier", "reporting_limit", "analyzed_at", "method")
@@ -213,7 +214,7 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         (
             "sampled_at",
             pl.col("sampled_utc").is_null(),
-            pl.format(
+            format_text(
                 "bad date '{}' (ISO 8601 expected, e.g. 2026-03-02T08:30)",
                 _clean("sampled_at").fill_null(""),
             ),
@@ -221,12 +222,12 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         (
             "sampled_at",
             pl.col("day") < first_day,
-            pl.format("sampled before the article took effect ({})", pl.lit(first_day.isoformat())),
+            format_text("sampled before the article took effect ({})", pl.lit(first_day.isoformat())),
         ),
         (
             "sample_type",
             ~pl.col("sample_type").is_in(SAMPLE_TYPES).fill_null(False),
-            pl.format(
+            format_text(
                 "sample_type '{}' is not one of grab, composite, continuous",
                 pl.col("sample_type_text").fill_null(""),
             ),
@@ -234,19 +235,19 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         (
             "parameter",
             pl.col("analyte").is_null(),
-            pl.format("unknown parameter '{}'", _clean("parameter").fill_null("")),
+            format_text("unknown parameter '{}'", _clean("parameter").fill_null("")),
         ),
         (
             "unit",
             pl.col("unit_symbol").is_null(),
-            pl.format("unknown unit '{}'", _clean("unit").fill_null("")),
+            format_text("unknown unit '{}'", _clean("unit").fill_null("")),
         ),
         (
             "unit",
             pl.col("unit_symbol").is_not_null()
             & pl.col("analyte").is_not_null()
             & (pl.col("unit_dimension") != pl.col("dimension")),
-            pl.format("unit '{}' does not measure {}", _clean("unit"), pl.col("analyte")),
+            format_text("unit '{}' does not measure {}", _clean("unit"), pl.col("analyte")),
         ),
         (
             "reporting_limit",
@@ -259,12 +260,12 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
             & pl.col("number_text").is_not_null()
             & pl.col("number").is_null()
             & nd_word,
-            pl.format("unparseable reporting_limit '{}'", rl_text.fill_null("")),
+            format_text("unparseable reporting_limit '{}'", rl_text.fill_null("")),
         ),
         (
             "value",
             pl.col("number_text").fill_null("").ne("") & pl.col("number").is_null() & ~nd_word,
-            pl.format("unparseable value '{}'", pl.col("value_text").fill_null("")),
+            format_text("unparseable value '{}'", pl.col("value_text").fill_null("")),
         ),
         ("value", pl.col("value_text").fill_null("") == "", pl.lit("missing value")),
         (
@@ -275,20 +276,20 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         (
             "value",
             (pl.col("analyte") == "ph") & ((pl.col("number") < 0) | (pl.col("number") > 14)),
-            pl.format("pH {} is outside 0–14", pl.col("value_text")),
+            format_text("pH {} is outside 0–14", pl.col("value_text")),
         ),
         (
             "value",
             pl.col("dimension").is_in(["concentration", "flow", "radioactivity"])
             & (pl.col("number") < 0),
-            pl.format(
+            format_text(
                 "negative {} {} is not a measurement", pl.col("dimension"), pl.col("value_text")
             ),
         ),
         (
             "analyzed_at",
             _clean("analyzed_at").fill_null("").ne("") & pl.col("analyzed_utc").is_null(),
-            pl.format("bad date '{}' (ISO 8601 expected)", _clean("analyzed_at")),
+            format_text("bad date '{}' (ISO 8601 expected)", _clean("analyzed_at")),
         ),
         (
             "analyzed_at",
