@@ -27,8 +27,8 @@ from ..units import convert, format_decimal
 from .classify import classify_samples
 from .permit_limits import PermitLimits, evaluate_permit_limits
 from .prepare import CANON, prepare
-from .text import format_text
 from .schema import ADVISORY_FIELDS, ADVISORY_SCHEMA, FINDING_FIELDS, FINDING_SCHEMA
+from .text import format_text
 
 RULES: tuple[LimitRule, ...] = (*LIMIT_RULES, *NORMAL_STRENGTH_RULES)
 
@@ -126,7 +126,9 @@ def _rule_findings(
         .when(nd_breaks)
         .then(format_text("{}: the reporting limit is itself {}", reported, limit_phrase))
         .otherwise(
-            format_text("{}: the reporting limit is not below the limit ({})", reported, limit_phrase)
+            format_text(
+                "{}: the reporting limit is not below the limit ({})", reported, limit_phrase
+            )
         )
     )
     return (
