@@ -175,9 +175,8 @@ def text_table(frame: pl.DataFrame) -> pl.Series:
     between, trailing spaces dropped) without a Python loop over a million rows.
     """
     cells = frame.select(pl.col(c).cast(pl.String).fill_null("") for c in frame.columns)
-    widths = [
-        max(len(c), int(cells.get_column(c).str.len_chars().max() or 0)) for c in frame.columns
-    ]
+    longest = cells.select(pl.all().str.len_chars().max().fill_null(0).cast(pl.Int64)).row(0)
+    widths: list[int] = [max(len(c), int(n)) for c, n in zip(frame.columns, longest, strict=True)]
     head = "  ".join(c.ljust(w) for c, w in zip(frame.columns, widths, strict=True)).rstrip()
     rule = "  ".join("-" * w for w in widths)
     body = cells.select(
@@ -207,7 +206,7 @@ def write_csv_report(ev: Evaluation, out: TextIO) -> None:
         format_text("{}: {}", "field", "message").alias("messages"),
         pl.lit("").alias("advisories"),
     )
-    frame = pl.concat([summary, errors.cast(summary.schema)])  # type: ignore[arg-type]
+    frame = pl.concat([summary, errors.cast(summary.schema)])
     # Empty cells as null: polars quotes an empty string ("") where the csv module writes nothing.
     frame = frame.with_columns(pl.col(pl.String).replace("", None))
     sink = getattr(out, "buffer", None)

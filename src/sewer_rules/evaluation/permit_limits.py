@@ -23,6 +23,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -30,8 +31,7 @@ from ..analytes import BY_NAME, UnknownAnalyte, resolve
 from ..citations import CitationError, cite
 from ..findings import Status
 from ..units import UnitError, convert, format_decimal, parse_unit
-from .numbers import LIMIT_PLACES
-from .prepare import CANON
+from .numbers import CANON, LIMIT_PLACES
 from .schema import FINDING_SCHEMA
 from .text import format_text
 
@@ -326,11 +326,11 @@ def _daily(joined: pl.DataFrame) -> pl.DataFrame:
 
 def _exact_sums(
     frame: pl.DataFrame, keys: list[str]
-) -> dict[tuple[object, ...], tuple[Fraction, Fraction, int, Fraction]]:
+) -> dict[tuple[Any, ...], tuple[Fraction, Fraction, int, Fraction]]:
     """Per group of ``keys``: the exact sums of the canonical values with non-detects at zero
     and at their reporting limits, the count and the limit — from the ``exact`` text where a
     value was read by the exact fallback (its ``canon`` is only a comparison key)."""
-    out: dict[tuple[object, ...], tuple[Fraction, Fraction, int, Fraction]] = {}
+    out: dict[tuple[Any, ...], tuple[Fraction, Fraction, int, Fraction]] = {}
     for r in frame.iter_rows(named=True):
         key = tuple(r[k] for k in keys)
         if r["exact"] is None:

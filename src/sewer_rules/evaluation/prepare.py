@@ -23,7 +23,8 @@ import polars as pl
 from ..analytes import ANALYTES, SPELLINGS
 from ..ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
 from ..units import ALIASES, UNITS, conversion
-from .numbers import CANON, comparison_key, read_numbers
+from .numbers import CANON as CANON
+from .numbers import comparison_key, read_numbers
 from .text import format_text
 
 REQUIRED_COLUMNS = ("sample_id", "sampled_at", "sample_type", "parameter", "value", "unit")
