@@ -1,14 +1,21 @@
-"""Benchmark: ``sewer-use check`` evaluation throughput against a per-row Python loop.
+"""Benchmark: ``sewer-use check`` end to end, as a process, against a per-row Python loop.
 
-Generates 1,000,000 laboratory result rows (seeded), then in one run times
-(a) the shipped path — read the CSV, validate, evaluate every rule, write the JSON report —
-and (b) a straightforward per-row loop over ``csv`` and ``Decimal`` applying the same declared
-rules with the same dated parameters, writing the same JSON fields. Both must agree on every
-row's status. Prints rows/s of each and the ratio.
+Generates 1,000,000 laboratory result rows (seeded) in two shapes — ``ten``: ten results per
+sample (one time per sample), and ``one``: one result per sample (every sample id and time
+distinct, as some laboratories send) — then, in one run, times whole processes:
 
-    .venv/bin/python bench/check_throughput.py [--rows 1000000] [--keep DIR]
+(a) ``sewer-use check FILE --format json|table|csv --output OUT`` — start-up, reading,
+    validation, every rule, the report written — several runs each: median, spread, peak RSS;
+(b) a straightforward per-row loop over ``csv`` and ``Decimal`` applying the same declared
+    rules with the same dated parameters and writing the same JSON fields, run as a process
+    (``--loop``) on the same file.
 
-Targets (issue 2): (a) under 3 s for 1,000,000 rows, and at least 10x (b).
+Both must agree on every row's status. Peak memory is the child's ``ru_maxrss`` (os.wait4).
+
+    .venv/bin/python bench/check_throughput.py [--rows 1000000] [--runs 3] [--keep DIR]
+
+Targets (issue 10): (a) JSON ≤ 3 s for 1,000,000 rows and ≥ 10x (b), for both shapes; peak
+memory ≤ 1 GB; table and CSV no slower than JSON.
 """
 
 from __future__ import annotations
@@ -18,7 +25,9 @@ import csv
 import json
 import os
 import random
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -28,9 +37,7 @@ from decimal import Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from sewer_cli.check_io import read_results, write_json
 from sewer_rules.analytes import resolve
-from sewer_rules.evaluation import evaluate_table
 from sewer_rules.evaluation.engine import RULES
 from sewer_rules.findings import Status
 from sewer_rules.limits import Bound
@@ -163,12 +170,125 @@ def per_row_loop(src: Path, out: Path, jurisdiction: str) -> Counter[str]:
     return statuses
 
 
-def shipped(src: Path, out: Path, jurisdiction: str) -> Counter[str]:
-    params = load_jurisdiction(jurisdiction)
-    ev = evaluate_table(read_results(src), params)
-    with out.open("w") as o:
-        write_json(ev, params.jurisdiction, o)
-    return Counter(dict(ev.results.group_by("status").len().iter_rows()))
+def generate_one_per_sample(path: Path, rows: int, seed: int = 11) -> None:
+    """Every row its own sample: a distinct sample id and a distinct time on every line."""
+    rng = random.Random(seed)
+    with path.open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(HEADER)
+        for i in range(rows):
+            spelling, unit, lo, hi, stype = ANALYTES[i % len(ANALYTES)]
+            day = date.fromordinal(date(2024, 1, 1).toordinal() + rng.randrange(0, 1000))
+            stamp = (
+                f"{day.isoformat()}T{rng.randrange(6, 18):02d}:{rng.randrange(60):02d}"
+                f":{rng.randrange(60):02d}"
+            )
+            roll = rng.random()
+            rl = ""
+            if roll < 0.05 and spelling not in ("pH", "Temperature"):
+                value = f"<{rng.choice(['0.005', '0.01', '0.05', '5'])}"
+            elif roll < 0.07 and spelling not in ("pH", "Temperature"):
+                value, rl = "ND", rng.choice(["0.01", "0.02", "3"])
+            else:
+                value = f"{rng.uniform(lo, hi):.{3 if hi < 20 else 1}f}"
+            w.writerow([f"L{i}", stamp, stype, spelling, value, unit, f"F{(i // 400) % 40}", rl])
+
+
+# --- timing processes ----------------------------------------------------------------------
+
+
+def run_process(cmd: list[str]) -> tuple[float, int, int]:
+    """Wall time (s), peak RSS (MB) and exit status of one child process."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return elapsed, usage.ru_maxrss // 1024, proc.returncode
+
+
+def timed(cmd: list[str], runs: int) -> tuple[float, float, float, int]:
+    """Median and spread (min, max) of ``runs`` runs, and the largest peak RSS (MB)."""
+    times, peak = [], 0
+    for _ in range(runs):
+        elapsed, rss, code = run_process(cmd)
+        if code not in (0, 1):
+            raise SystemExit(f"{' '.join(cmd)} exited with {code}")
+        times.append(elapsed)
+        peak = max(peak, rss)
+    return statistics.median(times), min(times), max(times), peak
+
+
+CHECK_ALONE = """
+import argparse, sys
+from sewer_cli import cmd_check
+parser = argparse.ArgumentParser(prog="sewer-use")
+cmd_check.register(parser.add_subparsers(dest="command", required=True))
+args = parser.parse_args(["check", *sys.argv[1:]])
+sys.exit(args.func(args))
+"""
+
+
+def sewer_use() -> str:
+    exe = Path(sys.executable).with_name("sewer-use")
+    return str(exe) if exe.exists() else "sewer-use"
+
+
+def shipped_statuses(report: Path) -> dict[int, str]:
+    with report.open(encoding="utf-8") as fh:
+        doc = json.load(fh)
+    return {r["row"]: r["status"] for r in doc["results"]}
+
+
+def loop_statuses(report: Path) -> dict[int, str]:
+    out = {}
+    with report.open(encoding="utf-8") as fh:
+        next(fh)
+        for line in fh:
+            if line.startswith("{"):
+                doc = json.loads(line.rstrip(",\n"))
+                out[doc["row"]] = doc["status"]
+    return out
+
+
+def bench_shape(
+    name: str, src: Path, workdir: Path, rows: int, runs: int, jurisdiction: str
+) -> bool:
+    print(f"\nshape {name}: {rows:,} rows, {src.stat().st_size / 1e6:.0f} MB")
+    loop_out = workdir / f"loop-{name}.json"
+    t_loop, _, _, rss_loop = timed(
+        [sys.executable, __file__, "--loop", str(src), str(loop_out), jurisdiction], 1
+    )
+    json_out = workdir / f"shipped-{name}.json"
+    results = {}
+    for fmt in ("json", "table", "csv"):
+        out = json_out if fmt == "json" else workdir / f"shipped-{name}.{fmt}"
+        cmd = [sewer_use(), "check", str(src), "--jurisdiction", jurisdiction]
+        results[fmt] = timed([*cmd, "--format", fmt, "--output", str(out)], runs)
+    # The same command with a parser of the check sub-command alone: what ``sewer-use check``
+    # costs once the command line imports only the sub-command being run.
+    alone = [sys.executable, "-c", CHECK_ALONE, str(src), "--jurisdiction", jurisdiction]
+    results["json, check alone"] = timed(
+        [*alone, "--format", "json", "--output", str(json_out)], runs
+    )
+    same = shipped_statuses(json_out) == loop_statuses(loop_out)
+    print(f"  (b) per-row loop (csv+Decimal), process: {t_loop:6.2f} s  peak {rss_loop:5d} MB")
+    for fmt, (med, lo, hi, rss) in results.items():
+        print(
+            f"  (a) sewer-use check --format {fmt:<17}: {med:6.2f} s  (median of {runs}, "
+            f"{lo:.2f}-{hi:.2f})  peak {rss:5d} MB  {rows / med:10,.0f} rows/s  "
+            f"{t_loop / med:5.1f}x the loop"
+        )
+    print(f"  statuses agree on every row: {same}")
+    return same
+
+
+def startup(runs: int) -> None:
+    med, lo, hi, _ = timed([sewer_use(), "--help"], runs)
+    print(f"sewer-use --help: {med:.2f} s (median of {runs}, {lo:.2f}-{hi:.2f})")
+    code = "import sewer_cli.check_io, sewer_rules.parameters"
+    med, lo, hi, _ = timed([sys.executable, "-c", code], runs)
+    print(f"importing check's own run path: {med:.2f} s (median of {runs}, {lo:.2f}-{hi:.2f})")
 
 
 def main() -> int:
@@ -176,48 +296,28 @@ def main() -> int:
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--jurisdiction", default="demo")
     ap.add_argument("--keep", help="directory to keep the generated files in")
-    ap.add_argument("--repeat", type=int, default=3, help="runs of the shipped path (median)")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each shipped command (median)")
+    ap.add_argument("--shapes", default="one,ten", help="one (result per sample), ten, or both")
+    ap.add_argument(
+        "--loop", nargs=3, metavar=("SRC", "OUT", "JURISDICTION"), help=argparse.SUPPRESS
+    )
     args = ap.parse_args()
+    if args.loop:  # the baseline, as a process of its own
+        per_row_loop(Path(args.loop[0]), Path(args.loop[1]), args.loop[2])
+        return 0
     workdir = Path(args.keep or tempfile.mkdtemp(prefix="sewer-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    src = workdir / f"results-{args.rows}.csv"
-    if not src.exists():
-        t = time.perf_counter()
-        generate(src, args.rows)
-        print(
-            f"generated {args.rows:,} rows ({src.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - t:.1f} s"
-        )
-    load_jurisdiction(args.jurisdiction)  # parameter loading is not part of either timing
-
-    times = []
-    for _ in range(args.repeat):  # the shipped path is short: take the median of a few runs
-        t = time.perf_counter()
-        ours = shipped(src, workdir / "shipped.json", args.jurisdiction)
-        times.append(time.perf_counter() - t)
-    t_ours = statistics.median(times)
-    t = time.perf_counter()
-    loop = per_row_loop(src, workdir / "loop.json", args.jurisdiction)
-    t_loop = time.perf_counter() - t
-
-    same = ours == loop
     print(f"cores: {os.cpu_count()}   rows: {args.rows:,}   jurisdiction: {args.jurisdiction}")
-    print(
-        f"(a) shipped  (CSV -> JSON findings): {t_ours:6.2f} s  {args.rows / t_ours:12,.0f} rows/s"
-        f"   (median of {args.repeat}: {', '.join(f'{x:.2f}' for x in times)} s)"
-    )
-    print(
-        f"(b) per-row Python loop (csv+Decimal): {t_loop:6.2f} s  {args.rows / t_loop:12,.0f} rows/s"
-    )
-    print(f"ratio (a)/(b): {t_loop / t_ours:.1f}x   statuses agree: {same}")
-    print(f"statuses: {dict(sorted(ours.items()))}")
-    if not same:
-        print(f"loop statuses: {dict(sorted(loop.items()))}", file=sys.stderr)
-        return 1
+    startup(args.runs)
+    ok = True
+    for shape in args.shapes.split(","):
+        src = workdir / f"results-{shape}-{args.rows}.csv"
+        if not src.exists():
+            (generate_one_per_sample if shape == "one" else generate)(src, args.rows)
+        ok &= bench_shape(shape, src, workdir, args.rows, args.runs, args.jurisdiction)
     if not args.keep:
-        for f in workdir.iterdir():
-            f.unlink()
-        workdir.rmdir()
-    return 0
+        shutil.rmtree(workdir)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -75,8 +75,8 @@ def test_no_help_imports_a_heavy_library() -> None:
 
 def test_running_a_command_still_loads_what_it_needs() -> None:
     """The check above would pass vacuously if the child never reached the commands."""
-    loaded = _loaded_after([["params", "--on", "2024-01-01", "--format", "json"]])
-    assert "pint" in loaded["params --on 2024-01-01 --format json"]
+    loaded = _loaded_after([["check", "examples/lab-results-2026-03.csv", "--format", "json"]])
+    assert "polars" in loaded["check examples/lab-results-2026-03.csv --format json"]
 
 
 def _registered(module: str) -> list[tuple[str, str, str]]:

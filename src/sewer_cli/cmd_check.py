@@ -7,14 +7,15 @@ something is, or when a row is in ``errors``; 2 for an unusable file.
 from __future__ import annotations
 
 import argparse
-import csv
 from typing import TYPE_CHECKING
 
 from .common import jurisdiction
 from .main import EXIT_FOUND, EXIT_OK, UsageError
-from .output import destination, table
+from .output import destination
 
 if TYPE_CHECKING:  # polars and the rules load when the command runs (start-up, see main.py)
+    import polars as pl
+
     from sewer_rules.evaluation import Evaluation
     from sewer_rules.parameters import ParameterSet
 
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from sewer_rules.evaluation import evaluate_table
     from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
 
-    from .check_io import UnusableFile, read_results, summary_frame, write_json
+    from .check_io import UnusableFile, read_results, write_csv_report, write_json
 
     params = jurisdiction(args.jurisdiction)
     try:
@@ -56,48 +57,40 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "json":
             write_json(ev, params.jurisdiction, out)
         elif args.format == "csv":
-            summary = summary_frame(ev)
-            writer = csv.writer(out, lineterminator="\n")
-            writer.writerow(summary.columns)
-            writer.writerows(summary.iter_rows())
-            for row, field, message in ev.errors.iter_rows():
-                writer.writerow([row, "", "", "", "", "", "error", "", f"{field}: {message}", ""])
+            write_csv_report(ev, out)
         else:
             out.write(render_table(ev, params) + "\n")
     return EXIT_FOUND if ev.has_violation or ev.errors.height else EXIT_OK
 
 
 def render_table(ev: Evaluation, params: ParameterSet) -> str:
-    """The human report: results with findings, samples, monthly averages, errors, totals."""
+    """The human report: results with findings, samples, monthly averages, errors, totals.
+
+    Every section is built column-wise by polars (a report may have a million lines)."""
     import polars as pl
 
-    from .check_io import summary_frame
+    from .check_io import labelled_lines, summary_frame, text_table
 
     summary = summary_frame(ev)
-    lines = [f"Jurisdiction: {params.name} (parameters {params.version})"]
+    head = [f"Jurisdiction: {params.name} (parameters {params.version})"]
     if params.notice:
-        lines.append(f"NOTE: {params.notice}")
+        head.append(f"NOTE: {params.notice}")
+    parts: list[pl.Series] = [pl.Series("line", [*head, ""])]
+
+    def section(title: str, lines: pl.Series) -> None:
+        if lines.len():
+            parts.extend([pl.Series("line", ["", title]), lines])
+
     cols = ["row", "sample_id", "parameter", "value", "unit", "status", "citations"]
-    lines += ["", table(cols, summary.select(cols).rows())]
+    parts.append(text_table(summary.select(cols)))
     detail = summary.filter(pl.col("messages") != "")
-    if detail.height:
-        lines += ["", "Findings:"]
-        lines += [f"  row {r}: {m}" for r, m in detail.select("row", "messages").iter_rows()]
+    section("Findings:", labelled_lines(detail, "  row {}: {}", "row", "messages"))
     adv = summary.filter(pl.col("advisories") != "")
-    if adv.height:
-        lines += ["", "Advisories:"]
-        lines += [f"  row {r}: {m}" for r, m in adv.select("row", "advisories").iter_rows()]
+    section("Advisories:", labelled_lines(adv, "  row {}: {}", "row", "advisories"))
     if ev.samples.height:
-        lines += ["", "Samples (§ 196-15 COOLING WATER, UNPOLLUTED WATER OR WASTE):"]
-        rows = [
-            (s, _yn(cw), _yn(uw))
-            for s, cw, uw in ev.samples.select(
-                "sample_id", "cooling_water", "unpolluted_water"
-            ).iter_rows()
-        ]
-        lines.append(table(["sample_id", "cooling_water", "unpolluted_water"], rows))
+        samples = ev.samples.select("sample_id", _yn("cooling_water"), _yn("unpolluted_water"))
+        section("Samples (§ 196-15 COOLING WATER, UNPOLLUTED WATER OR WASTE):", text_table(samples))
     if ev.monthly.height:
-        lines += ["", "Monthly averages (permit limits):"]
         mcols = [
             "facility",
             "parameter",
@@ -108,18 +101,29 @@ def render_table(ev: Evaluation, params: ParameterSet) -> str:
             "limit_unit",
             "status",
         ]
-        lines.append(table(mcols, ev.monthly.select(mcols).rows()))
-    if ev.errors.height:
-        lines += ["", "Errors (rows not evaluated):"]
-        lines += [f"  row {r}, field {f}: {m}" for r, f, m in ev.errors.iter_rows()]
+        section("Monthly averages (permit limits):", text_table(ev.monthly.select(mcols)))
+    section(
+        "Errors (rows not evaluated):",
+        labelled_lines(ev.errors, "  row {}, field {}: {}", "row", "field", "message"),
+    )
     counts = summary.group_by("status").len().sort("status")
     tally = ", ".join(f"{n} {s}" for s, n in counts.iter_rows())
-    lines += [
-        "",
-        f"{summary.height} result(s) evaluated: {tally or 'none'}; {ev.errors.height} row error(s).",
-    ]
-    return "\n".join(lines)
+    total = (
+        f"{summary.height} result(s) evaluated: {tally or 'none'}; {ev.errors.height} row error(s)."
+    )
+    parts.append(pl.Series("line", ["", total]))
+    return str(pl.concat(parts).str.join("\n").item())
 
 
-def _yn(v: bool | None) -> str:
-    return "unknown" if v is None else ("yes" if v else "no")
+def _yn(column: str) -> pl.Expr:
+    import polars as pl
+
+    value = pl.col(column)
+    return (
+        pl.when(value.is_null())
+        .then(pl.lit("unknown"))
+        .when(value)
+        .then(pl.lit("yes"))
+        .otherwise(pl.lit("no"))
+        .alias(column)
+    )

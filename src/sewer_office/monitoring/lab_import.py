@@ -229,7 +229,9 @@ def _sampling_points(
 def _sample_consistency(frame: pl.DataFrame) -> list[tuple[int, str, str]]:
     """One time and one sampling point per sample; no parameter twice in a sample."""
     errors: list[tuple[int, str, str]] = []
-    keyed = frame.filter(pl.col("est").is_not_null())
+    # A row without a sample_id is already an error of its own: it belongs to no sample, so
+    # it is compared with no other row (else every such row would also "differ" from the first).
+    keyed = frame.filter(pl.col("est").is_not_null() & pl.col("sample_id").fill_null("").ne(""))
     first = keyed.group_by("est", "sample_id").agg(
         pl.col("sampled_at").first().alias("t0"),
         pl.col("sp").first().alias("sp0"),

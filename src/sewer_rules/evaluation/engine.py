@@ -28,6 +28,7 @@ from .classify import classify_samples
 from .permit_limits import PermitLimits, evaluate_permit_limits
 from .prepare import CANON, prepare
 from .schema import ADVISORY_FIELDS, ADVISORY_SCHEMA, FINDING_FIELDS, FINDING_SCHEMA
+from .text import format_text
 
 RULES: tuple[LimitRule, ...] = (*LIMIT_RULES, *NORMAL_STRENGTH_RULES)
 
@@ -102,8 +103,8 @@ def _rule_findings(
     nd_breaks = pl.lit(False) if upper else (value <= lim)
     measured = ~pl.col("nd")
     label = BY_NAME[rule.analyte].label
-    reported = pl.format("{} {} {}", pl.lit(label), pl.col("value_text"), pl.col("unit_symbol"))
-    limit_phrase = pl.format(
+    reported = format_text("{} {} {}", pl.lit(label), pl.col("value_text"), pl.col("unit_symbol"))
+    limit_phrase = format_text(
         "{} {} {}", pl.lit(rule.wording), pl.col("lim_text"), pl.col("lim_unit")
     )
     status = (
@@ -119,13 +120,15 @@ def _rule_findings(
     )
     message = (
         pl.when(lim.is_null())
-        .then(pl.format("no limit for {} is configured for this date", pl.lit(label)))
+        .then(format_text("no limit for {} is configured for this date", pl.lit(label)))
         .when(measured)
-        .then(pl.format("{} is {}", reported, limit_phrase))
+        .then(format_text("{} is {}", reported, limit_phrase))
         .when(nd_breaks)
-        .then(pl.format("{}: the reporting limit is itself {}", reported, limit_phrase))
+        .then(format_text("{}: the reporting limit is itself {}", reported, limit_phrase))
         .otherwise(
-            pl.format("{}: the reporting limit is not below the limit ({})", reported, limit_phrase)
+            format_text(
+                "{}: the reporting limit is not below the limit ({})", reported, limit_phrase
+            )
         )
     )
     return (
@@ -212,7 +215,7 @@ def _holding_time_advisories(
             "row",
             pl.lit("holding_time_exceeded").alias("code"),
             pl.lit(str(HOLDING_CITATION)).alias("citation"),
-            pl.format(
+            format_text(
                 "analysed {} h after sampling; the holding time is {} h",
                 (elapsed / 3_600_000_000).round(2),
                 pl.col("hours"),

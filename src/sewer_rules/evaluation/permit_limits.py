@@ -23,15 +23,17 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
-from ..analytes import UnknownAnalyte, resolve
+from ..analytes import BY_NAME, UnknownAnalyte, resolve
 from ..citations import CitationError, cite
 from ..findings import Status
 from ..units import UnitError, convert, format_decimal, parse_unit
-from .prepare import CANON
+from .numbers import CANON, LIMIT_PLACES
 from .schema import FINDING_SCHEMA
+from .text import format_text
 
 LIMIT_TYPES = ("daily_maximum", "monthly_average", "instantaneous_minimum", "instantaneous_maximum")
 REQUIRED = ("facility", "parameter", "limit_type", "value", "unit")
@@ -131,6 +133,13 @@ def _limit_row(rec: dict[str, str]) -> tuple[object, ...]:
     except CitationError as e:
         raise PermitLimitError(f"field 'citation': {e}") from None
     canon = convert(value, unit.symbol, analyte.canonical_unit)
+    if (canon * 10**LIMIT_PLACES).denominator != 1:
+        # Results of any precision compare exactly with limits of at most this many places
+        # (numbers.comparison_key); no permit writes a limit finer than that.
+        raise PermitLimitError(
+            f"field 'value': {rec['value']} {unit.symbol} has more than {LIMIT_PLACES} decimal "
+            f"places in {analyte.canonical_unit}"
+        )
     return (
         rec["facility"],
         analyte.name,
@@ -185,7 +194,9 @@ def evaluate_permit_limits(
         return _empty_findings(), pl.DataFrame(schema=MONTHLY_SCHEMA)
     lim_table = limits.table.with_columns(pl.col("lim").cast(CANON))
     joined = (
-        rows.select("row", "facility", "analyte", "day", "canon", "nd", "value_text", "unit_symbol")
+        rows.select(
+            "row", "facility", "analyte", "day", "canon", "exact", "nd", "value_text", "unit_symbol"
+        )
         .join(lim_table, on=["facility", "analyte"], how="inner")
         .filter((pl.col("day") >= pl.col("valid_from")) & (pl.col("day") <= pl.col("valid_to")))
     )
@@ -202,7 +213,7 @@ def _finding_columns(status: pl.Expr, message: pl.Expr) -> list[pl.Expr]:
         pl.col("lim_text").alias("limit"),
         pl.col("lim_unit").alias("limit_unit"),
         message.alias("message"),
-        pl.format("permit {} {}", pl.col("permit_id"), pl.col("limit_type")).alias("parameter"),
+        format_text("permit {} {}", pl.col("permit_id"), pl.col("limit_type")).alias("parameter"),
         pl.col("valid_from").alias("effective"),
     ]
 
@@ -227,7 +238,7 @@ def _instantaneous(joined: pl.DataFrame) -> pl.DataFrame:
         .otherwise(None)
     )
     word = pl.when(is_max).then(pl.lit("above")).otherwise(pl.lit("below"))
-    message = pl.format(
+    message = format_text(
         "{} {}{} is {} the permit's instantaneous limit {} {}",
         pl.col("value_text"),
         pl.col("unit_symbol"),
@@ -255,23 +266,45 @@ def _daily(joined: pl.DataFrame) -> pl.DataFrame:
         pl.col("canon").sum().alias("sum_high"),
         pl.len().alias("n"),
         pl.col("lim").first(),
+        pl.col("exact").is_not_null().any().alias("_slow"),
     )
     n_lim = pl.col("lim") * pl.col("n").cast(CANON)
-    per_day = per_day.with_columns(
+    slow_days = per_day.filter(pl.col("_slow")).select(keys)
+    per_day = per_day.filter(~pl.col("_slow")).with_columns(
         pl.when(pl.col("sum_low") > n_lim)
         .then(pl.lit(str(Status.PROHIBITED)))
         .when(pl.col("sum_high") > n_lim)
         .then(pl.lit(str(Status.INCONCLUSIVE)))
         .otherwise(None)
         .alias("_s")
-    ).filter(pl.col("_s").is_not_null())
-    if per_day.height == 0:
-        return _empty_findings()
+    )
     means = {
         (r["facility"], r["analyte"], r["day"]): format_decimal(Fraction(r["sum_low"]) / r["n"])
-        for r in per_day.iter_rows(named=True)
+        for r in per_day.filter(pl.col("_s").is_not_null()).iter_rows(named=True)
     }
-    hits = daily.join(per_day.select([*keys, "_s", "n"]), on=keys)
+    # Days with a value read by the exact fallback: summed exactly, in fractions.
+    slow_rows = []
+    for key, (lo, hi, n, lim) in _exact_sums(daily.join(slow_days, on=keys), keys).items():
+        status = (
+            Status.PROHIBITED if lo > n * lim else Status.INCONCLUSIVE if hi > n * lim else None
+        )
+        if status is not None:
+            slow_rows.append((*key, str(status), n))
+            means[key[:3]] = format_decimal(lo / n)
+    slow_status = pl.DataFrame(
+        slow_rows,
+        schema={**{k: per_day.schema[k] for k in keys}, "_s": pl.String, "n": pl.UInt32},
+        orient="row",
+    )
+    per_day = pl.concat(
+        [
+            per_day.filter(pl.col("_s").is_not_null()).select([*keys, "_s", "n"]),
+            slow_status,
+        ]
+    )
+    if per_day.height == 0:
+        return _empty_findings()
+    hits = daily.join(per_day, on=keys)
     hits = hits.with_columns(
         pl.struct("facility", "analyte", "day")
         .map_elements(
@@ -279,7 +312,7 @@ def _daily(joined: pl.DataFrame) -> pl.DataFrame:
         )
         .alias("_mean")
     )
-    message = pl.format(
+    message = format_text(
         "daily value {} {} on {} (mean of {} result(s)) is above the permit's daily maximum {} {}",
         pl.col("_mean"),
         pl.col("lim_unit"),
@@ -289,6 +322,26 @@ def _daily(joined: pl.DataFrame) -> pl.DataFrame:
         pl.col("lim_unit"),
     )
     return hits.select(_finding_columns(pl.col("_s"), message))
+
+
+def _exact_sums(
+    frame: pl.DataFrame, keys: list[str]
+) -> dict[tuple[Any, ...], tuple[Fraction, Fraction, int, Fraction]]:
+    """Per group of ``keys``: the exact sums of the canonical values with non-detects at zero
+    and at their reporting limits, the count and the limit — from the ``exact`` text where a
+    value was read by the exact fallback (its ``canon`` is only a comparison key)."""
+    out: dict[tuple[Any, ...], tuple[Fraction, Fraction, int, Fraction]] = {}
+    for r in frame.iter_rows(named=True):
+        key = tuple(r[k] for k in keys)
+        if r["exact"] is None:
+            value = Fraction(r["canon"])
+        else:
+            value = convert(
+                Decimal(r["exact"]), r["unit_symbol"], BY_NAME[r["analyte"]].canonical_unit
+            )
+        lo, hi, n, _ = out.get(key, (Fraction(0), Fraction(0), 0, Fraction(0)))
+        out[key] = (lo + (0 if r["nd"] else value), hi + value, n + 1, Fraction(r["lim"]))
+    return out
 
 
 #: What identifies one monthly average: a facility's analyte in a month under one limit.
@@ -343,12 +396,22 @@ def _monthly(monthly: pl.DataFrame) -> pl.DataFrame:
         .group_by([*group, "day", "lim"])
         .agg(low.sum().alias("lo"), pl.col("canon").sum().alias("hi"), pl.len().alias("n"))
     )
-    months = per_day.group_by(group).agg(
-        pl.col("n").max().alias("most"),
-        pl.col("lo").sum().alias("lo_sum"),
-        pl.col("hi").sum().alias("hi_sum"),
-        pl.len().alias("days"),
-        pl.col("lim").first(),
+    slow_months = (
+        monthly.filter(pl.col("exact").is_not_null())
+        .with_columns(pl.col("day").dt.strftime("%Y-%m").alias("month"))
+        .select(group)
+        .unique()
+    )
+    months = (
+        per_day.join(slow_months, on=group, how="anti")
+        .group_by(group)
+        .agg(
+            pl.col("n").max().alias("most"),
+            pl.col("lo").sum().alias("lo_sum"),
+            pl.col("hi").sum().alias("hi_sum"),
+            pl.len().alias("days"),
+            pl.col("lim").first(),
+        )
     )
     out = []
     for r in months.filter(pl.col("most") == 1).iter_rows(named=True):
@@ -371,6 +434,17 @@ def _monthly(monthly: pl.DataFrame) -> pl.DataFrame:
         key = tuple(r[k] for k in group)
         daily.setdefault(key, []).append((Fraction(r["lo"]) / r["n"], Fraction(r["hi"]) / r["n"]))
         limit_of[key] = Fraction(r["lim"])
+    if slow_months.height:
+        exact_days = _exact_sums(
+            monthly.with_columns(pl.col("day").dt.strftime("%Y-%m").alias("month"))
+            .join(slow_months, on=group)
+            .sort(["facility", "analyte", "month", "day"]),
+            [*group, "day"],
+        )
+        for day_key, (lo_d, hi_d, n, lim) in exact_days.items():
+            key = day_key[:-1]
+            daily.setdefault(key, []).append((lo_d / n, hi_d / n))
+            limit_of[key] = lim
     for key, values in daily.items():
         lo = sum((d[0] for d in values), Fraction(0)) / len(values)
         hi = sum((d[1] for d in values), Fraction(0)) / len(values)

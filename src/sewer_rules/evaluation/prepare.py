@@ -15,22 +15,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
+from fractions import Fraction
 
 import polars as pl
 
 from ..analytes import ANALYTES, SPELLINGS
 from ..ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
 from ..units import ALIASES, UNITS, conversion
+from .numbers import CANON as CANON
+from .numbers import comparison_key, read_numbers
+from .text import format_text
 
 REQUIRED_COLUMNS = ("sample_id", "sampled_at", "sample_type", "parameter", "value", "unit")
 OPTIONAL_COLUMNS = ("facility", "qualifier", "reporting_limit", "analyzed_at", "method", "source")
 
-VALUE = pl.Decimal(38, 12)
-CANON = pl.Decimal(38, 18)
-FACTOR = pl.Decimal(38, 6)
-MAX_PLACES = 12
-
-_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+#: The decimal type of every value and limit the engine compares (see :mod:`.numbers`).
+VALUE = CANON
 _ND_WORDS = r"(?i)^(?:nd|n\.d\.|bdl|not detected|<\s*rl|<\s*mdl)$"
 _ND_QUALIFIERS = r"(?i)^(?:u|nd|<)$"
 
@@ -48,6 +49,7 @@ ROW_COLUMNS = (
     "value_text",
     "nd",
     "number",
+    "exact",
     "sampled_utc",
     "analyzed_utc",
     "day",
@@ -139,8 +141,36 @@ def _parse_as(text: pl.Series, fmt: str, tz: str) -> pl.Series:
     )
 
 
-def _decimal(expr: pl.Expr) -> pl.Expr:
-    return expr.cast(VALUE, strict=False)
+def _naive(text: pl.Expr) -> pl.Expr:
+    """The text read as a naive local time in any accepted form (null when it is none)."""
+    return pl.coalesce(
+        [text.str.strptime(pl.Datetime("us"), fmt, strict=False) for fmt in NAIVE_FORMATS]
+    )
+
+
+def _date_message(col: str, tz: str, example: str = "") -> pl.Expr:
+    """The message for an unreadable date: a local time that never happened, or not ISO 8601.
+
+    A naive time inside the spring-forward gap (``2024-03-10T02:30`` in America/New_York) is
+    valid ISO 8601 but names no instant: the message says so and shows how to write the time
+    with its offset (the same clock time an hour later, with the offset then in force). Only
+    the failing rows are ever evaluated here, so the extra parsing costs nothing on valid files.
+    """
+    text = _clean(col).fill_null("")
+    naive = _naive(text)
+    later = (naive + pl.duration(hours=1)).dt.replace_time_zone(tz, non_existent="null")
+    offset_example = later.dt.strftime("%Y-%m-%dT%H:%M%:z")
+    gap = format_text(
+        "local time '{}' does not exist on {} in {} (the clocks moved forward): "
+        "give the UTC offset, e.g. {}",
+        text,
+        naive.dt.date().cast(pl.String),
+        pl.lit(tz),
+        offset_example.fill_null("2024-03-10T03:30-04:00"),
+    )
+    hint = f", {example}" if example else ""
+    bad = format_text(f"bad date '{{}}' (ISO 8601 expected{hint})", text)
+    return pl.when(naive.is_not_null()).then(gap).otherwise(bad)
 
 
 def _lookup(values: pl.Series, mapping: dict[str, str]) -> pl.Series:
@@ -153,10 +183,6 @@ def _lookup(values: pl.Series, mapping: dict[str, str]) -> pl.Series:
     distinct = values.unique().drop_nulls().to_list()
     table = {v: mapping.get(" ".join(str(v).strip().lower().split())) for v in distinct}
     return values.replace_strict(table, default=None, return_dtype=pl.String)
-
-
-def _too_precise(expr: pl.Expr) -> pl.Expr:
-    return expr.str.contains(rf"\.\d{{{MAX_PLACES + 1},}}")
 
 
 def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
@@ -203,8 +229,11 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         .then(pl.coalesce(rl_text, value_text))
         .otherwise(value_text)
         .alias("number_text"),
-    ).with_columns(
-        _decimal(pl.col("number_text")).alias("number"),
+    )
+    number, exact = read_numbers(df.get_column("number_text"))
+    df = df.with_columns(
+        number.alias("number"),
+        exact.alias("exact"),
         pl.col("analyte").replace_strict(analyte_dim, default=None).alias("dimension"),
         pl.col("analyte").replace_strict(analyte_unit, default=None).alias("canonical_unit"),
         pl.col("unit_symbol").replace_strict(unit_dim, default=None).alias("unit_dimension"),
@@ -214,20 +243,19 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         (
             "sampled_at",
             pl.col("sampled_utc").is_null(),
-            pl.format(
-                "bad date '{}' (ISO 8601 expected, e.g. 2026-03-02T08:30)",
-                _clean("sampled_at").fill_null(""),
-            ),
+            _date_message("sampled_at", tz, "e.g. 2026-03-02T08:30"),
         ),
         (
             "sampled_at",
             pl.col("day") < first_day,
-            pl.format("sampled before the article took effect ({})", pl.lit(first_day.isoformat())),
+            format_text(
+                "sampled before the article took effect ({})", pl.lit(first_day.isoformat())
+            ),
         ),
         (
             "sample_type",
             ~pl.col("sample_type").is_in(SAMPLE_TYPES).fill_null(False),
-            pl.format(
+            format_text(
                 "sample_type '{}' is not one of grab, composite, continuous",
                 pl.col("sample_type_text").fill_null(""),
             ),
@@ -235,19 +263,19 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
         (
             "parameter",
             pl.col("analyte").is_null(),
-            pl.format("unknown parameter '{}'", _clean("parameter").fill_null("")),
+            format_text("unknown parameter '{}'", _clean("parameter").fill_null("")),
         ),
         (
             "unit",
             pl.col("unit_symbol").is_null(),
-            pl.format("unknown unit '{}'", _clean("unit").fill_null("")),
+            format_text("unknown unit '{}'", _clean("unit").fill_null("")),
         ),
         (
             "unit",
             pl.col("unit_symbol").is_not_null()
             & pl.col("analyte").is_not_null()
             & (pl.col("unit_dimension") != pl.col("dimension")),
-            pl.format("unit '{}' does not measure {}", _clean("unit"), pl.col("analyte")),
+            format_text("unit '{}' does not measure {}", _clean("unit"), pl.col("analyte")),
         ),
         (
             "reporting_limit",
@@ -260,36 +288,31 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
             & pl.col("number_text").is_not_null()
             & pl.col("number").is_null()
             & nd_word,
-            pl.format("unparseable reporting_limit '{}'", rl_text.fill_null("")),
+            format_text("unparseable reporting_limit '{}'", rl_text.fill_null("")),
         ),
         (
             "value",
             pl.col("number_text").fill_null("").ne("") & pl.col("number").is_null() & ~nd_word,
-            pl.format("unparseable value '{}'", pl.col("value_text").fill_null("")),
+            format_text("unparseable value '{}'", pl.col("value_text").fill_null("")),
         ),
         ("value", pl.col("value_text").fill_null("") == "", pl.lit("missing value")),
         (
             "value",
-            _too_precise(pl.col("number_text").fill_null("")),
-            pl.lit(f"more than {MAX_PLACES} decimal places"),
-        ),
-        (
-            "value",
             (pl.col("analyte") == "ph") & ((pl.col("number") < 0) | (pl.col("number") > 14)),
-            pl.format("pH {} is outside 0–14", pl.col("value_text")),
+            format_text("pH {} is outside 0–14", pl.col("value_text")),
         ),
         (
             "value",
             pl.col("dimension").is_in(["concentration", "flow", "radioactivity"])
             & (pl.col("number") < 0),
-            pl.format(
+            format_text(
                 "negative {} {} is not a measurement", pl.col("dimension"), pl.col("value_text")
             ),
         ),
         (
             "analyzed_at",
             _clean("analyzed_at").fill_null("").ne("") & pl.col("analyzed_utc").is_null(),
-            pl.format("bad date '{}' (ISO 8601 expected)", _clean("analyzed_at")),
+            _date_message("analyzed_at", tz),
         ),
         (
             "analyzed_at",
@@ -319,7 +342,8 @@ def _canonical(df: pl.DataFrame) -> pl.DataFrame:
 
     A valid row's unit measures its analyte's dimension, and each dimension has one canonical
     unit, so the conversion depends on the unit alone. Most rows are already in their canonical
-    unit; only the others are computed.
+    unit; only the others are computed. The rare values read by the exact fallback (``exact``
+    not null) are converted exactly in fractions and given their comparison key.
     """
     canon = df.get_column("number").cast(CANON)
     units = df.get_column("unit_symbol")
@@ -330,4 +354,13 @@ def _canonical(df: pl.DataFrame) -> pl.DataFrame:
         idx = (units == unit).arg_true()
         converted = canon.gather(idx) * conv.decimal_factor + conv.decimal_offset
         canon = canon.scatter(idx, converted.cast(CANON))
+    slow = df.get_column("exact").is_not_null()
+    if slow.any():
+        idx = slow.arg_true()
+        part = df.select("exact", "unit_symbol", "canonical_unit").gather(idx)
+        keys = [
+            comparison_key(conversion(unit, canonical).apply(Fraction(Decimal(text))))
+            for text, unit, canonical in part.iter_rows()
+        ]
+        canon = canon.scatter(idx, pl.Series(keys, dtype=CANON))
     return df.with_columns(canon.alias("canon"))
