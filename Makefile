@@ -31,7 +31,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy src/sewer_rules src/sewer_cli
+	$(BIN)/mypy src/sewer_rules src/sewer_io src/sewer_cli
 
 migrations: $(STAMP)
 	$(BIN)/sewer-use manage makemigrations --check --dry-run

@@ -28,7 +28,7 @@ from decimal import Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from sewer_cli.check_io import read_results, write_json
+from sewer_io.check_io import read_results, write_json
 from sewer_rules.analytes import resolve
 from sewer_rules.evaluation import evaluate_table
 from sewer_rules.evaluation.engine import RULES

@@ -11,11 +11,11 @@ import csv
 
 import polars as pl
 
+from sewer_io.check_io import UnusableFile, read_results, summary_frame, write_json
 from sewer_rules.evaluation import Evaluation, evaluate_table
 from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
 from sewer_rules.parameters import ParameterSet
 
-from .check_io import UnusableFile, read_results, summary_frame, write_json
 from .common import jurisdiction
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import destination, table

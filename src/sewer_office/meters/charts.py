@@ -2,7 +2,7 @@
 
 The readings of the last ``days`` days stored (and the baseline window before them, so the
 threshold line starts judged) are judged again by the engine and drawn by
-:func:`sewer_cli.plot_monitoring.plot_report`: readings, five times the trailing 24-hour
+:func:`sewer_io.plot_monitoring.plot_report`: readings, five times the trailing 24-hour
 mean, the article's pH or temperature limits, slugs and excursions shaded. Drawing only:
 the stored slug events and excursions are what was determined at upload.
 """
@@ -26,7 +26,7 @@ MAX_DAYS = 366
 
 def chart(meter: Meter, fmt: str, days: int = DEFAULT_DAYS) -> bytes:
     """The chart as PNG or SVG bytes (``fmt`` one of :data:`FORMATS`)."""
-    from sewer_cli.plot_monitoring import plot_report
+    from sewer_io.plot_monitoring import plot_report
 
     if fmt not in FORMATS:
         raise ValueError(f"a chart is drawn as {' or '.join(FORMATS)}")

@@ -33,7 +33,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from sewer_cli.check_io import UnusableFile, frame_with_rows
+from sewer_io.check_io import UnusableFile, frame_with_rows
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit, bulk
