@@ -311,8 +311,8 @@ def recent_findings(establishment_ids: list[int]) -> dict[int, list[dict[str, An
     first — what the Superintendent looks for when tracing the source of a problem."""
     from django.utils import timezone
 
-    from sewer_office.monitoring.findings import QUIET_STATUSES
-    from sewer_office.monitoring.models import Finding
+    from sewer_office.findings.models import Finding
+    from sewer_office.findings.services import QUIET_STATUSES
 
     since = timezone.now() - timedelta(days=RECENT_DAYS)
     out: dict[int, list[dict[str, Any]]] = {}
