@@ -13,7 +13,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "office"
 
 
 def test_demo_town_monitoring_end_to_end(db: Any, settings: Any) -> None:
-    from sewer_office.demo import build_demo_town
+    from sewer_office.demo.build import build_demo_town
     from sewer_office.findings.models import Finding
     from sewer_office.monitoring.models import LabResult
     from sewer_office.registry.models import Establishment

@@ -339,7 +339,7 @@ def test_property_page_shows_its_sampling_point(
 
 
 def test_demo_town_ships_a_network(db: Any, settings: Any, login: Any) -> None:
-    from sewer_office.demo import build_demo_town
+    from sewer_office.demo.build import build_demo_town
 
     settings.SEWER_USE_JURISDICTION = "demo"
     build_demo_town(seed=4, anchor=date(2026, 3, 2))

@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "sewer_office.grease",
     "sewer_office.inspections",
     "sewer_office.api",
+    "sewer_office.demo",
 ]
 
 MIDDLEWARE = [
