@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "sewer_office.accounts",
     "sewer_office.findings",
     "sewer_office.registry",
+    "sewer_office.network",
     "sewer_office.permits",
     "sewer_office.monitoring",
     "sewer_office.meters",

@@ -8,13 +8,20 @@ from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views.static import serve
 
 from sewer_office.core import views as core_views
+from sewer_office.network import urls as network_urls
+from sewer_office.registry import urls as registry_urls
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", core_views.healthz, name="healthz"),
     path("", core_views.dashboard, name="dashboard"),
     path("files/<int:pk>/", core_views.download_attachment, name="attachment-download"),
     path("accounts/", include("sewer_office.accounts.urls")),
-    path("registry/", include("sewer_office.registry.urls")),
+    # The network page is the registry's by name and address (registry:network, from before
+    # the network became an app of its own): both apps' pages in the registry's namespace.
+    path(
+        "registry/",
+        include((registry_urls.urlpatterns + network_urls.urlpatterns, registry_urls.app_name)),
+    ),
     path("permits/", include("sewer_office.permits.urls")),
     path("monitoring/", include("sewer_office.monitoring.urls")),
     path("meters/", include("sewer_office.meters.urls")),

@@ -5,11 +5,12 @@ establishment)`` and ``dashboard_panel(request)``, each returning a :class:`Pane
 (nothing to show to this user); the facility page and the dashboard render the panels in
 order, so a new activity joins both pages without either page knowing its models.
 
-The permits, whose records the pages lay out themselves (the dashboard's work queues, a
-property's permits), contribute template context instead: ``dashboard_context(request)``,
+The permits and the network, whose records the pages lay out themselves (the dashboard's
+work queues, a property's permits, its sampling point), contribute template context instead: ``dashboard_context(request)``,
 ``facility_context(request, establishment)``, ``property_context(request, prop)``, each a
 dict merged into the page's context. A module defines only the hooks it has. This is how the
-pages of ``core`` and ``registry``, below the permits, show permits without importing them.
+pages of ``core`` and ``registry``, below the permits and the network, show them without
+importing them.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 PANEL_MODULES = (
     "sewer_office.permits.panels",
+    "sewer_office.network.panels",
     "sewer_office.monitoring.panels",
     "sewer_office.meters.panels",
     "sewer_office.grease.panels",

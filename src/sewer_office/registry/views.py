@@ -21,7 +21,7 @@ from sewer_office.core.forms import DateInput
 from sewer_office.core.paging import page_of
 from sewer_office.core.panels import facility_context, facility_panels, property_context
 
-from . import filters, network_services, services
+from . import filters, services
 from . import forms as rforms
 from .models import Establishment, Person, Property, ServiceArea
 
@@ -49,7 +49,6 @@ def property_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "prop": prop,
         "buildings": buildings,
         "timeline": audit.timeline(prop),
-        "sampling_points": network_services.property_sampling_points(prop),
         "available": prop.service_area.public_sewer_available(timezone.localdate())
         if prop.service_area
         else False,

@@ -19,6 +19,7 @@ from django.db import transaction
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden
+from sewer_office.registry.models import Establishment, Property
 from sewer_rules.network import (
     Network,
     NetworkError,
@@ -30,8 +31,7 @@ from sewer_rules.network import (
     upstream_area,
 )
 
-from .models import Establishment, Property
-from .network_models import (
+from .models import (
     BuildingConnection,
     Manhole,
     NetworkVersion,
