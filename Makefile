@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run report test lint typecheck migrations pytest bench clean venv
+.PHONY: run report test lint layers typecheck migrations pytest bench clean venv
 
 venv: $(STAMP)
 
@@ -24,14 +24,18 @@ run: $(STAMP)
 report: $(STAMP)
 	$(BIN)/sewer-use demo-report
 
-test: lint typecheck migrations pytest
+test: lint layers typecheck migrations pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 
+# The layer contract (pyproject.toml [tool.importlinter], docs/architecture.md)
+layers: $(STAMP)
+	$(BIN)/lint-imports
+
 typecheck: $(STAMP)
-	$(BIN)/mypy src/sewer_rules src/sewer_cli
+	$(BIN)/mypy src/sewer_rules src/sewer_io src/sewer_cli
 
 migrations: $(STAMP)
 	$(BIN)/sewer-use manage makemigrations --check --dry-run

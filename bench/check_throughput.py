@@ -286,7 +286,7 @@ def bench_shape(
 def startup(runs: int) -> None:
     med, lo, hi, _ = timed([sewer_use(), "--help"], runs)
     print(f"sewer-use --help: {med:.2f} s (median of {runs}, {lo:.2f}-{hi:.2f})")
-    code = "import sewer_cli.check_io, sewer_rules.parameters"
+    code = "import sewer_io.check_io, sewer_rules.parameters"
     med, lo, hi, _ = timed([sys.executable, "-c", code], runs)
     print(f"importing check's own run path: {med:.2f} s (median of {runs}, {lo:.2f}-{hi:.2f})")
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import sewer_cli.check_io as check_io
+import sewer_io.check_io as check_io
 from sewer_rules.analytes import ANALYTES
 from sewer_rules.evaluation import evaluate_table
 from sewer_rules.evaluation.numbers import LIMIT_PLACES, comparison_key, read_numbers

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sewer_cli.check_io import frame_with_rows, write_json
+from sewer_io.check_io import frame_with_rows, write_json
 from sewer_rules.evaluation import evaluate_table
 from sewer_rules.parameters import load_jurisdiction
 

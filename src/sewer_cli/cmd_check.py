@@ -38,10 +38,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sewer_io.check_io import UnusableFile, read_results, write_csv_report, write_json
     from sewer_rules.evaluation import evaluate_table
     from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
-
-    from .check_io import UnusableFile, read_results, write_csv_report, write_json
 
     params = jurisdiction(args.jurisdiction)
     try:
@@ -69,7 +68,7 @@ def render_table(ev: Evaluation, params: ParameterSet) -> str:
     Every section is built column-wise by polars (a report may have a million lines)."""
     import polars as pl
 
-    from .check_io import labelled_lines, summary_frame, text_table
+    from sewer_io.check_io import labelled_lines, summary_frame, text_table
 
     summary = summary_frame(ev)
     head = [f"Jurisdiction: {params.name} (parameters {params.version})"]

@@ -55,7 +55,7 @@ def run_import_network(args: argparse.Namespace) -> int:
     _setup()
 
     from sewer_office.core.errors import Forbidden
-    from sewer_office.registry import network_services as ns
+    from sewer_office.network import services as ns
 
     try:
         actor = office_user(args.username)
@@ -89,7 +89,7 @@ def run_import_network(args: argparse.Namespace) -> int:
 def run_trace(args: argparse.Namespace) -> int:
     _setup()
     from sewer_office.core.errors import Blocked
-    from sewer_office.registry import network_services as ns
+    from sewer_office.network import services as ns
 
     try:
         result = ns.trace(args.manhole, limit=args.limit)

@@ -218,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             out.write(render_table(report) + "\n")
     if args.plot is not None:
-        from .plot_monitoring import plot_report
+        from sewer_io.plot_monitoring import plot_report
 
         try:
             plot_report(report, args.plot, options.jurisdiction, options.max_gap_us)

@@ -10,8 +10,8 @@ from typing import Any
 
 from django.utils import timezone
 
+from sewer_office.network.services import import_network
 from sewer_office.registry.models import Property
-from sewer_office.registry.network_services import import_network
 
 from .browser_support import BROWSER_MARKS
 from .factories import make_town

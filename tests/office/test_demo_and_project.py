@@ -119,7 +119,7 @@ def test_sewer_rules_never_imports_django_or_the_office() -> None:
 
 
 def test_demo_town_has_every_state_and_the_demo_logins(db: Any, settings: Any) -> None:
-    from sewer_office.demo import build_demo_town
+    from sewer_office.demo.build import build_demo_town
     from sewer_office.permits.kinds import KINDS
     from sewer_office.registry.models import Establishment, Property
 
@@ -173,7 +173,7 @@ def test_demo_town_is_deterministic(db: Any, settings: Any) -> None:
     """Same seed and anchor → the same town (compared without database ids)."""
     from django.db import transaction
 
-    from sewer_office.demo import build_demo_town
+    from sewer_office.demo.build import build_demo_town
     from sewer_office.permits.kinds import KINDS
 
     settings.SEWER_USE_JURISDICTION = "demo"

@@ -13,12 +13,13 @@ from rest_framework.test import APIClient
 
 from sewer_office.core.audit import timeline
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
+from sewer_office.findings.models import Finding
+from sewer_office.findings.services import findings_of
 from sewer_office.inspections import services
 from sewer_office.inspections.checklists import CHECKLISTS, InspectionKind, items
 from sewer_office.inspections.models import Inspection, InspectionState
 from sewer_office.inspections.report import report_lines, report_pdf
-from sewer_office.monitoring.findings import findings_of
-from sewer_office.monitoring.models import Finding, SamplingEvent
+from sewer_office.monitoring.models import SamplingEvent
 from sewer_rules.citations import Citation
 from sewer_rules.sections import REGISTRY
 

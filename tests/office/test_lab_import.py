@@ -8,14 +8,9 @@ from typing import Any
 import pytest
 
 from sewer_office.core.models import AuditEvent
+from sewer_office.findings.models import Finding
 from sewer_office.monitoring.lab_import import import_lab_file
-from sewer_office.monitoring.models import (
-    DischargeLimit,
-    Finding,
-    LabImport,
-    LabResult,
-    SamplingEvent,
-)
+from sewer_office.monitoring.models import DischargeLimit, LabImport, LabResult, SamplingEvent
 
 from .factories import Town
 from .monitoring_factories import facilities

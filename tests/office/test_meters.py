@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from sewer_cli.main import main
 from sewer_office.core.models import AuditEvent
+from sewer_office.findings.models import Finding, FindingKind
+from sewer_office.findings.services import findings_of
 from sewer_office.meters import services
 from sewer_office.meters.models import Meter, Reading, ReadingUpload, SlugEvent
-from sewer_office.monitoring.findings import findings_of
-from sewer_office.monitoring.models import Finding, FindingKind
 
 from .factories import Town
 from .monitoring_factories import Facilities, facilities

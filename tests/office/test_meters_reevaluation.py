@@ -13,10 +13,10 @@ import pytest
 from sewer_cli.main import main
 from sewer_office.core.errors import Forbidden
 from sewer_office.core.models import AuditEvent
+from sewer_office.findings.models import FindingKind
+from sewer_office.findings.services import findings_of
 from sewer_office.meters import reevaluation, services
 from sewer_office.meters.models import SlugEvent, SlugReevaluation
-from sewer_office.monitoring.findings import findings_of
-from sewer_office.monitoring.models import FindingKind
 from sewer_rules.monitoring import kernel
 from sewer_rules.monitoring import slugs as slug_rules
 
@@ -121,7 +121,7 @@ def test_the_demo_town_meters_follow_the_new_reading(db: None, settings: object)
     readings again changes nothing: its slugs are those of the new reading."""
     from datetime import date
 
-    from sewer_office.demo import build_demo_town
+    from sewer_office.demo.build import build_demo_town
     from sewer_office.meters.models import Meter
 
     settings.SEWER_USE_JURISDICTION = "demo"  # type: ignore[attr-defined]

@@ -13,8 +13,9 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "office"
 
 
 def test_demo_town_monitoring_end_to_end(db: Any, settings: Any) -> None:
-    from sewer_office.demo import build_demo_town
-    from sewer_office.monitoring.models import Finding, LabResult
+    from sewer_office.demo.build import build_demo_town
+    from sewer_office.findings.models import Finding
+    from sewer_office.monitoring.models import LabResult
     from sewer_office.registry.models import Establishment
 
     settings.SEWER_USE_JURISDICTION = "demo"

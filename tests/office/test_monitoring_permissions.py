@@ -14,8 +14,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from sewer_office.findings.models import Finding
 from sewer_office.monitoring.lab_import import import_lab_file
-from sewer_office.monitoring.models import DischargeLimit, Finding, LabImport, LabResult
+from sewer_office.monitoring.models import DischargeLimit, LabImport, LabResult
 
 from .factories import Town
 from .monitoring_factories import facilities

@@ -14,14 +14,8 @@ import pytest
 from django.urls import reverse
 
 from sewer_cli.main import main
-from sewer_office.registry.models import (
-    BuildingConnection,
-    Manhole,
-    NetworkVersion,
-    Property,
-    SewerPipe,
-)
-from sewer_office.registry.network_services import (
+from sewer_office.network.models import BuildingConnection, Manhole, NetworkVersion, SewerPipe
+from sewer_office.network.services import (
     NetworkRefused,
     NetworkUnusable,
     UnknownManhole,
@@ -29,6 +23,7 @@ from sewer_office.registry.network_services import (
     override_sampling_point,
     trace,
 )
+from sewer_office.registry.models import Property
 
 from .factories import Town
 
@@ -339,7 +334,7 @@ def test_property_page_shows_its_sampling_point(
 
 
 def test_demo_town_ships_a_network(db: Any, settings: Any, login: Any) -> None:
-    from sewer_office.demo import build_demo_town
+    from sewer_office.demo.build import build_demo_town
 
     settings.SEWER_USE_JURISDICTION = "demo"
     build_demo_town(seed=4, anchor=date(2026, 3, 2))
@@ -347,7 +342,7 @@ def test_demo_town_ships_a_network(db: Any, settings: Any, login: Any) -> None:
     served = Property.objects.filter(wastewater_service="public_sewer")
     assert version.connection_count == served.count() > 100
     assert BuildingConnection.objects.filter(version=version).count() == served.count()
-    from sewer_office.registry.network_services import active_network
+    from sewer_office.network.services import active_network
 
     _, net = active_network()  # type: ignore[misc]
     (outlet,) = net.outlets()
@@ -394,7 +389,7 @@ def test_the_imported_network_is_kept_for_the_first_trace(
 ) -> None:
     """The import already parsed the file: the first trace in the process does not parse it
     again (50,000 manholes take seconds)."""
-    from sewer_office.registry import network_services as ns
+    from sewer_office.network import services as ns
 
     with django_capture_on_commit_callbacks(execute=True):
         import_network(text(example()), net_town.u("superintendent"))
@@ -410,7 +405,7 @@ def test_the_imported_network_is_kept_for_the_first_trace(
 def test_a_starting_server_preloads_the_active_network(net_town: Town, monkeypatch: Any) -> None:
     import threading
 
-    from sewer_office.registry import network_services as ns
+    from sewer_office.network import services as ns
 
     import_network(text(example()), net_town.u("superintendent"))
     ns._cache.clear()

@@ -25,9 +25,9 @@ def person_ids(user: Any) -> list[int]:
         return []
     cached = getattr(user, "_sewer_person_ids", None)
     if cached is None:
-        from sewer_office.registry.models import Person
-
-        cached = list(Person.objects.filter(representatives=user).values_list("id", flat=True))
+        # Through the reverse accessor of ``registry.Person.representatives``: accounts sits
+        # below the registry and names none of its models.
+        cached = list(user.represented_persons.values_list("id", flat=True))
         user._sewer_person_ids = cached
     return cached
 

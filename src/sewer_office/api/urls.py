@@ -10,9 +10,9 @@ from sewer_office.grease import api as grease_api
 from sewer_office.inspections import api as inspections_api
 from sewer_office.meters import api as meters_api
 from sewer_office.monitoring import api as monitoring_api
+from sewer_office.network import api as network_api
 from sewer_office.permits.api import VIEWSETS
 from sewer_office.registry import api as registry_api
-from sewer_office.registry import network_api
 
 from . import views
 

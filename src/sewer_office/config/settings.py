@@ -86,13 +86,16 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "sewer_office.core",
     "sewer_office.accounts",
+    "sewer_office.findings",
     "sewer_office.registry",
+    "sewer_office.network",
     "sewer_office.permits",
     "sewer_office.monitoring",
     "sewer_office.meters",
     "sewer_office.grease",
     "sewer_office.inspections",
     "sewer_office.api",
+    "sewer_office.demo",
 ]
 
 MIDDLEWARE = [
@@ -195,8 +198,8 @@ SPECTACULAR_SETTINGS = {
         "InterceptorKindEnum": "sewer_office.permits.models.InterceptorKind",
         "InstalledInterceptorKindEnum": "sewer_office.grease.models.InterceptorKind",
         "ResultStateEnum": "sewer_office.monitoring.models.ResultState",
-        "FindingKindEnum": "sewer_office.monitoring.models.FindingKind",
-        "FindingReviewEnum": "sewer_office.monitoring.models.ReviewState",
+        "FindingKindEnum": "sewer_office.findings.models.FindingKind",
+        "FindingReviewEnum": "sewer_office.findings.models.ReviewState",
         "InspectionKindEnum": "sewer_office.inspections.checklists.InspectionKind",
         "InspectionStateEnum": "sewer_office.inspections.models.InspectionState",
     },

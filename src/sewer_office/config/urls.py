@@ -9,6 +9,8 @@ from django.views.static import serve
 
 from sewer_office.core import views as core_views
 from sewer_office.core.law import law_page
+from sewer_office.network import urls as network_urls
+from sewer_office.registry import urls as registry_urls
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", core_views.healthz, name="healthz"),
@@ -16,7 +18,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("files/<int:pk>/", core_views.download_attachment, name="attachment-download"),
     path("law/", law_page, name="law"),
     path("accounts/", include("sewer_office.accounts.urls")),
-    path("registry/", include("sewer_office.registry.urls")),
+    # The network page is the registry's by name and address (registry:network, from before
+    # the network became an app of its own): both apps' pages in the registry's namespace.
+    path(
+        "registry/",
+        include((registry_urls.urlpatterns + network_urls.urlpatterns, registry_urls.app_name)),
+    ),
     path("permits/", include("sewer_office.permits.urls")),
     path("monitoring/", include("sewer_office.monitoring.urls")),
     path("meters/", include("sewer_office.meters.urls")),

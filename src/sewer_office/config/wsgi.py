@@ -11,6 +11,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sewer_office.config.settings")
 application = get_wsgi_application()
 
 if os.environ.get("SEWER_USE_WARM_NETWORK", "1") == "1":
-    from sewer_office.registry.network_services import warm_network_cache
+    from sewer_office.network.services import warm_network_cache
 
     warm_network_cache()

@@ -1,9 +1,16 @@
-"""Panels other apps contribute to the facility page and to the dashboard.
+"""What other apps contribute to the dashboard, the facility page and the property page.
 
-Each monitoring app has a ``panels`` module with ``facility_panel(request, establishment)``
-and ``dashboard_panel(request)``, each returning a :class:`Panel` or None (nothing to show
-to this user). The facility page and the dashboard render the panels in order, so a new
-activity joins both pages without either page knowing its models.
+Each app has a ``panels`` module. A monitoring app defines ``facility_panel(request,
+establishment)`` and ``dashboard_panel(request)``, each returning a :class:`Panel` or None
+(nothing to show to this user); the facility page and the dashboard render the panels in
+order, so a new activity joins both pages without either page knowing its models.
+
+The permits and the network, whose records the pages lay out themselves (the dashboard's
+work queues, a property's permits, its sampling point), contribute template context instead: ``dashboard_context(request)``,
+``facility_context(request, establishment)``, ``property_context(request, prop)``, each a
+dict merged into the page's context. A module defines only the hooks it has. This is how the
+pages of ``core`` and ``registry``, below the permits and the network, show them without
+importing them.
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 PANEL_MODULES = (
+    "sewer_office.permits.panels",
+    "sewer_office.network.panels",
     "sewer_office.monitoring.panels",
     "sewer_office.meters.panels",
     "sewer_office.grease.panels",
@@ -28,14 +37,26 @@ class Panel:
     order: int = 50
 
 
+def _hooks(hook: str) -> list[Any]:
+    """The apps' functions named ``hook``, in :data:`PANEL_MODULES` order."""
+    modules = [importlib.import_module(name) for name in PANEL_MODULES]
+    return [getattr(m, hook) for m in modules if hasattr(m, hook)]
+
+
 def _collect(hook: str, *args: Any) -> list[Panel]:
     panels = []
-    for name in PANEL_MODULES:
-        module = importlib.import_module(name)
-        panel = getattr(module, hook)(*args)
+    for contribute in _hooks(hook):
+        panel = contribute(*args)
         if panel is not None:
             panels.append(panel)
     return sorted(panels, key=lambda p: p.order)
+
+
+def _context(hook: str, *args: Any) -> dict[str, Any]:
+    context: dict[str, Any] = {}
+    for contribute in _hooks(hook):
+        context.update(contribute(*args))
+    return context
 
 
 def facility_panels(request: Any, establishment: Any) -> list[Panel]:
@@ -44,3 +65,15 @@ def facility_panels(request: Any, establishment: Any) -> list[Panel]:
 
 def dashboard_panels(request: Any) -> list[Panel]:
     return _collect("dashboard_panel", request)
+
+
+def dashboard_context(request: Any) -> dict[str, Any]:
+    return _context("dashboard_context", request)
+
+
+def facility_context(request: Any, establishment: Any) -> dict[str, Any]:
+    return _context("facility_context", request, establishment)
+
+
+def property_context(request: Any, prop: Any) -> dict[str, Any]:
+    return _context("property_context", request, prop)

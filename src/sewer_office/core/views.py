@@ -14,6 +14,7 @@ from sewer_office.accounts.access import can_see
 
 from .decorators import office_view
 from .models import Attachment
+from .panels import dashboard_context, dashboard_panels
 
 
 @require_GET
@@ -31,10 +32,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 @office_view()
 def dashboard(request: HttpRequest) -> HttpResponse:
-    from .dashboard import build
-    from .panels import dashboard_panels
-
-    context = build(request.user)
+    context = dashboard_context(request)
     context["panels"] = dashboard_panels(request)
     return render(request, "core/dashboard.html", context)
 

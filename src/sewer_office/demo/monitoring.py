@@ -24,9 +24,9 @@ from sewer_office.monitoring.models import (
     SamplingPoint,
 )
 from sewer_office.monitoring.services import approve_results
+from sewer_office.network.services import property_sampling_points
 from sewer_office.permits.models import IndustrialDischargeApproval
 from sewer_office.registry.choices import EstablishmentKind
-from sewer_office.registry.network_services import property_sampling_points
 
 if TYPE_CHECKING:
     from .build import Town

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from sewer_office.network.models import NetworkVersion
+from sewer_office.network.services import import_network
 from sewer_office.registry.choices import WastewaterService
-from sewer_office.registry.models import NetworkVersion, Property
-from sewer_office.registry.network_services import import_network
+from sewer_office.registry.models import Property
 from sewer_rules.network import generate_network
 
 

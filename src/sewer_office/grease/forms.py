@@ -9,8 +9,8 @@ import django_filters
 from django import forms
 from django.db import models
 
+from sewer_office.core.forms import DateInput
 from sewer_office.permits.models import InterceptorRequirement
-from sewer_office.permits.workflows.common import DateInput
 from sewer_office.registry.models import Establishment
 
 from .models import GreaseInterceptor, InterceptorKind

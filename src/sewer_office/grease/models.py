@@ -18,7 +18,7 @@ from django.db import models
 from django.utils import timezone
 
 from sewer_office.core.models import ImmutableRecord, TimeStamped
-from sewer_office.monitoring.models import FACILITY_PATHS
+from sewer_office.findings.models import FACILITY_PATHS
 
 #: The same persons reach an interceptor's sizing check and pump-outs through the interceptor.
 INTERCEPTOR_PATHS = tuple(f"interceptor__{p}" for p in FACILITY_PATHS)

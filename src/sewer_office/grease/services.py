@@ -30,8 +30,8 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
-from sewer_office.monitoring.findings import findings_of, record_finding
-from sewer_office.monitoring.models import Finding, FindingKind
+from sewer_office.findings.models import Finding, FindingKind
+from sewer_office.findings.services import findings_of, record_finding
 from sewer_rules.findings import Status
 
 from . import rules

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sewer_office.core.errors import InvalidInput
-from sewer_office.monitoring.findings import findings_of
+from sewer_office.findings.services import findings_of
 from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.registry.models import Establishment, Property
 

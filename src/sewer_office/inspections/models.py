@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from sewer_office.core.models import TimeStamped
-from sewer_office.monitoring.models import FACILITY_PATHS
+from sewer_office.findings.models import FACILITY_PATHS
 
 from .checklists import InspectionKind
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from fpdf import FPDF
 
-from sewer_office.monitoring.findings import findings_of
+from sewer_office.findings.services import findings_of
 
 from .models import Inspection
 from .services import photos_of

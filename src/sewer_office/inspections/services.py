@@ -28,8 +28,8 @@ from sewer_office.accounts.roles import (
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
 from sewer_office.core.models import Attachment
-from sewer_office.monitoring.findings import record_finding
-from sewer_office.monitoring.models import FindingKind
+from sewer_office.findings.models import FindingKind
+from sewer_office.findings.services import record_finding
 
 from .checklists import FACILITY_KINDS, InspectionKind, items
 from .models import Answer, Inspection, InspectionAddendum, InspectionAnswer, InspectionState

@@ -15,7 +15,7 @@ from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
 from sewer_office.core.paging import page_of
-from sewer_office.monitoring.findings import findings_of
+from sewer_office.findings.services import findings_of
 
 from . import forms as iforms
 from . import services

@@ -2,16 +2,15 @@
 
 The readings of the last ``days`` days stored (and the baseline window before them, so the
 threshold line starts judged) are judged again by the engine and drawn by
-:func:`sewer_cli.plot_monitoring.plot_report`: readings, five times the trailing 24-hour
+:func:`sewer_io.plot_monitoring.plot_report`: readings, five times the trailing 24-hour
 mean, the article's pH or temperature limits, slugs and excursions shaded. Drawing only:
 the stored slug events and excursions are what was determined at upload.
 """
 
 from __future__ import annotations
 
-import tempfile
+import io
 from datetime import timedelta
-from pathlib import Path
 
 from sewer_rules.monitoring.analysis import Options, Report, analyse_series
 from sewer_rules.monitoring.series import US_PER_SECOND, Series, to_us
@@ -26,7 +25,9 @@ MAX_DAYS = 366
 
 def chart(meter: Meter, fmt: str, days: int = DEFAULT_DAYS) -> bytes:
     """The chart as PNG or SVG bytes (``fmt`` one of :data:`FORMATS`)."""
-    from sewer_cli.plot_monitoring import plot_report
+    # Imported here, not at the top: matplotlib takes a second to load and only this page
+    # draws, so the office's other requests and commands do not pay for it.
+    from sewer_io.plot_monitoring import plot_report
 
     if fmt not in FORMATS:
         raise ValueError(f"a chart is drawn as {' or '.join(FORMATS)}")
@@ -60,7 +61,6 @@ def chart(meter: Meter, fmt: str, days: int = DEFAULT_DAYS) -> bytes:
         errors=[],
         errors_total=0,
     )
-    with tempfile.TemporaryDirectory(prefix="sewer-chart-") as folder:
-        path = Path(folder) / f"chart.{fmt}"
-        plot_report(report, str(path), p.jurisdiction, options.max_gap_us)
-        return path.read_bytes()
+    out = io.BytesIO()
+    plot_report(report, out, p.jurisdiction, options.max_gap_us, fmt)
+    return out.getvalue()

@@ -8,7 +8,7 @@ test of § 196-15 SLUG averages over. Readings are stored as the exact decimals 
 
 A :class:`SlugEvent` (§ 196-15 SLUG) or an :class:`Excursion` (§ 196-19 C(3), D(1), D(8))
 is what the engine of :mod:`sewer_rules.monitoring` found in an upload; each carries a
-:class:`~sewer_office.monitoring.models.Finding`. § 196-19 D(9)(d) requires the user to
+:class:`~sewer_office.findings.models.Finding`. § 196-19 D(9)(d) requires the user to
 report every slug immediately: a :class:`SlugReport` records that report and when it was
 made.
 """

@@ -32,7 +32,7 @@ from django.db import transaction
 from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
-from sewer_office.monitoring.models import Finding
+from sewer_office.findings.models import Finding
 from sewer_rules.monitoring.analysis import Options, SeriesReport, analyse_series
 from sewer_rules.monitoring.series import US_PER_SECOND, Series, instant, show
 from sewer_rules.monitoring.slugs import Slug

@@ -26,8 +26,9 @@ from sewer_office.accounts.access import can_see
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role, is_staff_member
 from sewer_office.core import audit, bulk
 from sewer_office.core.errors import Forbidden, InvalidInput, OfficeError
-from sewer_office.monitoring.findings import record_finding
-from sewer_office.monitoring.models import FindingKind, SamplingPoint
+from sewer_office.findings.models import FindingKind
+from sewer_office.findings.services import record_finding
+from sewer_office.monitoring.models import SamplingPoint
 from sewer_rules.analytes import BY_NAME
 from sewer_rules.findings import UsedParameter
 from sewer_rules.monitoring.analysis import Options, SeriesReport, analyse_series

@@ -25,20 +25,14 @@ from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
 from sewer_office.core.errors import InvalidInput
+from sewer_office.findings.models import Finding
+from sewer_office.findings.services import review_finding
 from sewer_office.registry.models import Establishment
 
 from . import serializers as s
 from . import services
-from .findings import review_finding
 from .lab_import import UnusableFile, import_lab_file, source_for
-from .models import (
-    DischargeLimit,
-    Finding,
-    LabImport,
-    LabResult,
-    SamplingEvent,
-    SamplingPoint,
-)
+from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
 TAGS = ["Sampling and results"]
 

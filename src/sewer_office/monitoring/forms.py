@@ -6,10 +6,11 @@ from typing import Any
 
 from django import forms
 
+from sewer_office.core.forms import DateInput
+from sewer_office.findings.models import ReviewState
 from sewer_office.permits.models import IndustrialDischargeApproval
-from sewer_office.permits.workflows.common import DateInput
 
-from .models import LimitType, ReviewState, SamplingBasis, SamplingPoint
+from .models import LimitType, SamplingBasis, SamplingPoint
 
 
 class LabFileForm(forms.Form):

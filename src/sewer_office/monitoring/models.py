@@ -1,11 +1,7 @@
-"""Sampling points, discharge limits, sampling events, laboratory results and findings.
+"""Sampling points, discharge limits, sampling events and laboratory results.
 
-A :class:`Finding` is what the law as code (``sewer_rules``) concluded about one thing — a
-laboratory result, a month's average, a slug on a meter, an unreported slug, an inspection
-observation — stored with the status, the citation, the limit and unit, and the parameter
-name, effective date and parameter-set version used that day, so that a later change of the
-law never rewrites the past. Findings are written once; only their review (acknowledged,
-closed, with a note) changes.
+What the rules conclude about a result is a finding, stored in the findings ledger
+(:mod:`sewer_office.findings.models`) like every other app's findings.
 
 Laboratory results are immutable once approved: a correction is a new :class:`LabResult`
 that ``supersedes`` the old one, with a reason, and is evaluated again; the old result and
@@ -17,15 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.contenttypes.fields import GenericForeignKey
-from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
 from sewer_office.core.models import ImmutableRecord, TimeStamped
-
-#: An establishment's records are visible to its operator and to the owner of its property.
-FACILITY_PATHS = ("establishment__operator", "establishment__building__property__owner")
+from sewer_office.findings.models import FACILITY_PATHS
 
 
 class SamplingBasis(models.TextChoices):
@@ -312,94 +304,3 @@ class LabResult(models.Model):
     def superseded_by(self) -> LabResult | None:
         """The correction that replaced this result, if any."""
         return self.corrections.first()
-
-
-class FindingKind(models.TextChoices):
-    LAB_RESULT = "lab_result", "Laboratory result"
-    ADVISORY = "advisory", "Advisory on a result"
-    MONTHLY_AVERAGE = "monthly_average", "Monthly average"
-    SLUG = "slug", "Slug discharge"
-    EXCURSION = "excursion", "Excursion"
-    UNREPORTED_SLUG = "unreported_slug", "Slug not reported"
-    PUMP_OUT_OVERDUE = "pump_out_overdue", "Grease trap cleaning overdue"
-    INSPECTION = "inspection", "Inspection"
-
-
-class ReviewState(models.TextChoices):
-    NONE = "none", "Nothing to review"
-    NEW = "new", "New"
-    ACKNOWLEDGED = "acknowledged", "Acknowledged"
-    CLOSED = "closed", "Closed"
-
-
-class Finding(models.Model):
-    """One determination of the law as code, with everything it rested on."""
-
-    #: The facility concerned. Not checked by the database (a result's findings take it from
-    #: the result, which is checked), for the same reason as ``LabResult.establishment``;
-    #: indexed by the composite indexes below, which start with it.
-    establishment = models.ForeignKey(
-        "registry.Establishment",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="findings",
-        db_index=False,
-        db_constraint=False,
-    )
-    kind = models.CharField(max_length=20, choices=FindingKind.choices)
-    result = models.ForeignKey(
-        LabResult, null=True, blank=True, on_delete=models.PROTECT, related_name="findings"
-    )
-    #: The record behind a finding that is not a laboratory result (a slug event, an
-    #: inspection, a grease trap): generic, like the audit trail.
-    source_type = models.ForeignKey(
-        ContentType,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-        db_index=False,  # the source index below starts with it
-    )
-    source_id = models.CharField(max_length=64, blank=True)
-    source = GenericForeignKey("source_type", "source_id")
-    status = models.CharField(max_length=20)
-    citation = models.CharField(max_length=80)
-    limit = models.CharField(max_length=40, blank=True)
-    limit_unit = models.CharField(max_length=20, blank=True)
-    message = models.TextField()
-    parameter = models.CharField(max_length=120, blank=True, help_text="parameter-set name used")
-    effective = models.DateField(null=True, blank=True, help_text="its effective date")
-    parameters_version = models.CharField(max_length=80, blank=True)
-    analyte = models.CharField(max_length=60, blank=True)
-    observed_at = models.DateTimeField(help_text="when what was judged happened")
-    month = models.DateField(null=True, blank=True, help_text="first day, for monthly findings")
-    current = models.BooleanField(default=True, help_text="false once its result is superseded")
-    review = models.CharField(max_length=12, choices=ReviewState.choices, default=ReviewState.NEW)
-    reviewed_at = models.DateTimeField(null=True, blank=True)
-    reviewed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-        db_index=False,
-    )
-    review_note = models.TextField(blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-
-    ACCESS_PATHS = FACILITY_PATHS
-
-    class Meta:
-        ordering = ("-observed_at", "id")
-        indexes = (
-            models.Index(fields=["establishment", "observed_at"], name="finding_facility_time"),
-            models.Index(fields=["review", "status"], name="finding_review_status"),
-            models.Index(
-                fields=["establishment", "review", "observed_at"], name="finding_facility_review"
-            ),
-            models.Index(fields=["source_type", "source_id"], name="finding_source"),
-        )
-
-    def __str__(self) -> str:
-        return f"{self.status} ({self.citation})"

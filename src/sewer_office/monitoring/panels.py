@@ -16,9 +16,11 @@ from sewer_office.accounts.roles import (
     is_staff_member,
 )
 from sewer_office.core.panels import Panel
+from sewer_office.findings.models import ReviewState
+from sewer_office.findings.queries import open_findings
 
 from . import queries
-from .models import DischargeLimit, ReviewState, SamplingEvent, SamplingPoint
+from .models import DischargeLimit, SamplingEvent, SamplingPoint
 from .services import SAMPLERS
 
 DASHBOARD_ROWS = 8
@@ -27,7 +29,7 @@ RECENT_SAMPLES = 10
 
 def facility_panel(request: Any, establishment: Any) -> Panel | None:
     user = request.user
-    findings = queries.open_findings(user).filter(establishment=establishment)
+    findings = open_findings(user).filter(establishment=establishment)
     return Panel(
         title="Sampling and results",
         template="monitoring/_facility_panel.html",
@@ -63,7 +65,7 @@ def dashboard_panel(request: Any) -> Panel | None:
     user = request.user
     if not is_staff_member(user):
         return None
-    new = queries.open_findings(user).filter(review=ReviewState.NEW)
+    new = open_findings(user).filter(review=ReviewState.NEW)
     return Panel(
         title="Findings and sampling",
         template="monitoring/_dashboard_panel.html",

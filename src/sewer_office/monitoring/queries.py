@@ -11,34 +11,23 @@ from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.db.models import Max, QuerySet
+from django.db.models import Max
 from django.utils import timezone
 
 from sewer_office.accounts.access import visible
+from sewer_office.findings.models import Finding
 from sewer_rules.analytes import BY_NAME, resolve
 from sewer_rules.evaluation.engine import RULES
 from sewer_rules.units import convert
 
 from .charts import LimitLine, render_chart
 from .lab_import import params_in_force
-from .models import DischargeLimit, Finding, LabResult, ResultState, ReviewState, SamplingPoint
+from .models import DischargeLimit, LabResult, ResultState, SamplingPoint
 
 RECENT_RESULTS = 25
 OPEN_FINDINGS = 25
 CHART_DAYS = 400
 CHART_POINTS = 2000
-
-OPEN_REVIEWS = (ReviewState.NEW, ReviewState.ACKNOWLEDGED)
-
-
-def open_findings(user: Any) -> QuerySet[Finding]:
-    """Current findings that need someone's attention, newest first."""
-    return visible(
-        Finding.objects.filter(current=True, review__in=OPEN_REVIEWS).select_related(
-            "establishment", "result"
-        ),
-        user,
-    ).order_by("-observed_at", "-id")
 
 
 def recent_results(est: Any, user: Any) -> list[LabResult]:

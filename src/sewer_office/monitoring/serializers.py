@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from .models import DischargeLimit, Finding, LabImport, LabResult, SamplingEvent, SamplingPoint
+from sewer_office.findings.models import Finding
+
+from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
 
 class SamplingPointSerializer(serializers.ModelSerializer):

@@ -17,13 +17,15 @@ from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
 from sewer_office.core.paging import page_of
+from sewer_office.findings.models import Finding
+from sewer_office.findings.queries import OPEN_REVIEWS
+from sewer_office.findings.services import review_finding
 from sewer_office.registry.models import Establishment
 
 from . import forms as mforms
 from . import queries, services
-from .findings import review_finding
 from .lab_import import RESULT_OFFICERS, UnusableFile, import_lab_file, source_for
-from .models import Finding, LabImport, LabResult, ResultState
+from .models import LabImport, LabResult, ResultState
 
 PAGE_SIZE = 50
 OFFICERS = RESULT_OFFICERS
@@ -209,7 +211,7 @@ def finding_list(request: HttpRequest) -> HttpResponse:
     qs = visible(Finding.objects.select_related("establishment", "result"), request.user)
     review = request.GET.get("review", "open")
     if review == "open":
-        qs = qs.filter(current=True, review__in=queries.OPEN_REVIEWS)
+        qs = qs.filter(current=True, review__in=OPEN_REVIEWS)
     elif review:
         qs = qs.filter(review=review)
     for key in ("status", "kind"):

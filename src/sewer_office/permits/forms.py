@@ -12,10 +12,10 @@ from typing import Any
 from django import forms
 
 from sewer_office.accounts.access import visible
+from sewer_office.core.forms import DateInput
 from sewer_office.registry.models import Building, Establishment, Person, Property
 
 from .models import DischargeKind, InterceptorKind, PermitClass, SystemType
-from .workflows.common import DateInput
 
 #: Analytes an industrial user declares (canonical names of :mod:`sewer_rules.analytes`).
 DECLARED_ANALYTES: tuple[tuple[str, str], ...] = (

@@ -168,24 +168,11 @@ class Establishment(TimeStamped):
         return self.kind in EstablishmentKind.food()
 
 
-from .network_models import (  # noqa: E402  (the network's models belong to this app)
-    BuildingConnection,
-    Manhole,
-    NetworkVersion,
-    SamplingPointOverride,
-    SewerPipe,
-)
-
 __all__ = [
     "Building",
-    "BuildingConnection",
     "Contact",
     "Establishment",
-    "Manhole",
-    "NetworkVersion",
     "Person",
     "Property",
-    "SamplingPointOverride",
     "ServiceArea",
-    "SewerPipe",
 ]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import network_views, views
+from . import views
 
 app_name = "registry"
 
@@ -19,5 +19,4 @@ urlpatterns = [
     path("areas/", views.area_list, name="areas"),
     path("areas/<int:pk>/", views.area_detail, name="area"),
     path("areas/<int:pk>/declare/", views.area_declare, name="area-declare"),
-    path("network/", network_views.network_page, name="network"),
 ]

@@ -17,18 +17,15 @@ from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
+from sewer_office.core.forms import DateInput
 from sewer_office.core.paging import page_of
-from sewer_office.core.panels import facility_panels
-from sewer_office.permits.workflows.common import DateInput
+from sewer_office.core.panels import facility_context, facility_panels, property_context
 
-from . import filters, network_services, services
+from . import filters, services
 from . import forms as rforms
 from .models import Establishment, Person, Property, ServiceArea
 
 PAGE_SIZE = 25
-#: Records of each kind shown on a property page; the rest are one click away (the list
-#: filtered to the property), so the page stays fast for a property with a long history.
-PROPERTY_ROWS = 10
 
 
 @office_view()
@@ -44,40 +41,19 @@ def property_list(request: HttpRequest) -> HttpResponse:
 @office_view()
 def property_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Everything about a property: service, buildings, establishments, permits, history."""
-    from sewer_office.permits.kinds import KINDS, may_file
-
     prop = get_object_or_404(
         visible(Property.objects.select_related("owner", "service_area"), request.user), pk=pk
     )
-    records = []
-    for kind in KINDS.values():
-        qs = visible(kind.list_queryset().filter(property=prop), request.user).order_by(
-            "-filed_on", "-id"
-        )
-        rows = list(qs[: PROPERTY_ROWS + 1])
-        if rows:
-            more = len(rows) > PROPERTY_ROWS
-            records.append(
-                {
-                    "kind": kind,
-                    "rows": rows[:PROPERTY_ROWS],
-                    "total": qs.count() if more else len(rows),
-                }
-            )
     buildings = prop.buildings.prefetch_related("establishments")
     context = {
         "prop": prop,
         "buildings": buildings,
-        "records": records,
         "timeline": audit.timeline(prop),
-        "sampling_points": network_services.property_sampling_points(prop),
-        "file_kinds": [
-            k for k in KINDS.values() if may_file(request.user, k) and k.slug != "interceptor"
-        ],
         "available": prop.service_area.public_sewer_available(timezone.localdate())
         if prop.service_area
         else False,
     }
+    context.update(property_context(request, prop))
     return render(request, "registry/property_detail.html", context)
 
 
@@ -125,12 +101,6 @@ def establishment_list(request: HttpRequest) -> HttpResponse:
 
 @office_view()
 def establishment_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    from sewer_office.permits.models import (
-        GrinderApproval,
-        IndustrialDischargeApproval,
-        InterceptorRequirement,
-    )
-
     est = get_object_or_404(
         visible(
             Establishment.objects.select_related("operator", "building__property"), request.user
@@ -142,16 +112,7 @@ def establishment_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "registry/establishment_detail.html",
         {
             "est": est,
-            "approvals": visible(
-                IndustrialDischargeApproval.objects.filter(establishment=est).prefetch_related(
-                    "conditions"
-                ),
-                request.user,
-            ),
-            "interceptors": visible(
-                InterceptorRequirement.objects.filter(establishment=est), request.user
-            ),
-            "grinders": visible(GrinderApproval.objects.filter(establishment=est), request.user),
+            **facility_context(request, est),
             "panels": facility_panels(request, est),
         },
     )

@@ -9,11 +9,8 @@ from django import forms
 from django.utils import timezone
 
 from sewer_office.accounts.roles import CLERK
+from sewer_office.core.forms import DateInput
 from sewer_office.core.workflow import REASON_REQUIRED, Transition
-
-
-class DateInput(forms.DateInput):
-    input_type = "date"
 
 
 def date_field(label: str, *, required: bool = False, help_text: str = "") -> forms.DateField:

@@ -7,6 +7,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from sewer_office.demo.build import build_demo_town
+from sewer_office.permits import rules
+from sewer_office.registry.models import Property
+
 
 class Command(BaseCommand):
     help = "Load the demo town: ~300 properties, ~40 businesses, permits in every state."
@@ -21,10 +25,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from sewer_office.demo import build_demo_town
-        from sewer_office.permits import rules
-        from sewer_office.registry.models import Property
-
         if Property.objects.exists():
             raise CommandError(
                 "The database already holds a town: load the demo into an empty database."

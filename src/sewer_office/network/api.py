@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.api.permissions import OfficeUser
 
-from . import network_services as ns
+from . import services as ns
 
 
 def _staff(request: Request) -> None:

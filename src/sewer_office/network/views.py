@@ -15,7 +15,7 @@ from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import Blocked
 from sewer_rules.network import render_svg
 
-from . import network_services as ns
+from . import services as ns
 
 #: Parcels listed on the page; the count says how many there are in all.
 TRACE_ROWS = 200
@@ -30,7 +30,7 @@ def network_page(request: HttpRequest) -> HttpResponse:
         "recent_days": ns.RECENT_DAYS,
     }
     if found is None:
-        return render(request, "registry/network.html", context)
+        return render(request, "network/network.html", context)
     version, net = found
     manhole = request.GET.get("manhole", "").strip()
     result = None
@@ -59,4 +59,4 @@ def network_page(request: HttpRequest) -> HttpResponse:
         }
     )
     status = 404 if error else 200
-    return render(request, "registry/network.html", context, status=status)
+    return render(request, "network/network.html", context, status=status)

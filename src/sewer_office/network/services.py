@@ -19,6 +19,7 @@ from django.db import transaction
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden
+from sewer_office.registry.models import Establishment, Property
 from sewer_rules.network import (
     Network,
     NetworkError,
@@ -30,8 +31,7 @@ from sewer_rules.network import (
     upstream_area,
 )
 
-from .models import Establishment, Property
-from .network_models import (
+from .models import (
     BuildingConnection,
     Manhole,
     NetworkVersion,
@@ -311,8 +311,8 @@ def recent_findings(establishment_ids: list[int]) -> dict[int, list[dict[str, An
     first — what the Superintendent looks for when tracing the source of a problem."""
     from django.utils import timezone
 
-    from sewer_office.monitoring.findings import QUIET_STATUSES
-    from sewer_office.monitoring.models import Finding
+    from sewer_office.findings.models import Finding
+    from sewer_office.findings.services import QUIET_STATUSES
 
     since = timezone.now() - timedelta(days=RECENT_DAYS)
     out: dict[int, list[dict[str, Any]]] = {}

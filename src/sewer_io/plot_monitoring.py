@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import date
 from fractions import Fraction
+from typing import BinaryIO
 from zoneinfo import ZoneInfo
 
 import matplotlib
@@ -173,8 +174,18 @@ def _shade(ax: Axes, findings: list[tuple[int, int, str, str]], marks: bool) -> 
             )
 
 
-def plot_report(report: Report, path: str, jurisdiction: str, max_gap: int) -> None:
-    """Draw each kept series of ``report`` to ``path`` (.png or .svg)."""
+def plot_report(
+    report: Report,
+    path: str | BinaryIO,
+    jurisdiction: str,
+    max_gap: int,
+    fmt: str | None = None,
+) -> None:
+    """Draw each kept series of ``report`` to ``path`` (.png or .svg).
+
+    ``path`` is a file name (the format taken from its suffix) or a binary stream, for which
+    ``fmt`` ("png" or "svg") names the format — the office draws into memory that way.
+    """
     params = load_jurisdiction(jurisdiction)
     tz = ZoneInfo(report.timezone)
     chosen = [s for s in report.series if s.data is not None and s.readings > 0]
@@ -183,7 +194,7 @@ def plot_report(report: Report, path: str, jurisdiction: str, max_gap: int) -> N
     if not chosen:
         fig = plt.figure(figsize=(8, 2))
         fig.text(0.5, 0.5, f"No readings to draw in {report.source}", ha="center", va="center")
-        fig.savefig(path)
+        fig.savefig(path, format=fmt)
         plt.close(fig)
         return
     rows: list[tuple[SeriesReport, bool]] = []
@@ -210,7 +221,7 @@ def plot_report(report: Report, path: str, jurisdiction: str, max_gap: int) -> N
     if left_out:
         title += f" — {left_out} more series not drawn (choose with --meter/--parameter)"
     fig.suptitle(title, fontsize=11)
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100, format=fmt)
     plt.close(fig)
 
 

@@ -1,9 +1,13 @@
-"""The sewer network in the registry: imported versions, manholes, pipes, building-sewer
+"""The sewer network: imported versions, manholes, pipes, building-sewer
 connections, and the Superintendent's sampling-point overrides (§ 196-19 H, I).
 
 A :class:`NetworkVersion` holds the GeoJSON text as imported; its manholes, pipes and
 connections are rows for lookup and reporting. A version is never edited: a re-import with
 ``--replace`` makes a new active version and keeps the old one.
+
+An app of its own above the registry (its connections and overrides point at properties):
+the models moved out of ``registry`` with their tables (``registry_*``), by state-only
+migrations. The network page keeps its URL and its name, ``registry:network``.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ class NetworkVersion(models.Model):
     connection_count = models.PositiveIntegerField(default=0)
 
     class Meta:
+        db_table = "registry_networkversion"  # its table from when it was the registry's
         ordering = ("-imported_at", "-id")
         constraints = (
             models.UniqueConstraint(
@@ -49,6 +54,7 @@ class Manhole(models.Model):
     y = models.FloatField(help_text="latitude (WGS 84) or northing in the file's CRS")
 
     class Meta:
+        db_table = "registry_manhole"  # its table from when it was the registry's
         ordering = ("version", "ident")
         constraints = (
             models.UniqueConstraint(fields=["version", "ident"], name="manhole_ident_per_version"),
@@ -70,6 +76,7 @@ class SewerPipe(models.Model):
     length_m = models.FloatField()
 
     class Meta:
+        db_table = "registry_sewerpipe"  # its table from when it was the registry's
         ordering = ("version", "ident")
         constraints = (
             models.UniqueConstraint(fields=["version", "ident"], name="pipe_ident_per_version"),
@@ -95,6 +102,7 @@ class BuildingConnection(models.Model):
     ACCESS_PATHS = ("property__owner",)
 
     class Meta:
+        db_table = "registry_buildingconnection"  # its table from when it was the registry's
         ordering = ("version", "position")
 
     def __str__(self) -> str:
@@ -119,6 +127,7 @@ class SamplingPointOverride(models.Model):
     ACCESS_PATHS = ("property__owner",)
 
     class Meta:
+        db_table = "registry_samplingpointoverride"  # its table from when it was the registry's
         ordering = ("property", "-recorded_at", "-id")
 
     def __str__(self) -> str:

@@ -1,4 +1,4 @@
-"""The dashboard: "what needs me today", computed from the workflows' declarations.
+"""The permits' part of the dashboard: "what needs me today", from the workflows' declarations.
 
 For staff, every record in a state from which one of their roles can move it (their work
 queue), oldest first; for an outside user, their open applications and those waiting on them.
@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Count
+
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import APPLICANT, roles_of
+
+from .kinds import KINDS
 
 QUEUE_ROWS = 8
 
 
 def build(user: Any) -> dict[str, Any]:
-    from sewer_office.permits.kinds import KINDS
-
     roles = roles_of(user)
     queues: list[dict[str, Any]] = []
     summary: list[dict[str, Any]] = []
@@ -42,8 +44,6 @@ def build(user: Any) -> dict[str, Any]:
                     r.waiting_on_me = r.state in mine or r.state in wf.states_for_roles(acting)
                 queues.append({"kind": kind, "title": title, "count": count, "rows": rows})
     if acting:
-        from django.db.models import Count
-
         for kind in KINDS.values():
             wf = kind.model.WORKFLOW
             counts = dict(

@@ -1,0 +1,1 @@
+"""The findings ledger: every app's determinations of the law, stored and reviewed in one place."""

@@ -1,0 +1,1 @@
+"""The sewer network: imported versions, manholes, pipes, connections, trace and sampling points."""
