@@ -23,33 +23,19 @@ Exit status: 0 no facility in SNC, 1 some, 2 unusable input.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from datetime import date
-from decimal import Decimal
-from fractions import Fraction
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sewer_rules.analytes import ANALYTES
-from sewer_rules.evaluation.engine import RULES
-from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
-from sewer_rules.evaluation.prepare import prepare
-from sewer_rules.federal.snc_determination import (
-    Limit,
-    Measurement,
-    PeriodError,
-    Report,
-    SNCReport,
-    determine,
-    parse_period,
-)
-from sewer_rules.parameters import ParameterError, ParameterSet
-from sewer_rules.units import format_decimal
-
-from .check_io import UnusableFile, read_results
 from .common import add_common, header, iso_date, jurisdiction
 from .main import EXIT_FOUND, EXIT_OK, UsageError
-from .output import dump_json, table
+
+if TYPE_CHECKING:  # polars and the rules load when the command runs (start-up, see main.py)
+    from pathlib import Path
+
+    from sewer_rules.evaluation.permit_limits import PermitLimits
+    from sewer_rules.federal.snc_determination import Limit, Measurement, Report, SNCReport
+    from sewer_rules.parameters import ParameterSet
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,6 +64,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from sewer_io.check_io import UnusableFile, read_results
+    from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
+    from sewer_rules.federal.snc_determination import PeriodError, determine, parse_period
+    from sewer_rules.parameters import ParameterError
+
     params = jurisdiction(args.jurisdiction)
     try:
         period = parse_period(args.period)
@@ -100,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     except (PeriodError, ParameterError) as e:
         raise UsageError(str(e)) from None
     if args.format == "json":
+        from .output import dump_json
+
         dump_json({"jurisdiction": params.jurisdiction, **result.as_dict()}, sys.stdout)
     else:
         print(render(result, params))
@@ -107,6 +102,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _measurements(source: str, raw: object, params: ParameterSet) -> list[Measurement]:
+    from fractions import Fraction
+
+    from sewer_rules.evaluation.engine import RULES
+    from sewer_rules.evaluation.prepare import prepare
+    from sewer_rules.federal.snc_determination import Measurement
+
     names = sorted({r.parameter for r in RULES})
     prepared = prepare(raw, params.timezone, params.breakpoints(names)[0])  # type: ignore[arg-type]
     if prepared.errors.height:
@@ -126,6 +127,11 @@ def _measurements(source: str, raw: object, params: ParameterSet) -> list[Measur
 
 
 def _limits(limits: PermitLimits) -> list[Limit]:
+    from decimal import Decimal
+
+    from sewer_rules.analytes import ANALYTES
+    from sewer_rules.federal.snc_determination import Limit
+
     unit = {a.name: a.canonical_unit for a in ANALYTES}
     cols = ("facility", "analyte", "limit_type", "lim", "valid_from", "valid_to", "lim_text")
     return [
@@ -150,6 +156,10 @@ def _limits(limits: PermitLimits) -> list[Limit]:
 
 
 def _reports(path: Path) -> list[Report]:
+    import csv
+
+    from sewer_rules.federal.snc_determination import Report
+
     try:
         with path.open(newline="", encoding="utf-8-sig") as f:
             records = list(csv.DictReader(f))
@@ -180,6 +190,8 @@ def _day(rec: dict[str, str], col: str) -> date:
 
 
 def render(result: SNCReport, params: ParameterSet) -> str:
+    from sewer_rules.units import format_decimal
+
     lines = header("Significant noncompliance — 40 CFR 403.8(f)(2)(viii)", params)
     window = "rolling six months at each quarter's end" if result.rolling else "calendar halves"
     lines += ["", f"Period {result.period.start} to {result.period.end}; windows: {window}.", ""]
@@ -200,6 +212,8 @@ def render(result: SNCReport, params: ParameterSet) -> str:
                 "SNC " + ", ".join(d.criteria) if d.snc else "no",
             )
         )
+    from .output import table
+
     heads = ("facility", "parameter", "limit type", "limit", "window", "n", "exceed", "≥TRC", "SNC")
     lines.append(table(heads, rows) if rows else "(no limits of the limits file apply)")
     if result.reports:

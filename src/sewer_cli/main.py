@@ -94,6 +94,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cmd_slugs",
         "slugs (§ 196-15 SLUG) and pH/temperature excursions in continuous meter data",
     ),
+    "snc": (
+        "cmd_snc",
+        "40 CFR 403.8(f)(2)(viii): industrial users in significant noncompliance",
+    ),
     "surcharge": (
         "cmd_surcharge",
         "§ 196-19 E(1)(d), J: extra-strength surcharge of a billing period",
