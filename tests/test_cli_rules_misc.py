@@ -112,6 +112,10 @@ def test_fines_section_196_20_is_referred_at_once(capsys) -> None:
         (["--served", "2026-01-05", "--violation", "section 20"], "--violation"),
         (["--served", "2026-01-05", "--jurisdiction", "nowhere"], "no jurisdiction"),
         (["--served", "2026-01-05", "--corrected", "2999-01-01"], "in the future"),
+        (
+            ["--served", "2026-01-05", "--period", "9", "--as-of", "2026-02-01"],
+            "shorter than the 10 days § 196-22 A gives the offender",
+        ),
     ],
 )
 def test_fines_unusable_input_exits_2(capsys, argv: list[str], message: str) -> None:
@@ -119,6 +123,33 @@ def test_fines_unusable_input_exits_2(capsys, argv: list[str], message: str) -> 
     assert code == 2
     assert message in err
     assert "Traceback" not in err
+
+
+def test_fines_json_carries_the_clock_contract(capsys) -> None:
+    code, data = run_json(
+        capsys, "fines", "--served", "2026-01-07", "--period", "10", "--corrected", "2026-01-22",
+        "--jurisdiction", "demo",
+    )  # fmt: skip
+    assert code == 1
+    assert data["served"] == "2026-01-07"
+    assert data["period_days"] == 10
+    assert data["nominal_deadline"] == "2026-01-17"
+    assert data["deadline"] == "2026-01-20"  # Sat, Sun, Martin Luther King Jr. Day passed over
+    assert data["days"] == 2
+    assert data["daily"] == [
+        {
+            "first_day": "2026-01-21",
+            "last_day": "2026-01-22",
+            "days": 2,
+            "daily_amount": "350.00",
+            "configured": True,
+            "effective": "2026-01-18",
+            "authority": "EXAMPLE resolution 2026-02 (demo)",
+            "amount": "700.00",
+        }
+    ]
+    assert data["total"] == "700.00"
+    assert data["citations"] == ["§ 196-22 A", "§ 196-22 B"]
 
 
 def test_fines_bad_date_exits_2(capsys) -> None:

@@ -16,6 +16,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sewer_rules.calendars import non_business_day
 from sewer_rules.ordinance.s196_22_penalties import accrued_fines
 from sewer_rules.parameters import ParameterSet, load_jurisdiction, parse_parameter_text
 
@@ -97,9 +98,14 @@ def test_days_and_total_match_a_day_by_day_count(
 ) -> None:
     corrected = served + timedelta(days=offset)
     fc = accrued_fines(served, corrected, corrected, params)
-    deadline = served + timedelta(days=10)
+    nominal = served + timedelta(days=10)
+    # the deadline is the first business day on or after the tenth day (Gen. Constr. Law § 25-a)
+    assert fc.deadline >= nominal
+    assert non_business_day(fc.deadline, params.holidays) is None
+    passed = [nominal + timedelta(days=i) for i in range((fc.deadline - nominal).days)]
+    assert all(non_business_day(d, params.holidays) is not None for d in passed)
+    deadline = fc.deadline
     days = [deadline + timedelta(days=i) for i in range(1, (corrected - deadline).days + 1)]
-    assert fc.deadline == deadline
     assert fc.days == len(days)
     amounts = [params.get("fine.daily_amount", d).value for d in days]
     # segments are contiguous and cover exactly those days

@@ -1,9 +1,13 @@
 """``sewer-use fines`` — the § 196-22 notice/correction clock and the accrued daily fine.
 
-    sewer-use fines --served DATE [--corrected DATE] [--as-of DATE] [--violation CITATION]
-                    [--jurisdiction wappinger|demo|PATH] [--format table|json]
+    sewer-use fines --served DATE [--period DAYS] [--corrected DATE | --as-of DATE]
+                    [--violation CITATION] [--jurisdiction wappinger|demo|PATH]
+                    [--format table|json]
 
-A notice served on --served gives 10 days to correct (§ 196-22 A); each day after the deadline
+A notice served on --served gives the period it states (--period, at least and by default the
+10 days of § 196-22 A), counted from the day after service; a last day on a Saturday, Sunday
+or New York public holiday moves to the next business day (N.Y. General Construction Law
+§§ 24, 25-a). Each day after the deadline
 up to the day the Superintendent verified the correction (--corrected), or up to --as-of
 (default: today in the town's zone) while it is not corrected, is fined at the § 122-20 Y daily
 amount in force on that day (§ 196-22 B). Fines are accrued, subject to conviction.
@@ -49,6 +53,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--served", type=iso_date, required=True, metavar="DATE", help="day the notice was served"
+    )
+    p.add_argument(
+        "--period",
+        type=int,
+        metavar="DAYS",
+        help="correction period stated in the notice (at least 10, the default; § 196-22 A)",
     )
     p.add_argument(
         "--corrected",
@@ -97,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     if args.corrected and args.as_of is None and args.corrected > as_of:
         raise UsageError(f"--corrected {args.corrected} is in the future (today is {as_of})")
     try:
-        fc = accrued_fines(args.served, args.corrected, as_of, params)
+        fc = accrued_fines(args.served, args.corrected, as_of, params, period_days=args.period)
     except (ClockError, ParameterError) as e:
         raise UsageError(str(e)) from None
     if args.format == "json":
@@ -123,11 +133,19 @@ def render(fc: FineComputation, params: ParameterSet, procedure: str | None = No
         lines.append(f"{step}. {text}")
 
     say(f"Notice served: {fc.served} (§ 196-22 A)")
-    cd = fc.correction_days
+    cd, clock = fc.correction_days, fc.clock
+    least = format_decimal(cd.value or Decimal(0))
     say(
-        f"Correction period: {format_decimal(cd.value or Decimal(0))} days — {cd.name}, in force "
-        f"since {cd.effective}{', ' + cd.authority if cd.authority else ''} (§ 196-22 A)"
+        f"Correction period stated in the notice: {clock.period_days} days, counted from the day "
+        f"after service (at least {least} — {cd.name}, in force since {cd.effective}"
+        f"{', ' + cd.authority if cd.authority else ''}; § 196-22 A)"
     )
+    if clock.moved_over:
+        passed = ", ".join(f"{d.day} {d.reason}" for d in clock.moved_over)
+        say(
+            f"Last day {clock.nominal} is not a business day ({passed}): the deadline moves to "
+            "the next business day (N.Y. General Construction Law §§ 24, 25-a)"
+        )
     say(f"Correction deadline: end of {fc.deadline}, {params.timezone} (§ 196-22 A)")
     if fc.corrected is not None:
         say(f"Corrected: {fc.corrected}, as verified by the Superintendent (§ 196-22 B)")

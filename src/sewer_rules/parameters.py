@@ -32,7 +32,7 @@ from .units import UNITS
 
 MONEY_UNITS = frozenset({"USD", "USD/lb"})
 _TOP_KEYS = frozenset(
-    {"jurisdiction", "name", "timezone", "law", "extends", "notice", "parameters"}
+    {"jurisdiction", "name", "timezone", "holidays", "law", "extends", "notice", "parameters"}
 )
 _PARAM_KEYS = frozenset({"description", "reference", "unit", "values"})
 _VALUE_KEYS = frozenset({"value", "authority", "note"})
@@ -97,6 +97,9 @@ class ParameterSet:
     digest: str
     sources: tuple[str, ...] = field(default=())
     notice: str = ""
+    #: The public-holiday calendar of the jurisdiction's legal clocks, as ``COUNTRY-SUBDIVISION``
+    #: (``US-NY``), read from a maintained calendar library (:mod:`sewer_rules.calendars`).
+    holidays: str = ""
 
     def __iter__(self) -> Iterator[Parameter]:
         return iter(self.parameters.values())
@@ -274,7 +277,22 @@ def parse_parameter_text(text: str, source: str, base: ParameterSet | None = Non
         digest=hashlib.sha256(digest_src.encode()).hexdigest(),
         sources=((*base.sources, source) if base else (source,)),
         notice=str(data.get("notice") or ""),
+        holidays=_holidays(data, base, source),
     )
+
+
+def _holidays(data: dict[str, Any], base: ParameterSet | None, source: str) -> str:
+    """The holiday calendar named by the file (``US-NY``), else the extended jurisdiction's."""
+    raw = data.get("holidays")
+    if raw is None:
+        return base.holidays if base else ""
+    text = str(raw).strip()
+    if not re.fullmatch(r"[A-Z]{2}(-[A-Z0-9]{1,3})?", text):
+        raise ParameterError(
+            f"{source}: holidays must name a calendar as COUNTRY or COUNTRY-SUBDIVISION "
+            f"(e.g. US-NY), not {raw!r}"
+        )
+    return text
 
 
 def _extend(parent: Parameter, raw: Any, where: str) -> Parameter:

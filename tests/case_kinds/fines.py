@@ -1,7 +1,8 @@
 """Case kind ``fines``: § 196-22 A/B — correction deadline and accrued daily fines.
 
 ``input``: ``served``, ``corrected`` (optional), ``as_of`` (default: ``corrected``, else
-``served``), ``violation`` (optional citation). ``parameters`` (optional): dated values added
+``served``), ``violation`` (optional citation), ``period_days`` (the period stated in the
+notice; default the article's 10). ``parameters`` (optional): dated values added
 to the case's jurisdiction, in the extension form of a parameters file. Returns
 ``FineComputation.as_dict()`` (with ``procedure`` when a violation is named), or
 ``{"error": <exception class>, "message": ...}``.
@@ -40,8 +41,16 @@ def run(case: dict[str, Any]) -> Any:
     corrected = _date(data.get("corrected"))
     as_of = _date(data.get("as_of")) or corrected or served
     violation = data.get("violation")
+    period = data.get("period_days")
     try:
-        fc = accrued_fines(served, corrected, as_of, params_for(case), violation=violation)
+        fc = accrued_fines(
+            served,
+            corrected,
+            as_of,
+            params_for(case),
+            violation=violation,
+            period_days=None if period is None else int(period),
+        )
     except ClockError as e:
         return {"error": type(e).__name__, "message": str(e)}
     out = fc.as_dict()

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
+from ..calendars import NonBusinessDay, next_business_day
 from ..citations import Citation, cite
 from ..parameters import ParameterSet, ParameterValue
 from ..sections import implements
@@ -39,6 +40,7 @@ FINE = cite("§ 196-22 B")
 PROTECTION_FROM_DAMAGE = cite("§ 196-20")
 
 CORRECTION_DAYS = "notice.correction_days"
+ROLLOVER = "notice.deadline_rollover"
 DAILY_AMOUNT = "fine.daily_amount"
 
 
@@ -105,6 +107,34 @@ def procedure_for(violated: Citation | str) -> Procedure:
 
 
 @dataclass(frozen=True)
+class Deadline:
+    """The last day of a notice's correction period, and why it is that day.
+
+    ``period_days`` is the period stated in the notice; ``minimum`` the article's 10 days
+    (``notice.correction_days``); ``nominal`` the served day plus the period; ``deadline`` the
+    day the period really ends, after a Saturday, Sunday or public holiday moved it
+    (``moved_over``: the days passed over, with their reasons).
+    """
+
+    served: date
+    period_days: int
+    minimum: ParameterValue
+    rollover: ParameterValue
+    nominal: date
+    deadline: date
+    moved_over: tuple[NonBusinessDay, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "served": self.served.isoformat(),
+            "period_days": self.period_days,
+            "nominal_deadline": self.nominal.isoformat(),
+            "deadline": self.deadline.isoformat(),
+            "moved_over": [{"day": d.day.isoformat(), "reason": d.reason} for d in self.moved_over],
+        }
+
+
+@dataclass(frozen=True)
 class FineSegment:
     """Consecutive days of continuing violation fined at one daily amount."""
 
@@ -146,6 +176,7 @@ class FineComputation:
     corrected: date | None
     as_of: date
     correction_days: ParameterValue
+    clock: Deadline
     deadline: date
     days: int
     segments: tuple[FineSegment, ...]
@@ -221,12 +252,18 @@ class FineComputation:
                 "authority": self.correction_days.authority,
                 "reference": self.correction_days.reference,
             },
+            "period_days": self.clock.period_days,
+            "nominal_deadline": self.clock.nominal.isoformat(),
             "deadline": self.deadline.isoformat(),
+            "deadline_moved_over": [
+                {"day": d.day.isoformat(), "reason": d.reason} for d in self.clock.moved_over
+            ],
             "state": self.state,
             "days": self.days,
             "first_day": self.first_day.isoformat() if self.first_day else None,
             "last_day": self.last_day.isoformat() if self.last_day else None,
             "segments": [s.as_dict() for s in self.segments],
+            "daily": [s.as_dict() for s in self.segments],
             "unconfigured_days": self.unconfigured_days,
             "configured_subtotal": str(self.configured_subtotal),
             "total": _money_text(self.total),
@@ -238,25 +275,47 @@ class FineComputation:
 
 
 @implements("§ 196-22 A")
-def correction_deadline(served: date, params: ParameterSet) -> tuple[date, ParameterValue]:
-    """The last day of the correction period of a notice served on ``served``.
+def notice_deadline(served: date, params: ParameterSet, period_days: int | None = None) -> Deadline:
+    """The correction deadline of a notice served on ``served`` stating ``period_days``.
 
     § 196-22 A: "Any person found to be violating any provision of this article except
     § 196-20 shall be served by the Town with written notice stating the nature of the violation
     and shall have 10 days for the satisfactory correction thereof. The offender shall, within
     the period of time stated in such notice, permanently cease all violation."
 
-    Deadline = served + ``notice.correction_days`` (in force on the day of service), to the end
-    of that calendar day.
+    The period is the one stated in the notice, at least ``notice.correction_days`` (10; a
+    shorter one is refused, since the article gives the offender 10 days), and by default
+    exactly that. Counted from the day after service: the deadline is ``served + period``, to
+    the end of that calendar day in town time. When that day is a Saturday, Sunday or public
+    holiday it moves to the next business day (N.Y. General Construction Law § 25-a, public
+    holidays per § 24: ``notice.deadline_rollover``, on by default).
     """
-    days = params.get(CORRECTION_DAYS, served)
-    if days.value is None:
+    minimum = params.get(CORRECTION_DAYS, served)
+    if minimum.value is None:
         raise ClockError(
             f"{CORRECTION_DAYS} is not configured in {params.jurisdiction} on {served}"
         )
-    if days.value != days.value.to_integral_value() or days.value < 0:
-        raise ClockError(f"{CORRECTION_DAYS} must be a whole number of days, not {days.value}")
-    return served + timedelta(days=int(days.value)), days
+    if minimum.value != minimum.value.to_integral_value() or minimum.value < 0:
+        raise ClockError(f"{CORRECTION_DAYS} must be a whole number of days, not {minimum.value}")
+    least = int(minimum.value)
+    period = least if period_days is None else period_days
+    if period < least:
+        raise ClockError(
+            f"a correction period of {period} day{'s' if period != 1 else ''} is shorter than the "
+            f"{least} days {NOTICE} gives the offender"
+        )
+    rollover = params.get(ROLLOVER, served)
+    nominal = served + timedelta(days=period)
+    deadline, moved = nominal, tuple[NonBusinessDay, ...]()
+    if rollover.value:
+        deadline, moved = next_business_day(nominal, params.holidays)
+    return Deadline(served, period, minimum, rollover, nominal, deadline, moved)
+
+
+def correction_deadline(served: date, params: ParameterSet) -> tuple[date, ParameterValue]:
+    """The deadline of a notice stating the article's own period (see :func:`notice_deadline`)."""
+    d = notice_deadline(served, params)
+    return d.deadline, d.minimum
 
 
 @implements("§ 196-22 B")
@@ -267,6 +326,7 @@ def accrued_fines(
     params: ParameterSet,
     *,
     violation: Citation | str | None = None,
+    period_days: int | None = None,
 ) -> FineComputation:
     """The days of continuing violation after a notice and the daily fine accrued on them.
 
@@ -281,6 +341,7 @@ def accrued_fines(
     the day the Superintendent verified it), or to ``as_of`` inclusive while not corrected.
     Each day is fined at the ``fine.daily_amount`` in force on that day. ``violation``, when
     given, is the provision violated: a § 196-20 violation raises :class:`NoCorrectionClock`.
+    ``period_days`` is the correction period stated in the notice (:func:`notice_deadline`).
     """
     if violation is not None:
         procedure = procedure_for(violation)
@@ -298,7 +359,8 @@ def accrued_fines(
                 f"the correction date {corrected} is after the as-of date {as_of}: a correction "
                 "is known only once the Superintendent has verified it"
             )
-    deadline, days_param = correction_deadline(served, params)
+    clock = notice_deadline(served, params, period_days)
+    deadline = clock.deadline
     last = corrected if corrected is not None else as_of
     first = deadline + timedelta(days=1)
     segments = _segments(first, last, params) if last >= first else ()
@@ -313,7 +375,8 @@ def accrued_fines(
         served=served,
         corrected=corrected,
         as_of=as_of,
-        correction_days=days_param,
+        correction_days=clock.minimum,
+        clock=clock,
         deadline=deadline,
         days=days,
         segments=segments,
