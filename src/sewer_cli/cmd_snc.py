@@ -1,0 +1,221 @@
+"""``sewer-use snc RESULTS.csv --limits LIMITS.csv --period 2026H1`` — significant noncompliance.
+
+    sewer-use snc RESULTS.csv --limits LIMITS.csv --period 2026H1|2026|2026-01..2026-06
+                  [--rolling] [--reports REPORTS.csv] [--as-of DATE]
+                  [--jurisdiction wappinger|demo|PATH] [--format table|json]
+
+40 CFR 403.8(f)(2)(viii) for each facility × parameter × limit of the limits file, over
+six-month windows: (A) chronic — 66 % or more of the measurements exceed the limit; (B)
+technical review criteria — 33 % or more are at or above limit × 1.4 (BOD, TSS, fats, oil and
+grease) or × 1.2 (other pollutants; never pH). Each result row is one measurement (a month's
+average for a monthly-average limit). The windows are the calendar halves of the period, or
+with --rolling (or the jurisdiction's snc.rolling_window) the six months ending at each quarter
+end. --reports (columns facility, report, due, received) adds (F): a report received more than
+45 days after its due date, or still missing on --as-of (default: the period's end).
+(C), (D), (E), (G) and (H) are determinations of staff, recorded in the office.
+
+The files are those of ``sewer-use check``; a results file with any row error is refused
+(every error listed), since a measurement left out could change a determination.
+
+Exit status: 0 no facility in SNC, 1 some, 2 unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+from sewer_rules.analytes import ANALYTES
+from sewer_rules.evaluation.engine import RULES
+from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
+from sewer_rules.evaluation.prepare import prepare
+from sewer_rules.federal.snc_determination import (
+    Limit,
+    Measurement,
+    PeriodError,
+    Report,
+    SNCReport,
+    determine,
+    parse_period,
+)
+from sewer_rules.parameters import ParameterError, ParameterSet
+from sewer_rules.units import format_decimal
+
+from .check_io import UnusableFile, read_results
+from .common import add_common, header, iso_date, jurisdiction
+from .main import EXIT_FOUND, EXIT_OK, UsageError
+from .output import dump_json, table
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "snc",
+        help="40 CFR 403.8(f)(2)(viii): industrial users in significant noncompliance",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("results", metavar="RESULTS.csv")
+    p.add_argument("--limits", metavar="LIMITS.csv", required=True, help="the facilities' limits")
+    p.add_argument("--period", required=True, help="2026H1, 2026, or 2026-01..2026-06")
+    p.add_argument(
+        "--rolling", action="store_true", help="rolling six months, judged at each quarter's end"
+    )
+    p.add_argument("--reports", metavar="REPORTS.csv", help="required reports: due and received")
+    p.add_argument(
+        "--as-of",
+        dest="as_of",
+        type=iso_date,
+        metavar="DATE",
+        help="day missing reports are judged",
+    )
+    add_common(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    params = jurisdiction(args.jurisdiction)
+    try:
+        period = parse_period(args.period)
+        limits = PermitLimits.from_csv(args.limits)
+        raw = read_results(args.results)
+    except (PeriodError, PermitLimitError, UnusableFile) as e:
+        raise UsageError(str(e)) from None
+    measurements = _measurements(args.results, raw, params)
+    reports = _reports(Path(args.reports)) if args.reports else []
+    try:
+        result = determine(
+            measurements,
+            _limits(limits),
+            period,
+            params,
+            rolling=True if args.rolling else None,
+            reports=reports,
+            as_of=args.as_of,
+        )
+    except (PeriodError, ParameterError) as e:
+        raise UsageError(str(e)) from None
+    if args.format == "json":
+        dump_json({"jurisdiction": params.jurisdiction, **result.as_dict()}, sys.stdout)
+    else:
+        print(render(result, params))
+    return EXIT_FOUND if result.found else EXIT_OK
+
+
+def _measurements(source: str, raw: object, params: ParameterSet) -> list[Measurement]:
+    names = sorted({r.parameter for r in RULES})
+    prepared = prepare(raw, params.timezone, params.breakpoints(names)[0])  # type: ignore[arg-type]
+    if prepared.errors.height:
+        lines = [
+            f"{source}: row {row}: field '{field}': {message}"
+            for row, field, message in prepared.errors.iter_rows()
+        ]
+        raise UsageError(
+            "the results file has row errors; SNC is not determined on part of a file:\n"
+            + "\n".join(lines)
+        )
+    rows = prepared.rows.select("row", "sample_id", "facility", "analyte", "canon", "nd", "day")
+    return [
+        Measurement(facility or "", analyte, day, Fraction(canon), bool(nd), (row,), sample or "")
+        for row, sample, facility, analyte, canon, nd, day in rows.iter_rows()
+    ]
+
+
+def _limits(limits: PermitLimits) -> list[Limit]:
+    unit = {a.name: a.canonical_unit for a in ANALYTES}
+    cols = ("facility", "analyte", "limit_type", "lim", "valid_from", "valid_to", "lim_text")
+    return [
+        Limit(
+            facility,
+            analyte,
+            kind,
+            Decimal(lim),
+            start,
+            end,
+            f"{text} {lim_unit}",
+            unit[analyte],
+            cit,
+        )
+        for (facility, analyte, kind, lim, start, end, text), lim_unit, cit in zip(
+            limits.table.select(cols).iter_rows(),
+            limits.table.get_column("lim_unit"),
+            limits.table.get_column("permit_citation"),
+            strict=True,
+        )
+    ]
+
+
+def _reports(path: Path) -> list[Report]:
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as f:
+            records = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: cannot read the reports file: {e}") from None
+    out, problems = [], []
+    for i, rec in enumerate(records, start=2):
+        rec = {(k or "").strip().lower(): (v or "").strip() for k, v in rec.items()}
+        try:
+            for col in ("facility", "report", "due"):
+                if not rec.get(col):
+                    raise ValueError(f"field '{col}': missing")
+            due = _day(rec, "due")
+            received = _day(rec, "received") if rec.get("received") else None
+            out.append(Report(rec["facility"], rec["report"], due, received))
+        except ValueError as e:
+            problems.append(f"{path}: row {i}: {e}")
+    if problems:
+        raise UsageError("\n".join(problems))
+    return out
+
+
+def _day(rec: dict[str, str], col: str) -> date:
+    try:
+        return date.fromisoformat(rec[col])
+    except ValueError:
+        raise ValueError(f"field '{col}': bad date '{rec[col]}' (YYYY-MM-DD)") from None
+
+
+def render(result: SNCReport, params: ParameterSet) -> str:
+    lines = header("Significant noncompliance — 40 CFR 403.8(f)(2)(viii)", params)
+    window = "rolling six months at each quarter's end" if result.rolling else "calendar halves"
+    lines += ["", f"Period {result.period.start} to {result.period.end}; windows: {window}.", ""]
+    rows = []
+    for d in result.determinations:
+        w = d.deciding
+        trc_hits = w.trc_exceeding
+        rows.append(
+            (
+                d.limit.facility,
+                d.limit.analyte,
+                d.limit.limit_type,
+                f"{format_decimal(d.limit.value)} {d.limit.unit}",
+                f"{w.window.start}..{w.window.end}",
+                w.measurements,
+                w.exceeding,
+                "-" if trc_hits is None else trc_hits,
+                "SNC " + ", ".join(d.criteria) if d.snc else "no",
+            )
+        )
+    heads = ("facility", "parameter", "limit type", "limit", "window", "n", "exceed", "≥TRC", "SNC")
+    lines.append(table(heads, rows) if rows else "(no limits of the limits file apply)")
+    if result.reports:
+        lines += ["", "Reports (F: more than 45 days late):"]
+        report_rows = [
+            (r.report.facility, r.report.report, r.report.due, r.report.received or "missing",
+             r.late_days, "SNC F" if r.snc else "no")
+            for r in result.reports
+        ]  # fmt: skip
+        report_heads = ("facility", "report", "due", "received", "days late", "SNC")
+        lines.append(table(report_heads, report_rows))
+    facilities = result.as_dict()["facilities_in_snc"]
+    assert isinstance(facilities, list)
+    lines += [
+        "",
+        "In significant noncompliance: " + (", ".join(facilities) if facilities else "none"),
+        "(C), (D), (E), (G), (H) are determined by staff and recorded in the office.",
+    ]
+    return "\n".join(lines)
