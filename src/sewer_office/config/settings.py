@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "sewer_office.meters",
     "sewer_office.grease",
     "sewer_office.inspections",
+    "sewer_office.enforcement",
     "sewer_office.api",
 ]
 
