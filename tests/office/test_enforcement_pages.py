@@ -159,3 +159,32 @@ def test_panels_on_facility_page_and_dashboard(town: Town, login: Any) -> None:
     owner_page = login("owner").get(f"/registry/establishments/{town.owner_restaurant.pk}/")
     assert hidden.number not in owner_page.content.decode()
     assert date(2026, 1, 1)  # fixed dates only
+
+
+def _api(c: Any, url: str, data: dict[str, Any]) -> Any:
+    return c.post(url, data, content_type="application/json")
+
+
+def test_api_chain_from_finding_to_fine(town: Town, login: Any) -> None:
+    f = finding(town)
+    sup = login("superintendent")
+    r = _api(sup, "/api/enforcement/violations/", {"finding": f.pk})
+    assert r.status_code == 201, r.json()
+    vid = r.json()["id"]
+    base = f"/api/enforcement/violations/{vid}"
+    assert _api(sup, "/api/enforcement/violations/", {"finding": f.pk}).status_code == 409
+    r = _api(sup, f"{base}/issue/", {"period_days": 7})
+    assert r.status_code == 400 and "§ 196-22 A" in r.json()["errors"]["period_days"][0]
+    r = _api(sup, f"{base}/issue/", {"period_days": 12})
+    assert r.status_code == 200 and r.json()["state"] == "notice_issued"
+    clerk = login("clerk")
+    issued_on = r.json()["notices"][0]["issued_on"]
+    r = _api(clerk, f"{base}/serve/", {"served_on": "2000-01-01", "service_method": "personal"})
+    assert r.status_code == 400 and "before it existed" in r.json()["detail"]
+    r = _api(clerk, f"{base}/serve/", {"served_on": issued_on, "service_method": "personal"})
+    assert r.status_code == 200 and r.json()["notices"][0]["deadline"]
+    assert r.json()["fines"]["subject_to_conviction"] is True
+    r = clerk.get(f"/api/enforcement/violations/?state=served&person={town.owner_person.pk}")
+    assert [x["id"] for x in r.json()["results"]] == [vid]
+    r = clerk.get("/api/enforcement/violations/?state=corrected")
+    assert r.json()["results"] == []

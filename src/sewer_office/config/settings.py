@@ -200,6 +200,9 @@ SPECTACULAR_SETTINGS = {
         "FindingReviewEnum": "sewer_office.monitoring.models.ReviewState",
         "InspectionKindEnum": "sewer_office.inspections.checklists.InspectionKind",
         "InspectionStateEnum": "sewer_office.inspections.models.InspectionState",
+        "ReferralKindEnum": "sewer_office.enforcement.choices.ReferralKind",
+        "ServiceMethodEnum": "sewer_office.enforcement.choices.ServiceMethod",
+        "CostCategoryEnum": "sewer_office.enforcement.choices.CostCategory",
     },
 }
 

@@ -543,6 +543,14 @@ def may_record_cost(user: Any) -> bool:
     return has_role(user, *COST_RECORDERS)
 
 
+def require_cost_recorder(actor: Any) -> None:
+    if not may_record_cost(actor):
+        raise Forbidden(
+            "Recording the Town's costs: reserved to the Superintendent, the engineer and the "
+            "clerk (§ 196-22 C)."
+        )
+
+
 def record_cost(
     violation: Violation,
     actor: Any,
@@ -555,11 +563,7 @@ def record_cost(
     at: datetime | None = None,
 ) -> Cost:
     """Record an item of the Town's expense, loss or damage for recovery (§ 196-22 C)."""
-    if not may_record_cost(actor):
-        raise Forbidden(
-            "Recording the Town's costs: reserved to the Superintendent, the engineer and the "
-            "clerk (§ 196-22 C)."
-        )
+    require_cost_recorder(actor)
     errors: dict[str, list[str]] = {}
     if amount < 0:
         errors["amount"] = ["A cost is not negative."]
