@@ -244,8 +244,9 @@ def p95(xs: list[float]) -> float:
 
 
 def network_part(args: argparse.Namespace, users: dict[str, Any], client: Any) -> None:
-    from sewer_office.registry.models import Person, Property
     from sewer_office.registry.network_services import import_network
+
+    from sewer_office.registry.models import Person, Property
     from sewer_rules.network import generate_network, parse_geojson, trace_upstream
 
     data = generate_network(args.manholes, seed=1)

@@ -6,6 +6,9 @@ Run daily (cron). Two clocks of the office become findings when they run out, ea
   (§ 196-19 D(9)(d): "All slug discharges must be immediately reported by the user");
 - a grease trap or interceptor whose cleaning interval has passed since its last pump-out
   (the interval is the town's or the approval's choice; the article sets none).
+
+It also advances the § 196-22 clocks: a served notice whose deadline passed without a verified
+correction moves its violation to "fines accruing", with its audit event (§ 196-22 B), once.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     _setup()
     timezone = importlib.import_module("django.utils.timezone")
+    from sewer_office.enforcement.services import advance_clocks
     from sewer_office.grease.services import flag_overdue_pump_outs
     from sewer_office.meters.services import flag_unreported_slugs
 
@@ -47,4 +51,5 @@ def run(args: argparse.Namespace) -> int:
     pump_outs = flag_overdue_pump_outs(day)
     print(f"{slugs} unreported slug finding(s) recorded")
     print(f"{pump_outs} overdue pump-out finding(s) recorded")
+    print(f"{advance_clocks(day)} violation(s) past their correction deadline: fines accruing")
     return 0

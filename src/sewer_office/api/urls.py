@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
+from sewer_office.enforcement import api as enforcement_api
 from sewer_office.grease import api as grease_api
 from sewer_office.inspections import api as inspections_api
 from sewer_office.meters import api as meters_api
@@ -24,7 +25,7 @@ router.register("service-areas", registry_api.ServiceAreaViewSet, basename="serv
 for slug, viewset in VIEWSETS.items():
     router.register(f"permits/{slug}", viewset, basename=f"permit-{slug}")
 #: The monitoring apps declare their own routes and paths (each app's ``api`` module).
-APP_APIS = (monitoring_api, meters_api, grease_api, inspections_api)
+APP_APIS = (monitoring_api, meters_api, grease_api, inspections_api, enforcement_api)
 for app_api in APP_APIS:
     for prefix, viewset, basename in app_api.ROUTES:
         router.register(prefix, viewset, basename=basename)

@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "sewer_office.meters",
     "sewer_office.grease",
     "sewer_office.inspections",
+    "sewer_office.enforcement",
     "sewer_office.api",
     "sewer_office.demo",
 ]
@@ -202,6 +203,9 @@ SPECTACULAR_SETTINGS = {
         "FindingReviewEnum": "sewer_office.findings.models.ReviewState",
         "InspectionKindEnum": "sewer_office.inspections.checklists.InspectionKind",
         "InspectionStateEnum": "sewer_office.inspections.models.InspectionState",
+        "ReferralKindEnum": "sewer_office.enforcement.choices.ReferralKind",
+        "ServiceMethodEnum": "sewer_office.enforcement.choices.ServiceMethod",
+        "CostCategoryEnum": "sewer_office.enforcement.choices.CostCategory",
     },
 }
 

@@ -29,6 +29,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("meters/", include("sewer_office.meters.urls")),
     path("grease/", include("sewer_office.grease.urls")),
     path("inspections/", include("sewer_office.inspections.urls")),
+    path("enforcement/", include("sewer_office.enforcement.urls")),
     path("api/", include("sewer_office.api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -26,6 +26,7 @@ PANEL_MODULES = (
     "sewer_office.meters.panels",
     "sewer_office.grease.panels",
     "sewer_office.inspections.panels",
+    "sewer_office.enforcement.panels",
 )
 
 

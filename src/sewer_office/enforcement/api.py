@@ -1,0 +1,371 @@
+"""API of the enforcement app: violations and notices, and the actions on a violation —
+issue, serve, report-correction, verify, escalate, refer, cost (and reject-correction,
+supersede, dismiss) — through the same services and workflow as the pages.
+
+``GET /api/enforcement/violations/`` takes the web list's filters (one filterset,
+:class:`~.filters.ViolationFilter`). An action answers the violation as it now is; a refusal
+answers with the services' message (400 invalid, 403 reserved, 409 not now / blocked).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from django.urls import URLPattern, reverse
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiTypes, extend_schema, extend_schema_field
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from sewer_office.accounts.access import visible
+from sewer_office.core.errors import InvalidInput
+from sewer_office.core.services import perform
+from sewer_office.registry.models import Establishment, Person, Property
+
+from . import services
+from .choices import CostCategory, ReferralKind, ServiceMethod
+from .filters import ViolationFilter
+from .letters import notice_pdf
+from .models import Correction, Cost, Finding, Notice, Referral, Violation
+from .views import base_queryset
+from .workflow import WORKFLOW
+
+
+class NoticeSerializer(serializers.ModelSerializer):
+    superseded = serializers.SerializerMethodField()
+    letter = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Notice
+        fields = (
+            "id",
+            "number",
+            "violation",
+            "response",
+            "response_label",
+            "citation",
+            "nature",
+            "section",
+            "correction_clock",
+            "period_days",
+            "issued_on",
+            "issued_at",
+            "daily_amount",
+            "daily_amount_effective",
+            "daily_amount_authority",
+            "supersedes",
+            "supersede_reason",
+            "superseded",
+            "served_on",
+            "service_method",
+            "receipt_number",
+            "email_consent",
+            "nominal_deadline",
+            "deadline",
+            "deadline_basis",
+            "letter",
+        )
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_superseded(self, obj: Notice) -> bool:
+        return hasattr(obj, "superseded_by")
+
+    def get_letter(self, obj: Notice) -> str:
+        return reverse("enforcement:notice-pdf", args=[obj.pk])
+
+
+class CorrectionSerializer(serializers.ModelSerializer):
+    gap_days = serializers.IntegerField(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Correction
+        fields = (
+            "id",
+            "notice",
+            "reported_on",
+            "description",
+            "verified_on",
+            "rejected_on",
+            "inspection",
+            "decision_note",
+            "gap_days",
+        )
+
+
+class CostSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Cost
+        fields = ("id", "category", "description", "hours", "amount", "incurred_on")
+
+
+class ReferralSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Referral
+        fields = ("id", "kind", "response", "citation", "referred_on", "referred_to", "note")
+
+
+class ViolationSerializer(serializers.ModelSerializer):
+    number = serializers.CharField(read_only=True)
+    state_label = serializers.CharField(read_only=True)
+    person_name = serializers.CharField(source="person.name", read_only=True)
+    notices = NoticeSerializer(many=True, read_only=True)
+    corrections = CorrectionSerializer(many=True, read_only=True)
+    costs = CostSerializer(many=True, read_only=True)
+    referrals = ReferralSerializer(many=True, read_only=True)
+    fines = serializers.SerializerMethodField()
+    available_actions = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Violation
+        fields = (
+            "id",
+            "number",
+            "kind",
+            "section",
+            "description",
+            "state",
+            "state_label",
+            "person",
+            "person_name",
+            "establishment",
+            "property",
+            "finding",
+            "evidence",
+            "observed_on",
+            "opened_at",
+            "notices",
+            "corrections",
+            "costs",
+            "referrals",
+            "fines",
+            "available_actions",
+        )
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_fines(self, obj: Violation) -> dict[str, Any]:
+        f = services.fines(obj, timezone.localdate())
+        out: dict[str, Any] = {
+            "message": f.message,
+            "subject_to_conviction": True,
+            "total": None if f.total is None else str(f.total),
+            "unconfigured": f.unconfigured,
+        }
+        if f.computation is not None:
+            d = f.computation.as_dict()
+            out.update({k: d[k] for k in ("served", "deadline", "days", "daily", "citations")})
+        return out
+
+    @extend_schema_field({"type": "array", "items": {"type": "string"}})
+    def get_available_actions(self, obj: Violation) -> list[str]:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        return [t.name for t in WORKFLOW.available(user, obj)]
+
+
+class OpenSerializer(serializers.Serializer):
+    """Open by hand (kind, section, ...), or from a finding (``finding`` alone)."""
+
+    finding = serializers.IntegerField(required=False)
+    kind = serializers.CharField(required=False, default="")
+    section = serializers.CharField(required=False, default="")
+    description = serializers.CharField(required=False, default="")
+    person = serializers.PrimaryKeyRelatedField(
+        queryset=Person.objects.all(), required=False, allow_null=True
+    )
+    establishment = serializers.PrimaryKeyRelatedField(
+        queryset=Establishment.objects.all(), required=False, allow_null=True
+    )
+    property = serializers.PrimaryKeyRelatedField(
+        queryset=Property.objects.all(), required=False, allow_null=True
+    )
+    observed_on = serializers.DateField(required=False, allow_null=True)
+
+
+class IssueInput(serializers.Serializer):
+    nature = serializers.CharField(required=False)
+    period_days = serializers.IntegerField(required=False)
+    reason = serializers.CharField(required=False)
+
+
+class ServeInput(serializers.Serializer):
+    served_on = serializers.DateField()
+    service_method = serializers.ChoiceField(choices=ServiceMethod.choices)
+    receipt_number = serializers.CharField(required=False)
+    email_address = serializers.CharField(required=False)
+    email_consent = serializers.BooleanField(required=False)
+
+
+class CorrectionInput(serializers.Serializer):
+    reported_on = serializers.DateField()
+    description = serializers.CharField()
+
+
+class VerifyInput(serializers.Serializer):
+    verified_on = serializers.DateField()
+    inspection = serializers.IntegerField(required=False)
+    note = serializers.CharField(required=False)
+
+
+class RejectInput(serializers.Serializer):
+    rejected_on = serializers.DateField()
+    reason = serializers.CharField()
+
+
+class EscalateInput(serializers.Serializer):
+    nature = serializers.CharField(required=False)
+    period_days = serializers.IntegerField(required=False)
+    referred_to = serializers.CharField(required=False)
+    reason = serializers.CharField(required=False)
+
+
+class ReferInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=ReferralKind.choices)
+    referred_to = serializers.CharField(required=False)
+    note = serializers.CharField(required=False)
+    reason = serializers.CharField(required=False)
+
+
+class ReasonInput(serializers.Serializer):
+    reason = serializers.CharField()
+
+
+class CostInput(serializers.Serializer):
+    category = serializers.ChoiceField(choices=CostCategory.choices)
+    description = serializers.CharField()
+    hours = serializers.DecimalField(max_digits=8, decimal_places=2, required=False)
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    incurred_on = serializers.DateField()
+
+
+class ViolationViewSet(viewsets.ReadOnlyModelViewSet):
+    """Violations (§ 196-22); outside users see their own, once a notice is issued."""
+
+    serializer_class = ViolationSerializer
+    filterset_class = ViolationFilter
+
+    def get_queryset(self) -> Any:
+        return services.visible_violations(base_queryset(), self.request.user).prefetch_related(
+            "notices__superseded_by", "corrections", "costs", "referrals", "evidence"
+        )
+
+    def _done(self, violation: Violation, code: int = status.HTTP_200_OK) -> Response:
+        fresh = self.get_queryset().get(pk=violation.pk)
+        return Response(self.get_serializer(fresh).data, status=code)
+
+    def _act(self, request: Request, name: str) -> Response:
+        violation = self.get_object()
+        data = dict(request.data.items()) if hasattr(request.data, "items") else {}
+        done = perform(violation, name, request.user, data, reason=str(data.get("reason") or ""))
+        return self._done(done)
+
+    @extend_schema(request=OpenSerializer, responses={201: ViolationSerializer})
+    def create(self, request: Request) -> Response:
+        """Open a violation (Superintendent, engineer, Building Inspector)."""
+        body = OpenSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        d = dict(body.validated_data)
+        if d.get("finding"):
+            finding = Finding.objects.filter(pk=d["finding"]).first()
+            if finding is None:
+                raise InvalidInput({"finding": ["No such finding."]})
+            v = services.open_from_finding(
+                request.user,
+                finding,
+                person=d.get("person"),
+                kind=d["kind"],
+                section=d["section"],
+                description=d["description"],
+            )
+        else:
+            d.pop("finding", None)
+            v = services.open_violation(request.user, **d)
+        return self._done(v, status.HTTP_201_CREATED)
+
+    @extend_schema(request=IssueInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"])
+    def issue(self, request: Request, pk: str | None = None) -> Response:
+        """Issue the guide's first response (Superintendent, § 196-22 A)."""
+        return self._act(request, "issue_notice")
+
+    @extend_schema(request=ServeInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"])
+    def serve(self, request: Request, pk: str | None = None) -> Response:
+        """Record service of the current notice (clerk, Superintendent)."""
+        return self._act(request, "serve")
+
+    @extend_schema(request=CorrectionInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"], url_path="report-correction")
+    def report_correction(self, request: Request, pk: str | None = None) -> Response:
+        return self._act(request, "report_correction")
+
+    @extend_schema(request=VerifyInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"])
+    def verify(self, request: Request, pk: str | None = None) -> Response:
+        return self._act(request, "verify")
+
+    @extend_schema(request=RejectInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"], url_path="reject-correction")
+    def reject_correction(self, request: Request, pk: str | None = None) -> Response:
+        return self._act(request, "reject_correction")
+
+    @extend_schema(request=EscalateInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"])
+    def escalate(self, request: Request, pk: str | None = None) -> Response:
+        return self._act(request, "escalate")
+
+    @extend_schema(request=ReferInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"])
+    def refer(self, request: Request, pk: str | None = None) -> Response:
+        return self._act(request, "refer")
+
+    @extend_schema(request=IssueInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"])
+    def supersede(self, request: Request, pk: str | None = None) -> Response:
+        return self._act(request, "supersede_notice")
+
+    @extend_schema(request=ReasonInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"])
+    def dismiss(self, request: Request, pk: str | None = None) -> Response:
+        return self._act(request, "dismiss")
+
+    @extend_schema(request=CostInput, responses={201: ViolationSerializer})
+    @action(detail=True, methods=["post"])
+    def cost(self, request: Request, pk: str | None = None) -> Response:
+        """Record an item of the Town's costs (§ 196-22 C)."""
+        violation = self.get_object()
+        services.require_cost_recorder(request.user)
+        body = CostInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.record_cost(violation, request.user, **body.validated_data)
+        return self._done(violation, status.HTTP_201_CREATED)
+
+
+class NoticeViewSet(viewsets.ReadOnlyModelViewSet):
+    """Notices of violation and orders; outside users see those served on them."""
+
+    serializer_class = NoticeSerializer
+
+    def get_queryset(self) -> Any:
+        return visible(
+            Notice.objects.select_related("violation").prefetch_related("superseded_by"),
+            self.request.user,
+        ).order_by("-issued_at", "-id")
+
+    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    @action(detail=True, methods=["get"])
+    def letter(self, request: Request, pk: str | None = None) -> HttpResponse:
+        notice = self.get_object()
+        response = HttpResponse(notice_pdf(notice), content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{notice.number}.pdf"'
+        return response
+
+
+#: (prefix under /api/, viewset, basename)
+ROUTES: list[tuple[str, Any, str]] = [
+    ("enforcement/violations", ViolationViewSet, "violation"),
+    ("enforcement/notices", NoticeViewSet, "notice"),
+]
+PATHS: list[URLPattern] = []

@@ -1,0 +1,131 @@
+"""Forms of the enforcement actions (each transition's facts) and of opening a violation.
+
+The forms check only what a form can know (required fields, a receipt number for certified
+mail, e-mail only with the person's agreement); what depends on the record — a served day not
+before the issue, a verification not before the report, the 10-day minimum of § 196-22 A — is
+checked by the services, so the page and the API refuse alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from sewer_office.registry.models import Establishment, Person, Property
+
+from .choices import CostCategory, ReferralKind, ServiceMethod
+
+DATE = forms.DateInput(attrs={"type": "date"})
+
+
+def _today() -> Any:
+    return timezone.localdate()
+
+
+class IssueForm(forms.Form):
+    nature = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        help_text="the nature of the violation as the notice states it (default: the description)",
+    )
+    period_days = forms.IntegerField(
+        required=False,
+        min_value=0,
+        help_text="correction period stated in the notice, at least 10 days (§ 196-22 A)",
+    )
+
+
+class SupersedeForm(IssueForm):
+    """A superseding notice: the same facts as a notice, and the reason (required, also
+    written on the audit event), which the new notice keeps."""
+
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class ServeForm(forms.Form):
+    served_on = forms.DateField(widget=DATE, initial=_today)
+    service_method = forms.ChoiceField(choices=ServiceMethod.choices)
+    receipt_number = forms.CharField(max_length=60, required=False)
+    email_address = forms.CharField(max_length=200, required=False)
+    email_consent = forms.BooleanField(
+        required=False, label="The person agreed in writing to service by e-mail"
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        method = data.get("service_method")
+        if (
+            method == ServiceMethod.CERTIFIED_MAIL
+            and not (data.get("receipt_number") or "").strip()
+        ):
+            self.add_error("receipt_number", "Certified mail: give the receipt number.")
+        if method == ServiceMethod.EMAIL:
+            if not data.get("email_consent"):
+                self.add_error(
+                    "email_consent",
+                    "Service by e-mail only where the person agreed to it: record the agreement "
+                    "or serve personally or by certified mail.",
+                )
+            if not (data.get("email_address") or "").strip():
+                self.add_error("email_address", "Give the address the notice was sent to.")
+        return data
+
+
+class CorrectionForm(forms.Form):
+    reported_on = forms.DateField(widget=DATE, initial=_today)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class VerifyForm(forms.Form):
+    verified_on = forms.DateField(widget=DATE, initial=_today)
+    inspection = forms.IntegerField(
+        required=False, help_text="id of the follow-up inspection, if the verification rests on one"
+    )
+    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class RejectForm(forms.Form):
+    rejected_on = forms.DateField(widget=DATE, initial=_today)
+
+
+class EscalateForm(forms.Form):
+    nature = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    period_days = forms.IntegerField(required=False, min_value=0)
+    referred_to = forms.CharField(max_length=200, required=False)
+
+
+class ReferForm(forms.Form):
+    kind = forms.ChoiceField(choices=ReferralKind.choices)
+    referred_to = forms.CharField(max_length=200, required=False)
+    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class CostForm(forms.Form):
+    category = forms.ChoiceField(choices=CostCategory.choices)
+    description = forms.CharField(max_length=200)
+    hours = forms.DecimalField(max_digits=8, decimal_places=2, required=False, min_value=0)
+    amount = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0)
+    incurred_on = forms.DateField(widget=DATE, initial=_today)
+
+
+class OpenForm(forms.Form):
+    """Opening a violation by hand (a discharge seen on inspection, a § 196-20 act...)."""
+
+    kind = forms.ChoiceField(choices=())
+    section = forms.CharField(max_length=80, help_text="the provision violated, e.g. § 196-19 C(3)")
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
+    person = forms.ModelChoiceField(
+        queryset=Person.objects.order_by("name"),
+        help_text="the person responsible (§ 196-15 PERSON)",
+    )
+    establishment = forms.ModelChoiceField(
+        queryset=Establishment.objects.order_by("name"), required=False
+    )
+    property = forms.ModelChoiceField(queryset=Property.objects.order_by("address"), required=False)
+    observed_on = forms.DateField(widget=DATE, initial=_today)
+
+    def __init__(self, *args: Any, kinds: list[tuple[str, str]] | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.fields["kind"].choices = kinds or []

@@ -1,0 +1,385 @@
+"""Violations and what the Town does about them: notices, corrections, costs, referrals.
+
+A :class:`Violation` is opened from a finding (one finding → at most one open violation) or by
+hand, with the section violated, the facility or property, the person responsible (§ 196-15
+PERSON) and the kind of the response guide. Its state is a :class:`~sewer_office.core.workflow.
+Workflow` (:mod:`.workflow`); every change goes through :func:`sewer_office.core.services.perform`
+with its citation and audit event.
+
+The records of legal weight are never edited: an issued :class:`Notice` receives its service
+once, then nothing (a mistake is corrected by a superseding notice with a reason); a
+:class:`Correction` receives its verification or rejection once; :class:`Cost` and
+:class:`Referral` are written once. Their ``save`` refuses anything else
+(:class:`~sewer_office.core.models.ImmutableRecord`).
+
+This module is the app's only import of the monitoring app (``Finding``, ``FACILITY_PATHS``):
+the findings ledger may move, and then only :data:`FINDING_MODEL` and the import below change.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from sewer_office.accounts.access import person_ids
+from sewer_office.core.models import ImmutableRecord, TimeStamped
+from sewer_office.core.workflow import Workflow
+from sewer_office.findings.models import FACILITY_PATHS, Finding
+
+from .choices import CostCategory, ReferralKind, ServiceMethod
+from .workflow import WORKFLOW
+
+__all__ = ["FACILITY_PATHS", "FINDING_MODEL", "Finding"]
+
+FINDING_MODEL = "findings.Finding"
+
+#: Outside users reach a violation as the person responsible, as the facility's operator or
+#: owner of its premises, or as the owner of the property concerned.
+VIOLATION_PATHS = ("person", *FACILITY_PATHS, "property__owner")
+#: States an outside user does not see: a violation not yet noticed is the office's
+#: internal matter, and one dismissed before any notice was never served on anyone.
+HIDDEN_FROM_OUTSIDE = ("open", "dismissed")
+
+
+def _workflow() -> Workflow:
+    return WORKFLOW
+
+
+class Violation(TimeStamped):
+    """One violation of the article by one person, followed to its end on the record."""
+
+    kind = models.CharField(max_length=40, help_text="kind of the enforcement response guide")
+    section = models.CharField(
+        max_length=80, help_text="the provision violated, e.g. § 196-19 C(3)"
+    )
+    description = models.TextField()
+    establishment = models.ForeignKey(
+        "registry.Establishment",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="violations",
+    )
+    property = models.ForeignKey(
+        "registry.Property",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="violations",
+    )
+    person = models.ForeignKey(
+        "registry.Person", on_delete=models.PROTECT, related_name="violations"
+    )
+    finding = models.ForeignKey(
+        FINDING_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="violations",
+        help_text="the finding the violation was opened from",
+    )
+    evidence = models.ManyToManyField(FINDING_MODEL, blank=True, related_name="evidence_for")
+    observed_on = models.DateField(help_text="when the violation was found")
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    opened_at = models.DateTimeField(default=timezone.now)
+    state = models.CharField(max_length=24, default="open", db_index=True)
+
+    WORKFLOW: ClassVar[Workflow] = WORKFLOW
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = VIOLATION_PATHS
+    OUTSIDE_FILTER: ClassVar[Q] = ~Q(state__in=HIDDEN_FROM_OUTSIDE)
+
+    class Meta:
+        ordering = ("-observed_on", "-id")
+        indexes = (
+            models.Index(fields=["state", "observed_on"], name="violation_state_day"),
+            models.Index(fields=["establishment", "state"], name="violation_facility_state"),
+        )
+        constraints = (
+            models.UniqueConstraint(
+                fields=["finding"],
+                condition=Q(finding__isnull=False) & ~Q(state__in=("corrected", "dismissed")),
+                name="one_open_violation_per_finding",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.section} — {self.person.name}"
+
+    @builtins.property
+    def number(self) -> str:
+        return f"VIOL-{self.pk}"
+
+    @builtins.property
+    def state_label(self) -> str:
+        return _workflow().label(self.state)
+
+    @builtins.property
+    def is_open(self) -> bool:
+        return not _workflow().state(self.state).terminal
+
+    @builtins.property
+    def subject(self) -> str:
+        if self.establishment_id:
+            return self.establishment.name
+        if self.property_id:
+            return self.property.address
+        return ""
+
+    def is_applicant(self, user: Any) -> bool:
+        """Whether ``user`` acts for the person responsible or the facility or property (its
+        ``ACCESS_PATHS``): the outside user who may report its own correction."""
+        ids = person_ids(user)
+        if not ids:
+            return False
+        cond = Q()
+        for path in self.ACCESS_PATHS:
+            cond |= Q(**{f"{path}__in": ids})
+        return Violation.objects.filter(cond, pk=self.pk).exists()
+
+    def get_absolute_url(self) -> str:
+        return reverse("enforcement:detail", args=[self.pk])
+
+
+def _only_filling(obj: models.Model, allowed: frozenset[str], what: str) -> None:
+    """Refuse an update of a stored row unless it only fills ``allowed`` fields still empty."""
+    stored = type(obj)._default_manager.filter(pk=obj.pk).values().first()
+    if stored is None:
+        return
+    for f in obj._meta.concrete_fields:
+        if f.attname in {"updated_at"}:
+            continue
+        old, new = stored[f.attname], getattr(obj, f.attname)
+        if old == new:
+            continue
+        if f.attname in allowed and old in (None, ""):
+            continue
+        raise ImmutableRecord(f"{what} is never edited ({f.name} cannot change)")
+
+
+class Notice(TimeStamped):
+    """A written notice (or order) served on the person responsible (§ 196-22 A).
+
+    Issued by the Superintendent with the response of the guide, the nature of the violation,
+    the section and the correction period stated (at least 10 days); served on a recorded day
+    by a recorded method; the deadline is computed at service by the rules and stored with the
+    parameter values it used, as is the daily amount in force on the day of issue.
+    """
+
+    violation = models.ForeignKey(Violation, on_delete=models.PROTECT, related_name="notices")
+    response = models.CharField(max_length=40, help_text="response code of the guide")
+    response_label = models.CharField(max_length=120)
+    citation = models.CharField(max_length=80, help_text="the section the response rests on")
+    nature = models.TextField(help_text="the nature of the violation, as the notice states it")
+    section = models.CharField(max_length=80, help_text="the provision violated")
+    correction_clock = models.BooleanField(default=True)
+    period_days = models.PositiveIntegerField(null=True, blank=True)
+    issued_on = models.DateField()
+    issued_at = models.DateTimeField(default=timezone.now)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    daily_amount = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    daily_amount_effective = models.DateField(null=True, blank=True)
+    daily_amount_authority = models.CharField(max_length=200, blank=True)
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )
+    supersede_reason = models.TextField(blank=True)
+    # --- service, recorded once ------------------------------------------------------------
+    served_on = models.DateField(null=True, blank=True)
+    served_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    service_method = models.CharField(max_length=20, choices=ServiceMethod.choices, blank=True)
+    receipt_number = models.CharField(max_length=60, blank=True)
+    email_address = models.CharField(max_length=200, blank=True)
+    email_consent = models.BooleanField(default=False)
+    nominal_deadline = models.DateField(null=True, blank=True)
+    deadline = models.DateField(null=True, blank=True)
+    deadline_basis = models.JSONField(null=True, blank=True)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"violation__{p}" for p in VIOLATION_PATHS)
+    OUTSIDE_FILTER: ClassVar[Q] = ~Q(violation__state__in=HIDDEN_FROM_OUTSIDE)
+    SERVICE_FIELDS: ClassVar[frozenset[str]] = frozenset(
+        {
+            "served_on",
+            "served_by_id",
+            "service_method",
+            "receipt_number",
+            "email_address",
+            "email_consent",
+            "nominal_deadline",
+            "deadline",
+            "deadline_basis",
+        }
+    )
+
+    class Meta:
+        ordering = ("issued_at", "id")
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.response_label}"
+
+    @builtins.property
+    def number(self) -> str:
+        return f"NOV-{self.pk}"
+
+    @builtins.property
+    def served(self) -> bool:
+        return self.served_on is not None
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            # email_consent starts False: "filling" it means setting it once at service.
+            if not self.served:
+                raise ImmutableRecord("an issued notice is never edited: supersede it")
+            _only_filling(self, self.SERVICE_FIELDS | {"email_consent"}, "An issued notice")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableRecord("notices are never deleted: supersede them with a reason")
+
+    def get_absolute_url(self) -> str:
+        return reverse("enforcement:notice-pdf", args=[self.pk])
+
+
+class Correction(models.Model):
+    """The person's report that the violation is corrected, and the Town's verification.
+
+    Both days are kept: the fine runs to the day the Superintendent or a § 196-21 A inspector
+    verifies the correction (§ 196-22 B), not to the day it was reported.
+    """
+
+    violation = models.ForeignKey(Violation, on_delete=models.PROTECT, related_name="corrections")
+    notice = models.ForeignKey(
+        Notice, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    )
+    reported_on = models.DateField()
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    reported_at = models.DateTimeField(default=timezone.now)
+    description = models.TextField()
+    verified_on = models.DateField(null=True, blank=True)
+    verified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    rejected_on = models.DateField(null=True, blank=True)
+    rejected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    inspection = models.ForeignKey(
+        "inspections.Inspection",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="the follow-up inspection the verification rests on, if any",
+    )
+    decision_note = models.TextField(blank=True)
+    returns_to = models.CharField(
+        max_length=24, help_text="the violation's state before the report (if it is rejected)"
+    )
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"violation__{p}" for p in VIOLATION_PATHS)
+    DECISION_FIELDS: ClassVar[frozenset[str]] = frozenset(
+        {
+            "verified_on",
+            "verified_by_id",
+            "rejected_on",
+            "rejected_by_id",
+            "inspection_id",
+            "decision_note",
+        }
+    )
+
+    class Meta:
+        ordering = ("reported_on", "id")
+
+    def __str__(self) -> str:
+        return f"Correction of VIOL-{self.violation_id} reported {self.reported_on}"
+
+    @builtins.property
+    def pending(self) -> bool:
+        return self.verified_on is None and self.rejected_on is None
+
+    @builtins.property
+    def gap_days(self) -> int | None:
+        """Days between the report and the verification (shown on the violation page)."""
+        return None if self.verified_on is None else (self.verified_on - self.reported_on).days
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            _only_filling(self, self.DECISION_FIELDS, "A reported correction")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableRecord("corrections are never deleted")
+
+
+class _WrittenOnce(models.Model):
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ImmutableRecord(f"a {self._meta.verbose_name} is never edited once recorded")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableRecord(f"a {self._meta.verbose_name} is never deleted")
+
+
+class Cost(_WrittenOnce):
+    """An item of the Town's expense, loss or damage, recorded for recovery (§ 196-22 C)."""
+
+    violation = models.ForeignKey(Violation, on_delete=models.PROTECT, related_name="costs")
+    category = models.CharField(max_length=20, choices=CostCategory.choices)
+    description = models.CharField(max_length=200)
+    hours = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    incurred_on = models.DateField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"violation__{p}" for p in VIOLATION_PATHS)
+
+    class Meta:
+        ordering = ("incurred_on", "id")
+
+    def __str__(self) -> str:
+        return f"{self.get_category_display()} {self.amount} ({self.incurred_on})"
+
+
+class Referral(_WrittenOnce):
+    """A matter handed to the police (§ 196-20) or the Town Attorney (§ 196-22 B, D)."""
+
+    violation = models.ForeignKey(Violation, on_delete=models.PROTECT, related_name="referrals")
+    kind = models.CharField(max_length=20, choices=ReferralKind.choices)
+    response = models.CharField(max_length=40, blank=True, help_text="response code of the guide")
+    citation = models.CharField(max_length=80)
+    referred_on = models.DateField()
+    referred_to = models.CharField(max_length=200, blank=True)
+    note = models.TextField(blank=True)
+    referred_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    referred_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"violation__{p}" for p in VIOLATION_PATHS)
+
+    class Meta:
+        ordering = ("referred_on", "id")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.referred_on})"

@@ -1,0 +1,138 @@
+"""The enforcement app's seam to the law as code.
+
+Nothing is computed here that :mod:`sewer_rules` already computes: the correction deadline is
+:func:`~sewer_rules.ordinance.s196_22_penalties.notice_deadline`, the fine
+:func:`~sewer_rules.ordinance.s196_22_penalties.accrued_fines`, the responses the
+:mod:`sewer_rules.enforcement_guide`. This module reads the jurisdiction of the
+``SEWER_USE_JURISDICTION`` setting and turns the rules' errors into :class:`InvalidInput`.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.conf import settings
+
+from sewer_office.core.errors import InvalidInput
+from sewer_rules.citations import CitationError, cite
+from sewer_rules.enforcement_guide import (
+    EnforcementGuide,
+    GuideError,
+    Response,
+    first_response,
+    load_guide,
+    next_response,
+)
+from sewer_rules.ordinance.s196_22_penalties import (
+    DAILY_AMOUNT,
+    ClockError,
+    Deadline,
+    FineComputation,
+    accrued_fines,
+    notice_deadline,
+    procedure_for,
+)
+from sewer_rules.parameters import ParameterSet, ParameterValue, load_jurisdiction
+
+__all__ = [
+    "DAILY_AMOUNT",
+    "ClockError",
+    "Deadline",
+    "FineComputation",
+    "Response",
+    "accrued_fines",
+    "procedure_for",
+]
+
+#: Where the Town records the daily amount when it is not configured (§ 196-22 B refers to it).
+AMOUNT_SOURCE = "Town Code § 122-20 Y"
+
+
+def params() -> ParameterSet:
+    return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
+
+
+def guide() -> EnforcementGuide:
+    return load_guide(settings.SEWER_USE_JURISDICTION)
+
+
+def kind_choices(day: date) -> list[tuple[str, str]]:
+    """The kinds of violation of the guide in force on ``day`` (code, label)."""
+    return [(k.kind, k.label) for k in guide().on(day).kinds.values()]
+
+
+def kind_label(kind: str, day: date) -> str:
+    try:
+        return guide().kind(kind, day).label
+    except GuideError:
+        return kind
+
+
+def section(text: str, field: str = "section") -> str:
+    """``text`` as a citation of the article in the town's format, else InvalidInput."""
+    try:
+        return str(cite(text.strip()))
+    except CitationError as e:
+        raise InvalidInput({field: [f"{e} (write e.g. § 196-19 C(3))"]}) from None
+
+
+def is_damage(violated: str) -> bool:
+    """Whether ``violated`` is § 196-20: referred at once, never a correction clock."""
+    return not procedure_for(violated).correction_clock
+
+
+def first(kind: str, violated: str, day: date) -> Response:
+    try:
+        return first_response(guide(), kind, day, cite(violated))
+    except GuideError as e:
+        raise InvalidInput({"kind": [str(e)]}) from None
+
+
+def following(kind: str, day: date, taken: list[str]) -> Response | None:
+    return next_response(guide(), kind, day, taken)
+
+
+def response(code: str) -> Response:
+    try:
+        return guide().responses[code]
+    except KeyError:
+        known = ", ".join(guide().responses)
+        raise InvalidInput({"response": [f"unknown response {code!r} (known: {known})"]}) from None
+
+
+def deadline(served: date, period_days: int) -> Deadline:
+    """The correction deadline of a notice served on ``served`` stating ``period_days``."""
+    try:
+        return notice_deadline(served, params(), period_days)
+    except ClockError as e:
+        raise InvalidInput({"period_days": [str(e)]}) from None
+
+
+def least_period(on: date) -> int:
+    """The article's shortest correction period in force on ``on`` (10 days, § 196-22 A)."""
+    value = params().get("notice.correction_days", on).value
+    return int(value) if value is not None else 10
+
+
+def daily_amount(on: date) -> ParameterValue:
+    return params().get(DAILY_AMOUNT, on)
+
+
+def unconfigured_message(jurisdiction: str) -> str:
+    """What the office says when the daily amount is not configured, naming what to record."""
+    return (
+        f"The daily fine amount is not configured for {jurisdiction}: record the Town Board's "
+        f"resolution setting the {AMOUNT_SOURCE} amount as the dated parameter "
+        f"'{DAILY_AMOUNT}' (jurisdictions/{jurisdiction}/parameters.yaml); until then the "
+        "fine accrued cannot be stated (§ 196-22 B)."
+    )
+
+
+def parameter_dict(pv: ParameterValue) -> dict[str, Any]:
+    return {
+        "name": pv.name,
+        "value": None if pv.value is None else str(pv.value),
+        "effective": pv.effective.isoformat(),
+        "authority": pv.authority,
+    }

@@ -1,0 +1,712 @@
+"""Opening violations, the effects of their workflow, costs, fines, and the daily clock.
+
+State changes go through :func:`sewer_office.core.services.perform` (the declaration is in
+:mod:`.workflow`); the ``effect_*`` and ``guard_*`` functions below are what those transitions
+do, inside perform's transaction: a refusal raised here (a served day before the issue, a
+verification before the report, a period under 10 days) rolls everything back, so nothing is
+written. Opening a violation and recording a cost are not state changes; they check the
+actor's role and write their audit event in the same transaction, like every service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import has_role, is_staff_member
+from sewer_office.core import audit
+from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+
+from . import rules
+from .choices import FINDING_KINDS, REFERRAL_CITATIONS, RESPONSE_REFERRALS, ReferralKind
+from .models import Correction, Cost, Finding, Notice, Referral, Violation
+from .workflow import COST_RECORDERS, OPEN_STATES, OPENERS, WORKFLOW
+
+
+def visible_violations(qs: models.QuerySet[Violation], user: Any) -> models.QuerySet[Violation]:
+    """``qs`` narrowed to what ``user`` may see (outside users: their own, once noticed)."""
+    return visible(qs, user)
+
+
+def may_open(user: Any) -> bool:
+    return has_role(user, *OPENERS)
+
+
+def _day(at: datetime | None) -> date:
+    return timezone.localdate(at) if at is not None else timezone.localdate()
+
+
+# --- opening ------------------------------------------------------------------------------
+
+
+def open_violation(
+    actor: Any,
+    *,
+    kind: str,
+    section: str,
+    description: str,
+    person: Any,
+    establishment: Any = None,
+    property: Any = None,
+    observed_on: date | None = None,
+    finding: Finding | None = None,
+    evidence: Iterable[Finding] = (),
+    at: datetime | None = None,
+) -> Violation:
+    """Open a violation (by hand, or from ``finding``); § 196-20 is referred for arrest at once.
+
+    One finding → at most one open violation: a second is refused with the first's number.
+    """
+    if not has_role(actor, *OPENERS):
+        raise Forbidden(
+            "Opening a violation: reserved to the Superintendent, the engineer and the "
+            "Building Inspector (§ 196-22 A)."
+        )
+    day = _day(at)
+    errors: dict[str, list[str]] = {}
+    cited = ""
+    try:
+        cited = rules.section(section)
+    except InvalidInput as e:
+        errors.update(e.errors)
+    kinds = dict(rules.kind_choices(day))
+    if kind not in kinds:
+        errors["kind"] = [
+            f"'{kind}' is not a kind of the response guide (known: {', '.join(kinds)})"
+        ]
+    if person is None:
+        errors["person"] = ["Name the person responsible (§ 196-15 PERSON)."]
+    if establishment is None and property is None:
+        errors["establishment"] = ["Name the facility or the property concerned."]
+    if not description.strip():
+        errors["description"] = ["Describe the violation."]
+    observed = observed_on or day
+    if observed > day:
+        errors["observed_on"] = ["A violation cannot be found in the future."]
+    if errors:
+        raise InvalidInput(errors)
+    if finding is not None:
+        existing = Violation.objects.filter(finding=finding, state__in=OPEN_STATES).first()
+        if existing is not None:
+            raise Blocked(
+                f"Finding #{finding.pk} already has an open violation, {existing.number}: one "
+                "finding leads to at most one open violation."
+            )
+    damage = rules.is_damage(cited)
+    try:
+        with transaction.atomic():
+            violation = Violation.objects.create(
+                kind="damage" if damage else kind,
+                section=cited,
+                description=description.strip(),
+                person=person,
+                establishment=establishment,
+                property=property,
+                finding=finding,
+                observed_on=observed,
+                opened_by=actor,
+                opened_at=at or timezone.now(),
+                state="open",
+            )
+            linked = {f.pk: f for f in evidence}
+            if finding is not None:
+                linked[finding.pk] = finding
+            violation.evidence.set(linked.values())
+            audit.record(
+                actor=actor,
+                action="open_violation",
+                obj=violation,
+                after=audit.snapshot(violation),
+                citation=cited,
+                state_to="open",
+                at=at,
+            )
+            if damage:
+                _refer_at_once(violation, actor, at)
+    except IntegrityError:
+        raise Blocked(
+            f"Finding #{finding.pk if finding else ''} already has an open violation: one finding "
+            "leads to at most one open violation."
+        ) from None
+    return violation
+
+
+def _refer_at_once(violation: Violation, actor: Any, at: datetime | None) -> None:
+    """§ 196-20: referred for immediate arrest, without notice or correction clock."""
+    before = audit.snapshot(violation)
+    procedure = rules.procedure_for(violation.section)
+    referral = _create_referral(
+        violation,
+        ReferralKind.ARREST,
+        actor,
+        _day(at),
+        response="referral_for_arrest",
+        referred_to="Town of Wappinger police (or the State Police)",
+        note=procedure.message,
+        at=at,
+    )
+    violation.state = "referred"
+    violation.save(update_fields=["state", "updated_at"])
+    audit.record(
+        actor=actor,
+        action="refer",
+        obj=violation,
+        before=before,
+        after=audit.snapshot(violation),
+        reason=procedure.message,
+        citation=referral.citation,
+        state_from="open",
+        state_to="referred",
+        at=at,
+    )
+
+
+def open_from_finding(
+    actor: Any,
+    finding: Finding,
+    *,
+    person: Any = None,
+    kind: str = "",
+    section: str = "",
+    description: str = "",
+    at: datetime | None = None,
+) -> Violation:
+    """Open the violation a finding shows: its section, facility and kind by default, and the
+    facility's operator as the person responsible unless another is named."""
+    establishment = finding.establishment
+    if person is None and establishment is not None:
+        person = establishment.operator
+    return open_violation(
+        actor,
+        kind=kind or FINDING_KINDS.get(finding.kind, ""),
+        section=section or finding.citation,
+        description=description or finding.message,
+        person=person,
+        establishment=establishment,
+        observed_on=timezone.localdate(finding.observed_at),
+        finding=finding,
+        at=at,
+    )
+
+
+# --- notices ------------------------------------------------------------------------------
+
+
+def notices_in_force(violation: Violation) -> list[Notice]:
+    """The violation's notices that no later notice superseded, oldest first."""
+    return [n for n in violation.notices.all() if not hasattr(n, "superseded_by")]
+
+
+def current_notice(violation: Violation) -> Notice | None:
+    """The latest notice in force (the one to serve, or whose clock runs)."""
+    notices = notices_in_force(violation)
+    return notices[-1] if notices else None
+
+
+def _create_notice(
+    violation: Violation,
+    response: rules.Response,
+    data: dict[str, Any],
+    actor: Any,
+    at: datetime,
+    supersedes: Notice | None = None,
+    reason: str = "",
+) -> Notice:
+    day = _day(at)
+    period: int | None = None
+    if response.correction_clock:
+        period = data.get("period_days")
+        if period is None:
+            period = rules.least_period(day)
+        rules.deadline(day, period)  # refuses a period under the article's 10 days
+    amount = rules.daily_amount(day)
+    notice = Notice.objects.create(
+        violation=violation,
+        response=response.code,
+        response_label=response.label,
+        citation=str(response.citation),
+        nature=(data.get("nature") or "").strip() or violation.description,
+        section=violation.section,
+        correction_clock=response.correction_clock,
+        period_days=period,
+        issued_on=day,
+        issued_at=at,
+        issued_by=actor,
+        daily_amount=amount.value,
+        daily_amount_effective=amount.effective,
+        daily_amount_authority=amount.authority,
+        supersedes=supersedes,
+        supersede_reason=reason,
+    )
+    audit.record(
+        actor=actor,
+        action="issue_notice",
+        obj=notice,
+        after=audit.snapshot(notice),
+        citation=notice.citation,
+        reason=reason,
+        at=at,
+    )
+    return notice
+
+
+def guard_issue(violation: Violation, data: dict[str, Any]) -> str | None:
+    procedure = rules.procedure_for(violation.section)
+    if not procedure.correction_clock:
+        return procedure.message
+    first = rules.first(violation.kind, violation.section, _day(None))
+    if first.code in RESPONSE_REFERRALS:
+        return (
+            f"The response guide names '{first.label}' ({first.citation}) first for this kind: "
+            "refer the violation instead of issuing a notice."
+        )
+    return None
+
+
+def effect_issue(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    first = rules.first(violation.kind, violation.section, _day(at))
+    _create_notice(violation, first, data, actor, at)
+
+
+def effect_supersede(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    old = current_notice(violation)
+    if old is None:
+        raise Blocked("There is no notice to supersede.")
+    reason = (data.get("reason") or "").strip()
+    _create_notice(violation, rules.response(old.response), data, actor, at, old, reason)
+
+
+def effect_serve(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    notice = current_notice(violation)
+    if notice is None or notice.served:
+        raise Blocked("There is no issued notice awaiting service.")
+    served = data["served_on"]
+    if served < notice.issued_on:
+        raise InvalidInput(
+            {
+                "served_on": [
+                    f"{notice.number} was issued on {notice.issued_on}: it cannot have been "
+                    f"served on {served}, before it existed."
+                ]
+            }
+        )
+    if served > _day(at):
+        raise InvalidInput({"served_on": [f"{served} is in the future: record service once made."]})
+    notice.served_on = served
+    notice.served_by = actor
+    notice.service_method = data["service_method"]
+    notice.receipt_number = (data.get("receipt_number") or "").strip()
+    notice.email_address = (data.get("email_address") or "").strip()
+    notice.email_consent = bool(data.get("email_consent"))
+    if notice.correction_clock and notice.period_days is not None:
+        clock = rules.deadline(served, notice.period_days)
+        notice.nominal_deadline = clock.nominal
+        notice.deadline = clock.deadline
+        notice.deadline_basis = {
+            **clock.as_dict(),
+            "minimum": rules.parameter_dict(clock.minimum),
+            "rollover": rules.parameter_dict(clock.rollover),
+        }
+    before = audit.snapshot(Notice.objects.get(pk=notice.pk))
+    notice.save()
+    audit.record(
+        actor=actor,
+        action="serve",
+        obj=notice,
+        before=before,
+        after=audit.snapshot(notice),
+        citation=notice.citation,
+        at=at,
+    )
+
+
+# --- corrections --------------------------------------------------------------------------
+
+
+def pending_correction(violation: Violation) -> Correction | None:
+    return next((c for c in violation.corrections.order_by("-id") if c.pending), None)
+
+
+def verified_correction(violation: Violation) -> Correction | None:
+    return violation.corrections.filter(verified_on__isnull=False).order_by("id").first()
+
+
+def effect_report(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    reported = data["reported_on"]
+    if reported > _day(at):
+        raise InvalidInput({"reported_on": [f"{reported} is in the future."]})
+    if reported < violation.observed_on:
+        raise InvalidInput(
+            {
+                "reported_on": [
+                    f"{reported} is before the violation was found ({violation.observed_on})."
+                ]
+            }
+        )
+    correction = Correction.objects.create(
+        violation=violation,
+        notice=current_notice(violation),
+        reported_on=reported,
+        reported_by=actor,
+        reported_at=at,
+        description=data["description"].strip(),
+        returns_to=violation.state,
+    )
+    audit.record(
+        actor=actor,
+        action="report_correction",
+        obj=correction,
+        after=audit.snapshot(correction),
+        citation="§ 196-22 A",
+        at=at,
+    )
+
+
+def _decide(
+    violation: Violation, actor: Any, at: datetime, fields: dict[str, Any], action: str
+) -> Correction:
+    correction = pending_correction(violation)
+    if correction is None:
+        raise Blocked("No reported correction awaits a decision.")
+    before = audit.snapshot(correction)
+    for name, value in fields.items():
+        setattr(correction, name, value)
+    correction.save()
+    audit.record(
+        actor=actor,
+        action=action,
+        obj=correction,
+        before=before,
+        after=audit.snapshot(correction),
+        citation="§ 196-22 B",
+        at=at,
+    )
+    return correction
+
+
+def effect_verify(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    from sewer_office.inspections.models import Inspection
+
+    correction = pending_correction(violation)
+    if correction is None:
+        raise Blocked("No reported correction awaits verification.")
+    verified = data["verified_on"]
+    if verified < correction.reported_on:
+        raise InvalidInput(
+            {
+                "verified_on": [
+                    f"The correction was reported on {correction.reported_on}: it cannot be "
+                    f"verified on {verified}, before it was reported."
+                ]
+            }
+        )
+    if verified > _day(at):
+        raise InvalidInput({"verified_on": [f"{verified} is in the future."]})
+    inspection = None
+    if data.get("inspection"):
+        inspection = Inspection.objects.filter(
+            pk=data["inspection"], state="completed", establishment=violation.establishment_id
+        ).first()
+        if inspection is None:
+            raise InvalidInput(
+                {"inspection": ["No completed inspection of this facility with that id."]}
+            )
+    _decide(
+        violation,
+        actor,
+        at,
+        {
+            "verified_on": verified,
+            "verified_by": actor,
+            "inspection": inspection,
+            "decision_note": (data.get("note") or "").strip(),
+        },
+        "verify",
+    )
+
+
+def effect_reject(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    correction = _decide(
+        violation,
+        actor,
+        at,
+        {"rejected_on": data["rejected_on"], "rejected_by": actor},
+        "reject_correction",
+    )
+    violation.state = correction.returns_to
+
+
+# --- escalation and referral --------------------------------------------------------------
+
+
+def responses_taken(violation: Violation) -> list[str]:
+    codes = [n.response for n in violation.notices.all()]
+    codes += [r.response for r in violation.referrals.all() if r.response]
+    return codes
+
+
+def next_step(violation: Violation, day: date | None = None) -> rules.Response | None:
+    """The guide's next response for this violation, or None when it names no further step."""
+    if not rules.procedure_for(violation.section).correction_clock:
+        return None
+    return rules.following(violation.kind, day or timezone.localdate(), responses_taken(violation))
+
+
+def guard_escalate(violation: Violation, data: dict[str, Any]) -> str | None:
+    if next_step(violation) is None:
+        return (
+            "The response guide names no further step for this violation: the matter rests "
+            "with the Town Attorney and the court."
+        )
+    return None
+
+
+def _create_referral(
+    violation: Violation,
+    kind: str,
+    actor: Any,
+    day: date,
+    *,
+    response: str = "",
+    referred_to: str = "",
+    note: str = "",
+    at: datetime | None = None,
+) -> Referral:
+    referral = Referral.objects.create(
+        violation=violation,
+        kind=kind,
+        response=response,
+        citation=REFERRAL_CITATIONS[kind],
+        referred_on=day,
+        referred_to=referred_to.strip(),
+        note=note.strip(),
+        referred_by=actor,
+        referred_at=at or timezone.now(),
+    )
+    audit.record(
+        actor=actor,
+        action="refer",
+        obj=referral,
+        after=audit.snapshot(referral),
+        citation=referral.citation,
+        at=at,
+    )
+    return referral
+
+
+def effect_escalate(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    step = next_step(violation, _day(at))
+    if step is None:  # guarded; kept for a concurrent change
+        raise Blocked("The response guide names no further step for this violation.")
+    if step.code in RESPONSE_REFERRALS:
+        _create_referral(
+            violation,
+            RESPONSE_REFERRALS[step.code],
+            actor,
+            _day(at),
+            response=step.code,
+            referred_to=data.get("referred_to") or "Town Attorney",
+            at=at,
+        )
+        violation.state = "referred"
+    else:
+        _create_notice(violation, step, data, actor, at)
+        violation.state = "notice_issued"
+
+
+def effect_refer(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    kind = data["kind"]
+    code = next((c for c, k in RESPONSE_REFERRALS.items() if k == kind), "")
+    _create_referral(
+        violation,
+        kind,
+        actor,
+        _day(at),
+        response=code,
+        referred_to=data.get("referred_to") or "",
+        note=data.get("note") or "",
+        at=at,
+    )
+
+
+# --- costs --------------------------------------------------------------------------------
+
+
+def may_record_cost(user: Any) -> bool:
+    return has_role(user, *COST_RECORDERS)
+
+
+def require_cost_recorder(actor: Any) -> None:
+    if not may_record_cost(actor):
+        raise Forbidden(
+            "Recording the Town's costs: reserved to the Superintendent, the engineer and the "
+            "clerk (§ 196-22 C)."
+        )
+
+
+def record_cost(
+    violation: Violation,
+    actor: Any,
+    *,
+    category: str,
+    description: str,
+    amount: Decimal,
+    incurred_on: date,
+    hours: Decimal | None = None,
+    at: datetime | None = None,
+) -> Cost:
+    """Record an item of the Town's expense, loss or damage for recovery (§ 196-22 C)."""
+    require_cost_recorder(actor)
+    errors: dict[str, list[str]] = {}
+    if amount < 0:
+        errors["amount"] = ["A cost is not negative."]
+    if category == "staff_hours" and not hours:
+        errors["hours"] = ["Staff hours: give the number of hours."]
+    if incurred_on > _day(at):
+        errors["incurred_on"] = [f"{incurred_on} is in the future."]
+    if incurred_on < violation.observed_on:
+        errors["incurred_on"] = [
+            f"{incurred_on} is before the violation was found ({violation.observed_on})."
+        ]
+    if not description.strip():
+        errors["description"] = ["Say what the cost is."]
+    if errors:
+        raise InvalidInput(errors)
+    with transaction.atomic():
+        cost = Cost.objects.create(
+            violation=violation,
+            category=category,
+            description=description.strip(),
+            hours=hours,
+            amount=amount,
+            incurred_on=incurred_on,
+            recorded_by=actor,
+            recorded_at=at or timezone.now(),
+        )
+        audit.record(
+            actor=actor,
+            action="record_cost",
+            obj=violation,
+            after=audit.snapshot(cost),
+            citation="§ 196-22 C",
+            at=at,
+        )
+    return cost
+
+
+def costs_total(violation: Violation) -> Decimal:
+    return violation.costs.aggregate(t=models.Sum("amount"))["t"] or Decimal("0.00")
+
+
+# --- fines --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fines:
+    """The fine accrued on a violation as of a day, or why none can be stated."""
+
+    computation: rules.FineComputation | None
+    notice: Notice | None
+    message: str
+    unconfigured: str = ""
+
+    @property
+    def total(self) -> Decimal | None:
+        return self.computation.total if self.computation else None
+
+    @property
+    def accruing(self) -> bool:
+        return self.computation is not None and self.computation.days > 0
+
+
+def clock_notice(violation: Violation) -> Notice | None:
+    """The notice whose deadline starts the fine: the first served notice in force with a
+    correction clock. A second notice or order restarts the clock for the *escalation*, but
+    the violation has continued beyond the first time limit since its deadline (§ 196-22 B)."""
+    return next((n for n in notices_in_force(violation) if n.served and n.correction_clock), None)
+
+
+def fines(violation: Violation, as_of: date | None = None) -> Fines:
+    """Accrued per violation, day by day at the amount in force each day (§ 196-22 B),
+    from the served notice, to the verified correction or ``as_of`` — subject to conviction."""
+    as_of = as_of or timezone.localdate()
+    procedure = rules.procedure_for(violation.section)
+    if not procedure.correction_clock:
+        return Fines(None, None, procedure.message)
+    notice = clock_notice(violation)
+    if notice is None or notice.served_on is None:
+        return Fines(None, None, "No notice served yet: the correction period has not started.")
+    verified = verified_correction(violation)
+    corrected = verified.verified_on if verified else None
+    if corrected is not None and corrected > as_of:
+        corrected = None
+    day = max(as_of, notice.served_on)
+    computation = rules.accrued_fines(
+        notice.served_on,
+        corrected,
+        day,
+        rules.params(),
+        violation=violation.section,
+        period_days=notice.period_days,
+    )
+    unconfigured = ""
+    if computation.total is None:
+        unconfigured = rules.unconfigured_message(computation.jurisdiction)
+    return Fines(computation, notice, computation.summary, unconfigured)
+
+
+# --- the daily clock ----------------------------------------------------------------------
+
+
+def advance_clocks(day: date | None = None) -> int:
+    """Move every served violation whose deadline passed uncorrected to ``fines_accruing``.
+
+    Run daily by ``sewer-use flag-overdue``: a notice's deadline runs to the end of its last
+    day, so a violation moves on the first day after it; each move writes its audit event
+    (§ 196-22 B), and a violation moved once is no longer ``served``, so later runs add
+    nothing. Returns how many moved.
+    """
+    day = day or timezone.localdate()
+    transition = WORKFLOW.get("deadline_passed")
+    candidates = Violation.objects.filter(
+        state="served", notices__deadline__lt=day, notices__superseded_by__isnull=True
+    ).distinct()
+    moved = 0
+    for violation in candidates:
+        with transaction.atomic():
+            locked = Violation.objects.select_for_update().get(pk=violation.pk)
+            notice = current_notice(locked)
+            if locked.state != "served" or notice is None or notice.deadline is None:
+                continue
+            if notice.deadline >= day or verified_correction(locked) is not None:
+                continue
+            before = audit.snapshot(locked)
+            locked.state = transition.target or "fines_accruing"
+            locked.save(update_fields=["state", "updated_at"])
+            audit.record(
+                actor=None,
+                action=transition.name,
+                obj=locked,
+                before=before,
+                after=audit.snapshot(locked),
+                reason=(
+                    f"{notice.number} served {notice.served_on}, deadline {notice.deadline} "
+                    f"passed on {day} without a verified correction"
+                ),
+                citation=transition.citation,
+                state_from="served",
+                state_to=locked.state,
+            )
+            moved += 1
+    return moved
+
+
+def is_outside(user: Any) -> bool:
+    return not is_staff_member(user)

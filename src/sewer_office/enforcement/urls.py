@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from django.urls import URLPattern, path
+
+from . import views
+
+app_name = "enforcement"
+
+urlpatterns: list[URLPattern] = [
+    path("", views.violation_list, name="list"),
+    path("open/", views.violation_open, name="open"),
+    path("<int:pk>/", views.violation_detail, name="detail"),
+    path("<int:pk>/actions/<slug:name>/", views.violation_action, name="action"),
+    path("<int:pk>/costs/", views.violation_cost, name="cost"),
+    path("notices/<int:pk>.pdf", views.notice_letter, name="notice-pdf"),
+]

@@ -1,0 +1,307 @@
+"""Enforcement pages: the list by stage, one violation with its timeline and actions, opening
+a violation, the notice letter (PDF). Every action calls the services (and through them
+``core.services.perform``), so the pages refuse exactly what the API refuses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from sewer_office.core import audit
+from sewer_office.core.decorators import office_view
+from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.paging import page_of
+from sewer_office.core.services import perform
+
+from . import forms as eforms
+from . import rules, services
+from .filters import ViolationFilter
+from .letters import notice_pdf
+from .models import Finding, Notice, Violation
+from .workflow import COST_RECORDERS, OPEN_STATES, OPENERS, WORKFLOW
+
+WEEK = 7
+
+
+def base_queryset() -> Any:
+    return Violation.objects.select_related(
+        "person", "establishment__building__property", "property", "finding"
+    ).order_by("-observed_on", "-id")
+
+
+def _violation(request: HttpRequest, pk: int) -> Violation:
+    """The violation if ``request.user`` may see it, else 404 (as if it did not exist)."""
+    return get_object_or_404(services.visible_violations(base_queryset(), request.user), pk=pk)
+
+
+def _visible_notices(request: HttpRequest) -> Any:
+    from sewer_office.accounts.access import visible
+
+    return visible(Notice.objects.select_related("violation__person"), request.user)
+
+
+def deadlines_between(request: HttpRequest, first: date, last: date) -> list[Notice]:
+    """Served notices in force whose deadline falls in ``first..last`` (violation still served)."""
+    return list(
+        _visible_notices(request)
+        .filter(
+            deadline__gte=first,
+            deadline__lte=last,
+            superseded_by__isnull=True,
+            violation__state="served",
+        )
+        .order_by("deadline", "id")
+    )
+
+
+@office_view()
+def violation_list(request: HttpRequest) -> HttpResponse:
+    base = services.visible_violations(base_queryset(), request.user)
+    fs = ViolationFilter(request.GET or None, queryset=base, request=request)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    page, query = page_of(request, qs)
+    counts = dict(
+        base.filter(state__in=OPEN_STATES)
+        .order_by()
+        .values("state")
+        .annotate(n=Count("id"))
+        .values_list("state", "n")
+    )
+    stages = [(s, WORKFLOW.label(s), counts.get(s, 0)) for s in OPEN_STATES]
+    today = timezone.localdate()
+    accruing = list(base.filter(state="fines_accruing")[:25])
+    return render(
+        request,
+        "enforcement/list.html",
+        {
+            "filter": fs,
+            "page": page,
+            "query": query,
+            "stages": stages,
+            "this_week": deadlines_between(request, today, today + timedelta(days=WEEK)),
+            "accruing": [(v, services.fines(v, today)) for v in accruing],
+            "may_open": services.may_open(request.user),
+        },
+    )
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the violation's story, for its timeline."""
+
+    day: date
+    label: str
+    detail: str = ""
+    citation: str = ""
+    late: bool = False
+
+
+def steps(violation: Violation, today: date) -> list[Step]:
+    """finding → notice → service → deadline → correction → verification or escalation."""
+    out: list[Step] = []
+    if violation.finding_id:
+        f = violation.finding
+        out.append(Step(timezone.localdate(f.observed_at), "Finding", f.message, f.citation))
+    out.append(
+        Step(
+            timezone.localdate(violation.opened_at),
+            "Violation opened",
+            violation.description,
+            violation.section,
+        )
+    )
+    verified = services.verified_correction(violation)
+    for n in violation.notices.all():
+        sup = (
+            f" (supersedes {n.supersedes.number}: {n.supersede_reason})" if n.supersedes_id else ""
+        )
+        out.append(
+            Step(n.issued_on, f"{n.response_label} issued, {n.number}", n.nature + sup, n.citation)
+        )
+        if n.served_on:
+            out.append(Step(n.served_on, "Served", n.get_service_method_display(), n.citation))
+        if n.deadline and not hasattr(n, "superseded_by"):
+            missed = n.deadline < today and (verified is None or verified.verified_on > n.deadline)
+            out.append(
+                Step(
+                    n.deadline,
+                    "Deadline" + (" passed uncorrected" if missed else ""),
+                    f"{n.period_days} days from service",
+                    "§ 196-22 A",
+                    late=missed,
+                )
+            )
+    for c in violation.corrections.all():
+        out.append(Step(c.reported_on, "Correction reported", c.description, "§ 196-22 A"))
+        if c.verified_on:
+            out.append(
+                Step(
+                    c.verified_on,
+                    "Correction verified",
+                    f"{c.gap_days} day(s) after the report. {c.decision_note}".strip(),
+                    "§ 196-22 B",
+                )
+            )
+        if c.rejected_on:
+            out.append(Step(c.rejected_on, "Correction rejected", c.decision_note, "§ 196-22 B"))
+    for r in violation.referrals.all():
+        out.append(
+            Step(
+                r.referred_on,
+                f"Referred: {r.get_kind_display()}",
+                (r.referred_to + " " + r.note).strip(),
+                r.citation,
+            )
+        )
+    return sorted(out, key=lambda s: s.day)
+
+
+def _detail_context(
+    request: HttpRequest, violation: Violation, submitted: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    submitted = submitted or {}
+    today = timezone.localdate()
+    actions = []
+    for t in WORKFLOW.available(request.user, violation):
+        form = submitted.get(t.name) or (t.form() if t.form else None)
+        actions.append({"t": t, "form": form, "errors": submitted.get(f"{t.name}:errors")})
+    may_cost = services.may_record_cost(request.user)
+    return {
+        "violation": violation,
+        "kind_label": rules.kind_label(violation.kind, violation.observed_on),
+        "steps": steps(violation, today),
+        "notices": violation.notices.select_related("issued_by", "served_by"),
+        "current": services.current_notice(violation),
+        "corrections": violation.corrections.select_related("reported_by", "verified_by"),
+        "costs": violation.costs.all(),
+        "costs_total": services.costs_total(violation),
+        "referrals": violation.referrals.all(),
+        "evidence": violation.evidence.all(),
+        "fines": services.fines(violation, today),
+        "next_step": services.next_step(violation),
+        "actions": actions,
+        "cost_form": submitted.get("cost") or (eforms.CostForm() if may_cost else None),
+        "timeline": audit.timeline(violation),
+        "workflow": WORKFLOW,
+    }
+
+
+@office_view()
+def violation_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    violation = _violation(request, pk)
+    return render(request, "enforcement/detail.html", _detail_context(request, violation))
+
+
+@require_POST
+@office_view()
+def violation_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    violation = _violation(request, pk)
+    try:
+        violation = perform(
+            violation, name, request.user, data=request.POST, reason=request.POST.get("reason", "")
+        )
+    except InvalidInput as e:
+        forms: dict[str, Any] = {f"{name}:errors": e.errors}
+        if e.form is not None:
+            forms[name] = e.form
+        messages.error(request, e.message)
+        return render(
+            request,
+            "enforcement/detail.html",
+            _detail_context(request, violation, forms),
+            status=400,
+        )
+    except OfficeError as e:
+        messages.error(request, e.message)
+        return render(
+            request,
+            "enforcement/detail.html",
+            _detail_context(request, violation),
+            status=e.status_code,
+        )
+    messages.success(request, f"{violation.number}: {WORKFLOW.get(name).label} — recorded.")
+    return redirect(violation.get_absolute_url())
+
+
+@require_POST
+@office_view(*COST_RECORDERS)
+def violation_cost(request: HttpRequest, pk: int) -> HttpResponse:
+    violation = _violation(request, pk)
+    form = eforms.CostForm(request.POST)
+    status = 400
+    if form.is_valid():
+        try:
+            services.record_cost(violation, request.user, **form.cleaned_data)
+        except InvalidInput as e:
+            for field, errs in e.errors.items():
+                for err in errs:
+                    form.add_error(field if field in form.fields else None, err)
+        else:
+            messages.success(request, "Cost recorded (§ 196-22 C).")
+            return redirect(violation.get_absolute_url())
+    return render(
+        request,
+        "enforcement/detail.html",
+        _detail_context(request, violation, {"cost": form}),
+        status=status,
+    )
+
+
+@office_view(*OPENERS)
+def violation_open(request: HttpRequest) -> HttpResponse:
+    """Open a violation by hand, or from a finding (``?finding=<id>``)."""
+    today = timezone.localdate()
+    finding = None
+    if request.GET.get("finding") or request.POST.get("finding"):
+        try:
+            fid = int(request.GET.get("finding") or request.POST.get("finding") or "")
+        except ValueError:
+            raise Http404("no such finding") from None
+        finding = get_object_or_404(Finding.objects.select_related("establishment"), pk=fid)
+    if finding is not None and request.method == "POST":
+        try:
+            v = services.open_from_finding(request.user, finding)
+        except OfficeError as e:
+            messages.error(request, e.message)
+            return render(
+                request, "enforcement/open.html", {"finding": finding}, status=e.status_code
+            )
+        messages.success(request, f"{v.number} opened from finding #{finding.pk}.")
+        return redirect(v.get_absolute_url())
+    if finding is not None:
+        return render(request, "enforcement/open.html", {"finding": finding})
+    form = eforms.OpenForm(request.POST or None, kinds=rules.kind_choices(today))
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                v = services.open_violation(request.user, **form.cleaned_data)
+            except InvalidInput as e:
+                for field, errs in e.errors.items():
+                    for err in errs:
+                        form.add_error(field if field in form.fields else None, err)
+            except OfficeError as e:
+                form.add_error(None, e.message)
+                status = e.status_code
+            else:
+                messages.success(request, f"{v.number} opened.")
+                return redirect(v.get_absolute_url())
+    return render(request, "enforcement/open.html", {"form": form}, status=status)
+
+
+@office_view()
+def notice_letter(request: HttpRequest, pk: int) -> HttpResponse:
+    """The notice as a PDF letter, to whoever may see it."""
+    notice = get_object_or_404(_visible_notices(request), pk=pk)
+    response = HttpResponse(notice_pdf(notice), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{notice.number}.pdf"'
+    return response
