@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .citations import Citation, CitationError, ExternalReference, cite
-from .parameters import BUNDLED, ParameterError, _date, _read_yaml, _unknown
+from .parameters import BUNDLED, ParameterError, parse_date, read_strict_yaml, refuse_unknown_keys
 
 DAMAGE = cite("§ 196-20")
 
@@ -112,7 +112,7 @@ def next_response(
 
 def _only(keys: Any, allowed: frozenset[str], where: str) -> None:
     try:
-        _unknown(keys, allowed, where)
+        refuse_unknown_keys(keys, allowed, where)
     except ParameterError as e:
         raise GuideError(str(e)) from None
 
@@ -184,7 +184,7 @@ def _kinds(raw: Any, responses: Mapping[str, Response], where: str) -> dict[str,
 def parse_guide(text: str, source: str) -> EnforcementGuide:
     """Read an enforcement guide file's text, strictly."""
     try:
-        data = _read_yaml(text, source)
+        data = read_strict_yaml(text, source)
     except ParameterError as e:
         raise GuideError(str(e)) from None
     _only(data, frozenset({"responses", "guide"}), source)
@@ -196,7 +196,7 @@ def parse_guide(text: str, source: str) -> EnforcementGuide:
     for key, entry in raw_versions.items():
         where = f"{source}: guide {key}"
         try:
-            effective = _date(key, where)
+            effective = parse_date(key, where)
         except ParameterError as e:
             raise GuideError(str(e)) from None
         if not isinstance(entry, dict):

@@ -158,7 +158,7 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[An
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def _read_yaml(text: str, source: str) -> dict[str, Any]:
+def read_strict_yaml(text: str, source: str) -> dict[str, Any]:
     try:
         data = yaml.load(text, Loader=_StrictLoader)
     except ParameterError as e:
@@ -172,7 +172,7 @@ def _read_yaml(text: str, source: str) -> dict[str, Any]:
     return data
 
 
-def _unknown(keys: Any, allowed: frozenset[str], where: str) -> None:
+def refuse_unknown_keys(keys: Any, allowed: frozenset[str], where: str) -> None:
     extra = sorted(str(k) for k in keys if k not in allowed)
     if extra:
         raise ParameterError(f"{where}: unknown key(s) {', '.join(extra)}")
@@ -196,7 +196,7 @@ def _decimal(raw: Any, unit: str, where: str) -> Decimal | None:
         raise ParameterError(f"{where}: {raw!r} is not a number") from None
 
 
-def _date(raw: Any, where: str) -> date:
+def parse_date(raw: Any, where: str) -> date:
     if isinstance(raw, date):
         return raw
     try:
@@ -211,9 +211,9 @@ def _parse_values(raw: Any, unit: str, where: str) -> list[DatedValue]:
     out: list[DatedValue] = []
     for key, entry in raw.items():
         at = f"{where} {key}"
-        effective = _date(key, at)
+        effective = parse_date(key, at)
         if isinstance(entry, dict):
-            _unknown(entry, _VALUE_KEYS, at)
+            refuse_unknown_keys(entry, _VALUE_KEYS, at)
             if "value" not in entry:
                 raise ParameterError(f"{at}: missing 'value' (write null for not configured)")
             out.append(
@@ -235,7 +235,7 @@ def _parse_parameter(name: str, raw: Any, source: str) -> Parameter:
         raise ParameterError(f"{where}: names are lower-case words joined by dots")
     if not isinstance(raw, dict):
         raise ParameterError(f"{where}: expected a mapping")
-    _unknown(raw, _PARAM_KEYS, where)
+    refuse_unknown_keys(raw, _PARAM_KEYS, where)
     for required in ("description", "reference", "unit", "values"):
         if required not in raw:
             raise ParameterError(f"{where}: missing '{required}'")
@@ -254,8 +254,8 @@ def _parse_parameter(name: str, raw: Any, source: str) -> Parameter:
 
 def parse_parameter_text(text: str, source: str, base: ParameterSet | None = None) -> ParameterSet:
     """Read a parameter file's text; ``base`` is the jurisdiction it ``extends``."""
-    data = _read_yaml(text, source)
-    _unknown(data, _TOP_KEYS, source)
+    data = read_strict_yaml(text, source)
+    refuse_unknown_keys(data, _TOP_KEYS, source)
     for required in ("jurisdiction", "parameters"):
         if required not in data:
             raise ParameterError(f"{source}: missing '{required}'")
@@ -299,7 +299,7 @@ def _extend(parent: Parameter, raw: Any, where: str) -> Parameter:
     """An extending file adds dated values to a parameter; a value on the same date replaces."""
     if not isinstance(raw, dict):
         raise ParameterError(f"{where}: expected a mapping")
-    _unknown(raw, frozenset({"values"}), where + " (an extension may only add values)")
+    refuse_unknown_keys(raw, frozenset({"values"}), where + " (an extension may only add values)")
     added = {v.effective: v for v in _parse_values(raw.get("values"), parent.unit, where)}
     merged = {v.effective: v for v in parent.values} | added
     return Parameter(
@@ -332,7 +332,7 @@ def load_jurisdiction(name_or_path: str) -> ParameterSet:
                 "parameters.yaml"
             )
         text, source = path.read_text(encoding="utf-8"), str(path)
-    head = _read_yaml(text, source)
+    head = read_strict_yaml(text, source)
     base_name = head.get("extends")
     base = load_jurisdiction(str(base_name)) if base_name else None
     return parse_parameter_text(text, source, base)

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.forms import add_input_errors, add_office_error
 from sewer_office.core.paging import page_of
 from sewer_office.core.services import perform
 
@@ -241,9 +242,7 @@ def violation_cost(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.record_cost(violation, request.user, **form.cleaned_data)
         except InvalidInput as e:
-            for field, errs in e.errors.items():
-                for err in errs:
-                    form.add_error(field if field in form.fields else None, err)
+            add_input_errors(form, e)
         else:
             messages.success(request, "Cost recorded (§ 196-22 C).")
             return redirect(violation.get_absolute_url())
@@ -285,13 +284,10 @@ def violation_open(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 v = services.open_violation(request.user, **form.cleaned_data)
-            except InvalidInput as e:
-                for field, errs in e.errors.items():
-                    for err in errs:
-                        form.add_error(field if field in form.fields else None, err)
             except OfficeError as e:
-                form.add_error(None, e.message)
-                status = e.status_code
+                add_office_error(form, e)
+                if not isinstance(e, InvalidInput):
+                    status = e.status_code
             else:
                 messages.success(request, f"{v.number} opened.")
                 return redirect(v.get_absolute_url())
