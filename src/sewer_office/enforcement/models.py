@@ -307,6 +307,14 @@ class Correction(models.Model):
     def __str__(self) -> str:
         return f"Correction of VIOL-{self.violation_id} reported {self.reported_on}"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            _only_filling(self, self.DECISION_FIELDS, "A reported correction")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableRecord("corrections are never deleted")
+
     @builtins.property
     def pending(self) -> bool:
         return self.verified_on is None and self.rejected_on is None
@@ -315,14 +323,6 @@ class Correction(models.Model):
     def gap_days(self) -> int | None:
         """Days between the report and the verification (shown on the violation page)."""
         return None if self.verified_on is None else (self.verified_on - self.reported_on).days
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None:
-            _only_filling(self, self.DECISION_FIELDS, "A reported correction")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise ImmutableRecord("corrections are never deleted")
 
 
 class _WrittenOnce(models.Model):
