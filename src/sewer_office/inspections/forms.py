@@ -34,7 +34,7 @@ def performers() -> Any:
     )
 
 
-class InspectorChoice(forms.ModelChoiceField):
+class InspectorChoice(forms.ModelChoiceField[Any]):
     def label_from_instance(self, obj: Any) -> str:
         return obj.get_full_name() or obj.get_username()
 
