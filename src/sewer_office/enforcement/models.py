@@ -127,9 +127,9 @@ class Violation(TimeStamped):
 
     @builtins.property
     def subject(self) -> str:
-        if self.establishment_id:
+        if self.establishment is not None:
             return self.establishment.name
-        if self.property_id:
+        if self.property is not None:
             return self.property.address
         return ""
 

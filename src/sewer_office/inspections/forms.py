@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -66,7 +66,7 @@ class ScheduleForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["inspector"].queryset = performers()
+        cast(InspectorChoice, self.fields["inspector"]).queryset = performers()
 
 
 class CompleteForm(forms.Form):
@@ -101,7 +101,8 @@ class CompleteForm(forms.Form):
                 establishment_id=inspection.establishment_id
             ).order_by("-collected_at")
             ids = list(recent.values_list("pk", flat=True)[:RECENT_SAMPLES])
-            self.fields["samples"].queryset = recent.filter(pk__in=ids)
+            others = cast(forms.ModelMultipleChoiceField[SamplingEvent], self.fields["samples"])
+            others.queryset = recent.filter(pk__in=ids)
         else:
             del self.fields["samples"]
         for item in items(inspection.kind):

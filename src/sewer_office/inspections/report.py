@@ -55,12 +55,12 @@ def report_lines(inspection: Inspection) -> list[Line]:
             f"{'Unscheduled visit' if i.unscheduled else 'Scheduled for ' + _when(i.scheduled_for)}",
         ),
     ]
-    if i.establishment_id:
+    if i.establishment is not None:
         est = i.establishment
         code = f" ({est.code})" if est.code else ""
         lines.append(("text", f"Facility: {est.name}{code}, operated by {est.operator.name}"))
         lines.append(("text", f"Premises: {est.building.property.address}"))
-    if i.property_id:
+    if i.property is not None:
         lines.append(("text", f"Property: {i.property.address}, owner {i.property.owner.name}"))
     if i.location:
         lines.append(("text", f"Location: {i.location}"))
