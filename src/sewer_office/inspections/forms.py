@@ -6,6 +6,7 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 
 from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.registry.models import Establishment, Property
@@ -34,8 +35,8 @@ def performers() -> Any:
     )
 
 
-class InspectorChoice(forms.ModelChoiceField[Any]):
-    def label_from_instance(self, obj: Any) -> str:
+class InspectorChoice(forms.ModelChoiceField[User]):
+    def label_from_instance(self, obj: User) -> str:
         return obj.get_full_name() or obj.get_username()
 
 

@@ -7,7 +7,7 @@ and citation as asked), so a report printed years later says what the inspector 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fpdf import FPDF
 
@@ -15,6 +15,9 @@ from sewer_office.findings.services import findings_of
 
 from .models import Inspection
 from .services import photos_of
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractUser
 
 
 def _latin(text: str) -> str:
@@ -28,7 +31,7 @@ def _latin(text: str) -> str:
 Line = tuple[str, str]
 
 
-def _who(user: Any) -> str:
+def _who(user: AbstractUser | None) -> str:
     if user is None:
         return ""
     return user.get_full_name() or user.get_username()

@@ -74,7 +74,8 @@ def evaluate(approval: IndustrialDischargeApproval) -> dict[str, Any]:
         temperature_f=approval.temperature_f,
         source=declared_source(approval),
     )
-    return approval.evaluation
+    evaluation: dict[str, Any] = approval.evaluation
+    return evaluation
 
 
 def declared_source(approval: IndustrialDischargeApproval) -> str:
