@@ -84,7 +84,9 @@ class Violation(TimeStamped):
         related_name="violations",
         help_text="the finding the violation was opened from",
     )
-    evidence = models.ManyToManyField(FINDING_MODEL, blank=True, related_name="evidence_for")
+    evidence: models.ManyToManyField[Finding, Any] = models.ManyToManyField(
+        FINDING_MODEL, blank=True, related_name="evidence_for"
+    )
     observed_on = models.DateField(help_text="when the violation was found")
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"

@@ -7,7 +7,8 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.urls import URLPattern, reverse
-from drf_spectacular.utils import OpenApiTypes, extend_schema, extend_schema_field
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser

@@ -116,7 +116,7 @@ class LabResultSerializer(serializers.ModelSerializer[LabResult]):
 
     class Meta:
         model = LabResult
-        fields = (
+        fields: tuple[str, ...] = (
             "id",
             "establishment",
             "facility",

@@ -51,7 +51,8 @@ class AuditEventSerializer(serializers.ModelSerializer[AuditEvent]):
 
 class ActionSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
-    label = serializers.CharField()
+    # a declared field (DRF's metaclass moves it to _declared_fields), not Field.label
+    label = serializers.CharField()  # type: ignore[assignment]
     citation = serializers.CharField()
     reason_required = serializers.BooleanField()
 
@@ -73,7 +74,7 @@ class ConditionSerializer(serializers.ModelSerializer[ApprovalCondition]):
         fields = ("kind", "text", "citation")
 
 
-def _serializer(kind: Kind) -> type[serializers.ModelSerializer]:
+def _serializer(kind: Kind) -> type[serializers.ModelSerializer[Any]]:
     class Meta:
         model = kind.model
         fields = "__all__"
