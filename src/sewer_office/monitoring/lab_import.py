@@ -25,7 +25,7 @@ import hashlib
 import io
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from zoneinfo import ZoneInfo
 
 import polars as pl
@@ -269,8 +269,9 @@ def recorded_samples(frame: pl.DataFrame) -> pl.DataFrame:
     if keyed.height == 0:
         return pl.DataFrame(schema=schema)
     ids = [int(i) for i in keyed.get_column("est").unique().to_list()]
-    t0 = keyed.get_column("utc").min() - RECORDED_SAMPLE_WINDOW  # type: ignore[operator]
-    t1 = keyed.get_column("utc").max() + RECORDED_SAMPLE_WINDOW  # type: ignore[operator]
+    # a non-empty datetime column: its min and max are datetimes
+    t0 = cast(datetime, keyed.get_column("utc").min()) - RECORDED_SAMPLE_WINDOW
+    t1 = cast(datetime, keyed.get_column("utc").max()) + RECORDED_SAMPLE_WINDOW
     events = pl.DataFrame(
         list(
             SamplingEvent.objects.filter(

@@ -82,7 +82,8 @@ def _filterset(
         # distinct=False: a state is a column of the record itself, no join can repeat rows
         # (DISTINCT over every column would cost more than the query).
         "state": django_filters.MultipleChoiceFilter(
-            choices=model.WORKFLOW.choices,  # type: ignore[attr-defined]  # a permit model's class attribute
+            # WORKFLOW: a class attribute of every permit model, not of models.Model
+            choices=model.WORKFLOW.choices,  # type: ignore[attr-defined]
             distinct=False,
         ),
         **(extra or {}),
