@@ -35,7 +35,7 @@ layers: $(STAMP)
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
-	$(BIN)/mypy src/sewer_rules src/sewer_io src/sewer_cli
+	$(BIN)/mypy src/sewer_rules src/sewer_io src/sewer_cli src/sewer_office
 
 migrations: $(STAMP)
 	$(BIN)/sewer-use manage makemigrations --check --dry-run

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from sewer_office.monitoring.lab_import import import_lab_file
 from sewer_office.monitoring.models import LabImport, LabResult
+from tests.lab_files import lab_file, scattered
 
-from ..lab_files import lab_file, scattered
 from .factories import Town
 from .monitoring_factories import facilities
 

@@ -6,14 +6,15 @@ path); this module only describes those forms to drf-spectacular as serializers.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from rest_framework import serializers
 
 
-def _field(f: forms.Field) -> serializers.Field:
+def _field(f: forms.Field) -> serializers.Field[Any, Any, Any, Any]:
     common: dict[str, Any] = {
         "required": f.required,
         "help_text": str(f.help_text or f.label or ""),
@@ -21,9 +22,9 @@ def _field(f: forms.Field) -> serializers.Field:
     if isinstance(f, forms.ModelChoiceField):
         return serializers.IntegerField(**common)
     if isinstance(f, forms.MultipleChoiceField):
-        return serializers.MultipleChoiceField(choices=list(f.choices), **common)
+        return serializers.MultipleChoiceField(choices=_choices(f), **common)
     if isinstance(f, forms.TypedChoiceField | forms.ChoiceField):
-        return serializers.ChoiceField(choices=list(f.choices), **common)
+        return serializers.ChoiceField(choices=_choices(f), **common)
     if isinstance(f, forms.BooleanField):
         return serializers.BooleanField(**common)
     if isinstance(f, forms.DecimalField):
@@ -39,10 +40,16 @@ def _field(f: forms.Field) -> serializers.Field:
     return serializers.CharField(**common)
 
 
+def _choices(f: forms.ChoiceField) -> list[Any]:
+    # The stubs type ``choices`` as everything the setter accepts; what it holds once set is
+    # normalised by Django (``normalize_choices``): a list, or a lazy iterator of pairs.
+    return list(cast("Iterable[Any]", f.choices))
+
+
 @cache
 def form_serializer(
     form_class: type[forms.Form], name: str, with_reason: bool = False
-) -> type[serializers.Serializer]:
+) -> type[serializers.Serializer[Any]]:
     form = form_class()
     attrs: dict[str, Any] = {k: _field(f) for k, f in form.fields.items()}
     if with_reason:
@@ -53,7 +60,7 @@ def form_serializer(
 
 
 @cache
-def reason_serializer() -> type[serializers.Serializer]:
+def reason_serializer() -> type[serializers.Serializer[Any]]:
     return type(
         "ReasonRequest",
         (serializers.Serializer,),

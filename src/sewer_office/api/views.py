@@ -47,6 +47,11 @@ def _schema_ref(obj: Any) -> str:
     return str(obj.get("type", ""))
 
 
+def _response_ref(response: dict[str, Any]) -> str:
+    media: dict[str, Any] = next(iter(response.get("content", {}).values()), {})
+    return _schema_ref(media.get("schema", {}))
+
+
 def _operations(schema: dict[str, Any]) -> list[dict[str, Any]]:
     ops = []
     for path, item in schema.get("paths", {}).items():
@@ -66,10 +71,7 @@ def _operations(schema: dict[str, Any]) -> list[dict[str, Any]]:
                     "parameters": op.get("parameters", []),
                     "body": body_ref,
                     "responses": {
-                        code: _schema_ref(
-                            next(iter(r.get("content", {}).values()), {}).get("schema", {})
-                        )
-                        for code, r in op.get("responses", {}).items()
+                        code: _response_ref(r) for code, r in op.get("responses", {}).items()
                     },
                 }
             )

@@ -18,9 +18,14 @@ import os
 import secrets
 from pathlib import Path
 
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from .database import parse_database_url, sqlite_database
+
+# Django's generic classes (ModelAdmin[M], ModelChoiceField[M], ...) subscriptable at run time,
+# as django-stubs types them (docs/architecture.md, "Typing").
+django_stubs_ext.monkeypatch()
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 

@@ -9,7 +9,7 @@ from django.contrib import admin
 from .models import Attachment, AuditEvent
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
     """Viewable in the back office, never added, changed or deleted there."""
 
     def has_add_permission(self, request: Any, obj: Any = None) -> bool:

@@ -13,7 +13,7 @@ together or not at all.
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 from django.db import connection, models
@@ -60,7 +60,8 @@ def complete(model: type[models.Model], frame: pl.DataFrame) -> pl.DataFrame:
     extra = set(frame.columns) - {f.column for f in fields}
     if extra:
         raise ValueError(f"{model.__name__}: unknown columns {sorted(extra)}")
-    defaults = [pl.lit(_default(f)).alias(f.column) for f in missing]
+    # a concrete field always has its column (the stubs allow None for the others)
+    defaults = [pl.lit(_default(f)).alias(cast(str, f.column)) for f in missing]
     return frame.with_columns(defaults).select([f.column for f in fields])
 
 
@@ -109,7 +110,8 @@ def insert(model: type[models.Model], frame: pl.DataFrame, batch: int = 200_000)
         else:
             marks = ", ".join("?" for _ in frame.columns)
             sql = f"INSERT INTO {table} ({names}) VALUES ({marks})"
-            raw = cursor.cursor if hasattr(cursor, "cursor") else cursor
+            # the driver's own cursor (sqlite3), whose executemany takes an iterator of rows
+            raw: Any = cursor.cursor if hasattr(cursor, "cursor") else cursor
             for part in _for_sqlite(frame).iter_slices(batch):
                 raw.executemany(sql, part.iter_rows())
     return frame.height

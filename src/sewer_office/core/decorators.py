@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 
 from sewer_office.accounts.roles import has_role, is_office_user
 
-View = Callable[..., HttpResponse]
+# A page: its own signature and response type (a FileResponse is no HttpResponse), kept.
+View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
 
 def office_view(*roles: str) -> Callable[[View], View]:
@@ -24,7 +25,7 @@ def office_view(*roles: str) -> Callable[[View], View]:
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not is_office_user(request.user):
@@ -33,6 +34,7 @@ def office_view(*roles: str) -> Callable[[View], View]:
                 raise PermissionDenied("This page is for another role.")
             return view(request, *args, **kwargs)
 
-        return wrapper
+        # the same signature; the response is the view's own or a redirect to the login page
+        return cast(View, wrapper)
 
     return decorate

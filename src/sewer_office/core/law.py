@@ -25,7 +25,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from sewer_rules.citations import Citation, CitationError
 from sewer_rules.law import LawError, provision
-from sewer_rules.sections import REGISTRY, UnknownSection, explain
+from sewer_rules.sections import REGISTRY, Section, UnknownSection, explain
 
 from .decorators import office_view
 
@@ -99,7 +99,7 @@ def law_page(request: HttpRequest) -> HttpResponse:
     except UnknownSection as e:
         raise Http404(str(e)) from None
     c = ex.section.citation
-    parents = []
+    parents: list[Section] = []
     p = c.parent
     while p is not None:
         parents.insert(0, REGISTRY[p])

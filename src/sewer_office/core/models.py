@@ -110,4 +110,4 @@ class Attachment(TimeStamped):
 
     @property
     def filename(self) -> str:
-        return self.file.name.rsplit("/", 1)[-1]
+        return (self.file.name or "").rsplit("/", 1)[-1]

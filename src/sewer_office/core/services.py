@@ -12,16 +12,27 @@ the same rules.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from django.db import models, transaction
 from django.utils import timezone
 
 from . import audit
 from .errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
-from .workflow import Transition, Workflow
+from .workflow import Transition, Workflow, WorkflowRecord
 
 M = TypeVar("M", bound=models.Model)
+
+
+class _Driven(WorkflowRecord, Protocol):
+    """A model driven by a workflow: its ``state`` and its kind's ``WORKFLOW``."""
+
+    WORKFLOW: Workflow
+
+
+def _driven(record: models.Model) -> _Driven:
+    """``record`` as :func:`perform` reads it (a cast for the type checker, nothing at run time)."""
+    return cast(_Driven, record)
 
 
 def bind_form(transition: Transition, data: Any = None, files: Any = None) -> Any:
@@ -70,32 +81,32 @@ def perform(
     ``at`` back-dates the event; it exists for loading historical records (the demo town,
     paper files being digitised) and is never taken from a request.
     """
-    workflow: Workflow = record.WORKFLOW  # type: ignore[attr-defined]
+    workflow = _driven(record).WORKFLOW
     try:
         transition = workflow.get(name)
     except KeyError:
         raise TransitionNotAllowed(f"unknown action {name!r}") from None
-    if not workflow.permits(actor, record, transition):
+    if not workflow.permits(actor, _driven(record), transition):
         raise Forbidden(
             f"{transition.label}: reserved to {transition.who()} ({transition.citation})."
         )
-    _check_state(workflow, transition, record.state)  # type: ignore[attr-defined]
+    _check_state(workflow, transition, _driven(record).state)
     cleaned = validate(transition, data, files, reason)
     when = at or timezone.now()
     model = type(record)
     with transaction.atomic():
         locked = model._default_manager.select_for_update().get(pk=record.pk)
-        _check_state(workflow, transition, locked.state)  # type: ignore[attr-defined]
+        _check_state(workflow, transition, _driven(locked).state)
         if transition.guard is not None:
             message = transition.guard(locked, cleaned)
             if message:
                 raise Blocked(message)
         before = audit.snapshot(locked)
-        state_from = locked.state  # type: ignore[attr-defined]
+        state_from = _driven(locked).state
         if transition.effect is not None:
             transition.effect(locked, cleaned, actor, when)
         if transition.target is not None:
-            locked.state = transition.target  # type: ignore[attr-defined]
+            _driven(locked).state = transition.target
         locked.save()
         audit.record(
             actor=actor,
@@ -106,7 +117,7 @@ def perform(
             reason=reason.strip(),
             citation=transition.citation,
             state_from=state_from,
-            state_to=locked.state,  # type: ignore[attr-defined]
+            state_to=_driven(locked).state,
             at=when,
         )
     return locked

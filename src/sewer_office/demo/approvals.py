@@ -153,6 +153,8 @@ class Approvals(RecordsBase):
 
     def subdivisions(self) -> None:
         t = self.town
+        developer = t.developer
+        assert developer is not None, "the town's developer is built before its subdivisions"
         clerk = self.user("clerk")
         plans = (
             (0, "Meadow Ridge", 24, "0.45", "480000.00", 600, 4),
@@ -164,7 +166,7 @@ class Approvals(RecordsBase):
         for i, name, lots, acres, cost, start, depth in plans:
             sub = file_subdivision(
                 clerk,
-                applicant=t.developer,
+                applicant=developer,
                 prop=t.subdivision_parcels[i],
                 name=name,
                 lots=lots,
@@ -172,7 +174,7 @@ class Approvals(RecordsBase):
                 estimated_cost=Decimal(cost),
                 at=self.at(start),
             )
-            steps = (
+            steps: tuple[tuple[str, str, dict[str, Any]], ...] = (
                 (
                     "record_fee_payment",
                     "clerk",
@@ -193,7 +195,7 @@ class Approvals(RecordsBase):
                 sub = self.do(sub, step, who, start - 5 - 20 * k, data)
         rejected = file_subdivision(
             clerk,
-            applicant=t.developer,
+            applicant=developer,
             prop=t.subdivision_parcels[1],
             name="Orchard View East",
             lots=30,
@@ -210,7 +212,7 @@ class Approvals(RecordsBase):
         )
         withdrawn = file_subdivision(
             clerk,
-            applicant=t.developer,
+            applicant=developer,
             prop=t.subdivision_parcels[0],
             name="Meadow Ridge II",
             lots=6,

@@ -102,6 +102,7 @@ class BuildingSewers(RecordsBase):
             }
             return self.do(permit, step, "highway", days_ago, data)
         if step == "notify_ready":
+            # the owner's property is built with the town, before any permit
             who = "owner" if permit.property_id == self.town.owner_property.pk else "clerk"  # type: ignore[union-attr]
             return self.do(permit, step, who, days_ago, {"ready_on": self.day(days_ago)})
         if step == "complete_connection":
@@ -145,6 +146,7 @@ class BuildingSewers(RecordsBase):
             for key in ("wsttia-phase-1", "district-1", "wsttia-phase-2")
             for p in town.new_construction[key]
         ]
+        # the owner's property is built with the town, before any permit
         pool = [p for p in pool if p.pk != town.owner_property.pk]  # type: ignore[union-attr]
         i = 0
         for state, count in BSP_PLAN:

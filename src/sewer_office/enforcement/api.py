@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.urls import URLPattern, reverse
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiTypes, extend_schema, extend_schema_field
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -34,7 +36,7 @@ from .views import base_queryset
 from .workflow import WORKFLOW
 
 
-class NoticeSerializer(serializers.ModelSerializer):
+class NoticeSerializer(serializers.ModelSerializer[Notice]):
     superseded = serializers.SerializerMethodField()
     letter = serializers.SerializerMethodField()
 
@@ -77,7 +79,7 @@ class NoticeSerializer(serializers.ModelSerializer):
         return reverse("enforcement:notice-pdf", args=[obj.pk])
 
 
-class CorrectionSerializer(serializers.ModelSerializer):
+class CorrectionSerializer(serializers.ModelSerializer[Correction]):
     gap_days = serializers.IntegerField(read_only=True, allow_null=True)
 
     class Meta:
@@ -95,19 +97,19 @@ class CorrectionSerializer(serializers.ModelSerializer):
         )
 
 
-class CostSerializer(serializers.ModelSerializer):
+class CostSerializer(serializers.ModelSerializer[Cost]):
     class Meta:
         model = Cost
         fields = ("id", "category", "description", "hours", "amount", "incurred_on")
 
 
-class ReferralSerializer(serializers.ModelSerializer):
+class ReferralSerializer(serializers.ModelSerializer[Referral]):
     class Meta:
         model = Referral
         fields = ("id", "kind", "response", "citation", "referred_on", "referred_to", "note")
 
 
-class ViolationSerializer(serializers.ModelSerializer):
+class ViolationSerializer(serializers.ModelSerializer[Violation]):
     number = serializers.CharField(read_only=True)
     state_label = serializers.CharField(read_only=True)
     person_name = serializers.CharField(source="person.name", read_only=True)
@@ -165,7 +167,7 @@ class ViolationSerializer(serializers.ModelSerializer):
         return [t.name for t in WORKFLOW.available(user, obj)]
 
 
-class OpenSerializer(serializers.Serializer):
+class OpenSerializer(serializers.Serializer[Any]):
     """Open by hand (kind, section, ...), or from a finding (``finding`` alone)."""
 
     finding = serializers.IntegerField(required=False)
@@ -184,13 +186,13 @@ class OpenSerializer(serializers.Serializer):
     observed_on = serializers.DateField(required=False, allow_null=True)
 
 
-class IssueInput(serializers.Serializer):
+class IssueInput(serializers.Serializer[Any]):
     nature = serializers.CharField(required=False)
     period_days = serializers.IntegerField(required=False)
     reason = serializers.CharField(required=False)
 
 
-class ServeInput(serializers.Serializer):
+class ServeInput(serializers.Serializer[Any]):
     served_on = serializers.DateField()
     service_method = serializers.ChoiceField(choices=ServiceMethod.choices)
     receipt_number = serializers.CharField(required=False)
@@ -198,41 +200,41 @@ class ServeInput(serializers.Serializer):
     email_consent = serializers.BooleanField(required=False)
 
 
-class CorrectionInput(serializers.Serializer):
+class CorrectionInput(serializers.Serializer[Any]):
     reported_on = serializers.DateField()
     description = serializers.CharField()
 
 
-class VerifyInput(serializers.Serializer):
+class VerifyInput(serializers.Serializer[Any]):
     verified_on = serializers.DateField()
     inspection = serializers.IntegerField(required=False)
     note = serializers.CharField(required=False)
 
 
-class RejectInput(serializers.Serializer):
+class RejectInput(serializers.Serializer[Any]):
     rejected_on = serializers.DateField()
     reason = serializers.CharField()
 
 
-class EscalateInput(serializers.Serializer):
+class EscalateInput(serializers.Serializer[Any]):
     nature = serializers.CharField(required=False)
     period_days = serializers.IntegerField(required=False)
     referred_to = serializers.CharField(required=False)
     reason = serializers.CharField(required=False)
 
 
-class ReferInput(serializers.Serializer):
+class ReferInput(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=ReferralKind.choices)
     referred_to = serializers.CharField(required=False)
     note = serializers.CharField(required=False)
     reason = serializers.CharField(required=False)
 
 
-class ReasonInput(serializers.Serializer):
+class ReasonInput(serializers.Serializer[Any]):
     reason = serializers.CharField()
 
 
-class CostInput(serializers.Serializer):
+class CostInput(serializers.Serializer[Any]):
     category = serializers.ChoiceField(choices=CostCategory.choices)
     description = serializers.CharField()
     hours = serializers.DecimalField(max_digits=8, decimal_places=2, required=False)
@@ -240,7 +242,7 @@ class CostInput(serializers.Serializer):
     incurred_on = serializers.DateField()
 
 
-class ViolationViewSet(viewsets.ReadOnlyModelViewSet):
+class ViolationViewSet(viewsets.ReadOnlyModelViewSet[Violation]):
     """Violations (§ 196-22); outside users see their own, once a notice is issued."""
 
     serializer_class = ViolationSerializer
@@ -343,12 +345,12 @@ class ViolationViewSet(viewsets.ReadOnlyModelViewSet):
         return self._done(violation, status.HTTP_201_CREATED)
 
 
-class NoticeViewSet(viewsets.ReadOnlyModelViewSet):
+class NoticeViewSet(viewsets.ReadOnlyModelViewSet[Notice]):
     """Notices of violation and orders; outside users see those served on them."""
 
     serializer_class = NoticeSerializer
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Notice]:
         return visible(
             Notice.objects.select_related("violation").prefetch_related("superseded_by"),
             self.request.user,

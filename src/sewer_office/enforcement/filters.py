@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import django_filters
 from django.db import models
@@ -37,10 +37,10 @@ class ViolationFilter(django_filters.FilterSet):
         if not is_staff_member(user):
             # an outside user's choices name only its own facilities and persons
             mine = visible(Violation.objects.all(), user)
-            self.filters["establishment"].queryset = Establishment.objects.filter(
-                violations__in=mine
-            ).distinct()
-            self.filters["person"].queryset = Person.objects.filter(violations__in=mine).distinct()
+            establishment = cast(django_filters.ModelChoiceFilter, self.filters["establishment"])
+            establishment.queryset = Establishment.objects.filter(violations__in=mine).distinct()
+            person = cast(django_filters.ModelChoiceFilter, self.filters["person"])
+            person.queryset = Person.objects.filter(violations__in=mine).distinct()
 
     def filter_open(
         self, qs: models.QuerySet[Any], name: str, value: bool | None

@@ -8,7 +8,7 @@ checked by the services, so the page and the API refuse alike.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils import timezone
@@ -128,4 +128,4 @@ class OpenForm(forms.Form):
 
     def __init__(self, *args: Any, kinds: list[tuple[str, str]] | None = None, **kw: Any) -> None:
         super().__init__(*args, **kw)
-        self.fields["kind"].choices = kinds or []
+        cast(forms.ChoiceField, self.fields["kind"]).choices = kinds or []

@@ -30,16 +30,16 @@ def notice_lines(notice: Notice) -> list[Line]:
         ("gap", ""),
         ("text", v.person.name),
     ]
-    if v.establishment_id:
+    if v.establishment is not None:
         est = v.establishment
         lines.append(("text", f"{est.name}, {est.building.property.address}"))
-    elif v.property_id:
+    elif v.property is not None:
         lines.append(("text", v.property.address))
     lines += [
         ("gap", ""),
         ("heading", f"{notice.response_label} (Town Code {notice.citation})"),
     ]
-    if notice.supersedes_id:
+    if notice.supersedes is not None:
         lines.append(
             (
                 "text",

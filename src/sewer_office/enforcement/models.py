@@ -84,7 +84,9 @@ class Violation(TimeStamped):
         related_name="violations",
         help_text="the finding the violation was opened from",
     )
-    evidence = models.ManyToManyField(FINDING_MODEL, blank=True, related_name="evidence_for")
+    evidence: models.ManyToManyField[Finding, Any] = models.ManyToManyField(
+        FINDING_MODEL, blank=True, related_name="evidence_for"
+    )
     observed_on = models.DateField(help_text="when the violation was found")
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -127,9 +129,9 @@ class Violation(TimeStamped):
 
     @builtins.property
     def subject(self) -> str:
-        if self.establishment_id:
+        if self.establishment is not None:
             return self.establishment.name
-        if self.property_id:
+        if self.property is not None:
             return self.property.address
         return ""
 
@@ -307,6 +309,14 @@ class Correction(models.Model):
     def __str__(self) -> str:
         return f"Correction of VIOL-{self.violation_id} reported {self.reported_on}"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            _only_filling(self, self.DECISION_FIELDS, "A reported correction")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableRecord("corrections are never deleted")
+
     @builtins.property
     def pending(self) -> bool:
         return self.verified_on is None and self.rejected_on is None
@@ -315,14 +325,6 @@ class Correction(models.Model):
     def gap_days(self) -> int | None:
         """Days between the report and the verification (shown on the violation page)."""
         return None if self.verified_on is None else (self.verified_on - self.reported_on).days
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None:
-            _only_filling(self, self.DECISION_FIELDS, "A reported correction")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise ImmutableRecord("corrections are never deleted")
 
 
 class _WrittenOnce(models.Model):

@@ -108,8 +108,8 @@ class Step:
 def steps(violation: Violation, today: date) -> list[Step]:
     """finding → notice → service → deadline → correction → verification or escalation."""
     out: list[Step] = []
-    if violation.finding_id:
-        f = violation.finding
+    f = violation.finding
+    if f is not None:
         out.append(Step(timezone.localdate(f.observed_at), "Finding", f.message, f.citation))
     out.append(
         Step(
@@ -120,9 +120,12 @@ def steps(violation: Violation, today: date) -> list[Step]:
         )
     )
     verified = services.verified_correction(violation)
+    verified_on = None if verified is None else verified.verified_on
     for n in violation.notices.all():
         sup = (
-            f" (supersedes {n.supersedes.number}: {n.supersede_reason})" if n.supersedes_id else ""
+            f" (supersedes {n.supersedes.number}: {n.supersede_reason})"
+            if n.supersedes is not None
+            else ""
         )
         out.append(
             Step(n.issued_on, f"{n.response_label} issued, {n.number}", n.nature + sup, n.citation)
@@ -130,7 +133,7 @@ def steps(violation: Violation, today: date) -> list[Step]:
         if n.served_on:
             out.append(Step(n.served_on, "Served", n.get_service_method_display(), n.citation))
         if n.deadline and not hasattr(n, "superseded_by"):
-            missed = n.deadline < today and (verified is None or verified.verified_on > n.deadline)
+            missed = n.deadline < today and (verified_on is None or verified_on > n.deadline)
             out.append(
                 Step(
                     n.deadline,

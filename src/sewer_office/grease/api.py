@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from django.db.models import QuerySet
 from django.urls import URLPattern, path
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -30,7 +31,7 @@ from .forms import InterceptorFilter
 from .models import GreaseInterceptor, InterceptorKind, PumpOut, SizingCheck
 
 
-class SizingCheckSerializer(serializers.ModelSerializer):
+class SizingCheckSerializer(serializers.ModelSerializer[SizingCheck]):
     class Meta:
         model = SizingCheck
         fields = (
@@ -52,7 +53,7 @@ class SizingCheckSerializer(serializers.ModelSerializer):
         )
 
 
-class InterceptorSerializer(serializers.ModelSerializer):
+class InterceptorSerializer(serializers.ModelSerializer[GreaseInterceptor]):
     establishment_name = serializers.CharField(source="establishment.name", read_only=True)
     sizing_check = SizingCheckSerializer(read_only=True)
     cleaning = serializers.SerializerMethodField()
@@ -88,7 +89,7 @@ class InterceptorSerializer(serializers.ModelSerializer):
         return services.status_of(obj, timezone.localdate()).as_dict()
 
 
-class InterceptorCreateSerializer(serializers.Serializer):
+class InterceptorCreateSerializer(serializers.Serializer[Any]):
     establishment = serializers.IntegerField()
     requirement = serializers.IntegerField(required=False, allow_null=True)
     kind = serializers.ChoiceField(choices=InterceptorKind.choices)
@@ -110,12 +111,12 @@ class InterceptorViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[GreaseInterceptor],
 ):
     serializer_class = InterceptorSerializer
     filterset_class = InterceptorFilter
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[GreaseInterceptor]:
         return visible(
             GreaseInterceptor.objects.select_related("establishment", "sizing_check").order_by(
                 "id"
@@ -148,7 +149,7 @@ class InterceptorViewSet(
         return Response(InterceptorSerializer(trap).data, status=201)
 
 
-class PumpOutSerializer(serializers.ModelSerializer):
+class PumpOutSerializer(serializers.ModelSerializer[PumpOut]):
     recorded_by = serializers.CharField(source="recorded_by.username", read_only=True)
 
     class Meta:
@@ -173,7 +174,7 @@ class PumpOutSerializer(serializers.ModelSerializer):
         read_only_fields = ("recorded_at", "voided", "voided_at", "void_reason")
 
 
-class VoidSerializer(serializers.Serializer):
+class VoidSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField()
 
 
@@ -181,12 +182,12 @@ class PumpOutViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[PumpOut],
 ):
     serializer_class = PumpOutSerializer
     filterset_fields = ("interceptor", "voided")
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[PumpOut]:
         return visible(
             PumpOut.objects.select_related("recorded_by").order_by("-pumped_on", "-id"),
             self.request.user,
@@ -216,7 +217,7 @@ class PumpOutViewSet(
         return Response(PumpOutSerializer(pump).data)
 
 
-class SizingRequestSerializer(serializers.Serializer):
+class SizingRequestSerializer(serializers.Serializer[Any]):
     method = serializers.ChoiceField(choices=("hydromechanical", "gravity"))
     fixture_volume_in3 = serializers.DecimalField(12, 2, required=False, allow_null=True)
     drain_minutes = serializers.ChoiceField(choices=rules.PDI_DRAIN_MINUTES, default=1)

@@ -7,7 +7,8 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.urls import URLPattern, reverse
-from drf_spectacular.utils import OpenApiTypes, extend_schema, extend_schema_field
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -42,13 +43,13 @@ class KindField(serializers.ChoiceField):
         super().__init__(choices=InspectionKind.choices, **kwargs)
 
 
-class AnswerSerializer(serializers.ModelSerializer):
+class AnswerSerializer(serializers.ModelSerializer[InspectionAnswer]):
     class Meta:
         model = InspectionAnswer
         fields = ("key", "question", "citation", "result", "note")
 
 
-class AddendumSerializer(serializers.ModelSerializer):
+class AddendumSerializer(serializers.ModelSerializer[InspectionAddendum]):
     by = serializers.CharField(source="by.username", read_only=True)
 
     class Meta:
@@ -56,7 +57,7 @@ class AddendumSerializer(serializers.ModelSerializer):
         fields = ("id", "text", "by", "at")
 
 
-class InspectionSerializer(serializers.ModelSerializer):
+class InspectionSerializer(serializers.ModelSerializer[Inspection]):
     kind = KindField(read_only=True)
     inspector_name = serializers.SerializerMethodField()
     answers = AnswerSerializer(many=True, read_only=True)
@@ -122,7 +123,7 @@ class InspectionSerializer(serializers.ModelSerializer):
         return reverse("inspections:report", args=[obj.pk])
 
 
-class ScheduleSerializer(serializers.Serializer):
+class ScheduleSerializer(serializers.Serializer[Any]):
     kind = KindField()
     unscheduled = serializers.BooleanField(default=False)
     scheduled_for = serializers.DateTimeField(required=False, allow_null=True)
@@ -138,12 +139,12 @@ class ScheduleSerializer(serializers.Serializer):
     notes = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class AnswerInputSerializer(serializers.Serializer):
+class AnswerInputSerializer(serializers.Serializer[Any]):
     result = serializers.ChoiceField(choices=Answer.choices)
     note = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class CompleteSerializer(serializers.Serializer):
+class CompleteSerializer(serializers.Serializer[Any]):
     credentials_presented = serializers.BooleanField()
     credential = serializers.CharField(required=False, allow_blank=True, default="")
     started_at = serializers.DateTimeField()
@@ -154,20 +155,20 @@ class CompleteSerializer(serializers.Serializer):
     samples_text = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class ReasonSerializer(serializers.Serializer):
+class ReasonSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField()
 
 
-class AddendumInputSerializer(serializers.Serializer):
+class AddendumInputSerializer(serializers.Serializer[Any]):
     text = serializers.CharField()
 
 
-class PhotoSerializer(serializers.Serializer):
+class PhotoSerializer(serializers.Serializer[Any]):
     photo = serializers.FileField()
     title = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class InspectionViewSet(viewsets.ReadOnlyModelViewSet):
+class InspectionViewSet(viewsets.ReadOnlyModelViewSet[Inspection]):
     """Inspections under § 196-21; outside users see completed inspections of their own."""
 
     serializer_class = InspectionSerializer

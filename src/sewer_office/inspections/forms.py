@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 
 from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.registry.models import Establishment, Property
@@ -34,8 +35,8 @@ def performers() -> Any:
     )
 
 
-class InspectorChoice(forms.ModelChoiceField):
-    def label_from_instance(self, obj: Any) -> str:
+class InspectorChoice(forms.ModelChoiceField[User]):
+    def label_from_instance(self, obj: User) -> str:
         return obj.get_full_name() or obj.get_username()
 
 
@@ -66,7 +67,7 @@ class ScheduleForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["inspector"].queryset = performers()
+        cast(InspectorChoice, self.fields["inspector"]).queryset = performers()
 
 
 class CompleteForm(forms.Form):
@@ -101,7 +102,8 @@ class CompleteForm(forms.Form):
                 establishment_id=inspection.establishment_id
             ).order_by("-collected_at")
             ids = list(recent.values_list("pk", flat=True)[:RECENT_SAMPLES])
-            self.fields["samples"].queryset = recent.filter(pk__in=ids)
+            others = cast(forms.ModelMultipleChoiceField[SamplingEvent], self.fields["samples"])
+            others.queryset = recent.filter(pk__in=ids)
         else:
             del self.fields["samples"]
         for item in items(inspection.kind):

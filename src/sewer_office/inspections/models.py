@@ -111,12 +111,13 @@ class Inspection(TimeStamped):
     def subject(self) -> str:
         """The facility, property or easement location inspected, for lists and the report."""
         parts = []
-        if self.establishment_id:
-            parts.append(self.establishment.name)
-        if self.property_id:
-            parts.append(self.property.address)
-        elif self.establishment_id:
-            parts.append(self.establishment.building.property.address)
+        est, prop = self.establishment, self.property
+        if est is not None:
+            parts.append(est.name)
+        if prop is not None:
+            parts.append(prop.address)
+        elif est is not None:
+            parts.append(est.building.property.address)
         if self.location:
             parts.append(self.location)
         return ", ".join(parts)

@@ -7,7 +7,7 @@ and citation as asked), so a report printed years later says what the inspector 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fpdf import FPDF
 
@@ -15,6 +15,9 @@ from sewer_office.findings.services import findings_of
 
 from .models import Inspection
 from .services import photos_of
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractUser
 
 
 def _latin(text: str) -> str:
@@ -28,7 +31,7 @@ def _latin(text: str) -> str:
 Line = tuple[str, str]
 
 
-def _who(user: Any) -> str:
+def _who(user: AbstractUser | None) -> str:
     if user is None:
         return ""
     return user.get_full_name() or user.get_username()
@@ -55,12 +58,12 @@ def report_lines(inspection: Inspection) -> list[Line]:
             f"{'Unscheduled visit' if i.unscheduled else 'Scheduled for ' + _when(i.scheduled_for)}",
         ),
     ]
-    if i.establishment_id:
+    if i.establishment is not None:
         est = i.establishment
         code = f" ({est.code})" if est.code else ""
         lines.append(("text", f"Facility: {est.name}{code}, operated by {est.operator.name}"))
         lines.append(("text", f"Premises: {est.building.property.address}"))
-    if i.property_id:
+    if i.property is not None:
         lines.append(("text", f"Property: {i.property.address}, owner {i.property.owner.name}"))
     if i.location:
         lines.append(("text", f"Location: {i.location}"))

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
+from django.db.models import QuerySet
 from django.urls import URLPattern
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, serializers, viewsets
@@ -34,7 +35,7 @@ from .files import stored_upload
 from .models import Meter, ReadingUpload, ReportChannel, SlugEvent, SlugReport
 
 
-class MeterSerializer(serializers.ModelSerializer):
+class MeterSerializer(serializers.ModelSerializer[Meter]):
     establishment = serializers.IntegerField(source="sampling_point.establishment_id")
     sampling_point_code = serializers.CharField(source="sampling_point.code")
 
@@ -54,7 +55,7 @@ class MeterSerializer(serializers.ModelSerializer):
         )
 
 
-class UploadSerializer(serializers.ModelSerializer):
+class UploadSerializer(serializers.ModelSerializer[ReadingUpload]):
     class Meta:
         model = ReadingUpload
         fields = (
@@ -75,14 +76,14 @@ class UploadSerializer(serializers.ModelSerializer):
         )
 
 
-class SlugReportSerializer(serializers.ModelSerializer):
+class SlugReportSerializer(serializers.ModelSerializer[SlugReport]):
     class Meta:
         model = SlugReport
         fields = ("id", "reported_at", "channel", "text", "received_by", "reported_by")
         read_only_fields = ("received_by", "reported_by")
 
 
-class SlugEventSerializer(serializers.ModelSerializer):
+class SlugEventSerializer(serializers.ModelSerializer[SlugEvent]):
     meter_ident = serializers.CharField(source="meter.ident", read_only=True)
     reports = SlugReportSerializer(many=True, read_only=True)
     duration_minutes = serializers.FloatField(read_only=True)
@@ -125,7 +126,7 @@ class SlugFilter(django_filters.FilterSet):
         return qs.exclude(pk__in=without.values("pk")) if value else without
 
 
-class MeterRegistration(serializers.Serializer):
+class MeterRegistration(serializers.Serializer[Any]):
     sampling_point = serializers.IntegerField()
     ident = serializers.CharField(max_length=60)
     parameter = serializers.CharField(max_length=40)
@@ -134,14 +135,14 @@ class MeterRegistration(serializers.Serializer):
     max_gap_seconds = serializers.IntegerField(required=False, min_value=1, default=300)
 
 
-class MeterViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class MeterViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Meter]):
     """Meters; ``POST`` registers one at a sampling point (Superintendent or engineer)."""
 
     serializer_class = MeterSerializer
     filterset_fields = ("sampling_point", "parameter", "active")
     lookup_value_regex = r"\d+"
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Meter]:
         return visible(Meter.objects.select_related("sampling_point"), self.request.user)
 
     @extend_schema(request=MeterRegistration, responses={201: MeterSerializer})
@@ -196,25 +197,25 @@ class MeterViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(result.as_dict(), status=201)
 
 
-class UploadViewSet(viewsets.ReadOnlyModelViewSet):
+class UploadViewSet(viewsets.ReadOnlyModelViewSet[ReadingUpload]):
     serializer_class = UploadSerializer
     filterset_fields = ("meter",)
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[ReadingUpload]:
         return visible(ReadingUpload.objects.all(), self.request.user)
 
 
-class ReportBody(serializers.Serializer):
+class ReportBody(serializers.Serializer[Any]):
     reported_at = serializers.DateTimeField()
     channel = serializers.ChoiceField(choices=ReportChannel.choices)
     text = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class SlugEventViewSet(viewsets.ReadOnlyModelViewSet):
+class SlugEventViewSet(viewsets.ReadOnlyModelViewSet[SlugEvent]):
     serializer_class = SlugEventSerializer
     filterset_class = SlugFilter
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[SlugEvent]:
         return visible(
             SlugEvent.objects.select_related("meter").prefetch_related("reports"),
             self.request.user,

@@ -124,8 +124,8 @@ def register_meter(
     symbol = ""
     if name:
         analyte = BY_NAME[name]
-        symbol = ALIASES.get(" ".join(unit.lower().split())) if unit.strip() else None
-        symbol = symbol or (analyte.canonical_unit if not unit.strip() else "")
+        alias = ALIASES.get(" ".join(unit.lower().split())) if unit.strip() else None
+        symbol = alias or (analyte.canonical_unit if not unit.strip() else "")
         if not symbol:
             errors["unit"] = [f"unknown unit '{unit}'"]
         elif UNITS[symbol].dimension != analyte.dimension:

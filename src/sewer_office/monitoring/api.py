@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.urls import URLPattern
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
@@ -42,11 +43,11 @@ def _code(request: Request) -> str:
 
 
 @extend_schema(tags=TAGS)
-class LabImportViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class LabImportViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[LabImport]):
     serializer_class = s.LabImportSerializer
     parser_classes = (MultiPartParser, FormParser, JSONParser)
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[LabImport]:
         return visible(LabImport.objects.select_related("imported_by"), self.request.user)
 
     def get_serializer_class(self) -> Any:
@@ -95,10 +96,10 @@ class LabImportViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema(tags=TAGS)
-class LabResultViewSet(viewsets.ReadOnlyModelViewSet):
+class LabResultViewSet(viewsets.ReadOnlyModelViewSet[LabResult]):
     serializer_class = s.LabResultSerializer
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[LabResult]:
         qs = visible(
             LabResult.objects.select_related("establishment", "event").prefetch_related(
                 "corrections"
@@ -135,10 +136,10 @@ class LabResultViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema(tags=TAGS)
-class FindingViewSet(viewsets.ReadOnlyModelViewSet):
+class FindingViewSet(viewsets.ReadOnlyModelViewSet[Finding]):
     serializer_class = s.FindingSerializer
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Finding]:
         qs = visible(Finding.objects.select_related("establishment"), self.request.user)
         q = self.request.query_params
         if _code(self.request):
@@ -165,10 +166,10 @@ class FindingViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema(tags=TAGS)
-class SamplingPointViewSet(viewsets.ReadOnlyModelViewSet):
+class SamplingPointViewSet(viewsets.ReadOnlyModelViewSet[SamplingPoint]):
     serializer_class = s.SamplingPointSerializer
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[SamplingPoint]:
         qs = visible(SamplingPoint.objects.select_related("establishment"), self.request.user)
         if _code(self.request):
             qs = qs.filter(establishment__code=_code(self.request))
@@ -176,7 +177,7 @@ class SamplingPointViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema(tags=TAGS)
-class SamplingEventViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class SamplingEventViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[SamplingEvent]):
     """Samples; ``POST`` records one when it is taken (its results come with the lab's file)."""
 
     serializer_class = s.SamplingEventSerializer
@@ -190,7 +191,7 @@ class SamplingEventViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSe
         event = services.record_sampling_event(request.user, est, **d)
         return Response(s.SamplingEventSerializer(event).data, status=status.HTTP_201_CREATED)
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[SamplingEvent]:
         qs = visible(
             SamplingEvent.objects.select_related("establishment", "sampling_point"),
             self.request.user,
@@ -201,10 +202,10 @@ class SamplingEventViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSe
 
 
 @extend_schema(tags=TAGS)
-class DischargeLimitViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class DischargeLimitViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[DischargeLimit]):
     serializer_class = s.DischargeLimitSerializer
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[DischargeLimit]:
         qs = visible(
             DischargeLimit.objects.select_related("establishment", "approval"), self.request.user
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -94,7 +94,10 @@ class DischargeLimitForm(forms.Form):
     def __init__(self, *args: Any, establishment: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if establishment is not None:
-            self.fields["approval"].queryset = IndustrialDischargeApproval.objects.filter(  # type: ignore[attr-defined]
+            approval = cast(
+                forms.ModelChoiceField[IndustrialDischargeApproval], self.fields["approval"]
+            )
+            approval.queryset = IndustrialDischargeApproval.objects.filter(
                 establishment=establishment
             )
 
@@ -124,6 +127,5 @@ class SamplingEventForm(forms.Form):
     def __init__(self, *args: Any, establishment: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if establishment is not None:
-            self.fields["sampling_point"].queryset = SamplingPoint.objects.filter(  # type: ignore[attr-defined]
-                establishment=establishment, active=True
-            )
+            point = cast(forms.ModelChoiceField[SamplingPoint], self.fields["sampling_point"])
+            point.queryset = SamplingPoint.objects.filter(establishment=establishment, active=True)

@@ -25,7 +25,7 @@ import hashlib
 import io
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from zoneinfo import ZoneInfo
 
 import polars as pl
@@ -47,6 +47,9 @@ from sewer_rules.evaluation.prepare import parse_datetimes
 from sewer_rules.parameters import ParameterSet, load_jurisdiction
 
 from .models import DischargeLimit, ImportSource, LabImport, LabResult, SamplingEvent, SamplingPoint
+
+if TYPE_CHECKING:
+    from polars._typing import PolarsDataType
 
 CUSTODY_TIMES = ("relinquished_at", "received_at")
 #: Values per ``IN (...)`` list: SQLite bounds the parameters of one statement.
@@ -254,7 +257,7 @@ def recorded_samples(frame: pl.DataFrame) -> pl.DataFrame:
     Looked up among the facilities' samples around the file's time span, so the query stays
     small however large the file; a sample is recorded once per facility and sample id.
     """
-    schema = {
+    schema: dict[str, PolarsDataType] = {
         "event": pl.Int64,
         "est": pl.Int64,
         "sample_id": pl.String,
@@ -266,8 +269,9 @@ def recorded_samples(frame: pl.DataFrame) -> pl.DataFrame:
     if keyed.height == 0:
         return pl.DataFrame(schema=schema)
     ids = [int(i) for i in keyed.get_column("est").unique().to_list()]
-    t0 = keyed.get_column("utc").min() - RECORDED_SAMPLE_WINDOW  # type: ignore[operator]
-    t1 = keyed.get_column("utc").max() + RECORDED_SAMPLE_WINDOW  # type: ignore[operator]
+    # a non-empty datetime column: its min and max are datetimes
+    t0 = cast(datetime, keyed.get_column("utc").min()) - RECORDED_SAMPLE_WINDOW
+    t1 = cast(datetime, keyed.get_column("utc").max()) + RECORDED_SAMPLE_WINDOW
     events = pl.DataFrame(
         list(
             SamplingEvent.objects.filter(
@@ -674,7 +678,7 @@ def _next_month(d: date) -> date:
 def stored_table(results: Any) -> pl.DataFrame:
     """Stored results as the text table the engine reads (``row`` from 2, as in a file), plus
     ``id``: what a month's judgement and a correction evaluate again."""
-    columns = {
+    columns: dict[str, tuple[str, PolarsDataType]] = {
         "id": ("id", pl.Int64),
         "sample_id": ("event__sample_id", pl.String),
         "sampled_at": ("sampled_at", pl.Datetime("us", "UTC")),
@@ -757,14 +761,14 @@ def judge_complete_months(
     out: list[dict[str, Any]] = []
     findings = []
     for m in ev.monthly.iter_rows(named=True):
-        est_id = by_code.get(m["facility"])
+        facility_id = by_code.get(m["facility"])
         month = date.fromisoformat(m["month"] + "-01")
-        if est_id is None or (est_id, month) not in touched:
+        if facility_id is None or (facility_id, month) not in touched:
             continue
         end = datetime.combine(_next_month(month), time(), tzinfo=tz)
         findings.append(
             Finding(
-                establishment_id=est_id,
+                establishment_id=facility_id,
                 kind=FindingKind.MONTHLY_AVERAGE,
                 status=m["status"],
                 citation=m["citation"],

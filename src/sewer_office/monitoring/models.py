@@ -96,7 +96,7 @@ class DischargeLimit(TimeStamped):
 
     @property
     def permit_id(self) -> str:
-        return self.approval.number if self.approval_id else f"LIMIT-{self.pk}"
+        return self.approval.number if self.approval is not None else f"LIMIT-{self.pk}"
 
     def as_record(self) -> dict[str, str]:
         """The limit as a row of a permit-limits file, the form the engine reads."""

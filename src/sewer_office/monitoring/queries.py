@@ -44,6 +44,7 @@ def recent_results(est: Any, user: Any) -> list[LabResult]:
     ).values_list("result_id", "status", "citation"):
         cites.setdefault(rid, []).append((status, citation))
     for r in rows:
+        # for the template: not a field of the model
         r.citations = sorted(set(cites.get(r.pk, [])))  # type: ignore[attr-defined]
     return rows
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from sewer_office.findings.models import Finding
@@ -9,7 +11,7 @@ from sewer_office.findings.models import Finding
 from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
 
-class SamplingPointSerializer(serializers.ModelSerializer):
+class SamplingPointSerializer(serializers.ModelSerializer[SamplingPoint]):
     facility = serializers.CharField(source="establishment.code", read_only=True)
 
     class Meta:
@@ -27,7 +29,7 @@ class SamplingPointSerializer(serializers.ModelSerializer):
         )
 
 
-class DischargeLimitSerializer(serializers.ModelSerializer):
+class DischargeLimitSerializer(serializers.ModelSerializer[DischargeLimit]):
     facility = serializers.CharField(source="establishment.code", read_only=True)
     permit_id = serializers.CharField(read_only=True)
 
@@ -50,7 +52,7 @@ class DischargeLimitSerializer(serializers.ModelSerializer):
         read_only_fields = ("id",)
 
 
-class FindingSerializer(serializers.ModelSerializer):
+class FindingSerializer(serializers.ModelSerializer[Finding]):
     facility = serializers.CharField(source="establishment.code", read_only=True, default="")
 
     class Meta:
@@ -79,7 +81,7 @@ class FindingSerializer(serializers.ModelSerializer):
         )
 
 
-class SamplingEventSerializer(serializers.ModelSerializer):
+class SamplingEventSerializer(serializers.ModelSerializer[SamplingEvent]):
     facility = serializers.CharField(source="establishment.code", read_only=True)
     sampling_point_code = serializers.CharField(
         source="sampling_point.code", read_only=True, default=""
@@ -107,14 +109,14 @@ class SamplingEventSerializer(serializers.ModelSerializer):
         read_only_fields = ("id", "lab_import")
 
 
-class LabResultSerializer(serializers.ModelSerializer):
+class LabResultSerializer(serializers.ModelSerializer[LabResult]):
     facility = serializers.CharField(source="establishment.code", read_only=True)
     sample_id = serializers.CharField(source="event.sample_id", read_only=True)
     superseded_by = serializers.SerializerMethodField()
 
     class Meta:
         model = LabResult
-        fields = (
+        fields: tuple[str, ...] = (
             "id",
             "establishment",
             "facility",
@@ -150,7 +152,7 @@ class LabResultDetailSerializer(LabResultSerializer):
         fields = (*LabResultSerializer.Meta.fields, "findings")
 
 
-class LabImportSerializer(serializers.ModelSerializer):
+class LabImportSerializer(serializers.ModelSerializer[LabImport]):
     imported_by = serializers.CharField(source="imported_by.username", default=None)
 
     class Meta:
@@ -170,12 +172,12 @@ class LabImportSerializer(serializers.ModelSerializer):
         )
 
 
-class UploadSerializer(serializers.Serializer):
+class UploadSerializer(serializers.Serializer[Any]):
     file = serializers.FileField()
     dry_run = serializers.BooleanField(default=False)
 
 
-class CorrectionSerializer(serializers.Serializer):
+class CorrectionSerializer(serializers.Serializer[Any]):
     value = serializers.CharField(max_length=40)
     unit = serializers.CharField(max_length=20)
     qualifier = serializers.CharField(max_length=10, required=False, allow_blank=True, default="")
@@ -185,10 +187,10 @@ class CorrectionSerializer(serializers.Serializer):
     reason = serializers.CharField()
 
 
-class ReviewSerializer(serializers.Serializer):
+class ReviewSerializer(serializers.Serializer[Any]):
     review = serializers.ChoiceField(choices=["acknowledged", "closed"])
     note = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class ApproveSerializer(serializers.Serializer):
+class ApproveSerializer(serializers.Serializer[Any]):
     note = serializers.CharField(required=False, allow_blank=True, default="")

@@ -178,7 +178,9 @@ def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"Result #{result.pk} corrected by #{new.pk}.")
             return redirect("monitoring:result", new.pk)
     else:
-        messages.error(request, "; ".join(f"{k}: {', '.join(v)}" for k, v in form.errors.items()))
+        messages.error(
+            request, "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in form.errors.items())
+        )
     return redirect("monitoring:result", result.pk)
 
 

@@ -33,7 +33,7 @@ from .models import ApprovalCondition
 from .services.common import attach
 
 
-class AuditEventSerializer(serializers.ModelSerializer):
+class AuditEventSerializer(serializers.ModelSerializer[AuditEvent]):
     class Meta:
         model = AuditEvent
         fields = (
@@ -49,14 +49,15 @@ class AuditEventSerializer(serializers.ModelSerializer):
         )
 
 
-class ActionSerializer(serializers.Serializer):
+class ActionSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
-    label = serializers.CharField()
+    # a declared field (DRF's metaclass moves it to _declared_fields), not Field.label
+    label = serializers.CharField()  # type: ignore[assignment]
     citation = serializers.CharField()
     reason_required = serializers.BooleanField()
 
 
-class AttachmentSerializer(serializers.ModelSerializer):
+class AttachmentSerializer(serializers.ModelSerializer[Attachment]):
     download = serializers.SerializerMethodField()
 
     class Meta:
@@ -67,13 +68,13 @@ class AttachmentSerializer(serializers.ModelSerializer):
         return reverse("attachment-download", args=[obj.pk])
 
 
-class ConditionSerializer(serializers.ModelSerializer):
+class ConditionSerializer(serializers.ModelSerializer[ApprovalCondition]):
     class Meta:
         model = ApprovalCondition
         fields = ("kind", "text", "citation")
 
 
-def _serializer(kind: Kind) -> type[serializers.ModelSerializer]:
+def _serializer(kind: Kind) -> type[serializers.ModelSerializer[Any]]:
     class Meta:
         model = kind.model
         fields = "__all__"
@@ -108,13 +109,13 @@ def _serializer(kind: Kind) -> type[serializers.ModelSerializer]:
     return type(name, (serializers.ModelSerializer,), attrs)
 
 
-def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet]:
+def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet[Any]]:
     """A viewset for one kind of application."""
     serializer = _serializer(kind)
     create_body = form_serializer(kind.form, kind.model.__name__ + "FilingRequest")
     tags = [kind.plural]
 
-    class KindViewSet(viewsets.GenericViewSet):
+    class KindViewSet(viewsets.GenericViewSet[Any]):
         serializer_class = serializer
         filterset_class = kind.filterset
         parser_classes = (JSONParser, MultiPartParser, FormParser)
@@ -205,6 +206,6 @@ def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet]:
     return KindViewSet
 
 
-VIEWSETS: dict[str, type[viewsets.GenericViewSet]] = {
+VIEWSETS: dict[str, type[viewsets.GenericViewSet[Any]]] = {
     slug: make_viewset(k) for slug, k in KINDS.items()
 }

@@ -68,7 +68,8 @@ class ApplicationFilter(django_filters.FilterSet):
     ) -> models.QuerySet[Any]:
         if value is None:
             return qs
-        states = self._meta.model.WORKFLOW.open_states
+        # FilterSet._meta is not in types-django-filter; WORKFLOW is the model's class attribute
+        states = self._meta.model.WORKFLOW.open_states  # type: ignore[attr-defined]
         return qs.filter(state__in=states) if value else qs.exclude(state__in=states)
 
 
@@ -81,6 +82,7 @@ def _filterset(
         # distinct=False: a state is a column of the record itself, no join can repeat rows
         # (DISTINCT over every column would cost more than the query).
         "state": django_filters.MultipleChoiceFilter(
+            # WORKFLOW: a class attribute of every permit model, not of models.Model
             choices=model.WORKFLOW.choices,  # type: ignore[attr-defined]
             distinct=False,
         ),

@@ -7,7 +7,7 @@ the persons they represent and those persons' properties, buildings and establis
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -40,7 +40,12 @@ class MultipleFileInput(forms.ClearableFileInput):
 
 
 class MultipleFileField(forms.FileField):
-    """Several files in one field (plans, specifications)."""
+    """Several files in one field (plans, specifications).
+
+    The forms declare it as ``files``, which the stubs read as overriding ``BaseForm.files``
+    (hence its ``type: ignore[assignment]``); at run time Django's form metaclass moves a
+    declared field into ``base_fields``, and ``form.files`` stays the uploaded files.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("widget", MultipleFileInput())
@@ -115,7 +120,7 @@ class BuildingSewerForm(ApplicationForm):
         label="Design (JSON, several buildings)",
         help_text="Optional: a full design in the sewer-use sewer-design format; replaces the fields above.",
     )
-    files = MultipleFileField(label="Plans and specifications")
+    files = MultipleFileField(label="Plans and specifications")  # type: ignore[assignment]  # see MultipleFileField
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -125,11 +130,14 @@ class BuildingSewerForm(ApplicationForm):
             SURFACE_OR_GROUNDWATER_SOURCES,
         )
 
-        self.fields["connected_sources"].choices = [
+        cast(forms.ChoiceField, self.fields["connected_sources"]).choices = [
             *SANITARY_SOURCES.items(),
             *SURFACE_OR_GROUNDWATER_SOURCES.items(),
         ]
-        self.fields["lift"].choices = [("", "none (gravity)"), *LIFTS.items()]
+        cast(forms.ChoiceField, self.fields["lift"]).choices = [
+            ("", "none (gravity)"),
+            *LIFTS.items(),
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -180,7 +188,7 @@ class IndustrialForm(ApplicationForm):
     categorical_category = forms.CharField(
         required=False, label="Categorical standard (40 CFR part)"
     )
-    files = MultipleFileField(label="Supporting documents")
+    files = MultipleFileField(label="Supporting documents")  # type: ignore[assignment]  # see MultipleFileField
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -201,7 +209,7 @@ class PrivateSystemForm(ApplicationForm):
     property = forms.ModelChoiceField(queryset=Property.objects.none())
     system_type = forms.ChoiceField(choices=SystemType.choices)
     design_flow_gpd = forms.IntegerField(required=False, min_value=1, label="Design flow (gpd)")
-    files = MultipleFileField(label="Plans")
+    files = MultipleFileField(label="Plans")  # type: ignore[assignment]  # see MultipleFileField
 
 
 class SubdivisionForm(ApplicationForm):
@@ -212,7 +220,7 @@ class SubdivisionForm(ApplicationForm):
     estimated_cost = forms.DecimalField(
         min_value=0, decimal_places=2, label="Estimated cost of sewer construction (USD)"
     )
-    files = MultipleFileField(label="Map, plans, profiles and drawings")
+    files = MultipleFileField(label="Map, plans, profiles and drawings")  # type: ignore[assignment]  # see MultipleFileField
 
 
 class GrinderForm(ApplicationForm):
@@ -230,7 +238,8 @@ class InterceptorForm(forms.Form):
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["establishment"].queryset = visible(Establishment.objects.all(), user)  # type: ignore[attr-defined]
+        establishment = cast(forms.ModelChoiceField[Establishment], self.fields["establishment"])
+        establishment.queryset = visible(Establishment.objects.all(), user)
         narrow_choices(self, user)
 
 

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django import forms
 from django.db import models
 
 from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, SUPERINTENDENT
@@ -43,7 +42,7 @@ class Kind:
     label: str
     plural: str
     citation: str
-    form: type[forms.Form]
+    form: type[pforms.ApplicationForm | pforms.InterceptorForm]
     create: Creator
     filterset: type[filters.ApplicationFilter]
     file_roles: frozenset[str]
@@ -51,7 +50,8 @@ class Kind:
     related: tuple[str, ...] = ("applicant", "property")
 
     def queryset(self) -> models.QuerySet[Any]:
-        return self.model.objects.select_related(*self.related)
+        qs: models.QuerySet[Any] = self.model.objects.select_related(*self.related)
+        return qs
 
     def list_queryset(self) -> models.QuerySet[Any]:
         """For lists: without the large JSON and text columns no list shows."""

@@ -174,7 +174,10 @@ def evaluate_declared_discharge(
             samples = {k: v for k, v in ev.samples.to_dicts()[0].items() if k != "sample_id"}
     influent: dict[str, Any] | None = None
     if flow_gpd is not None and temperature_f is not None:
-        influent = plant_influent_temperature(flow_gpd, "gpd", temperature_f, "°F", p, on).as_dict()
+        checked: dict[str, Any] = plant_influent_temperature(
+            flow_gpd, "gpd", temperature_f, "°F", p, on
+        ).as_dict()
+        influent = checked
         if influent.get("finding"):
             findings.append({"parameter": "plant influent temperature", **influent["finding"]})
     statuses = [f["status"] for f in findings]

@@ -107,7 +107,8 @@ def _may_upload(user: Any, record: Any) -> bool:
     roles = roles_of(user)
     if roles - {VIEWER, "applicant"}:
         return True
-    return record.is_applicant(user)
+    applicant: bool = record.is_applicant(user)
+    return applicant
 
 
 @office_view()
@@ -191,7 +192,7 @@ def record_upload(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
         messages.error(request, "Choose a file to upload.")
     try:
         for f in files:
-            attach(record, f, request.user, title=request.POST.get("title", "") or f.name)
+            attach(record, f, request.user, title=request.POST.get("title", "") or f.name or "")
     except InvalidInput as e:
         messages.error(request, e.message)
     else:

@@ -17,7 +17,7 @@ from sewer_office.core import audit
 from .models import Building, Contact, Establishment, Person, Property, ServiceArea
 
 
-class AuditedAdmin(admin.ModelAdmin):
+class AuditedAdmin(admin.ModelAdmin[Any]):
     def save_model(self, request: Any, obj: Any, form: Any, change: bool) -> None:
         with transaction.atomic():
             before = audit.snapshot(type(obj).objects.get(pk=obj.pk)) if change else None
@@ -31,12 +31,12 @@ class AuditedAdmin(admin.ModelAdmin):
             )
 
 
-class ContactInline(admin.TabularInline):
+class ContactInline(admin.TabularInline[Contact, Person]):
     model = Contact
     extra = 1
 
 
-class BuildingInline(admin.TabularInline):
+class BuildingInline(admin.TabularInline[Building, Property]):
     model = Building
     extra = 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
@@ -17,7 +18,7 @@ from . import filters, services
 from .models import Building, Establishment, Person, Property, ServiceArea
 
 
-class ServiceAreaSerializer(serializers.ModelSerializer):
+class ServiceAreaSerializer(serializers.ModelSerializer[ServiceArea]):
     class Meta:
         model = ServiceArea
         fields = (
@@ -31,13 +32,13 @@ class ServiceAreaSerializer(serializers.ModelSerializer):
         )
 
 
-class BuildingSerializer(serializers.ModelSerializer):
+class BuildingSerializer(serializers.ModelSerializer[Building]):
     class Meta:
         model = Building
         fields = ("id", "name", "use", "dwelling_units")
 
 
-class PropertySerializer(serializers.ModelSerializer):
+class PropertySerializer(serializers.ModelSerializer[Property]):
     owner_name = serializers.CharField(source="owner.name", read_only=True)
     buildings = BuildingSerializer(many=True, read_only=True)
 
@@ -57,23 +58,23 @@ class PropertySerializer(serializers.ModelSerializer):
         )
 
 
-class PersonSerializer(serializers.ModelSerializer):
+class PersonSerializer(serializers.ModelSerializer[Person]):
     class Meta:
         model = Person
         fields = ("id", "kind", "name")
 
 
-class EstablishmentSerializer(serializers.ModelSerializer):
+class EstablishmentSerializer(serializers.ModelSerializer[Establishment]):
     class Meta:
         model = Establishment
         fields = ("id", "name", "code", "kind", "operator", "building")
 
 
-class PropertyViewSet(viewsets.ReadOnlyModelViewSet):
+class PropertyViewSet(viewsets.ReadOnlyModelViewSet[Property]):
     serializer_class = PropertySerializer
     filterset_class = filters.PropertyFilter
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Property]:
         return visible(
             Property.objects.select_related("owner")
             .prefetch_related("buildings")
@@ -82,32 +83,32 @@ class PropertyViewSet(viewsets.ReadOnlyModelViewSet):
         )
 
 
-class PersonViewSet(viewsets.ReadOnlyModelViewSet):
+class PersonViewSet(viewsets.ReadOnlyModelViewSet[Person]):
     serializer_class = PersonSerializer
     filterset_class = filters.PersonFilter
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Person]:
         return visible(Person.objects.order_by("name", "id"), self.request.user)
 
 
-class EstablishmentViewSet(viewsets.ReadOnlyModelViewSet):
+class EstablishmentViewSet(viewsets.ReadOnlyModelViewSet[Establishment]):
     serializer_class = EstablishmentSerializer
     filterset_class = filters.EstablishmentFilter
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[Establishment]:
         return visible(Establishment.objects.order_by("name", "id"), self.request.user)
 
 
-class AvailabilitySerializer(serializers.Serializer):
+class AvailabilitySerializer(serializers.Serializer[Any]):
     available_from = serializers.DateField()
     act = serializers.CharField(max_length=200)
 
 
-class ServiceAreaViewSet(viewsets.ReadOnlyModelViewSet):
+class ServiceAreaViewSet(viewsets.ReadOnlyModelViewSet[ServiceArea]):
     serializer_class = ServiceAreaSerializer
     filterset_fields = ("kind",)
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[ServiceArea]:
         return visible(ServiceArea.objects.order_by("code"), self.request.user)
 
     @extend_schema(request=AvailabilitySerializer, responses=ServiceAreaSerializer)

@@ -34,7 +34,7 @@ class PropertyForm(forms.Form):
     dwelling_units = forms.IntegerField(min_value=0, required=False, initial=1)
 
     def clean_parcel_id(self) -> str:
-        parcel = self.cleaned_data["parcel_id"].strip()
+        parcel: str = self.cleaned_data["parcel_id"].strip()
         if Property.objects.filter(parcel_id=parcel).exists():
             raise forms.ValidationError("A property with this tax parcel id is already registered.")
         return parcel

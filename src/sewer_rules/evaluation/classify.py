@@ -17,11 +17,15 @@ from datetime import date
 
 import polars as pl
 
-from ..ordinance.s196_15_definitions.cooling_water import COOLING_CRITERIA, COOLING_SOURCES
-from ..ordinance.s196_15_definitions.criteria import Criterion, Mode
-from ..ordinance.s196_15_definitions.unpolluted_water import UNPOLLUTED_CRITERIA
-from ..parameters import ParameterSet
-from ..sections import implements
+from sewer_rules.ordinance.s196_15_definitions.cooling_water import (
+    COOLING_CRITERIA,
+    COOLING_SOURCES,
+)
+from sewer_rules.ordinance.s196_15_definitions.criteria import Criterion, Mode
+from sewer_rules.ordinance.s196_15_definitions.unpolluted_water import UNPOLLUTED_CRITERIA
+from sewer_rules.parameters import ParameterSet
+from sewer_rules.sections import implements
+
 from .prepare import CANON
 
 DEFINITIONS: dict[str, tuple[Criterion, ...]] = {

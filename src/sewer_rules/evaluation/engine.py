@@ -14,16 +14,23 @@ from datetime import date
 
 import polars as pl
 
-from ..analytes import ANALYTES, BY_NAME
-from ..federal.cfr136_holding_times import CITATION as HOLDING_CITATION
-from ..federal.cfr136_holding_times import HOLDING_TIME_PARAMETER
-from ..findings import Status
-from ..limits import Bound, JudgmentRule, LimitRule
-from ..ordinance.s196_15_definitions.normal_sewage import NORMAL_STRENGTH_RULES
-from ..ordinance.s196_19_use_of_public_sewers.prohibitions import JUDGMENT_RULES, LIMIT_RULES
-from ..ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES, sample_type_advisory
-from ..parameters import ParameterSet
-from ..units import convert, format_decimal
+from sewer_rules.analytes import ANALYTES, BY_NAME
+from sewer_rules.federal.cfr136_holding_times import CITATION as HOLDING_CITATION
+from sewer_rules.federal.cfr136_holding_times import HOLDING_TIME_PARAMETER
+from sewer_rules.findings import Status
+from sewer_rules.limits import Bound, JudgmentRule, LimitRule
+from sewer_rules.ordinance.s196_15_definitions.normal_sewage import NORMAL_STRENGTH_RULES
+from sewer_rules.ordinance.s196_19_use_of_public_sewers.prohibitions import (
+    JUDGMENT_RULES,
+    LIMIT_RULES,
+)
+from sewer_rules.ordinance.s196_19_use_of_public_sewers.sampling import (
+    SAMPLE_TYPES,
+    sample_type_advisory,
+)
+from sewer_rules.parameters import ParameterSet
+from sewer_rules.units import convert, format_decimal
+
 from .classify import classify_samples
 from .permit_limits import PermitLimits, evaluate_permit_limits
 from .prepare import CANON, prepare

@@ -27,10 +27,11 @@ from typing import Any
 
 import polars as pl
 
-from ..analytes import BY_NAME, UnknownAnalyte, resolve
-from ..citations import CitationError, cite
-from ..findings import Status
-from ..units import UnitError, convert, format_decimal, parse_unit
+from sewer_rules.analytes import BY_NAME, UnknownAnalyte, resolve
+from sewer_rules.citations import CitationError, cite
+from sewer_rules.findings import Status
+from sewer_rules.units import UnitError, convert, format_decimal, parse_unit
+
 from .numbers import CANON, LIMIT_PLACES
 from .schema import FINDING_SCHEMA
 from .text import format_text

@@ -20,9 +20,10 @@ from fractions import Fraction
 
 import polars as pl
 
-from ..analytes import ANALYTES, SPELLINGS
-from ..ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
-from ..units import ALIASES, UNITS, conversion
+from sewer_rules.analytes import ANALYTES, SPELLINGS
+from sewer_rules.ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
+from sewer_rules.units import ALIASES, UNITS, conversion
+
 from .numbers import CANON as CANON
 from .numbers import comparison_key, read_numbers
 from .text import format_text

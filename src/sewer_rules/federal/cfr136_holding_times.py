@@ -8,7 +8,7 @@ holding time is flagged ``holding_time_exceeded``; the engineer decides whether 
 
 from __future__ import annotations
 
-from ..citations import ExternalReference
+from sewer_rules.citations import ExternalReference
 
 CITATION = ExternalReference("40 CFR 136.3(e) Table II")
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from ..citations import ExternalReference
-from ..parameters import ParameterSet
+from sewer_rules.citations import ExternalReference
+from sewer_rules.parameters import ParameterSet
 
 CITATION = ExternalReference("40 CFR 403.8(f)(2)(viii)")
 CONVENTIONAL = frozenset({"bod5", "tss", "oil_grease"})

@@ -53,8 +53,9 @@ from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
 
-from ..citations import ExternalReference
-from ..parameters import ParameterSet
+from sewer_rules.citations import ExternalReference
+from sewer_rules.parameters import ParameterSet
+
 from .cfr403_snc import EXCLUDED_FROM_TRC, technical_review_criterion
 
 ROLLING_WINDOW = "snc.rolling_window"

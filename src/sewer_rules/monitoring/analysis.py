@@ -16,9 +16,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ..findings import UsedParameter
-from ..parameters import ParameterSet, load_jurisdiction
-from ..units import UNITS, UnitError, convert
+from sewer_rules.findings import UsedParameter
+from sewer_rules.parameters import ParameterSet, load_jurisdiction
+from sewer_rules.units import UNITS, UnitError, convert
+
 from .excursions import (
     Excursion,
     Monthly,

@@ -45,11 +45,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..citations import Citation, ExternalReference, cite
-from ..findings import Status, UsedParameter
-from ..parameters import ParameterError, ParameterSet
-from ..sections import implements
-from ..units import convert
+from sewer_rules.citations import Citation, ExternalReference, cite
+from sewer_rules.findings import Status, UsedParameter
+from sewer_rules.parameters import ParameterError, ParameterSet
+from sewer_rules.sections import implements
+from sewer_rules.units import convert
+
 from .kernel import Judgement, LimitRule, limit_hits
 from .series import (
     US_PER_MINUTE,

@@ -61,8 +61,9 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from ..analytes import BY_NAME, SPELLINGS, normalize_spelling
-from ..units import ALIASES, UNITS, UnitError, conversion
+from sewer_rules.analytes import BY_NAME, SPELLINGS, normalize_spelling
+from sewer_rules.units import ALIASES, UNITS, UnitError, conversion
+
 from .series import I64, Series, iso, zone
 from .stamps import NOT_READ, aware_instants
 

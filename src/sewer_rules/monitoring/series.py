@@ -36,8 +36,8 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import numpy.typing as npt
 
-from ..analytes import BY_NAME, Analyte
-from ..parameters import ParameterError, ParameterSet
+from sewer_rules.analytes import BY_NAME, Analyte
+from sewer_rules.parameters import ParameterError, ParameterSet
 
 I64 = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]

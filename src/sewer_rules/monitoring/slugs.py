@@ -56,10 +56,11 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ..citations import cite
-from ..findings import Finding, Status, UsedParameter
-from ..parameters import ParameterError, ParameterSet
-from ..sections import implements
+from sewer_rules.citations import cite
+from sewer_rules.findings import Finding, Status, UsedParameter
+from sewer_rules.parameters import ParameterError, ParameterSet
+from sewer_rules.sections import implements
+
 from .kernel import (
     Judgement,
     LimitRule,

@@ -33,7 +33,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from ..units import registry
+from sewer_rules.units import registry
 
 #: WGS 84 ellipsoid
 WGS84_A = 6378137.0

@@ -35,8 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from ..citations import cite
-from ..sections import implements
+from sewer_rules.citations import cite
+from sewer_rules.sections import implements
+
 from .model import Connection
 from .network import Network
 

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from ..citations import Citation, cite
-from ..parameters import ParameterSet, ParameterValue
-from ..sections import implements
-from ..units import format_decimal
+from sewer_rules.citations import Citation, cite
+from sewer_rules.parameters import ParameterSet, ParameterValue
+from sewer_rules.sections import implements
+from sewer_rules.units import format_decimal
 
 G = cite("§ 196-16 G")
 PLOT_SIZE_MINIMUM = "subdivision.plot_size_minimum"

@@ -64,11 +64,18 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from ..citations import cite
-from ..findings import Check
-from ..parameters import ParameterSet, ParameterValue
-from ..sections import implements
-from ..units import UnitError, approx_decimal, convert, format_decimal, parse_unit, registry
+from sewer_rules.citations import cite
+from sewer_rules.findings import Check
+from sewer_rules.parameters import ParameterSet, ParameterValue
+from sewer_rules.sections import implements
+from sewer_rules.units import (
+    UnitError,
+    approx_decimal,
+    convert,
+    format_decimal,
+    parse_unit,
+    registry,
+)
 
 B = cite("§ 196-18 B")
 B1 = cite("§ 196-18 B(1)")

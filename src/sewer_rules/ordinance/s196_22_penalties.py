@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from ..calendars import NonBusinessDay, next_business_day
-from ..citations import Citation, cite
-from ..parameters import ParameterSet, ParameterValue
-from ..sections import implements
+from sewer_rules.calendars import NonBusinessDay, next_business_day
+from sewer_rules.citations import Citation, cite
+from sewer_rules.parameters import ParameterSet, ParameterValue
+from sewer_rules.sections import implements
 
 CENT = Decimal("0.01")
 

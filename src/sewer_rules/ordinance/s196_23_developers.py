@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
-from ..citations import Citation, cite
-from ..parameters import ParameterSet, ParameterValue
-from ..sections import implements
-from ..units import format_decimal
+from sewer_rules.citations import Citation, cite
+from sewer_rules.parameters import ParameterSet, ParameterValue
+from sewer_rules.sections import implements
+from sewer_rules.units import format_decimal
 
 C = cite("§ 196-23 C")
 RATE = "fee.subdivision_sewer.rate"

@@ -25,12 +25,14 @@ def state_of(workflow: Any, value: str) -> str:
 
 @register.filter
 def check_class(passed: bool | None) -> str:
-    return {True: "pass", False: "fail"}.get(passed, "undecided")  # type: ignore[call-overload]
+    labels: dict[bool | None, str] = {True: "pass", False: "fail"}
+    return labels.get(passed, "undecided")
 
 
 @register.filter
 def check_word(passed: bool | None) -> str:
-    return {True: "passed", False: "failed"}.get(passed, "for the inspector")  # type: ignore[call-overload]
+    labels: dict[bool | None, str] = {True: "passed", False: "failed"}
+    return labels.get(passed, "for the inspector")
 
 
 @register.filter

@@ -5,11 +5,13 @@
 
 import django.db.models.deletion
 import django.utils.timezone
+from django.apps.registry import Apps
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 
-def move_content_type(apps, schema_editor):
+def move_content_type(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     content_type = apps.get_model("contenttypes", "ContentType")
     db = schema_editor.connection.alias
     if not content_type.objects.using(db).filter(app_label="findings", model="finding").exists():
@@ -18,7 +20,7 @@ def move_content_type(apps, schema_editor):
         )
 
 
-def restore_content_type(apps, schema_editor):
+def restore_content_type(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     content_type = apps.get_model("contenttypes", "ContentType")
     db = schema_editor.connection.alias
     if not content_type.objects.using(db).filter(app_label="monitoring", model="finding").exists():

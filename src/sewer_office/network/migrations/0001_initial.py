@@ -5,13 +5,15 @@
 
 import django.db.models.deletion
 import django.utils.timezone
+from django.apps.registry import Apps
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 MODELS = ("networkversion", "manhole", "sewerpipe", "buildingconnection", "samplingpointoverride")
 
 
-def _relabel(apps, schema_editor, old, new):
+def _relabel(apps: Apps, schema_editor: BaseDatabaseSchemaEditor, old: str, new: str) -> None:
     content_type = apps.get_model("contenttypes", "ContentType")
     types = content_type.objects.using(schema_editor.connection.alias)
     for model in MODELS:
@@ -19,11 +21,11 @@ def _relabel(apps, schema_editor, old, new):
             types.filter(app_label=old, model=model).update(app_label=new)
 
 
-def move_content_types(apps, schema_editor):
+def move_content_types(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     _relabel(apps, schema_editor, "registry", "network")
 
 
-def restore_content_types(apps, schema_editor):
+def restore_content_types(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     _relabel(apps, schema_editor, "network", "registry")
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from ..workflows.industrial import CONDITION_KINDS, WORKFLOW
+from sewer_office.permits.workflows.industrial import CONDITION_KINDS, WORKFLOW
+
 from .base import Application
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from ..workflows import flushing, grinder, interceptor
+from sewer_office.permits.workflows import flushing, grinder, interceptor
+
 from .base import Application
 
 

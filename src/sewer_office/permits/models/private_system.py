@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from ..workflows.private_system import WORKFLOW
+from sewer_office.permits.workflows.private_system import WORKFLOW
+
 from .base import Application
 
 

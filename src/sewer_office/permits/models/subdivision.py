@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from ..workflows.subdivision import WORKFLOW
+from sewer_office.permits.workflows.subdivision import WORKFLOW
+
 from .base import Application
 
 

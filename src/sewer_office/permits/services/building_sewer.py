@@ -9,11 +9,11 @@ from django.utils import timezone
 
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
+from sewer_office.permits import rules
+from sewer_office.permits.models.building_sewer import BuildingSewerPermit
 from sewer_office.registry.models import Building, Person, Property
 from sewer_rules.parameters import ParameterValue
 
-from .. import rules
-from ..models.building_sewer import BuildingSewerPermit
 from .common import check_may_apply, create_application
 
 FILE_ROLES = (CLERK,)

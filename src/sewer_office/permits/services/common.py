@@ -13,8 +13,7 @@ from sewer_office.accounts.roles import has_role, roles_of
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.models import Attachment
-
-from ..models.base import Application
+from sewer_office.permits.models.base import Application
 
 A = TypeVar("A", bound=Application)
 

@@ -10,10 +10,10 @@ from django.utils import timezone
 
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
+from sewer_office.permits import rules
+from sewer_office.permits.models.industrial import DischargeKind, IndustrialDischargeApproval
 from sewer_office.registry.models import Establishment, Person
 
-from .. import rules
-from ..models.industrial import DischargeKind, IndustrialDischargeApproval
 from .common import check_may_apply, create_application
 
 
@@ -74,7 +74,8 @@ def evaluate(approval: IndustrialDischargeApproval) -> dict[str, Any]:
         temperature_f=approval.temperature_f,
         source=declared_source(approval),
     )
-    return approval.evaluation
+    evaluation: dict[str, Any] = approval.evaluation
+    return evaluation
 
 
 def declared_source(approval: IndustrialDischargeApproval) -> str:

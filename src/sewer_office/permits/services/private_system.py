@@ -10,9 +10,9 @@ from django.utils import timezone
 from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked
+from sewer_office.permits.models.private_system import PrivateDisposalSystem
 from sewer_office.registry.models import Person, Property, ServiceArea
 
-from ..models.private_system import PrivateDisposalSystem
 from .common import check_may_apply, create_application
 
 

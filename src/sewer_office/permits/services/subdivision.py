@@ -10,11 +10,11 @@ from django.utils import timezone
 
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
+from sewer_office.permits import rules
+from sewer_office.permits.models.subdivision import Provision, SubdivisionSewer
 from sewer_office.registry.models import Person, Property
 from sewer_rules.parameters import ParameterValue
 
-from .. import rules
-from ..models.subdivision import Provision, SubdivisionSewer
 from .common import check_may_apply, create_application
 
 

@@ -77,14 +77,14 @@ class ConnectionForm(forms.Form):
 
 
 def _fee_guard(permit: Any, data: dict[str, Any]) -> str | None:
-    from ..services.building_sewer import assess_fee, fee_not_configured_message
+    from sewer_office.permits.services.building_sewer import assess_fee, fee_not_configured_message
 
     fee = assess_fee(permit)
     return fee_not_configured_message(permit, fee) if fee.value is None else None
 
 
 def _fee_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from ..services.building_sewer import store_fee
+    from sewer_office.permits.services.building_sewer import store_fee
 
     store_fee(permit)
     permit.fee_paid_on = day(data, "paid_on", at)
@@ -103,7 +103,7 @@ def _old_sewer_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetim
 
 
 def _plans_guard(permit: Any, data: dict[str, Any]) -> str | None:
-    from ..services.building_sewer import plan_checks
+    from sewer_office.permits.services.building_sewer import plan_checks
 
     if permit.reuses_old_sewer and permit.old_sewer_result != "meets":
         return (
@@ -120,7 +120,7 @@ def _plans_guard(permit: Any, data: dict[str, Any]) -> str | None:
 
 
 def _plans_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from ..services.building_sewer import plan_checks
+    from sewer_office.permits.services.building_sewer import plan_checks
 
     result = plan_checks(permit)
     permit.plan_checks = result["checks"]

@@ -74,7 +74,7 @@ class ConditionsForm(forms.Form):
 
 
 def _begin_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from ..services.industrial import evaluate
+    from sewer_office.permits.services.industrial import evaluate
 
     evaluate(approval)
 
@@ -107,7 +107,7 @@ def _decide_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime
 
 
 def _conditions_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from ..models.industrial import ApprovalCondition
+    from sewer_office.permits.models.industrial import ApprovalCondition
 
     _decide_effect(approval, data, actor, at)
     for key, (_label, citation) in CONDITION_KINDS.items():

@@ -45,7 +45,7 @@ class FilingForm(forms.Form):
 
 
 def _fee_guard(sub: Any, data: dict[str, Any]) -> str | None:
-    from ..services.subdivision import assess_fee
+    from sewer_office.permits.services.subdivision import assess_fee
 
     amount, rate = assess_fee(sub)
     if amount is None:
@@ -58,7 +58,7 @@ def _fee_guard(sub: Any, data: dict[str, Any]) -> str | None:
 
 
 def _fee_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from ..services.subdivision import store_fee
+    from sewer_office.permits.services.subdivision import store_fee
 
     store_fee(sub)
     sub.fee_paid_on = day(data, "paid_on", at)

@@ -11,10 +11,10 @@ under § 196-19 J covers (INTERPRETATIONS.md). Status ``abnormal_strength``.
 
 from __future__ import annotations
 
-from ...citations import cite
-from ...findings import Status
-from ...limits import Bound, LimitRule
-from ...sections import declare
+from sewer_rules.citations import cite
+from sewer_rules.findings import Status
+from sewer_rules.limits import Bound, LimitRule
+from sewer_rules.sections import declare
 
 _NORMAL = cite("§ 196-15 NORMAL SEWAGE")
 

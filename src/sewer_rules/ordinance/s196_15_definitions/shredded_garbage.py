@@ -22,11 +22,11 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-from ...citations import cite
-from ...findings import Check
-from ...parameters import ParameterSet
-from ...sections import implements
-from ...units import UnitError, format_decimal, measure_in
+from sewer_rules.citations import cite
+from sewer_rules.findings import Check
+from sewer_rules.parameters import ParameterSet
+from sewer_rules.sections import implements
+from sewer_rules.units import UnitError, format_decimal, measure_in
 
 SHREDDED = cite("§ 196-15 PROPERLY SHREDDED GARBAGE")
 MAX_PARTICLE = "shredded_garbage.max_particle"

@@ -53,11 +53,11 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from ...citations import cite
-from ...findings import Check
-from ...parameters import ParameterSet, ParameterValue
-from ...sections import implements
-from ...units import format_decimal, fraction_to_decimal, registry
+from sewer_rules.citations import cite
+from sewer_rules.findings import Check
+from sewer_rules.parameters import ParameterSet, ParameterValue
+from sewer_rules.sections import implements
+from sewer_rules.units import format_decimal, fraction_to_decimal, registry
 
 F2 = cite("§ 196-19 F(2)")
 SIZING_METHOD = "grease_interceptor.sizing_method"

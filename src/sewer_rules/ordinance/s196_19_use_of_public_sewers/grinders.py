@@ -25,11 +25,11 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-from ...citations import cite
-from ...findings import Check
-from ...parameters import ParameterSet
-from ...sections import implements
-from ...units import UnitError, format_decimal, measure_in
+from sewer_rules.citations import cite
+from sewer_rules.findings import Check
+from sewer_rules.parameters import ParameterSet
+from sewer_rules.sections import implements
+from sewer_rules.units import UnitError, format_decimal, measure_in
 
 D3 = cite("§ 196-19 D(3)")
 APPROVAL_HORSEPOWER = "grinder.approval_horsepower"

@@ -32,11 +32,18 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-from ...citations import cite
-from ...findings import Finding, Status, UsedParameter
-from ...parameters import ParameterSet, ParameterValue
-from ...sections import implements
-from ...units import UnitError, approx_decimal, convert, format_decimal, terminates, unit_of
+from sewer_rules.citations import cite
+from sewer_rules.findings import Finding, Status, UsedParameter
+from sewer_rules.parameters import ParameterSet, ParameterValue
+from sewer_rules.sections import implements
+from sewer_rules.units import (
+    UnitError,
+    approx_decimal,
+    convert,
+    format_decimal,
+    terminates,
+    unit_of,
+)
 
 C5 = cite("§ 196-19 C(5)")
 

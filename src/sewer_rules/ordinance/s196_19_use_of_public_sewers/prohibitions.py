@@ -9,10 +9,10 @@ decision under § 196-19 E (INTERPRETATIONS.md).
 
 from __future__ import annotations
 
-from ...citations import cite
-from ...findings import Status
-from ...limits import Bound, JudgmentRule, LimitRule
-from ...sections import declare
+from sewer_rules.citations import cite
+from sewer_rules.findings import Status
+from sewer_rules.limits import Bound, JudgmentRule, LimitRule
+from sewer_rules.sections import declare
 
 # § 196-19 C(2) "Any waters or wastes containing toxic or poisonous solids, liquids or gases in
 # sufficient quantity ... including but not limited to cyanides in excess of two mg/l as CN in

@@ -12,10 +12,10 @@ on the result, never a rejection (INTERPRETATIONS.md).
 
 from __future__ import annotations
 
-from ...analytes import Analyte, SampleKind
-from ...citations import ExternalReference, cite
-from ...findings import Advisory
-from ...sections import implements
+from sewer_rules.analytes import Analyte, SampleKind
+from sewer_rules.citations import ExternalReference, cite
+from sewer_rules.findings import Advisory
+from sewer_rules.sections import implements
 
 CITATION_COMPOSITE = cite("§ 196-19 I")
 CITATION_GRAB = ExternalReference("40 CFR 403.12(g)(3)")

@@ -40,10 +40,10 @@ from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
 
-from ...citations import Citation, cite
-from ...parameters import ParameterSet, ParameterValue
-from ...sections import implements
-from ...units import format_decimal
+from sewer_rules.citations import Citation, cite
+from sewer_rules.parameters import ParameterSet, ParameterValue
+from sewer_rules.sections import implements
+from sewer_rules.units import format_decimal
 
 CENT = Decimal("0.01")
 
