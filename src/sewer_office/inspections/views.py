@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.forms import add_input_errors
 from sewer_office.core.paging import page_of
 from sewer_office.findings.services import findings_of
 
@@ -120,9 +121,7 @@ def inspection_schedule(request: HttpRequest) -> HttpResponse:
                     notes=d.get("notes") or "",
                 )
             except InvalidInput as e:
-                for field, errs in e.errors.items():
-                    for err in errs:
-                        form.add_error(field if field in form.fields else None, err)
+                add_input_errors(form, e)
             except OfficeError as e:
                 form.add_error(None, e.message)
                 status = e.status_code
@@ -166,10 +165,7 @@ def inspection_complete(request: HttpRequest, pk: int) -> HttpResponse:
                     samples_text=d.get("samples_text") or "",
                 )
             except InvalidInput as e:
-                for field, errs in e.errors.items():
-                    target = field if field in form.fields else f"note_{field}"
-                    for err in errs:
-                        form.add_error(target if target in form.fields else None, err)
+                add_input_errors(form, e, prefix="note_")
             except OfficeError as e:
                 form.add_error(None, e.message)
                 status = e.status_code

@@ -19,6 +19,7 @@ from sewer_office.accounts.roles import VIEWER, is_staff_member, roles_of
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.forms import add_office_error
 from sewer_office.core.models import Attachment
 from sewer_office.core.paging import page_of
 from sewer_office.core.services import perform
@@ -131,12 +132,8 @@ def record_create(request: HttpRequest, kind: str) -> HttpResponse:
                 data["files"] = request.FILES.getlist("files")
             try:
                 record = k.create(request.user, data)
-            except InvalidInput as e:
-                for field, errs in e.errors.items():
-                    for msg in errs:
-                        form.add_error(field if field in form.fields else None, msg)
             except OfficeError as e:
-                form.add_error(None, e.message)
+                add_office_error(form, e)
             else:
                 messages.success(request, f"{record.number} filed.")
                 return redirect(record.get_absolute_url())
