@@ -120,25 +120,24 @@ def schedule(
     if errors:
         raise InvalidInput(errors)
     with transaction.atomic():
-        inspection = Inspection.objects.create(
-            kind=kind,
-            unscheduled=unscheduled,
-            scheduled_for=scheduled_for,
-            establishment=establishment,
-            property=property,
-            location=location.strip(),
-            on_easement=on_easement,
-            inspector=inspector,
-            scheduled_by=actor,
-            notes=notes.strip(),
-        )
-        audit.record(
+        inspection = audit.create_recorded(
+            Inspection,
+            {
+                "kind": kind,
+                "unscheduled": unscheduled,
+                "scheduled_for": scheduled_for,
+                "establishment": establishment,
+                "property": property,
+                "location": location.strip(),
+                "on_easement": on_easement,
+                "inspector": inspector,
+                "scheduled_by": actor,
+                "notes": notes.strip(),
+            },
             actor=actor,
             action="schedule_inspection",
-            obj=inspection,
-            after=audit.snapshot(inspection),
-            citation=inspection.entry_citation,
-            state_to=inspection.state,
+            citation=lambda created: created.entry_citation,
+            state_to=InspectionState.SCHEDULED,
             at=at,
         )
     return inspection
