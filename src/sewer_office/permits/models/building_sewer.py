@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db import models
 
-from ..workflows.building_sewer import WORKFLOW
 from .base import Application
 
 
@@ -43,7 +42,6 @@ class BuildingSewerPermit(Application):
     connected_on = models.DateField(null=True, blank=True)
     supervised_by = models.CharField(max_length=120, blank=True)
 
-    WORKFLOW = WORKFLOW
     NUMBER_PREFIX = "BSP"
     KIND_SLUG = "building-sewer"
     CITATION = "§ 196-18"

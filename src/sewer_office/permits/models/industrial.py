@@ -5,8 +5,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from ..workflows.industrial import CONDITION_KINDS, WORKFLOW
 from .base import Application
+
+#: Kinds of condition and the subsection authorising each.
+CONDITION_KINDS: dict[str, tuple[str, str]] = {
+    "pretreatment": ("Pretreatment to an acceptable condition", "§ 196-19 E(1)(b)"),
+    "flow_equalization": ("Control over quantities and rates of discharge", "§ 196-19 E(1)(c)"),
+    "control_manhole": ("Control manhole with meters and appurtenances", "§ 196-19 H"),
+    "sampling": ("Sampling and measurement at the control manhole", "§ 196-19 I"),
+    "surcharge": ("Payment for the added cost of handling and treating", "§ 196-19 E(1)(d)"),
+    "special_agreement": ("Special agreement for waste of unusual strength", "§ 196-19 J"),
+}
 
 
 class DischargeKind(models.TextChoices):
@@ -41,7 +50,6 @@ class IndustrialDischargeApproval(Application):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
-    WORKFLOW = WORKFLOW
     NUMBER_PREFIX = "IDA"
     KIND_SLUG = "industrial"
     CITATION = "§ 196-16 E"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db import models
 
-from ..workflows import flushing, grinder, interceptor
 from .base import Application
 
 
@@ -17,7 +16,6 @@ class GrinderApproval(Application):
     rule_check = models.JSONField(default=dict, blank=True)
     decided_on = models.DateField(null=True, blank=True)
 
-    WORKFLOW = grinder.WORKFLOW
     NUMBER_PREFIX = "GRD"
     KIND_SLUG = "grinder"
     CITATION = "§ 196-19 D(3)"
@@ -49,7 +47,6 @@ class InterceptorRequirement(Application):
     health_approval_ref = models.CharField(max_length=60, blank=True)
     approved_on = models.DateField(null=True, blank=True)
 
-    WORKFLOW = interceptor.WORKFLOW
     NUMBER_PREFIX = "INT"
     KIND_SLUG = "interceptor"
     CITATION = "§ 196-19 F"
@@ -74,7 +71,6 @@ class FlushingNotice(Application):
     acknowledged_on = models.DateField(null=True, blank=True)
     flushed_on = models.DateField(null=True, blank=True)
 
-    WORKFLOW = flushing.WORKFLOW
     NUMBER_PREFIX = "FLN"
     KIND_SLUG = "flushing"
     CITATION = "§ 196-19 L"

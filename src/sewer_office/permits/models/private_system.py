@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db import models
 
-from ..workflows.private_system import WORKFLOW
 from .base import Application
 
 
@@ -29,7 +28,6 @@ class PrivateDisposalSystem(Application):
     abandoned_on = models.DateField(null=True, blank=True)
     filled_with = models.CharField(max_length=120, blank=True)
 
-    WORKFLOW = WORKFLOW
     NUMBER_PREFIX = "PDS"
     KIND_SLUG = "private-system"
     CITATION = "§ 196-17"

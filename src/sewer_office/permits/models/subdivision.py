@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db import models
 
-from ..workflows.subdivision import WORKFLOW
 from .base import Application
 
 
@@ -35,7 +34,6 @@ class SubdivisionSewer(Application):
     plans_approved_on = models.DateField(null=True, blank=True)
     filed_with_planning_board_on = models.DateField(null=True, blank=True)
 
-    WORKFLOW = WORKFLOW
     NUMBER_PREFIX = "SUB"
     KIND_SLUG = "subdivision"
     CITATION = "§ 196-23"
