@@ -26,7 +26,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.core.errors import InvalidInput
 
 from . import rules, services
-from .forms import InterceptorFilter
+from .filters import InterceptorFilter
 from .models import GreaseInterceptor, InterceptorKind, PumpOut, SizingCheck
 
 

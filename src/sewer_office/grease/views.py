@@ -19,7 +19,8 @@ from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 
 from . import rules, services
-from .forms import InterceptorFilter, InterceptorForm, PumpOutForm, ReasonForm, RemovalForm
+from .filters import InterceptorFilter
+from .forms import InterceptorForm, PumpOutForm, ReasonForm, RemovalForm
 from .models import GreaseInterceptor, PumpOut
 
 PAGE_SIZE = 25

@@ -6,7 +6,8 @@
   self-monitoring results (any other facility code is a failing row).
 - ``results/`` — list (filters: facility, parameter, status, state, sampled_from/to), detail
   with findings; ``POST results/{id}/correct/`` and ``POST imports/{id}/approve/`` (officers).
-- ``findings/`` — list (filters: facility, kind, status, review, current);
+- ``findings/`` — list (filters: facility, kind, status, review — ``open`` for current new or
+  acknowledged ones, as the page —, current);
   ``POST findings/{id}/review/``.
 - ``sampling-points/``, ``sampling-events/``, ``limits/`` (``POST`` by officers).
 """
@@ -31,6 +32,7 @@ from sewer_office.registry.models import Establishment
 
 from . import serializers as s
 from . import services
+from .filters import FindingFilter, LabResultFilter
 from .lab_import import UnusableFile, import_lab_file, source_for
 from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
@@ -97,6 +99,7 @@ class LabImportViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 @extend_schema(tags=TAGS)
 class LabResultViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = s.LabResultSerializer
+    filterset_class = LabResultFilter
 
     def get_queryset(self) -> Any:
         qs = visible(
@@ -105,16 +108,6 @@ class LabResultViewSet(viewsets.ReadOnlyModelViewSet):
             ),
             self.request.user,
         ).order_by("-sampled_at", "id")
-        q = self.request.query_params
-        if _code(self.request):
-            qs = qs.filter(establishment__code=_code(self.request))
-        for key in ("parameter", "status", "state"):
-            if q.get(key):
-                qs = qs.filter(**{key: q[key].strip().lower()})
-        if q.get("sampled_from"):
-            qs = qs.filter(sampled_at__date__gte=q["sampled_from"])
-        if q.get("sampled_to"):
-            qs = qs.filter(sampled_at__date__lte=q["sampled_to"])
         if self.action == "retrieve":
             qs = qs.prefetch_related("findings")
         return qs
@@ -137,17 +130,10 @@ class LabResultViewSet(viewsets.ReadOnlyModelViewSet):
 @extend_schema(tags=TAGS)
 class FindingViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = s.FindingSerializer
+    filterset_class = FindingFilter
 
     def get_queryset(self) -> Any:
         qs = visible(Finding.objects.select_related("establishment"), self.request.user)
-        q = self.request.query_params
-        if _code(self.request):
-            qs = qs.filter(establishment__code=_code(self.request))
-        for key in ("kind", "status", "review"):
-            if q.get(key):
-                qs = qs.filter(**{key: q[key].strip()})
-        if q.get("current") in ("true", "false"):
-            qs = qs.filter(current=q["current"] == "true")
         return qs.order_by("-observed_at", "-id")
 
     @extend_schema(request=s.ReviewSerializer, responses=s.FindingSerializer)

@@ -70,15 +70,6 @@ class SamplingPointForm(forms.Form):
     sampling_interval_days = forms.IntegerField(required=False, min_value=1)
 
 
-class ResultFilterForm(forms.Form):
-    facility = forms.CharField(required=False)
-    parameter = forms.CharField(required=False)
-    status = forms.CharField(required=False)
-    state = forms.CharField(required=False)
-    sampled_from = forms.DateField(required=False, widget=DateInput)
-    sampled_to = forms.DateField(required=False, widget=DateInput)
-
-
 class DischargeLimitForm(forms.Form):
     parameter = forms.CharField(max_length=60, help_text="e.g. copper, pH, BOD5")
     limit_type = forms.ChoiceField(choices=LimitType.choices)
