@@ -26,8 +26,9 @@ from sewer_office.accounts.access import visible
 from sewer_office.core.errors import InvalidInput
 
 from . import rules, services
+from .choices import InterceptorKind
 from .filters import InterceptorFilter
-from .models import GreaseInterceptor, InterceptorKind, PumpOut, SizingCheck
+from .models import GreaseInterceptor, PumpOut, SizingCheck
 
 
 class SizingCheckSerializer(serializers.ModelSerializer):

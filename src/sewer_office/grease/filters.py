@@ -8,7 +8,8 @@ import django_filters
 from django.db import models
 from django.utils import timezone
 
-from .models import GreaseInterceptor, InterceptorKind
+from .choices import InterceptorKind
+from .models import GreaseInterceptor
 from .services import overdue
 
 

@@ -9,7 +9,7 @@ from sewer_office.core.forms import DateInput
 from sewer_office.permits.models import InterceptorRequirement
 from sewer_office.registry.models import Establishment
 
-from .models import InterceptorKind
+from .choices import InterceptorKind
 from .rules import PDI_DRAIN_MINUTES
 
 

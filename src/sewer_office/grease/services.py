@@ -30,12 +30,14 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
-from sewer_office.findings.models import Finding, FindingKind
+from sewer_office.findings.choices import FindingKind
+from sewer_office.findings.models import Finding
 from sewer_office.findings.services import findings_of, record_finding
 from sewer_rules.findings import Status
 
 from . import rules
-from .models import GreaseInterceptor, InterceptorKind, PumpOut, SizingCheck
+from .choices import InterceptorKind
+from .models import GreaseInterceptor, PumpOut, SizingCheck
 
 STAFF_ROLES = (SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR)
 CITATION = rules.CITATION

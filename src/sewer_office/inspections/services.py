@@ -28,11 +28,12 @@ from sewer_office.accounts.roles import (
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
 from sewer_office.core.models import Attachment
-from sewer_office.findings.models import FindingKind
+from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import record_finding
 
-from .checklists import FACILITY_KINDS, InspectionKind, items
-from .models import Answer, Inspection, InspectionAddendum, InspectionAnswer, InspectionState
+from .checklists import FACILITY_KINDS, items
+from .choices import Answer, InspectionKind, InspectionState
+from .models import Inspection, InspectionAddendum, InspectionAnswer
 
 #: Who schedules and performs inspections: the Superintendent and "other duly authorized
 #: employees of the Town" (§ 196-21 A) — the engineer and the Building Inspector.

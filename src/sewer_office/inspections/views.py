@@ -20,8 +20,9 @@ from sewer_office.findings.services import findings_of
 
 from . import forms as iforms
 from . import services
+from .choices import InspectionState
 from .filters import InspectionFilter
-from .models import Inspection, InspectionState
+from .models import Inspection
 from .report import report_pdf
 
 PAGE_SIZE = 25

@@ -29,9 +29,10 @@ from sewer_office.core.errors import InvalidInput
 from sewer_office.monitoring.models import SamplingPoint
 
 from . import services
+from .choices import ReportChannel
 from .files import stored_upload
 from .filters import SlugFilter
-from .models import Meter, ReadingUpload, ReportChannel, SlugEvent, SlugReport
+from .models import Meter, ReadingUpload, SlugEvent, SlugReport
 
 
 class MeterSerializer(serializers.ModelSerializer):

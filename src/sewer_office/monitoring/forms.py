@@ -7,10 +7,11 @@ from typing import Any
 from django import forms
 
 from sewer_office.core.forms import DateInput
-from sewer_office.findings.models import ReviewState
+from sewer_office.findings.choices import ReviewState
 from sewer_office.permits.models import IndustrialDischargeApproval
 
-from .models import LimitType, SamplingBasis, SamplingPoint
+from .choices import LimitType, SamplingBasis
+from .models import SamplingPoint
 
 
 class LabFileForm(forms.Form):

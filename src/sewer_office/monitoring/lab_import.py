@@ -38,7 +38,8 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit, bulk
 from sewer_office.core.errors import Forbidden
-from sewer_office.findings.models import Finding, FindingKind, ReviewState
+from sewer_office.findings.choices import FindingKind, ReviewState
+from sewer_office.findings.models import Finding
 from sewer_office.findings.services import QUIET_STATUSES
 from sewer_office.registry.models import Establishment
 from sewer_rules.evaluation import Evaluation, evaluate_table
@@ -46,7 +47,8 @@ from sewer_rules.evaluation.permit_limits import PermitLimits
 from sewer_rules.evaluation.prepare import parse_datetimes
 from sewer_rules.parameters import ParameterSet, load_jurisdiction
 
-from .models import DischargeLimit, ImportSource, LabImport, LabResult, SamplingEvent, SamplingPoint
+from .choices import ImportSource
+from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
 CUSTODY_TIMES = ("relinquished_at", "received_at")
 #: Values per ``IN (...)`` list: SQLite bounds the parameters of one statement.

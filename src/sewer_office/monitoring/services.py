@@ -28,11 +28,13 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
-from sewer_office.findings.models import Finding, FindingKind
+from sewer_office.findings.choices import FindingKind
+from sewer_office.findings.models import Finding
 from sewer_office.findings.services import initial_review
 from sewer_office.registry.models import Establishment
 from sewer_rules.evaluation import evaluate_table
 
+from .choices import ResultState, SamplingBasis
 from .lab_import import (
     RESULT_OFFICERS,
     ImportReport,
@@ -43,7 +45,7 @@ from .lab_import import (
     source_for,
     stored_table,
 )
-from .models import LabResult, ResultState, SamplingBasis, SamplingEvent, SamplingPoint
+from .models import LabResult, SamplingEvent, SamplingPoint
 
 MANUAL_COLUMNS = (
     "sample_id",

@@ -23,9 +23,10 @@ from sewer_office.registry.models import Establishment
 
 from . import forms as mforms
 from . import queries, services
+from .choices import ResultState
 from .filters import OPEN, FindingFilter, LabResultFilter
 from .lab_import import RESULT_OFFICERS, UnusableFile, import_lab_file, source_for
-from .models import LabImport, LabResult, ResultState
+from .models import LabImport, LabResult
 
 PAGE_SIZE = 50
 OFFICERS = RESULT_OFFICERS

@@ -11,13 +11,13 @@ from django.db.models import Q
 from sewer_office.core.workflow import Workflow
 from sewer_office.registry.models import Person, Property, ServiceArea
 
+from .choices import PermitClass
 from .models import (
     BuildingSewerPermit,
     FlushingNotice,
     GrinderApproval,
     IndustrialDischargeApproval,
     InterceptorRequirement,
-    PermitClass,
     PrivateDisposalSystem,
     SubdivisionSewer,
 )

@@ -15,7 +15,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.core.forms import DateInput
 from sewer_office.registry.models import Building, Establishment, Person, Property
 
-from .models import DischargeKind, InterceptorKind, PermitClass, SystemType
+from .choices import DischargeKind, InterceptorKind, PermitClass, SystemType
 
 #: Analytes an industrial user declares (canonical names of :mod:`sewer_rules.analytes`).
 DECLARED_ANALYTES: tuple[tuple[str, str], ...] = (

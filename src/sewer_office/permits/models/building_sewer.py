@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from ..choices import PermitClass
 from .base import Application
-
-
-class PermitClass(models.IntegerChoices):
-    """§ 196-18 B: "two classes of building sewer permits"."""
-
-    RESIDENTIAL_COMMERCIAL = 1, "Class 1 — residential and commercial service"
-    INDUSTRIAL = 2, "Class 2 — establishments producing industrial wastes"
 
 
 class BuildingSewerPermit(Application):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from ..choices import DischargeKind
 from .base import Application
 
 #: Kinds of condition and the subsection authorising each.
@@ -16,16 +17,6 @@ CONDITION_KINDS: dict[str, tuple[str, str]] = {
     "surcharge": ("Payment for the added cost of handling and treating", "§ 196-19 E(1)(d)"),
     "special_agreement": ("Special agreement for waste of unusual strength", "§ 196-19 J"),
 }
-
-
-class DischargeKind(models.TextChoices):
-    """§ 196-16 E: new discharges and alterations; § 196-16 F: cooling water."""
-
-    NEW = "new", "New discharge of industrial waste"
-    CHANGE_QUANTITY = "change_quantity", "Change in quantity"
-    CHANGE_TEMPERATURE = "change_temperature", "Change in temperature"
-    CHANGE_CHARACTER = "change_character", "Change in chemical characteristics"
-    COOLING_WATER = "cooling_water", "Industrial cooling water"
 
 
 class IndustrialDischargeApproval(Application):

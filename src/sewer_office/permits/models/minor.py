@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from ..choices import InterceptorKind
 from .base import Application
 
 
@@ -22,11 +23,6 @@ class GrinderApproval(Application):
 
     class Meta(Application.Meta):
         verbose_name = "grinder approval"
-
-
-class InterceptorKind(models.TextChoices):
-    GREASE_TRAP = "grease_trap", "Grease trap (§ 196-19 F(2))"
-    OIL_SAND = "oil_sand_interceptor", "Oil and sand interceptor (§ 196-19 F(1))"
 
 
 class InterceptorRequirement(Application):

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from ..choices import SystemType
 from .base import Application
-
-
-class SystemType(models.TextChoices):
-    SEPTIC = "septic", "Septic tank and absorption field"
-    SEPTIC_RAISED = "septic_raised", "Septic tank and raised bed / fill system"
-    CESSPOOL = "cesspool", "Cesspool (existing)"
-    OTHER = "other", "Other approved system"
 
 
 class PrivateDisposalSystem(Application):

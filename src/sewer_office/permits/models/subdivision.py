@@ -4,15 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from ..choices import Provision
 from .base import Application
-
-
-class Provision(models.TextChoices):
-    PUBLIC_SEWER = "public_sewer", "Public sewer (§ 196-23 A)"
-    PRIVATE_SYSTEMS = (
-        "private_systems",
-        "Private systems until public sewer is available (§ 196-23 B)",
-    )
 
 
 class SubdivisionSewer(Application):

@@ -13,7 +13,8 @@ from sewer_office.core.errors import InvalidInput
 from sewer_office.registry.models import Establishment, Person
 
 from .. import rules
-from ..models.industrial import DischargeKind, IndustrialDischargeApproval
+from ..choices import DischargeKind
+from ..models.industrial import IndustrialDischargeApproval
 from .common import check_may_apply, create_application
 
 

@@ -13,7 +13,8 @@ from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.registry.models import Building, Establishment, Person, Property
 
 from .. import rules
-from ..models.minor import FlushingNotice, GrinderApproval, InterceptorKind, InterceptorRequirement
+from ..choices import InterceptorKind
+from ..models.minor import FlushingNotice, GrinderApproval, InterceptorRequirement
 from .common import check_may_apply, create_application
 
 

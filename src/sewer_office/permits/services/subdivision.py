@@ -14,7 +14,8 @@ from sewer_office.registry.models import Person, Property
 from sewer_rules.parameters import ParameterValue
 
 from .. import rules
-from ..models.subdivision import Provision, SubdivisionSewer
+from ..choices import Provision
+from ..models.subdivision import SubdivisionSewer
 from .common import check_may_apply, create_application
 
 
