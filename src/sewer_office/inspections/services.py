@@ -8,11 +8,13 @@ queue and the report all show the same determinations.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.db import models, transaction
 from django.utils import timezone
@@ -80,8 +82,6 @@ def may_perform(user: Any) -> bool:
 
 def performer_by_id(user_id: int) -> Any:
     """The active user with that id holding a performer role, or None."""
-    from django.contrib.auth import get_user_model
-
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     return user if user is not None and may_perform(user) else None
 
@@ -328,8 +328,6 @@ def _check_photo(upload: Any) -> None:
 
 def add_photo(inspection: Inspection, actor: Any, upload: Any, title: str = "") -> Attachment:
     """Store a photo taken during the inspection (before it is completed)."""
-    import hashlib
-
     require_performer(actor, "Adding a photo")
     _require_state(inspection, InspectionState.SCHEDULED, "Adding a photo")
     _check_photo(upload)

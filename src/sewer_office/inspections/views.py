@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
-from sewer_office.core.forms import add_input_errors
+from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 from sewer_office.findings.services import findings_of
 
@@ -121,10 +121,8 @@ def inspection_schedule(request: HttpRequest) -> HttpResponse:
                     inspector=d.get("inspector"),
                     notes=d.get("notes") or "",
                 )
-            except InvalidInput as e:
-                add_input_errors(form, e)
             except OfficeError as e:
-                form.add_error(None, e.message)
+                add_office_error(form, e)
                 status = e.status_code
             else:
                 messages.success(request, f"{inspection.number} scheduled.")
@@ -165,10 +163,8 @@ def inspection_complete(request: HttpRequest, pk: int) -> HttpResponse:
                     samples=d.get("samples") or (),
                     samples_text=d.get("samples_text") or "",
                 )
-            except InvalidInput as e:
-                add_input_errors(form, e, prefix="note_")
             except OfficeError as e:
-                form.add_error(None, e.message)
+                add_office_error(form, e, prefix="note_")
                 status = e.status_code
             else:
                 messages.success(request, f"{inspection.number} completed.")

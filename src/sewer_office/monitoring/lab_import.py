@@ -42,6 +42,7 @@ from sewer_office.findings.choices import FindingKind, ReviewState
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import QUIET_STATUSES
 from sewer_office.registry.models import Establishment
+from sewer_rules.analytes import resolve
 from sewer_rules.evaluation import Evaluation, evaluate_table
 from sewer_rules.evaluation.permit_limits import PermitLimits
 from sewer_rules.evaluation.prepare import parse_datetimes
@@ -791,6 +792,4 @@ def judge_complete_months(
 
 
 def _analyte(name: str) -> str:
-    from sewer_rules.analytes import resolve
-
     return resolve(name).name

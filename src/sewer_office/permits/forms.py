@@ -12,8 +12,16 @@ from typing import Any
 from django import forms
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.forms import DateInput
 from sewer_office.registry.models import Building, Establishment, Person, Property
+from sewer_rules.ordinance.s196_18_building_sewers import (
+    LIFTS,
+    SANITARY_SOURCES,
+    SURFACE_OR_GROUNDWATER_SOURCES,
+    BuildingSewerDesign,
+    DesignError,
+)
 
 from .choices import DischargeKind, InterceptorKind, PermitClass, SystemType
 
@@ -78,8 +86,6 @@ class ApplicationForm(forms.Form):
 def narrow_choices(form: forms.Form, user: Any) -> None:
     """Staff pick records by id (hundreds of them; the registry pages link here with the id
     filled in); outside users pick from the few records that are theirs."""
-    from sewer_office.accounts.roles import is_staff_member
-
     if user is None or not is_staff_member(user):
         return
     for name in ("applicant", "property", "building", "establishment"):
@@ -119,11 +125,6 @@ class BuildingSewerForm(ApplicationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from sewer_rules.ordinance.s196_18_building_sewers import (
-            LIFTS,
-            SANITARY_SOURCES,
-            SURFACE_OR_GROUNDWATER_SOURCES,
-        )
 
         self.fields["connected_sources"].choices = [
             *SANITARY_SOURCES.items(),
@@ -160,7 +161,6 @@ class BuildingSewerForm(ApplicationForm):
             if data.get("lift"):
                 building["lift"] = data["lift"]
             design = {"buildings": [building], "building_sewers": [sewer]}
-        from sewer_rules.ordinance.s196_18_building_sewers import BuildingSewerDesign, DesignError
 
         try:
             BuildingSewerDesign.from_dict(design)

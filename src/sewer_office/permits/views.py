@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.roles import VIEWER, is_staff_member, roles_of
+from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
@@ -25,7 +25,9 @@ from sewer_office.core.paging import page_of
 from sewer_office.core.services import perform
 
 from .kinds import KINDS, Kind, kind_of, may_file
-from .services.common import attach
+from .services.building_sewer import plan_checks
+from .services.common import attach, may_upload
+from .services.subdivision import sewer_duty
 
 PAGE_SIZE = 25
 
@@ -79,13 +81,9 @@ def _detail_context(
         actions.append({"t": t, "form": form, "errors": submitted.get(f"{t.name}:errors")})
     extra: dict[str, Any] = {}
     if k.slug == "building-sewer" and is_staff_member(request.user):
-        from .services.building_sewer import plan_checks
-
         extra["plan_checks"] = record.plan_checks or plan_checks(record)["checks"]
         extra["plan_checks_live"] = not record.plan_checks
     if k.slug == "subdivision":
-        from .services.subdivision import sewer_duty
-
         extra["sewer_duty"] = sewer_duty(record)
     return {
         "kind": k,
@@ -96,19 +94,10 @@ def _detail_context(
         "attachments": Attachment.objects.filter(
             content_type=ContentType.objects.get_for_model(record), object_id=str(record.pk)
         ),
-        "may_upload": _may_upload(request.user, record),
+        "may_upload": may_upload(request.user, record),
         "detail_template": f"permits/detail_{k.slug.replace('-', '_')}.html",
         **extra,
     }
-
-
-def _may_upload(user: Any, record: Any) -> bool:
-    if not record.is_open:
-        return False
-    roles = roles_of(user)
-    if roles - {VIEWER, "applicant"}:
-        return True
-    return record.is_applicant(user)
 
 
 @office_view()
@@ -181,7 +170,7 @@ def record_transition(request: HttpRequest, kind: str, pk: int, name: str) -> Ht
 @office_view()
 def record_upload(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
     record = _record(request, _kind(kind), pk)
-    if not _may_upload(request.user, record):
+    if not may_upload(request.user, record):
         raise PermissionDenied("You may not add files to this record.")
     files = request.FILES.getlist("files")
     if not files:
