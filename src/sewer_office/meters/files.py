@@ -25,10 +25,10 @@ from typing import Any
 import polars as pl
 from django.conf import settings
 
+from sewer_io.readings import Readings
 from sewer_office.core.errors import OfficeError
 from sewer_rules.monitoring.readings import (
     MAX_DECIMALS,
-    Readings,
     ReadingsError,
     ReadOptions,
     RowError,
