@@ -117,7 +117,8 @@ def lab_file(n: int, facilities: list[str], year: int, seed: int) -> bytes:
 def register_facilities(n: int) -> tuple[list[Any], dict[str, Any]]:
     from sewer_office.accounts import roles
     from sewer_office.accounts.services import create_user
-    from sewer_office.monitoring.models import DischargeLimit, SamplingBasis, SamplingPoint
+    from sewer_office.monitoring.choices import SamplingBasis
+    from sewer_office.monitoring.models import DischargeLimit, SamplingPoint
     from sewer_office.registry.models import Building, Establishment, Person, Property
 
     users = {

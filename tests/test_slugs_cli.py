@@ -16,7 +16,8 @@ import polars as pl
 import pytest
 
 from sewer_cli.main import main
-from sewer_rules.monitoring.analysis import Options, analyse
+from sewer_io.readings import analyse
+from sewer_rules.monitoring.analysis import Options
 
 TZ = ZoneInfo("America/New_York")
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "monitoring" / "readings.parquet"

@@ -21,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sewer_cli.main import main
-from sewer_rules.monitoring.analysis import Options, analyse
+from sewer_io.readings import analyse
+from sewer_rules.monitoring.analysis import Options
 
 START = datetime(2026, 3, 2, 5, tzinfo=UTC)  # midnight in New York
 
@@ -107,7 +108,8 @@ def test_slugs_with_many_decimals_are_found_exactly(
 def test_the_short_path_gives_the_rows_of_the_full_one(tmp_path: Path) -> None:
     """Rows in the historians' layout take the short path of ``compact_now``; every other row
     the full query. Row for row, the result is the full query's."""
-    from sewer_rules.monitoring.readings import ReadOptions, _scan, compact, compact_now
+    from sewer_io.readings import scan as _scan
+    from sewer_rules.monitoring.readings import ReadOptions, compact, compact_now
 
     f = tmp_path / "r.csv"
     f.write_text(

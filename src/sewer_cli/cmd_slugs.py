@@ -194,7 +194,8 @@ def _options(args: argparse.Namespace) -> Options:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sewer_rules.monitoring.analysis import OptionError, analyse
+    from sewer_io.readings import analyse
+    from sewer_rules.monitoring.analysis import OptionError
     from sewer_rules.monitoring.readings import ReadingsError
     from sewer_rules.parameters import ParameterError
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sewer_office.monitoring.models import SamplingBasis, SamplingPoint
+from sewer_office.monitoring.choices import SamplingBasis
+from sewer_office.monitoring.models import SamplingPoint
 from sewer_office.registry.models import Establishment
 
 from .factories import Town

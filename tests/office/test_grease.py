@@ -14,10 +14,11 @@ from django.utils import timezone
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent, ImmutableRecord
 from sewer_office.core.services import perform
-from sewer_office.findings.models import FindingKind
+from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import findings_of
 from sewer_office.grease import services
-from sewer_office.grease.models import GreaseInterceptor, InterceptorKind, PumpOut, SizingCheck
+from sewer_office.grease.choices import InterceptorKind
+from sewer_office.grease.models import GreaseInterceptor, PumpOut, SizingCheck
 from sewer_office.permits.services.minor import require_interceptor
 
 from .factories import Town

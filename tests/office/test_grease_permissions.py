@@ -16,7 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from sewer_office.grease import services
-from sewer_office.grease.models import GreaseInterceptor, InterceptorKind, PumpOut
+from sewer_office.grease.choices import InterceptorKind
+from sewer_office.grease.models import GreaseInterceptor, PumpOut
 
 from .factories import Town
 

@@ -16,8 +16,9 @@ from sewer_office.core.errors import Blocked, Forbidden, InvalidInput, Transitio
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import findings_of
 from sewer_office.inspections import services
-from sewer_office.inspections.checklists import CHECKLISTS, InspectionKind, items
-from sewer_office.inspections.models import Inspection, InspectionState
+from sewer_office.inspections.checklists import CHECKLISTS, items
+from sewer_office.inspections.choices import InspectionKind, InspectionState
+from sewer_office.inspections.models import Inspection
 from sewer_office.inspections.report import report_lines, report_pdf
 from sewer_office.monitoring.models import SamplingEvent
 from sewer_rules.citations import Citation

@@ -122,7 +122,7 @@ def test_dry_run_evaluates_without_storing(town: Town, fac: Any) -> None:
 
 def test_outside_user_may_only_report_for_own_facility(town: Town, fac: Any) -> None:
     from sewer_office.core.errors import Forbidden
-    from sewer_office.monitoring.models import ImportSource
+    from sewer_office.monitoring.choices import ImportSource
 
     with pytest.raises(Forbidden):
         import_lab_file(GOOD.encode(), "x.csv", town.u("owner"))

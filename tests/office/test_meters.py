@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from sewer_cli.main import main
 from sewer_office.core.models import AuditEvent
-from sewer_office.findings.models import Finding, FindingKind
+from sewer_office.findings.choices import FindingKind
+from sewer_office.findings.models import Finding
 from sewer_office.findings.services import findings_of
 from sewer_office.meters import services
 from sewer_office.meters.models import Meter, Reading, ReadingUpload, SlugEvent

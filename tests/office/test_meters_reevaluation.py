@@ -13,7 +13,7 @@ import pytest
 from sewer_cli.main import main
 from sewer_office.core.errors import Forbidden
 from sewer_office.core.models import AuditEvent
-from sewer_office.findings.models import FindingKind
+from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import findings_of
 from sewer_office.meters import reevaluation, services
 from sewer_office.meters.models import SlugEvent, SlugReevaluation

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.db.models import Model
 
 from .models import Attachment, AuditEvent
 
@@ -20,6 +21,13 @@ class ReadOnlyAdmin(admin.ModelAdmin[Any]):
 
     def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
         return False
+
+
+def register_read_only(*models: type[Model]) -> None:
+    """Show each of ``models`` in the back office, read-only: its records change only through
+    the services (pages, API, commands), which check the role and write the audit event."""
+    for model in models:
+        admin.site.register(model, type(f"{model.__name__}Admin", (ReadOnlyAdmin,), {}))
 
 
 @admin.register(AuditEvent)

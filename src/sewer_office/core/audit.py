@@ -6,6 +6,7 @@ so that the change and its audit event are committed together or not at all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -118,13 +119,32 @@ def record_many(
 
 
 def create_recorded(
-    model: type[M], fields: dict[str, Any], *, actor: Any, action: str, citation: str = ""
+    model: type[M],
+    fields: dict[str, Any],
+    *,
+    actor: Any,
+    action: str,
+    citation: str | Callable[[M], str] = "",
+    state_to: str = "",
+    at: datetime | None = None,
 ) -> M:
     """Create a record from ``fields`` and its audit event (with the record's values) in one
-    transaction."""
+    transaction (a savepoint inside the caller's).
+
+    ``citation`` is the text, or a function of the new record when the record says which
+    subsection applies (an interceptor's kind, an inspection on an easement).
+    """
     with transaction.atomic():
         obj = model._default_manager.create(**fields)
-        record(actor=actor, action=action, obj=obj, after=snapshot(obj), citation=citation)
+        record(
+            actor=actor,
+            action=action,
+            obj=obj,
+            after=snapshot(obj),
+            citation=citation(obj) if callable(citation) else citation,
+            state_to=state_to,
+            at=at,
+        )
     return obj
 
 

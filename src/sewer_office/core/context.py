@@ -8,11 +8,10 @@ from django.conf import settings
 from django.http import HttpRequest
 
 from sewer_office.accounts.roles import APPLICANT, is_staff_member, role_label, roles_of
+from sewer_rules.parameters import load_jurisdiction
 
 
 def office(request: HttpRequest) -> dict[str, Any]:
-    from sewer_rules.parameters import load_jurisdiction
-
     user = getattr(request, "user", None)
     roles = sorted(roles_of(user))
     params = load_jurisdiction(settings.SEWER_USE_JURISDICTION)

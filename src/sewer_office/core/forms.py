@@ -30,9 +30,10 @@ def add_input_errors(form: forms.Form, error: InvalidInput, prefix: str = "") ->
             form.add_error(target if target in form.fields else None, message)
 
 
-def add_office_error(form: forms.Form, error: OfficeError) -> None:
-    """A service's error on ``form``: field by field for bad input, else above the form."""
+def add_office_error(form: forms.Form, error: OfficeError, prefix: str = "") -> None:
+    """A service's error on ``form``: field by field for bad input (``prefix`` as in
+    :func:`add_input_errors`), else above the form."""
     if isinstance(error, InvalidInput):
-        add_input_errors(form, error)
+        add_input_errors(form, error, prefix)
     else:
         form.add_error(None, error.message)

@@ -25,6 +25,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from sewer_rules.citations import Citation, CitationError
 from sewer_rules.law import LawError, provision
+from sewer_rules.parameters import load_jurisdiction
 from sewer_rules.sections import REGISTRY, Section, UnknownSection, explain
 
 from .decorators import office_view
@@ -87,8 +88,6 @@ def link_citations(value: Any) -> SafeString:
 
 @office_view()
 def law_page(request: HttpRequest) -> HttpResponse:
-    from sewer_rules.parameters import load_jurisdiction
-
     text = request.GET.get("c", "").strip()
     if not text:
         return render(request, "core/law_index.html", {"entries": list(REGISTRY.values())})

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sewer_office.accounts.roles import role_label, roles_of
+
 if TYPE_CHECKING:
     from django import forms
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -71,8 +73,6 @@ class Transition:
 
     def who(self) -> str:
         """The actors the law allows, for messages and the pages."""
-        from sewer_office.accounts.roles import role_label
-
         names = sorted(role_label(r) for r in self.roles)
         if self.applicant:
             names.append("the applicant")
@@ -131,8 +131,6 @@ class Workflow:
         ``owned`` may say whether ``user`` acts for the record's applicant when the caller
         already knows (a list filtered to the user's own records), saving a query per row.
         """
-        from sewer_office.accounts.roles import roles_of
-
         if transition.roles & roles_of(user):
             return True
         if not transition.applicant:

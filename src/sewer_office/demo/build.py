@@ -10,6 +10,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
+from django.utils import timezone
 
 from sewer_office.accounts import roles
 from sewer_office.accounts.services import create_user
@@ -20,9 +21,20 @@ from sewer_office.registry.choices import (
     PersonKind,
     WastewaterService,
 )
-from sewer_office.registry.models import Building, Establishment, Person, Property, ServiceArea
+from sewer_office.registry.models import (
+    Building,
+    Contact,
+    Establishment,
+    Person,
+    Property,
+    ServiceArea,
+)
 
 from . import names
+from .grease import load_demo_grease
+from .inspections import load_demo_inspections
+from .meters import load_demo_meters
+from .monitoring import load_demo_monitoring
 from .network import load_demo_network
 from .records import Records
 
@@ -65,8 +77,6 @@ class Town:
 
 def build_demo_town(seed: int = 4, anchor: date | None = None) -> Town:
     """Create the whole demo town in one transaction (deterministic for a seed and anchor)."""
-    from django.utils import timezone
-
     town = Town(anchor=anchor or timezone.localdate(), rng=random.Random(seed))
     with transaction.atomic():
         _users(town)
@@ -80,11 +90,6 @@ def build_demo_town(seed: int = 4, anchor: date | None = None) -> Town:
 
 def _monitoring(town: Town) -> None:
     """Sampling and results first (facility codes, sampling points), then what builds on them."""
-    from .grease import load_demo_grease
-    from .inspections import load_demo_inspections
-    from .meters import load_demo_meters
-    from .monitoring import load_demo_monitoring
-
     load_demo_monitoring(town)
     load_demo_meters(town)
     load_demo_grease(town)
@@ -280,7 +285,6 @@ def _special_people(town: Town) -> None:
     # Acme Plating's representative.
     acme = Person.objects.get(name="Acme Plating Corporation")
     acme.representatives.add(town.users["acme"])
-    from sewer_office.registry.models import Contact
 
     Contact.objects.create(
         person=acme, kind="email", value="environmental@acme-plating.invalid", label="EHS manager"

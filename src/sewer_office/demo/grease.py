@@ -13,7 +13,7 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-from sewer_office.grease.models import InterceptorKind
+from sewer_office.grease.choices import InterceptorKind
 from sewer_office.grease.services import record_pump_out, register_interceptor, void_pump_out
 from sewer_office.permits.models import InterceptorRequirement
 from sewer_office.registry.choices import EstablishmentKind

@@ -13,7 +13,8 @@ from datetime import timedelta
 from typing import Any
 
 from sewer_office.inspections import services
-from sewer_office.inspections.checklists import InspectionKind, items
+from sewer_office.inspections.checklists import items
+from sewer_office.inspections.choices import InspectionKind
 from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment

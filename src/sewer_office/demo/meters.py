@@ -21,7 +21,8 @@ from typing import Any
 
 from sewer_office.meters import services
 from sewer_office.meters.models import Meter
-from sewer_office.monitoring.models import SamplingBasis, SamplingPoint
+from sewer_office.monitoring.choices import SamplingBasis
+from sewer_office.monitoring.models import SamplingPoint
 from sewer_office.registry.models import Establishment
 
 STEP = timedelta(minutes=5)

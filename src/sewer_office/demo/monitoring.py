@@ -16,13 +16,9 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from sewer_office.monitoring.choices import SamplingBasis
 from sewer_office.monitoring.lab_import import import_lab_file
-from sewer_office.monitoring.models import (
-    DischargeLimit,
-    LabResult,
-    SamplingBasis,
-    SamplingPoint,
-)
+from sewer_office.monitoring.models import DischargeLimit, LabResult, SamplingPoint
 from sewer_office.monitoring.services import approve_results
 from sewer_office.network.services import property_sampling_points
 from sewer_office.permits.models import IndustrialDischargeApproval

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sewer_office.permits.models import PrivateDisposalSystem
 from sewer_office.permits.services.private_system import file_private_system
 from sewer_office.registry.services import declare_public_sewer_available
 
@@ -62,7 +63,6 @@ class PrivateSystems(RecordsBase):
             self.user("clerk"),
             at=self.at(300),
         )
-        from sewer_office.permits.models import PrivateDisposalSystem
 
         self.connection_required = list(
             PrivateDisposalSystem.objects.filter(state="connection_required")

@@ -23,6 +23,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import has_role, is_staff_member
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.inspections.models import Inspection
 
 from . import rules
 from .choices import FINDING_KINDS, REFERRAL_CITATIONS, RESPONSE_REFERRALS, ReferralKind
@@ -392,8 +393,6 @@ def _decide(
 
 
 def effect_verify(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from sewer_office.inspections.models import Inspection
-
     correction = pending_correction(violation)
     if correction is None:
         raise Blocked("No reported correction awaits verification.")

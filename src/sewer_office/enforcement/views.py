@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from sewer_office.accounts.access import visible
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
@@ -44,8 +45,6 @@ def _violation(request: HttpRequest, pk: int) -> Violation:
 
 
 def _visible_notices(request: HttpRequest) -> Any:
-    from sewer_office.accounts.access import visible
-
     return visible(Notice.objects.select_related("violation__person"), request.user)
 
 

@@ -20,26 +20,10 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
+from .choices import FindingKind, ReviewState
+
 #: An establishment's records are visible to its operator and to the owner of its property.
 FACILITY_PATHS = ("establishment__operator", "establishment__building__property__owner")
-
-
-class FindingKind(models.TextChoices):
-    LAB_RESULT = "lab_result", "Laboratory result"
-    ADVISORY = "advisory", "Advisory on a result"
-    MONTHLY_AVERAGE = "monthly_average", "Monthly average"
-    SLUG = "slug", "Slug discharge"
-    EXCURSION = "excursion", "Excursion"
-    UNREPORTED_SLUG = "unreported_slug", "Slug not reported"
-    PUMP_OUT_OVERDUE = "pump_out_overdue", "Grease trap cleaning overdue"
-    INSPECTION = "inspection", "Inspection"
-
-
-class ReviewState(models.TextChoices):
-    NONE = "none", "Nothing to review"
-    NEW = "new", "New"
-    ACKNOWLEDGED = "acknowledged", "Acknowledged"
-    CLOSED = "closed", "Closed"
 
 
 class Finding(models.Model):

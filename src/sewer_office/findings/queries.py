@@ -8,7 +8,8 @@ from django.db.models import QuerySet
 
 from sewer_office.accounts.access import visible
 
-from .models import Finding, ReviewState
+from .choices import ReviewState
+from .models import Finding
 
 OPEN_REVIEWS = (ReviewState.NEW, ReviewState.ACKNOWLEDGED)
 

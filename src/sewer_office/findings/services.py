@@ -19,7 +19,8 @@ from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
 
-from .models import Finding, ReviewState
+from .choices import ReviewState
+from .models import Finding
 
 #: Statuses that need no review (sewer_rules.findings.Status values).
 QUIET_STATUSES = frozenset({"compliant", "no_limit"})

@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import Http404
 from django.urls import URLPattern, path
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -25,10 +26,13 @@ from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
 from sewer_office.core.errors import InvalidInput
+from sewer_office.permits.models import InterceptorRequirement
+from sewer_office.registry.models import Establishment
 
 from . import rules, services
-from .forms import InterceptorFilter
-from .models import GreaseInterceptor, InterceptorKind, PumpOut, SizingCheck
+from .choices import InterceptorKind
+from .filters import InterceptorFilter
+from .models import GreaseInterceptor, PumpOut, SizingCheck
 
 
 class SizingCheckSerializer(serializers.ModelSerializer[SizingCheck]):
@@ -127,9 +131,6 @@ class InterceptorViewSet(
     @extend_schema(request=InterceptorCreateSerializer, responses=InterceptorSerializer)
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Register an installation (staff), with its sizing check when inputs are given."""
-        from sewer_office.permits.models import InterceptorRequirement
-        from sewer_office.registry.models import Establishment
-
         services._require_staff(request.user, "Registering a grease trap or interceptor")
         body = InterceptorCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -200,8 +201,6 @@ class PumpOutViewSet(
         d = dict(body.validated_data)
         trap = d.pop("interceptor")
         if not visible(GreaseInterceptor.objects.filter(pk=trap.pk), request.user).exists():
-            from django.http import Http404
-
             raise Http404
         pump = services.record_pump_out(request.user, trap, **d)
         return Response(PumpOutSerializer(pump).data, status=201)

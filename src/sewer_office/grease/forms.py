@@ -1,19 +1,15 @@
 """Forms of the grease app: register an installation (with its sizing inputs), record a
-pump-out, void a pump-out, record a removal, and the list's filter."""
+pump-out, void a pump-out, record a removal (the list's filterset is in filters.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import django_filters
 from django import forms
-from django.db import models
 
 from sewer_office.core.forms import DateInput
 from sewer_office.permits.models import InterceptorRequirement
 from sewer_office.registry.models import Establishment
 
-from .models import GreaseInterceptor, InterceptorKind
+from .choices import InterceptorKind
 from .rules import PDI_DRAIN_MINUTES
 
 
@@ -98,38 +94,3 @@ class ReasonForm(forms.Form):
 
 class RemovalForm(ReasonForm):
     removed_on = forms.DateField(widget=DateInput)
-
-
-class InterceptorFilter(django_filters.FilterSet):
-    establishment = django_filters.NumberFilter(field_name="establishment_id", label="Est. id")
-    q = django_filters.CharFilter(method="search", label="Search")
-    kind = django_filters.ChoiceFilter(choices=InterceptorKind.choices)
-    active = django_filters.BooleanFilter()
-    overdue = django_filters.BooleanFilter(method="only_overdue", label="Overdue")
-
-    class Meta:
-        model = GreaseInterceptor
-        fields = ("establishment", "kind", "active")
-
-    def only_overdue(
-        self, qs: models.QuerySet[Any], name: str, value: bool | None
-    ) -> models.QuerySet[Any]:
-        """Overdue (or never pumped and undated) today; the clock is computed, not stored."""
-        if value is None:
-            return qs
-        from django.utils import timezone
-
-        from .services import overdue
-
-        ids = {c.trap.pk for c in overdue(qs, timezone.localdate())}
-        return qs.filter(pk__in=ids) if value else qs.exclude(pk__in=ids)
-
-    def search(self, qs: models.QuerySet[Any], name: str, value: str) -> models.QuerySet[Any]:
-        v = value.strip()
-        if not v:
-            return qs
-        return qs.filter(
-            models.Q(establishment__name__icontains=v)
-            | models.Q(location__icontains=v)
-            | models.Q(make_model__icontains=v)
-        )

@@ -20,20 +20,10 @@ from django.utils import timezone
 from sewer_office.core.models import ImmutableRecord, TimeStamped
 from sewer_office.findings.models import FACILITY_PATHS
 
+from .choices import InterceptorKind, SizingMethodUsed
+
 #: The same persons reach an interceptor's sizing check and pump-outs through the interceptor.
 INTERCEPTOR_PATHS = tuple(f"interceptor__{p}" for p in FACILITY_PATHS)
-
-
-class InterceptorKind(models.TextChoices):
-    GREASE_TRAP = "grease_trap", "Grease trap (§ 196-19 F(2))"
-    HYDROMECHANICAL = "hydromechanical", "Hydromechanical grease interceptor (§ 196-19 F(2))"
-    GRAVITY = "gravity", "Gravity grease interceptor (§ 196-19 F(2))"
-    OIL_SAND = "oil_sand", "Oil and sand interceptor (§ 196-19 F(1))"
-
-    @classmethod
-    def grease(cls) -> frozenset[str]:
-        """The kinds § 196-19 F(2) is about (an oil and sand interceptor is F(1))."""
-        return frozenset({cls.GREASE_TRAP, cls.HYDROMECHANICAL, cls.GRAVITY})
 
 
 class GreaseInterceptor(TimeStamped):
@@ -101,11 +91,6 @@ class GreaseInterceptor(TimeStamped):
         if self.capacity_gal is not None:
             parts.append(f"{self.capacity_gal.normalize():f} gal")
         return ", ".join(parts) or "not recorded"
-
-
-class SizingMethodUsed(models.TextChoices):
-    HYDROMECHANICAL = "hydromechanical", "PDI G-101 hydromechanical"
-    GRAVITY = "gravity", "UPC gravity table"
 
 
 class SizingCheck(models.Model):

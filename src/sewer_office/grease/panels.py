@@ -16,7 +16,8 @@ from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.panels import Panel
 
 from . import rules, services
-from .models import GreaseInterceptor, InterceptorKind
+from .choices import InterceptorKind
+from .models import GreaseInterceptor
 
 
 def facility_panel(request: Any, establishment: Any) -> Panel | None:

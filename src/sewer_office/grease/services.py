@@ -30,12 +30,14 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
-from sewer_office.findings.models import Finding, FindingKind
+from sewer_office.findings.choices import FindingKind
+from sewer_office.findings.models import Finding
 from sewer_office.findings.services import findings_of, record_finding
 from sewer_rules.findings import Status
 
 from . import rules
-from .models import GreaseInterceptor, InterceptorKind, PumpOut, SizingCheck
+from .choices import InterceptorKind
+from .models import GreaseInterceptor, PumpOut, SizingCheck
 
 STAFF_ROLES = (SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR)
 CITATION = rules.CITATION
@@ -175,27 +177,26 @@ def register_interceptor(
     judged_on = installed_on or today
     check = rules.size(sizing, judged_on) if sizing else None
     with transaction.atomic():
-        trap = GreaseInterceptor.objects.create(
-            establishment=establishment,
-            requirement=requirement,
-            kind=kind,
-            capacity_gal=capacity_gal,
-            rated_gpm=rated_gpm,
-            grease_capacity_lb=grease_capacity_lb,
-            make_model=make_model.strip(),
-            location=location.strip(),
-            accessible=accessible,
-            access_note=access_note.strip(),
-            installed_on=installed_on,
-            cleaning_interval_days=cleaning_interval_days,
-            registered_by=actor,
-        )
-        audit.record(
+        trap = audit.create_recorded(
+            GreaseInterceptor,
+            {
+                "establishment": establishment,
+                "requirement": requirement,
+                "kind": kind,
+                "capacity_gal": capacity_gal,
+                "rated_gpm": rated_gpm,
+                "grease_capacity_lb": grease_capacity_lb,
+                "make_model": make_model.strip(),
+                "location": location.strip(),
+                "accessible": accessible,
+                "access_note": access_note.strip(),
+                "installed_on": installed_on,
+                "cleaning_interval_days": cleaning_interval_days,
+                "registered_by": actor,
+            },
             actor=actor,
             action="register_interceptor",
-            obj=trap,
-            after=audit.snapshot(trap),
-            citation=trap.citation,
+            citation=lambda created: created.citation,
         )
         if sizing and check:
             stored = _store_check(trap, sizing, check, judged_on)
@@ -304,23 +305,22 @@ def record_pump_out(
     if errors:
         raise InvalidInput(errors)
     with transaction.atomic():
-        pump = PumpOut.objects.create(
-            interceptor=trap,
-            pumped_on=pumped_on,
-            hauler_name=hauler_name.strip(),
-            hauler_permit=hauler_permit.strip(),
-            volume_gal=volume_gal,
-            grease_depth_in=grease_depth_in,
-            grease_percent=grease_percent,
-            manifest_number=manifest_number.strip(),
-            notes=notes.strip(),
-            recorded_by=actor,
-        )
-        audit.record(
+        pump = audit.create_recorded(
+            PumpOut,
+            {
+                "interceptor": trap,
+                "pumped_on": pumped_on,
+                "hauler_name": hauler_name.strip(),
+                "hauler_permit": hauler_permit.strip(),
+                "volume_gal": volume_gal,
+                "grease_depth_in": grease_depth_in,
+                "grease_percent": grease_percent,
+                "manifest_number": manifest_number.strip(),
+                "notes": notes.strip(),
+                "recorded_by": actor,
+            },
             actor=actor,
             action="record_pump_out",
-            obj=pump,
-            after=audit.snapshot(pump),
             citation=trap.citation,
         )
     return pump

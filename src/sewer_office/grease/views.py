@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,11 +14,13 @@ from django.views.decorators.http import require_POST
 from sewer_office.accounts.access import visible
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import Forbidden, InvalidInput, OfficeError
+from sewer_office.core.errors import Forbidden, OfficeError
+from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 
 from . import rules, services
-from .forms import InterceptorFilter, InterceptorForm, PumpOutForm, ReasonForm, RemovalForm
+from .filters import InterceptorFilter
+from .forms import InterceptorForm, PumpOutForm, ReasonForm, RemovalForm
 from .models import GreaseInterceptor, PumpOut
 
 PAGE_SIZE = 25
@@ -30,15 +31,6 @@ def _traps(request: HttpRequest) -> Any:
         GreaseInterceptor.objects.select_related("establishment__building__property"),
         request.user,
     )
-
-
-def _apply_errors(form: forms.Form, e: OfficeError) -> None:
-    if isinstance(e, InvalidInput):
-        for field, errs in e.errors.items():
-            for err in errs:
-                form.add_error(field if field in form.fields else None, err)
-    else:
-        form.add_error(None, e.message)
 
 
 @office_view()
@@ -128,7 +120,7 @@ def interceptor_create(request: HttpRequest) -> HttpResponse:
                     dfu=d.get("dfu"),
                 )
             except OfficeError as e:
-                _apply_errors(form, e)
+                add_office_error(form, e)
             else:
                 messages.success(request, f"{trap} registered.")
                 return redirect("grease:detail", pk=trap.pk)
@@ -163,7 +155,7 @@ def pump_out_create(request: HttpRequest, pk: int) -> HttpResponse:
                 notes=d.get("notes") or "",
             )
         except OfficeError as e:
-            _apply_errors(form, e)
+            add_office_error(form, e)
         else:
             messages.success(request, f"Pump-out of {d['pumped_on']:%Y-%m-%d} recorded.")
             return redirect("grease:detail", pk=trap.pk)
@@ -196,7 +188,7 @@ def interceptor_remove(request: HttpRequest, pk: int) -> HttpResponse:
                 request.user, trap, form.cleaned_data["removed_on"], form.cleaned_data["reason"]
             )
         except OfficeError as e:
-            _apply_errors(form, e)
+            add_office_error(form, e)
         else:
             messages.success(request, f"{trap} recorded removed.")
             return redirect("grease:detail", pk=trap.pk)

@@ -21,9 +21,9 @@ from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.registry.models import Establishment, Property
 
 from . import services
-from .checklists import InspectionKind
+from .choices import Answer, InspectionKind
 from .filters import InspectionFilter
-from .models import Answer, Inspection, InspectionAddendum, InspectionAnswer
+from .models import Inspection, InspectionAddendum, InspectionAnswer
 from .report import report_pdf
 from .views import base_queryset
 

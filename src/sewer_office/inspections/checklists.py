@@ -14,16 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import models
-
-
-class InspectionKind(models.TextChoices):
-    INDUSTRIAL_USER = "industrial_user", "Industrial user"
-    FOOD_SERVICE = "food_service", "Food service"
-    BUILDING_SEWER = "building_sewer", "Building sewer"
-    CONTROL_MANHOLE = "control_manhole", "Control manhole"
-    PRIVATE_SYSTEM = "private_system", "Private wastewater disposal system"
-
+from .choices import InspectionKind
 
 #: Kinds whose subject is a facility (an establishment), not only a property.
 FACILITY_KINDS = frozenset({InspectionKind.INDUSTRIAL_USER, InspectionKind.FOOD_SERVICE})

@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from sewer_office.registry.models import Establishment
 
-from .checklists import InspectionKind
-from .models import Inspection, InspectionState
+from .choices import InspectionKind, InspectionState
+from .models import Inspection
 
 
 class InspectionFilter(django_filters.FilterSet):

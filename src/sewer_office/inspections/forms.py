@@ -11,8 +11,9 @@ from django.contrib.auth.models import User
 from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.registry.models import Establishment, Property
 
-from .checklists import InspectionKind, items
-from .models import Answer, Inspection
+from .checklists import items
+from .choices import Answer, InspectionKind
+from .models import Inspection
 from .services import PERFORMERS
 
 #: Samples offered on the checklist form: the facility's most recent ones.

@@ -19,22 +19,10 @@ from django.utils import timezone
 from sewer_office.core.models import TimeStamped
 from sewer_office.findings.models import FACILITY_PATHS
 
-from .checklists import InspectionKind
+from .choices import Answer, InspectionKind, InspectionState
 
 #: Outside users reach an inspection through its facility or its property.
 INSPECTION_PATHS = (*FACILITY_PATHS, "property__owner")
-
-
-class InspectionState(models.TextChoices):
-    SCHEDULED = "scheduled", "Scheduled"
-    COMPLETED = "completed", "Completed"
-    CANCELLED = "cancelled", "Cancelled"
-
-
-class Answer(models.TextChoices):
-    PASS = "pass", "Pass"
-    FAIL = "fail", "Fail"
-    NOT_APPLICABLE = "na", "Not applicable"
 
 
 class Inspection(TimeStamped):

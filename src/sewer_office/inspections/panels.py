@@ -16,7 +16,8 @@ from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.panels import Panel
 
 from . import services
-from .models import Inspection, InspectionState
+from .choices import InspectionState
+from .models import Inspection
 
 RECENT_ROWS = 5
 UPCOMING_DAYS = 14

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.utils import timezone
 from fpdf import FPDF
 
 from sewer_office.findings.services import findings_of
+from sewer_office.permits import rules
 
 from .models import Inspection
 from .services import photos_of
@@ -38,15 +40,11 @@ def _who(user: AbstractUser | None) -> str:
 
 
 def _when(value: Any) -> str:
-    from django.utils import timezone
-
     return timezone.localtime(value).strftime("%Y-%m-%d %H:%M") if value else "-"
 
 
 def report_lines(inspection: Inspection) -> list[Line]:
     """Everything the report says, in order."""
-    from sewer_office.permits import rules
-
     i = inspection
     lines: list[Line] = [
         ("title", rules.params().name),

@@ -8,11 +8,13 @@ queue and the report all show the same determinations.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.db import models, transaction
 from django.utils import timezone
@@ -28,11 +30,12 @@ from sewer_office.accounts.roles import (
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
 from sewer_office.core.models import Attachment
-from sewer_office.findings.models import FindingKind
+from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import record_finding
 
-from .checklists import FACILITY_KINDS, InspectionKind, items
-from .models import Answer, Inspection, InspectionAddendum, InspectionAnswer, InspectionState
+from .checklists import FACILITY_KINDS, items
+from .choices import Answer, InspectionKind, InspectionState
+from .models import Inspection, InspectionAddendum, InspectionAnswer
 
 #: Who schedules and performs inspections: the Superintendent and "other duly authorized
 #: employees of the Town" (§ 196-21 A) — the engineer and the Building Inspector.
@@ -79,8 +82,6 @@ def may_perform(user: Any) -> bool:
 
 def performer_by_id(user_id: int) -> Any:
     """The active user with that id holding a performer role, or None."""
-    from django.contrib.auth import get_user_model
-
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     return user if user is not None and may_perform(user) else None
 
@@ -120,25 +121,24 @@ def schedule(
     if errors:
         raise InvalidInput(errors)
     with transaction.atomic():
-        inspection = Inspection.objects.create(
-            kind=kind,
-            unscheduled=unscheduled,
-            scheduled_for=scheduled_for,
-            establishment=establishment,
-            property=property,
-            location=location.strip(),
-            on_easement=on_easement,
-            inspector=inspector,
-            scheduled_by=actor,
-            notes=notes.strip(),
-        )
-        audit.record(
+        inspection = audit.create_recorded(
+            Inspection,
+            {
+                "kind": kind,
+                "unscheduled": unscheduled,
+                "scheduled_for": scheduled_for,
+                "establishment": establishment,
+                "property": property,
+                "location": location.strip(),
+                "on_easement": on_easement,
+                "inspector": inspector,
+                "scheduled_by": actor,
+                "notes": notes.strip(),
+            },
             actor=actor,
             action="schedule_inspection",
-            obj=inspection,
-            after=audit.snapshot(inspection),
-            citation=inspection.entry_citation,
-            state_to=inspection.state,
+            citation=lambda created: created.entry_citation,
+            state_to=InspectionState.SCHEDULED,
             at=at,
         )
     return inspection
@@ -328,8 +328,6 @@ def _check_photo(upload: Any) -> None:
 
 def add_photo(inspection: Inspection, actor: Any, upload: Any, title: str = "") -> Attachment:
     """Store a photo taken during the inspection (before it is completed)."""
-    import hashlib
-
     require_performer(actor, "Adding a photo")
     _require_state(inspection, InspectionState.SCHEDULED, "Adding a photo")
     _check_photo(upload)

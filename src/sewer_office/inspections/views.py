@@ -14,13 +14,15 @@ from django.views.decorators.http import require_POST
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 from sewer_office.findings.services import findings_of
 
 from . import forms as iforms
 from . import services
+from .choices import InspectionState
 from .filters import InspectionFilter
-from .models import Inspection, InspectionState
+from .models import Inspection
 from .report import report_pdf
 
 PAGE_SIZE = 25
@@ -119,12 +121,8 @@ def inspection_schedule(request: HttpRequest) -> HttpResponse:
                     inspector=d.get("inspector"),
                     notes=d.get("notes") or "",
                 )
-            except InvalidInput as e:
-                for field, errs in e.errors.items():
-                    for err in errs:
-                        form.add_error(field if field in form.fields else None, err)
             except OfficeError as e:
-                form.add_error(None, e.message)
+                add_office_error(form, e)
                 status = e.status_code
             else:
                 messages.success(request, f"{inspection.number} scheduled.")
@@ -165,13 +163,8 @@ def inspection_complete(request: HttpRequest, pk: int) -> HttpResponse:
                     samples=d.get("samples") or (),
                     samples_text=d.get("samples_text") or "",
                 )
-            except InvalidInput as e:
-                for field, errs in e.errors.items():
-                    target = field if field in form.fields else f"note_{field}"
-                    for err in errs:
-                        form.add_error(target if target in form.fields else None, err)
             except OfficeError as e:
-                form.add_error(None, e.message)
+                add_office_error(form, e, prefix="note_")
                 status = e.status_code
             else:
                 messages.success(request, f"{inspection.number} completed.")

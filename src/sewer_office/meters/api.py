@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import django_filters
 from django.db.models import QuerySet
 from django.urls import URLPattern
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -31,8 +30,10 @@ from sewer_office.core.errors import InvalidInput
 from sewer_office.monitoring.models import SamplingPoint
 
 from . import services
+from .choices import ReportChannel
 from .files import stored_upload
-from .models import Meter, ReadingUpload, ReportChannel, SlugEvent, SlugReport
+from .filters import SlugFilter
+from .models import Meter, ReadingUpload, SlugEvent, SlugReport
 
 
 class MeterSerializer(serializers.ModelSerializer[Meter]):
@@ -109,21 +110,6 @@ class SlugEventSerializer(serializers.ModelSerializer[SlugEvent]):
             "superseded_by",
             "reports",
         )
-
-
-class SlugFilter(django_filters.FilterSet):
-    establishment = django_filters.NumberFilter(field_name="meter__sampling_point__establishment")
-    reported = django_filters.BooleanFilter(method="filter_reported")
-
-    class Meta:
-        model = SlugEvent
-        fields = ("meter",)
-
-    def filter_reported(self, qs: Any, name: str, value: bool | None) -> Any:
-        if value is None:
-            return qs
-        without = services.unreported(qs)
-        return qs.exclude(pk__in=without.values("pk")) if value else without
 
 
 class MeterRegistration(serializers.Serializer[Any]):

@@ -23,11 +23,12 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+from django.conf import settings
 
+from sewer_io.readings import Readings
 from sewer_office.core.errors import OfficeError
 from sewer_rules.monitoring.readings import (
     MAX_DECIMALS,
-    Readings,
     ReadingsError,
     ReadOptions,
     RowError,
@@ -166,8 +167,6 @@ def read_for_meter(path: Path, *, ident: str, parameter: str, unit: str, timezon
 def stored_upload(upload: Any) -> Iterator[Path]:
     """An uploaded file (page or API) written to a temporary file with its own suffix, which
     the reader dispatches on; removed afterwards."""
-    from django.conf import settings
-
     name = str(getattr(upload, "name", "") or "readings")
     suffix = Path(name).suffix.lower()
     if suffix not in SUFFIXES:

@@ -6,7 +6,7 @@ from django import forms
 
 from sewer_office.monitoring.models import SamplingPoint
 
-from .models import ReportChannel
+from .choices import ReportChannel
 
 
 class UploadForm(forms.Form):

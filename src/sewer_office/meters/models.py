@@ -21,6 +21,8 @@ from django.utils import timezone
 
 from sewer_office.core.models import TimeStamped
 
+from .choices import ReportChannel
+
 #: Room for a value written with the reader's most digits (sign, 400 + 400 digits, the point).
 VALUE_LENGTH = 802
 #: From a record with a ``sampling_point`` FK to the persons who may see it.
@@ -245,13 +247,6 @@ class Excursion(models.Model):
 
     def __str__(self) -> str:
         return f"Excursion {self.meter} {self.start:%Y-%m-%d %H:%M} ({self.citation})"
-
-
-class ReportChannel(models.TextChoices):
-    PHONE = "phone", "Telephone"
-    EMAIL = "email", "E-mail"
-    IN_PERSON = "in_person", "In person"
-    PORTAL = "portal", "Portal"
 
 
 class SlugReport(models.Model):

@@ -26,7 +26,7 @@ from sewer_office.accounts.access import can_see
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role, is_staff_member
 from sewer_office.core import audit, bulk
 from sewer_office.core.errors import Forbidden, InvalidInput, OfficeError
-from sewer_office.findings.models import FindingKind
+from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import record_finding
 from sewer_office.monitoring.models import SamplingPoint
 from sewer_rules.analytes import BY_NAME
@@ -48,13 +48,13 @@ from sewer_rules.monitoring.slugs import REPORT, Slug, slug_findings
 from sewer_rules.parameters import ParameterSet, load_jurisdiction
 from sewer_rules.units import ALIASES, UNITS
 
+from .choices import ReportChannel
 from .files import UploadUnusable, read_for_meter
 from .models import (
     Excursion,
     Meter,
     Reading,
     ReadingUpload,
-    ReportChannel,
     SlugEvent,
     SlugReevaluation,
     SlugReport,

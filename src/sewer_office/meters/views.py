@@ -16,6 +16,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import has_role
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.forms import add_input_errors, add_office_error
 from sewer_office.core.paging import page_of
 
 from . import charts, services
@@ -91,9 +92,7 @@ def meter_create(request: HttpRequest) -> HttpResponse:
                     max_gap_seconds=d["max_gap_seconds"],
                 )
             except InvalidInput as e:
-                for name, errs in e.errors.items():
-                    for err in errs:
-                        form.add_error(name if name in form.fields else None, err)
+                add_input_errors(form, e)
             else:
                 messages.success(request, f"Meter {meter.ident} registered.")
                 return redirect("meters:detail", pk=meter.pk)
@@ -178,13 +177,8 @@ def slug_report(request: HttpRequest, pk: int) -> HttpResponse:
             channel=form.cleaned_data["channel"],
             text=form.cleaned_data["text"],
         )
-    except InvalidInput as e:
-        for name, errs in e.errors.items():
-            for err in errs:
-                form.add_error(name if name in form.fields else None, err)
-        return meter_detail(request, pk, report_form=form, status=e.status_code)
     except OfficeError as e:
-        form.add_error(None, e.message)
+        add_office_error(form, e)
         return meter_detail(request, pk, report_form=form, status=e.status_code)
     messages.success(request, f"Report of the slug of {slug.start:%Y-%m-%d %H:%M} recorded.")
     return redirect("meters:detail", pk=pk)

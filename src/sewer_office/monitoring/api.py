@@ -6,7 +6,8 @@
   self-monitoring results (any other facility code is a failing row).
 - ``results/`` — list (filters: facility, parameter, status, state, sampled_from/to), detail
   with findings; ``POST results/{id}/correct/`` and ``POST imports/{id}/approve/`` (officers).
-- ``findings/`` — list (filters: facility, kind, status, review, current);
+- ``findings/`` — list (filters: facility, kind, status, review — ``open`` for current new or
+  acknowledged ones, as the page —, current);
   ``POST findings/{id}/review/``.
 - ``sampling-points/``, ``sampling-events/``, ``limits/`` (``POST`` by officers).
 """
@@ -32,6 +33,7 @@ from sewer_office.registry.models import Establishment
 
 from . import serializers as s
 from . import services
+from .filters import FindingFilter, LabResultFilter
 from .lab_import import UnusableFile, import_lab_file, source_for
 from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
@@ -98,6 +100,7 @@ class LabImportViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[La
 @extend_schema(tags=TAGS)
 class LabResultViewSet(viewsets.ReadOnlyModelViewSet[LabResult]):
     serializer_class = s.LabResultSerializer
+    filterset_class = LabResultFilter
 
     def get_queryset(self) -> QuerySet[LabResult]:
         qs = visible(
@@ -106,16 +109,6 @@ class LabResultViewSet(viewsets.ReadOnlyModelViewSet[LabResult]):
             ),
             self.request.user,
         ).order_by("-sampled_at", "id")
-        q = self.request.query_params
-        if _code(self.request):
-            qs = qs.filter(establishment__code=_code(self.request))
-        for key in ("parameter", "status", "state"):
-            if q.get(key):
-                qs = qs.filter(**{key: q[key].strip().lower()})
-        if q.get("sampled_from"):
-            qs = qs.filter(sampled_at__date__gte=q["sampled_from"])
-        if q.get("sampled_to"):
-            qs = qs.filter(sampled_at__date__lte=q["sampled_to"])
         if self.action == "retrieve":
             qs = qs.prefetch_related("findings")
         return qs
@@ -138,17 +131,10 @@ class LabResultViewSet(viewsets.ReadOnlyModelViewSet[LabResult]):
 @extend_schema(tags=TAGS)
 class FindingViewSet(viewsets.ReadOnlyModelViewSet[Finding]):
     serializer_class = s.FindingSerializer
+    filterset_class = FindingFilter
 
     def get_queryset(self) -> QuerySet[Finding]:
         qs = visible(Finding.objects.select_related("establishment"), self.request.user)
-        q = self.request.query_params
-        if _code(self.request):
-            qs = qs.filter(establishment__code=_code(self.request))
-        for key in ("kind", "status", "review"):
-            if q.get(key):
-                qs = qs.filter(**{key: q[key].strip()})
-        if q.get("current") in ("true", "false"):
-            qs = qs.filter(current=q["current"] == "true")
         return qs.order_by("-observed_at", "-id")
 
     @extend_schema(request=s.ReviewSerializer, responses=s.FindingSerializer)

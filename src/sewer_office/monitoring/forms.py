@@ -7,10 +7,11 @@ from typing import Any, cast
 from django import forms
 
 from sewer_office.core.forms import DateInput
-from sewer_office.findings.models import ReviewState
+from sewer_office.findings.choices import ReviewState
 from sewer_office.permits.models import IndustrialDischargeApproval
 
-from .models import LimitType, SamplingBasis, SamplingPoint
+from .choices import LimitType, SamplingBasis
+from .models import SamplingPoint
 
 
 class LabFileForm(forms.Form):
@@ -68,15 +69,6 @@ class SamplingPointForm(forms.Form):
     basis = forms.ChoiceField(choices=SamplingBasis.choices)
     description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
     sampling_interval_days = forms.IntegerField(required=False, min_value=1)
-
-
-class ResultFilterForm(forms.Form):
-    facility = forms.CharField(required=False)
-    parameter = forms.CharField(required=False)
-    status = forms.CharField(required=False)
-    state = forms.CharField(required=False)
-    sampled_from = forms.DateField(required=False, widget=DateInput)
-    sampled_to = forms.DateField(required=False, widget=DateInput)
 
 
 class DischargeLimitForm(forms.Form):

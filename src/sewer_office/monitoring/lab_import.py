@@ -38,15 +38,18 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit, bulk
 from sewer_office.core.errors import Forbidden
-from sewer_office.findings.models import Finding, FindingKind, ReviewState
+from sewer_office.findings.choices import FindingKind, ReviewState
+from sewer_office.findings.models import Finding
 from sewer_office.findings.services import QUIET_STATUSES
 from sewer_office.registry.models import Establishment
+from sewer_rules.analytes import resolve
 from sewer_rules.evaluation import Evaluation, evaluate_table
 from sewer_rules.evaluation.permit_limits import PermitLimits
 from sewer_rules.evaluation.prepare import parse_datetimes
 from sewer_rules.parameters import ParameterSet, load_jurisdiction
 
-from .models import DischargeLimit, ImportSource, LabImport, LabResult, SamplingEvent, SamplingPoint
+from .choices import ImportSource
+from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType
@@ -793,6 +796,4 @@ def judge_complete_months(
 
 
 def _analyte(name: str) -> str:
-    from sewer_rules.analytes import resolve
-
     return resolve(name).name

@@ -19,14 +19,7 @@ from django.utils import timezone
 from sewer_office.core.models import ImmutableRecord, TimeStamped
 from sewer_office.findings.models import FACILITY_PATHS
 
-
-class SamplingBasis(models.TextChoices):
-    CONTROL_MANHOLE = "control_manhole", "Control manhole (§ 196-19 H)"
-    NEAREST_DOWNSTREAM = (
-        "nearest_downstream",
-        "Nearest downstream manhole in the public sewer (§ 196-19 I)",
-    )
-    OTHER = "other", "Other (described)"
+from .choices import ImportSource, LimitType, ResultState, SamplingBasis
 
 
 class SamplingPoint(TimeStamped):
@@ -56,13 +49,6 @@ class SamplingPoint(TimeStamped):
 
     def __str__(self) -> str:
         return f"{self.establishment.code or self.establishment.name} {self.code}"
-
-
-class LimitType(models.TextChoices):
-    DAILY_MAXIMUM = "daily_maximum", "Daily maximum"
-    MONTHLY_AVERAGE = "monthly_average", "Monthly average"
-    INSTANTANEOUS_MINIMUM = "instantaneous_minimum", "Instantaneous minimum"
-    INSTANTANEOUS_MAXIMUM = "instantaneous_maximum", "Instantaneous maximum"
 
 
 class DischargeLimit(TimeStamped):
@@ -111,12 +97,6 @@ class DischargeLimit(TimeStamped):
             "permit_id": self.permit_id if self.pk else "new",
             "citation": self.citation,
         }
-
-
-class ImportSource(models.TextChoices):
-    LAB_FILE = "lab_file", "Laboratory file"
-    MANUAL = "manual", "Manual entry"
-    SELF_MONITORING = "self_monitoring", "Self-monitoring upload"
 
 
 class LabImport(models.Model):
@@ -187,12 +167,6 @@ class SamplingEvent(TimeStamped):
 
     def __str__(self) -> str:
         return f"{self.sample_id} ({self.collected_at:%Y-%m-%d %H:%M})"
-
-
-class ResultState(models.TextChoices):
-    REPORTED = "reported", "Reported"
-    APPROVED = "approved", "Approved"
-    SUPERSEDED = "superseded", "Superseded"
 
 
 class LabResult(models.Model):

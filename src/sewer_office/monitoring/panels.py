@@ -16,7 +16,7 @@ from sewer_office.accounts.roles import (
     is_staff_member,
 )
 from sewer_office.core.panels import Panel
-from sewer_office.findings.models import ReviewState
+from sewer_office.findings.choices import ReviewState
 from sewer_office.findings.queries import open_findings
 
 from . import queries

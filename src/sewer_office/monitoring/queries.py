@@ -21,8 +21,9 @@ from sewer_rules.evaluation.engine import RULES
 from sewer_rules.units import convert
 
 from .charts import LimitLine, render_chart
+from .choices import ResultState
 from .lab_import import params_in_force
-from .models import DischargeLimit, LabResult, ResultState, SamplingPoint
+from .models import DischargeLimit, LabResult, SamplingPoint
 
 RECENT_RESULTS = 25
 OPEN_FINDINGS = 25

@@ -28,11 +28,15 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
-from sewer_office.findings.models import Finding, FindingKind
+from sewer_office.findings.choices import FindingKind
+from sewer_office.findings.models import Finding
 from sewer_office.findings.services import initial_review
 from sewer_office.registry.models import Establishment
 from sewer_rules.evaluation import evaluate_table
+from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
+from sewer_rules.ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
 
+from .choices import ResultState, SamplingBasis
 from .lab_import import (
     RESULT_OFFICERS,
     ImportReport,
@@ -43,7 +47,7 @@ from .lab_import import (
     source_for,
     stored_table,
 )
-from .models import LabResult, ResultState, SamplingBasis, SamplingEvent, SamplingPoint
+from .models import DischargeLimit, LabResult, SamplingEvent, SamplingPoint
 
 MANUAL_COLUMNS = (
     "sample_id",
@@ -321,9 +325,6 @@ def add_discharge_limit(
 ) -> Any:
     """A numeric condition of a facility's discharge approval, checked as the engine reads
     limits (analyte, unit of its dimension, no overlap with a limit of the same kind); audited."""
-    from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
-
-    from .models import DischargeLimit
 
     _require_officer(actor, "Setting a discharge limit")
     if approval is not None and approval.establishment_id != establishment.pk:
@@ -385,8 +386,6 @@ def record_sampling_event(
 ) -> SamplingEvent:
     """A sample taken, recorded when it is taken (its results come later with the laboratory's
     file, which must then give the same time); the chain of custody in order; audited."""
-    from sewer_rules.ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
-
     if not has_role(actor, *SAMPLERS):
         raise Forbidden("Recording a sample is for the office's samplers or the facility itself.")
     if not visible(Establishment.objects.filter(pk=establishment.pk), actor).exists():

@@ -18,14 +18,15 @@ from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
 from sewer_office.core.paging import page_of
 from sewer_office.findings.models import Finding
-from sewer_office.findings.queries import OPEN_REVIEWS
 from sewer_office.findings.services import review_finding
 from sewer_office.registry.models import Establishment
 
 from . import forms as mforms
 from . import queries, services
+from .choices import ResultState
+from .filters import OPEN, FindingFilter, LabResultFilter
 from .lab_import import RESULT_OFFICERS, UnusableFile, import_lab_file, source_for
-from .models import LabImport, LabResult, ResultState
+from .models import LabImport, LabResult
 
 PAGE_SIZE = 50
 OFFICERS = RESULT_OFFICERS
@@ -103,35 +104,16 @@ def import_approve(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("monitoring:import-detail", imp.pk)
 
 
-def _filtered_results(request: HttpRequest) -> tuple[Any, mforms.ResultFilterForm]:
-    qs = visible(
+@office_view()
+def result_list(request: HttpRequest) -> HttpResponse:
+    base = visible(
         LabResult.objects.select_related("establishment", "event", "event__sampling_point"),
         request.user,
     )
-    form = mforms.ResultFilterForm(request.GET or None)
-    if form.is_valid():
-        d = form.cleaned_data
-        if d["facility"]:
-            qs = qs.filter(establishment__code=d["facility"].strip().upper())
-        if d["parameter"]:
-            qs = qs.filter(parameter=d["parameter"].strip().lower())
-        if d["status"]:
-            qs = qs.filter(status=d["status"].strip())
-        if d["state"]:
-            qs = qs.filter(state=d["state"].strip())
-        if d["sampled_from"]:
-            qs = qs.filter(sampled_at__date__gte=d["sampled_from"])
-        if d["sampled_to"]:
-            qs = qs.filter(sampled_at__date__lte=d["sampled_to"])
-    return qs.order_by("-sampled_at", "id"), form
-
-
-@office_view()
-def result_list(request: HttpRequest) -> HttpResponse:
-    qs, form = _filtered_results(request)
-    page, query = page_of(request, qs, PAGE_SIZE)
+    fs = LabResultFilter(request.GET or None, queryset=base)
+    page, query = page_of(request, fs.qs.order_by("-sampled_at", "id"), PAGE_SIZE)
     return render(
-        request, "monitoring/result_list.html", {"page": page, "query": query, "filter": form}
+        request, "monitoring/result_list.html", {"page": page, "query": query, "filter": fs.form}
     )
 
 
@@ -210,18 +192,12 @@ def result_create(request: HttpRequest) -> HttpResponse:
 
 @office_view()
 def finding_list(request: HttpRequest) -> HttpResponse:
-    qs = visible(Finding.objects.select_related("establishment", "result"), request.user)
-    review = request.GET.get("review", "open")
-    if review == "open":
-        qs = qs.filter(current=True, review__in=OPEN_REVIEWS)
-    elif review:
-        qs = qs.filter(review=review)
-    for key in ("status", "kind"):
-        if request.GET.get(key):
-            qs = qs.filter(**{key: request.GET[key]})
-    if request.GET.get("facility"):
-        qs = qs.filter(establishment__code=request.GET["facility"].strip().upper())
-    page, query = page_of(request, qs.order_by("-observed_at", "-id"), PAGE_SIZE)
+    base = visible(Finding.objects.select_related("establishment", "result"), request.user)
+    review = request.GET.get("review", OPEN)
+    data = request.GET.copy()
+    data["review"] = review
+    fs = FindingFilter(data, queryset=base)
+    page, query = page_of(request, fs.qs.order_by("-observed_at", "-id"), PAGE_SIZE)
     return render(
         request,
         "monitoring/finding_list.html",

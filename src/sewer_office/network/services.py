@@ -14,11 +14,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden
+from sewer_office.findings.models import Finding
+from sewer_office.findings.services import QUIET_STATUSES
 from sewer_office.registry.models import Establishment, Property
 from sewer_rules.network import (
     Network,
@@ -233,8 +236,6 @@ def warm_network_cache() -> None:
     parses it once; 50,000 manholes take seconds), so that no user waits for it."""
 
     def load() -> None:
-        from django.db import connection
-
         try:
             active_network()
         except Exception:  # a cold cache is only slower: the first trace loads it
@@ -309,10 +310,6 @@ DISCHARGE_KINDS = ("lab_result", "monthly_average", "slug", "excursion", "unrepo
 def recent_findings(establishment_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """Each facility's current exceedances and slugs of the last :data:`RECENT_DAYS`, newest
     first — what the Superintendent looks for when tracing the source of a problem."""
-    from django.utils import timezone
-
-    from sewer_office.findings.models import Finding
-    from sewer_office.findings.services import QUIET_STATUSES
 
     since = timezone.now() - timedelta(days=RECENT_DAYS)
     out: dict[int, list[dict[str, Any]]] = {}

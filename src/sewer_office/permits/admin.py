@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from sewer_office.core.admin import ReadOnlyAdmin
+from sewer_office.core.admin import ReadOnlyAdmin, register_read_only
 
 from .kinds import KINDS
+from .models import ApprovalCondition
 
 for _kind in KINDS.values():
     admin.site.register(
@@ -22,3 +23,5 @@ for _kind in KINDS.values():
             },
         ),
     )
+
+register_read_only(ApprovalCondition)

@@ -30,7 +30,7 @@ from sewer_office.core.services import perform
 
 from .kinds import KINDS, Kind, may_file
 from .models import ApprovalCondition
-from .services.common import attach
+from .services.common import attach, may_upload
 
 
 class AuditEventSerializer(serializers.ModelSerializer[AuditEvent]):
@@ -189,11 +189,9 @@ def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet[Any]]:
         )
         @action(detail=True, methods=["get", "post"], parser_classes=[MultiPartParser])
         def files(self, request: Request, pk: str | None = None) -> Response:
-            from .views import _may_upload
-
             record = self.get_object()
             if request.method == "POST":
-                if not _may_upload(request.user, record):
+                if not may_upload(request.user, record):
                     raise PermissionDenied("You may not add files to this record.")
                 for f in request.FILES.getlist("files"):
                     attach(record, f, request.user)

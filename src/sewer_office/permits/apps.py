@@ -9,8 +9,11 @@ class PermitsConfig(AppConfig):
     verbose_name = "Permits and approvals"
 
     def ready(self) -> None:
+        # Django's app loading, not a cycle: models may be imported only once the registry
+        # of apps is ready. kinds binds each permit model to its workflow.
         from sewer_office.registry.signals import public_sewer_declared
 
+        from . import kinds  # noqa: F401
         from .services.private_system import on_public_sewer_declared
 
         public_sewer_declared.connect(on_public_sewer_declared, dispatch_uid="permits-connection")

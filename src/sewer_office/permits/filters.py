@@ -8,17 +8,27 @@ import django_filters
 from django.db import models
 from django.db.models import Q
 
+from sewer_office.core.workflow import Workflow
 from sewer_office.registry.models import Person, Property, ServiceArea
 
+from .choices import PermitClass
 from .models import (
     BuildingSewerPermit,
     FlushingNotice,
     GrinderApproval,
     IndustrialDischargeApproval,
     InterceptorRequirement,
-    PermitClass,
     PrivateDisposalSystem,
     SubdivisionSewer,
+)
+from .workflows import (
+    building_sewer,
+    flushing,
+    grinder,
+    industrial,
+    interceptor,
+    private_system,
+    subdivision,
 )
 
 
@@ -74,7 +84,7 @@ class ApplicationFilter(django_filters.FilterSet):
 
 
 def _filterset(
-    model: type[models.Model], extra: dict[str, Any] | None = None
+    model: type[models.Model], workflow: Workflow, extra: dict[str, Any] | None = None
 ) -> type[ApplicationFilter]:
     meta = type("Meta", (), {"model": model, "fields": ["state"]})
     attrs: dict[str, Any] = {
@@ -82,8 +92,7 @@ def _filterset(
         # distinct=False: a state is a column of the record itself, no join can repeat rows
         # (DISTINCT over every column would cost more than the query).
         "state": django_filters.MultipleChoiceFilter(
-            # WORKFLOW: a class attribute of every permit model, not of models.Model
-            choices=model.WORKFLOW.choices,  # type: ignore[attr-defined]
+            choices=workflow.choices,
             distinct=False,
         ),
         **(extra or {}),
@@ -93,11 +102,12 @@ def _filterset(
 
 BuildingSewerPermitFilter = _filterset(
     BuildingSewerPermit,
+    building_sewer.WORKFLOW,
     {"permit_class": django_filters.ChoiceFilter(choices=PermitClass.choices, label="Class")},
 )
-IndustrialDischargeApprovalFilter = _filterset(IndustrialDischargeApproval)
-PrivateDisposalSystemFilter = _filterset(PrivateDisposalSystem)
-SubdivisionSewerFilter = _filterset(SubdivisionSewer)
-GrinderApprovalFilter = _filterset(GrinderApproval)
-InterceptorRequirementFilter = _filterset(InterceptorRequirement)
-FlushingNoticeFilter = _filterset(FlushingNotice)
+IndustrialDischargeApprovalFilter = _filterset(IndustrialDischargeApproval, industrial.WORKFLOW)
+PrivateDisposalSystemFilter = _filterset(PrivateDisposalSystem, private_system.WORKFLOW)
+SubdivisionSewerFilter = _filterset(SubdivisionSewer, subdivision.WORKFLOW)
+GrinderApprovalFilter = _filterset(GrinderApproval, grinder.WORKFLOW)
+InterceptorRequirementFilter = _filterset(InterceptorRequirement, interceptor.WORKFLOW)
+FlushingNoticeFilter = _filterset(FlushingNotice, flushing.WORKFLOW)

@@ -12,10 +12,18 @@ from typing import Any, cast
 from django import forms
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.forms import DateInput
 from sewer_office.registry.models import Building, Establishment, Person, Property
+from sewer_rules.ordinance.s196_18_building_sewers import (
+    LIFTS,
+    SANITARY_SOURCES,
+    SURFACE_OR_GROUNDWATER_SOURCES,
+    BuildingSewerDesign,
+    DesignError,
+)
 
-from .models import DischargeKind, InterceptorKind, PermitClass, SystemType
+from .choices import DischargeKind, InterceptorKind, PermitClass, SystemType
 
 #: Analytes an industrial user declares (canonical names of :mod:`sewer_rules.analytes`).
 DECLARED_ANALYTES: tuple[tuple[str, str], ...] = (
@@ -83,8 +91,6 @@ class ApplicationForm(forms.Form):
 def narrow_choices(form: forms.Form, user: Any) -> None:
     """Staff pick records by id (hundreds of them; the registry pages link here with the id
     filled in); outside users pick from the few records that are theirs."""
-    from sewer_office.accounts.roles import is_staff_member
-
     if user is None or not is_staff_member(user):
         return
     for name in ("applicant", "property", "building", "establishment"):
@@ -124,11 +130,6 @@ class BuildingSewerForm(ApplicationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from sewer_rules.ordinance.s196_18_building_sewers import (
-            LIFTS,
-            SANITARY_SOURCES,
-            SURFACE_OR_GROUNDWATER_SOURCES,
-        )
 
         cast(forms.ChoiceField, self.fields["connected_sources"]).choices = [
             *SANITARY_SOURCES.items(),
@@ -168,7 +169,6 @@ class BuildingSewerForm(ApplicationForm):
             if data.get("lift"):
                 building["lift"] = data["lift"]
             design = {"buildings": [building], "building_sewers": [sewer]}
-        from sewer_rules.ordinance.s196_18_building_sewers import BuildingSewerDesign, DesignError
 
         try:
             BuildingSewerDesign.from_dict(design)

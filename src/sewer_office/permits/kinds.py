@@ -1,8 +1,12 @@
 """The kinds of application the office handles, and how pages and API reach each one.
 
-A :class:`Kind` ties a model (with its workflow) to its filing form, its filing service, its
+A :class:`Kind` ties a model to its workflow, its filing form, its filing service, its
 filterset and the roles that may file it; views, API, dashboard and tests iterate over
 :data:`KINDS` rather than repeating themselves for every permit.
+
+A model finds its workflow here: this module sets each model's ``WORKFLOW`` from its kind
+(imported by the app's ``ready()``), so that the models import no workflow and a workflow may
+import the services and models it drives at the top of its module.
 """
 
 from __future__ import annotations
@@ -13,7 +17,14 @@ from typing import Any
 
 from django.db import models
 
-from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, SUPERINTENDENT
+from sewer_office.accounts.roles import (
+    APPLICANT,
+    BUILDING_INSPECTOR,
+    CLERK,
+    SUPERINTENDENT,
+    roles_of,
+)
+from sewer_office.core.workflow import Workflow
 
 from . import filters
 from . import forms as pforms
@@ -31,6 +42,15 @@ from .services.industrial import file_discharge_approval
 from .services.minor import file_flushing_notice, file_grinder, require_interceptor
 from .services.private_system import file_private_system
 from .services.subdivision import file_subdivision
+from .workflows import (
+    building_sewer,
+    flushing,
+    grinder,
+    industrial,
+    interceptor,
+    private_system,
+    subdivision,
+)
 
 Creator = Callable[[Any, dict[str, Any]], Any]
 
@@ -39,6 +59,7 @@ Creator = Callable[[Any, dict[str, Any]], Any]
 class Kind:
     slug: str
     model: type[Any]
+    workflow: Workflow
     label: str
     plural: str
     citation: str
@@ -73,6 +94,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "building-sewer",
             BuildingSewerPermit,
+            building_sewer.WORKFLOW,
             "Building sewer permit",
             "Building sewer permits",
             "§ 196-18",
@@ -93,6 +115,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "industrial",
             IndustrialDischargeApproval,
+            industrial.WORKFLOW,
             "Industrial discharge approval",
             "Industrial discharge approvals",
             "§ 196-16 D–F",
@@ -115,6 +138,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "private-system",
             PrivateDisposalSystem,
+            private_system.WORKFLOW,
             "Private disposal system",
             "Private disposal systems",
             "§ 196-17",
@@ -133,6 +157,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "subdivision",
             SubdivisionSewer,
+            subdivision.WORKFLOW,
             "Subdivision sewer",
             "Subdivision sewers",
             "§ 196-16 G; § 196-23",
@@ -153,6 +178,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "grinder",
             GrinderApproval,
+            grinder.WORKFLOW,
             "Grinder approval",
             "Grinder approvals",
             "§ 196-19 D(3)",
@@ -171,6 +197,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "interceptor",
             InterceptorRequirement,
+            interceptor.WORKFLOW,
             "Grease trap / interceptor",
             "Grease traps and interceptors",
             "§ 196-19 F",
@@ -186,6 +213,7 @@ KINDS: dict[str, Kind] = {
         Kind(
             "flushing",
             FlushingNotice,
+            flushing.WORKFLOW,
             "Flushing notice",
             "Flushing notices",
             "§ 196-19 L",
@@ -206,12 +234,14 @@ KINDS: dict[str, Kind] = {
 }
 
 
+for _kind in KINDS.values():
+    _kind.model.WORKFLOW = _kind.workflow
+
+
 def kind_of(record: Any) -> Kind:
     return KINDS[record.KIND_SLUG]
 
 
 def may_file(user: Any, kind: Kind) -> bool:
-    from sewer_office.accounts.roles import APPLICANT, roles_of
-
     roles = roles_of(user)
     return bool(roles & kind.file_roles) or (kind.applicant_may_file and APPLICANT in roles)

@@ -12,8 +12,21 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+import polars as pl
 from django.conf import settings
 
+from sewer_rules.evaluation.engine import evaluate_table
+from sewer_rules.ordinance.s196_16_subdivision_sewers import subdivision_sewer_duty as duty
+from sewer_rules.ordinance.s196_18_building_sewers import (
+    BuildingSewerDesign,
+    check_building_sewer,
+    permit_fee,
+)
+from sewer_rules.ordinance.s196_19_use_of_public_sewers.grinders import check_grinder
+from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import (
+    plant_influent_temperature,
+)
+from sewer_rules.ordinance.s196_23_developers import subdivision_sewer_fee
 from sewer_rules.parameters import ParameterSet, ParameterValue, load_jurisdiction
 
 
@@ -38,18 +51,11 @@ def parameter_dict(pv: ParameterValue) -> dict[str, Any]:
 
 def building_sewer_fee(permit_class: int, on: date) -> ParameterValue:
     """The permit and inspection fee in force on the application date (§ 196-18 B)."""
-    from sewer_rules.ordinance.s196_18_building_sewers import permit_fee
-
     return permit_fee(permit_class, params(), on)
 
 
 def building_sewer_checks(design: dict[str, Any], on: date) -> list[dict[str, Any]]:
     """The design checks of § 196-18 D, F, G, H on the declared design, as dictionaries."""
-    from sewer_rules.ordinance.s196_18_building_sewers import (
-        BuildingSewerDesign,
-        check_building_sewer,
-    )
-
     checks = check_building_sewer(BuildingSewerDesign.from_dict(design), params(), on)
     return [c.as_dict() for c in checks]
 
@@ -59,8 +65,6 @@ def building_sewer_checks(design: dict[str, Any], on: date) -> list[dict[str, An
 
 def subdivision_fee(estimated_cost: Decimal, on: date) -> Any:
     """The fee for a permit to construct public sewers (a ``SubdivisionSewerFee``)."""
-    from sewer_rules.ordinance.s196_23_developers import subdivision_sewer_fee
-
     return subdivision_sewer_fee(estimated_cost, params(), on)
 
 
@@ -68,8 +72,6 @@ def subdivision_sewer_duty(
     smallest_plot_acres: Decimal, in_sewer_district: bool, on: date
 ) -> dict[str, Any]:
     """§ 196-16 G: whether the owners shall construct the subdivision's sewers, and why."""
-    from sewer_rules.ordinance.s196_16_subdivision_sewers import subdivision_sewer_duty as duty
-
     return duty(smallest_plot_acres, in_sewer_district, params(), on).as_dict()
 
 
@@ -78,8 +80,6 @@ def subdivision_sewer_duty(
 
 def grinder_check(horsepower: Decimal, on: date) -> dict[str, Any]:
     """Whether a grinder of ``horsepower`` needs the Superintendent's approval."""
-    from sewer_rules.ordinance.s196_19_use_of_public_sewers.grinders import check_grinder
-
     return check_grinder(horsepower, params(), on).as_dict()
 
 
@@ -104,12 +104,6 @@ def evaluate_declared_discharge(
     temperature give the plant influent temperature of § 196-19 C(5). Sample-type and holding
     time advisories do not apply to declared values and are left out.
     """
-    import polars as pl
-
-    from sewer_rules.evaluation.engine import evaluate_table
-    from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import (
-        plant_influent_temperature,
-    )
 
     p = params()
     rows: list[dict[str, Any]] = []

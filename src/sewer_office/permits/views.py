@@ -15,16 +15,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.roles import VIEWER, is_staff_member, roles_of
+from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.forms import add_office_error
 from sewer_office.core.models import Attachment
 from sewer_office.core.paging import page_of
 from sewer_office.core.services import perform
 
 from .kinds import KINDS, Kind, kind_of, may_file
-from .services.common import attach
+from .services.building_sewer import plan_checks
+from .services.common import attach, may_upload
+from .services.subdivision import sewer_duty
 
 PAGE_SIZE = 25
 
@@ -78,13 +81,9 @@ def _detail_context(
         actions.append({"t": t, "form": form, "errors": submitted.get(f"{t.name}:errors")})
     extra: dict[str, Any] = {}
     if k.slug == "building-sewer" and is_staff_member(request.user):
-        from .services.building_sewer import plan_checks
-
         extra["plan_checks"] = record.plan_checks or plan_checks(record)["checks"]
         extra["plan_checks_live"] = not record.plan_checks
     if k.slug == "subdivision":
-        from .services.subdivision import sewer_duty
-
         extra["sewer_duty"] = sewer_duty(record)
     return {
         "kind": k,
@@ -95,20 +94,10 @@ def _detail_context(
         "attachments": Attachment.objects.filter(
             content_type=ContentType.objects.get_for_model(record), object_id=str(record.pk)
         ),
-        "may_upload": _may_upload(request.user, record),
+        "may_upload": may_upload(request.user, record),
         "detail_template": f"permits/detail_{k.slug.replace('-', '_')}.html",
         **extra,
     }
-
-
-def _may_upload(user: Any, record: Any) -> bool:
-    if not record.is_open:
-        return False
-    roles = roles_of(user)
-    if roles - {VIEWER, "applicant"}:
-        return True
-    applicant: bool = record.is_applicant(user)
-    return applicant
 
 
 @office_view()
@@ -132,12 +121,8 @@ def record_create(request: HttpRequest, kind: str) -> HttpResponse:
                 data["files"] = request.FILES.getlist("files")
             try:
                 record = k.create(request.user, data)
-            except InvalidInput as e:
-                for field, errs in e.errors.items():
-                    for msg in errs:
-                        form.add_error(field if field in form.fields else None, msg)
             except OfficeError as e:
-                form.add_error(None, e.message)
+                add_office_error(form, e)
             else:
                 messages.success(request, f"{record.number} filed.")
                 return redirect(record.get_absolute_url())
@@ -185,7 +170,7 @@ def record_transition(request: HttpRequest, kind: str, pk: int, name: str) -> Ht
 @office_view()
 def record_upload(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
     record = _record(request, _kind(kind), pk)
-    if not _may_upload(request.user, record):
+    if not may_upload(request.user, record):
         raise PermissionDenied("You may not add files to this record.")
     files = request.FILES.getlist("files")
     if not files:

@@ -14,7 +14,7 @@ from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 
-from .models import Person, Property, ServiceArea
+from .models import Building, Contact, Establishment, Person, Property, ServiceArea
 from .signals import public_sewer_declared
 
 AVAILABILITY_CITATION = "§ 196-17 E"
@@ -108,21 +108,18 @@ def _require_intake(actor: Any, what: str) -> None:
 
 def register_person(actor: Any, *, kind: str, name: str, contacts: dict[str, str]) -> Person:
     """A person of § 196-15 PERSON with its contacts, audited."""
-    from .models import Contact
-
     _require_intake(actor, "a person")
     with transaction.atomic():
-        person = Person.objects.create(kind=kind, name=name.strip())
+        person = audit.create_recorded(
+            Person,
+            {"kind": kind, "name": name.strip()},
+            actor=actor,
+            action="register",
+            citation="§ 196-15 PERSON",
+        )
         for contact_kind, value in contacts.items():
             if value.strip():
                 Contact.objects.create(person=person, kind=contact_kind, value=value.strip())
-        audit.record(
-            actor=actor,
-            action="register",
-            obj=person,
-            after=audit.snapshot(person),
-            citation="§ 196-15 PERSON",
-        )
     return person
 
 
@@ -138,22 +135,24 @@ def register_property(
     dwelling_units: int = 0,
 ) -> Property:
     """A tax parcel with its owner, area and (optionally) its building, audited."""
-    from .models import Building
-
     _require_intake(actor, "a property")
     with transaction.atomic():
-        prop = Property.objects.create(
-            parcel_id=parcel_id,
-            address=address.strip(),
-            owner=owner,
-            service_area=service_area,
-            acreage=acreage,
+        prop = audit.create_recorded(
+            Property,
+            {
+                "parcel_id": parcel_id,
+                "address": address.strip(),
+                "owner": owner,
+                "service_area": service_area,
+                "acreage": acreage,
+            },
+            actor=actor,
+            action="register",
         )
         if building_use:
             Building.objects.create(
                 property=prop, name="Main building", use=building_use, dwelling_units=dwelling_units
             )
-        audit.record(actor=actor, action="register", obj=prop, after=audit.snapshot(prop))
     return prop
 
 
@@ -162,8 +161,6 @@ def register_establishment(
 ) -> Any:
     """A business operating in a building, audited. ``code`` is the facility code that
     laboratory files and meters use (upper-cased; unique among establishments)."""
-    from .models import Establishment
-
     _require_intake(actor, "an establishment")
     code = code.strip().upper()
     if code and Establishment.objects.filter(code=code).exists():

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -199,8 +200,6 @@ def _intake(
 
 
 def obj_url(obj: Any) -> str:
-    from django.urls import reverse
-
     name = {
         "person": "registry:person",
         "property": "registry:property",

@@ -21,6 +21,7 @@ decimal (issue 10). The engine compares in polars decimals of one fixed scale, :
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
@@ -94,8 +95,6 @@ def read_numbers(text: pl.Series) -> tuple[pl.Series, pl.Series]:
 
 
 def _is_number(t: str) -> bool:
-    import re
-
     return re.match(_NUMBER, t.strip()) is not None
 
 

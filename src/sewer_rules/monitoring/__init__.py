@@ -10,12 +10,14 @@ sections (:mod:`sewer_rules.sections`).
 - :mod:`.stamps` — ISO times with offsets read as byte arithmetic (the historians' layout).
 - :mod:`.slugs` — § 196-15 SLUG and § 196-19 D(9)(d).
 - :mod:`.excursions` — § 196-19 C(3), D(8), D(1); monthly totals; 40 CFR 401.17 option.
-- :mod:`.readings` — reading a meter file lazily, meter by meter, with its hygiene.
-- :mod:`.analysis` — a file judged series by series (what ``sewer-use slugs`` runs).
+- :mod:`.readings` — the hygiene of a meter file's rows, meter by meter (the file itself is
+  opened by :mod:`sewer_io.readings`).
+- :mod:`.analysis` — the series judged one by one (what ``sewer-use slugs`` runs through
+  :func:`sewer_io.readings.analyse`).
 """
 
 from . import excursions, slugs
-from .analysis import Options, Report, SeriesReport, analyse
+from .analysis import Options, Report, SeriesReport
 from .readings import ReadingsError, ReadOptions, RowError
 from .series import Series
 
@@ -27,7 +29,6 @@ __all__ = [
     "RowError",
     "Series",
     "SeriesReport",
-    "analyse",
     "excursions",
     "slugs",
 ]

@@ -1,23 +1,22 @@
 """A readings file judged series by series: slugs, excursions, monthly totals, row errors.
 
-This is what ``sewer-use slugs`` runs. Each series is read, judged and dropped before the next
+This is what ``sewer-use slugs`` runs, through :func:`sewer_io.readings.analyse` which opens
+the file. Each series is read, judged and dropped before the next
 is read (unless the caller keeps it to draw it), so memory follows the largest series, not
 the file. The result names the dated parameters it used, so it can be replayed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from sewer_rules.findings import UsedParameter
-from sewer_rules.parameters import ParameterSet, load_jurisdiction
+from sewer_rules.parameters import ParameterSet
 from sewer_rules.units import UNITS, UnitError, convert
 
 from .excursions import (
@@ -28,7 +27,7 @@ from .excursions import (
     has_limits,
     monthly_totals,
 )
-from .readings import Readings, ReadOptions, RowError
+from .readings import ReadOptions, RowError, SeriesSource
 from .series import (
     DEFAULT_MAX_GAP_US,
     US_PER_HOUR,
@@ -202,40 +201,27 @@ def analyse_series(series: Series, params: ParameterSet, options: Options) -> Se
     return report
 
 
-def iter_reports(
-    path: str | Path, options: Options, params: ParameterSet | None = None
-) -> tuple[Readings, Iterator[SeriesReport]]:
-    """The file opened, and a generator of its series' reports (one series in memory at a time)."""
-    params = params or load_jurisdiction(options.jurisdiction)
-    readings = Readings(
-        path,
-        ReadOptions(
-            timezone=params.timezone,
-            dedupe=options.dedupe,
-            meter=options.meter,
-            parameter=options.parameter,
-            memory_budget=options.memory_budget,
-            max_errors=options.max_errors,
-            spill_dir=options.spill_dir,
-        ),
+def read_options(options: Options, params: ParameterSet) -> ReadOptions:
+    """How to read the rows for ``options`` in the jurisdiction of ``params``."""
+    return ReadOptions(
+        timezone=params.timezone,
+        dedupe=options.dedupe,
+        meter=options.meter,
+        parameter=options.parameter,
+        memory_budget=options.memory_budget,
+        max_errors=options.max_errors,
+        spill_dir=options.spill_dir,
     )
-    chosen = params
-
-    def run() -> Iterator[SeriesReport]:
-        for series in readings.series():
-            yield analyse_series(series, chosen, options)
-
-    return readings, run()
 
 
-def analyse(path: str | Path, options: Options | None = None) -> Report:
-    """Judge every series of a readings file (see the module docstring)."""
-    options = options or Options()
-    params = load_jurisdiction(options.jurisdiction)
-    readings, reports = iter_reports(path, options, params)
-    series = list(reports)
+def report_of(
+    source: str, readings: SeriesSource, options: Options, params: ParameterSet
+) -> Report:
+    """Every series of ``readings`` judged, one series in memory at a time, with the row
+    errors met on the way (the file is opened by :func:`sewer_io.readings.analyse`)."""
+    series = [analyse_series(s, params, options) for s in readings.series()]
     return Report(
-        source=str(path),
+        source=source,
         timezone=params.timezone,
         jurisdiction=params.jurisdiction,
         parameters_version=params.version,

@@ -1,7 +1,8 @@
 """Reading a meter file: lazily, meter by meter, with the hygiene the law's arithmetic needs.
 
-The one place in :mod:`sewer_rules` that reads a user's file (``sewer-use slugs`` asks for it).
-Columns ``timestamp`` and ``value`` are required; ``meter``, ``parameter`` and ``unit`` are
+The rules take the file as a polars frame: :mod:`sewer_io.readings` opens it (CSV or
+Parquet, lazily), splits a large one and hands the rows to :class:`SeriesSource`; everything
+else — columns, times, exact values, units, duplicates, row errors — is here. Columns ``timestamp`` and ``value`` are required; ``meter``, ``parameter`` and ``unit`` are
 optional (one meter ``default``, parameter ``flow``, the parameter's canonical unit). Header
 names are matched without regard to case or surrounding spaces.
 
@@ -38,16 +39,15 @@ Hygiene, as the issue and INTERPRETATIONS.md set it:
 Row numbers are those a spreadsheet shows: the header is row 1, the first reading row 2.
 
 Memory: polars scans the file lazily into a compact form (about 40 bytes a reading). A small
-file is held whole; a large one is first split, in one streaming pass, into one Parquet file
-per meter and parameter in a temporary folder, and the series are then read and judged one at
-a time, so that resident memory follows the largest single series, not the file.
+file is held whole; a large one is first split by :mod:`sewer_io.readings`, in one streaming
+pass, into one Parquet file per meter and parameter in a temporary folder, and the series are
+then read and judged one at a time, so that resident memory follows the largest single
+series, not the file.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
@@ -55,7 +55,6 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 import numpy as np
 import numpy.typing as npt
@@ -136,7 +135,7 @@ class ReadOptions:
     spill_dir: str | None = None
 
 
-def _first_line(e: BaseException) -> str:
+def first_line(e: BaseException) -> str:
     text = str(e).strip().splitlines()
     return text[0] if text else type(e).__name__
 
@@ -144,23 +143,12 @@ def _first_line(e: BaseException) -> str:
 # --- the lazy hygiene pipeline ---------------------------------------------------------------
 
 
-def _scan(path: Path) -> pl.LazyFrame:
-    suffix = path.suffix.lower()
-    if not path.is_file():
-        raise ReadingsError(f"{path}: no such file")
-    if suffix == ".csv":
-        return pl.scan_csv(path, infer_schema=False, raise_if_empty=False)
-    if suffix in (".parquet", ".pq"):
-        return pl.scan_parquet(path)
-    raise ReadingsError(f"{path}: readings must be a .csv or .parquet file")
-
-
 def _columns(path: Path, lf: pl.LazyFrame) -> dict[str, tuple[str, pl.DataType]]:
     """Map each known column (lower-cased) to the file's own name and type."""
     try:
         schema = lf.collect_schema()
     except (pl.exceptions.PolarsError, OSError) as e:
-        raise ReadingsError(f"{path}: cannot read: {_first_line(e)}") from None
+        raise ReadingsError(f"{path}: cannot read: {first_line(e)}") from None
     found: dict[str, tuple[str, pl.DataType]] = {}
     for name, dtype in schema.items():
         key = name.strip().lower()
@@ -195,7 +183,7 @@ def _formats(path: Path, lf: pl.LazyFrame, name: str) -> tuple[list[str], list[s
         head = lf.select(_normalised(pl.col(name).str.strip_chars()).alias("x")).head(SAMPLE)
         sample = head.collect()["x"].drop_nulls()
     except (pl.exceptions.PolarsError, OSError) as e:
-        raise ReadingsError(f"{path}: cannot read: {_first_line(e)}") from None
+        raise ReadingsError(f"{path}: cannot read: {first_line(e)}") from None
     aware: list[str] = []
     naive: list[str] = []
     fast_aware = sample.str.contains(_FAST_AWARE)
@@ -483,7 +471,7 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
     try:
         raw = lf.with_row_index("__row", offset=2).select("__row", *names).collect()
     except (pl.exceptions.PolarsError, OSError) as e:
-        raise ReadingsError(f"{path}: cannot read: {_first_line(e)}") from None
+        raise ReadingsError(f"{path}: cannot read: {first_line(e)}") from None
     value = pl.col(v_name)
     instants = aware_instants(raw[ts_name])
     marked = raw.with_columns(
@@ -540,7 +528,7 @@ def lf_collect(path: Path, lf: pl.LazyFrame) -> pl.DataFrame:
     try:
         return lf.collect()
     except (pl.exceptions.PolarsError, OSError) as e:
-        raise ReadingsError(f"{path}: cannot read: {_first_line(e)}") from None
+        raise ReadingsError(f"{path}: cannot read: {first_line(e)}") from None
 
 
 # --- series from the compact rows ------------------------------------------------------------
@@ -776,36 +764,27 @@ class _Builder:
         return rows[starts], t[starts], merged_v, scale + extra, merged
 
 
-# --- the file, series by series --------------------------------------------------------------
+# --- rows to series, series by series -------------------------------------------------------
 
 
-class Readings:
-    """A readings file, opened lazily; iterate :meth:`series` to get one series at a time.
+class SeriesSource(ABC):
+    """Rows of a readings source turned into series, one meter and parameter at a time.
 
-    Row errors found along the way are collected in :attr:`errors` (the first
+    ``source`` names the file in messages; the reading itself (a file, its size, the temporary
+    split of a large one) is :class:`sewer_io.readings.Readings`, which hands the rows here
+    as frames. Row errors found along the way are collected in :attr:`errors` (the first
     ``max_errors`` by row) and counted in :attr:`errors_total`.
     """
 
-    def __init__(self, path: str | Path, options: ReadOptions | None = None) -> None:
-        self.path = Path(path)
+    def __init__(self, source: str | Path, options: ReadOptions | None = None) -> None:
+        self.path = Path(source)
         self.options = options or ReadOptions()
         if self.options.dedupe not in (None, *DEDUPE):
             raise ValueError(f"dedupe must be one of {', '.join(DEDUPE)}")
-        self._lazy = compact(self.path, _scan(self.path), self.options)
         self.errors: list[RowError] = []
         self.errors_total = 0
         self.spilled = False
         self._builder = _Builder(self.path, self.options)
-
-    def _estimate(self) -> int:
-        """Bytes the compact form of the file would take in memory (about 40 a row)."""
-        if self.path.suffix.lower() == ".csv":
-            return self.path.stat().st_size
-        try:
-            rows = pl.scan_parquet(self.path).select(pl.len()).collect().item()
-        except pl.exceptions.PolarsError as e:
-            raise ReadingsError(f"{self.path}: cannot read: {_first_line(e)}") from None
-        return int(rows) * 40
 
     def _add_errors(self, errors: list[RowError], total: int) -> None:
         if total:
@@ -824,12 +803,6 @@ class Readings:
             for r, c, raw in zip(first["row"], first["code"], first["raw"], strict=True)
         ]
         self._add_errors(found, bad.height)
-
-    def _collect(self, lf: pl.LazyFrame) -> pl.DataFrame:
-        try:
-            return lf.collect(engine="streaming")
-        except (pl.exceptions.PolarsError, OSError) as e:
-            raise ReadingsError(f"{self.path}: cannot read: {_first_line(e)}") from None
 
     def _resolve(self, df: pl.DataFrame) -> dict[tuple[str, str], list[pl.DataFrame]]:
         """Group rows by meter and parameter, spellings of one parameter together; rows whose
@@ -863,41 +836,19 @@ class Readings:
             if series is not None:
                 yield series
 
+    def series_of(self, rows: pl.DataFrame) -> Iterator[Series]:
+        """The series of compact ``rows`` (:func:`compact`), sorted by meter then parameter."""
+        yield from self._build(self._resolve(rows))
+
+    @abstractmethod
     def series(self) -> Iterator[Series]:
         """Each meter's series of each parameter, sorted by meter then parameter."""
-        if self._estimate() <= self.options.memory_budget:
-            rows = compact_now(self.path, _scan(self.path), self.options)
-            yield from self._build(self._resolve(rows))
-            return
-        self.spilled = True
-        folder = tempfile.mkdtemp(prefix="sewer-slugs-", dir=self.options.spill_dir)
-        try:
-            keyed = self._lazy.with_columns(
-                pl.col("meter").fill_null(""), pl.col("parameter").fill_null("")
-            )
-            try:
-                keyed.sink_parquet(
-                    pl.PartitionBy(folder, key=["meter", "parameter"], include_key=True),
-                    mkdir=True,
-                    engine="streaming",
-                )
-            except (pl.exceptions.PolarsError, OSError) as e:
-                raise ReadingsError(f"{self.path}: cannot read: {_first_line(e)}") from None
-            # one folder per meter and spelling of a parameter: group the spellings of one
-            # parameter, then read and judge one series at a time
-            leaves: dict[tuple[str, str], list[str]] = {}
-            for d, _, files in os.walk(folder):
-                if not any(f.endswith(".parquet") for f in files):
-                    continue
-                parts = [unquote(p.split("=", 1)[-1]) for p in Path(d).relative_to(folder).parts]
-                meter, raw = [*parts, "", ""][:2]
-                name = SPELLINGS.get(normalize_spelling(raw)) or f"\x00{raw}"
-                leaves.setdefault((meter, name), []).append(d)
-            for key in sorted(leaves):
-                frames = [pl.read_parquet(Path(d) / "*.parquet") for d in sorted(leaves[key])]
-                yield from self._build(self._resolve(pl.concat(frames)))
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+
+    @staticmethod
+    def spelled(raw: str) -> str:
+        """The analyte a parameter spelling stands for, or a key of its own (sorted last) for
+        a spelling that names none: how a split file's parts are grouped."""
+        return SPELLINGS.get(normalize_spelling(raw)) or f"\x00{raw}"
 
 
 def canonical_parameter(text: str) -> str:

@@ -7,6 +7,8 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
+from sewer_office.core.law import link_citations
+
 register = template.Library()
 
 
@@ -42,6 +44,4 @@ def cite(value: Any) -> SafeString:
     ``{{ finding.citation|cite }}``: ``§ 196-19 C(3)`` becomes a link to ``/law/?c=…`` whose
     ``title`` is the subsection's text; other text (a federal reference) is shown escaped.
     """
-    from sewer_office.core.law import link_citations
-
     return link_citations(value)

@@ -1,10 +1,18 @@
 """Models of the permits app (one module per permit, each driven by its workflow)."""
 
-from .building_sewer import BuildingSewerPermit, PermitClass
-from .industrial import ApprovalCondition, DischargeKind, IndustrialDischargeApproval
-from .minor import FlushingNotice, GrinderApproval, InterceptorKind, InterceptorRequirement
-from .private_system import PrivateDisposalSystem, SystemType
-from .subdivision import Provision, SubdivisionSewer
+from sewer_office.permits.choices import (
+    DischargeKind,
+    InterceptorKind,
+    PermitClass,
+    Provision,
+    SystemType,
+)
+
+from .building_sewer import BuildingSewerPermit
+from .industrial import ApprovalCondition, IndustrialDischargeApproval
+from .minor import FlushingNotice, GrinderApproval, InterceptorRequirement
+from .private_system import PrivateDisposalSystem
+from .subdivision import SubdivisionSewer
 
 __all__ = [
     "ApprovalCondition",

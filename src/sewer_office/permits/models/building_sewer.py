@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from django.db import models
 
-from sewer_office.permits.workflows.building_sewer import WORKFLOW
+from sewer_office.permits.choices import PermitClass
 
 from .base import Application
-
-
-class PermitClass(models.IntegerChoices):
-    """§ 196-18 B: "two classes of building sewer permits"."""
-
-    RESIDENTIAL_COMMERCIAL = 1, "Class 1 — residential and commercial service"
-    INDUSTRIAL = 2, "Class 2 — establishments producing industrial wastes"
 
 
 class BuildingSewerPermit(Application):
@@ -44,7 +37,6 @@ class BuildingSewerPermit(Application):
     connected_on = models.DateField(null=True, blank=True)
     supervised_by = models.CharField(max_length=120, blank=True)
 
-    WORKFLOW = WORKFLOW
     NUMBER_PREFIX = "BSP"
     KIND_SLUG = "building-sewer"
     CITATION = "§ 196-18"

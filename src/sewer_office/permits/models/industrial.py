@@ -5,19 +5,19 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from sewer_office.permits.workflows.industrial import CONDITION_KINDS, WORKFLOW
+from sewer_office.permits.choices import DischargeKind
 
 from .base import Application
 
-
-class DischargeKind(models.TextChoices):
-    """§ 196-16 E: new discharges and alterations; § 196-16 F: cooling water."""
-
-    NEW = "new", "New discharge of industrial waste"
-    CHANGE_QUANTITY = "change_quantity", "Change in quantity"
-    CHANGE_TEMPERATURE = "change_temperature", "Change in temperature"
-    CHANGE_CHARACTER = "change_character", "Change in chemical characteristics"
-    COOLING_WATER = "cooling_water", "Industrial cooling water"
+#: Kinds of condition and the subsection authorising each.
+CONDITION_KINDS: dict[str, tuple[str, str]] = {
+    "pretreatment": ("Pretreatment to an acceptable condition", "§ 196-19 E(1)(b)"),
+    "flow_equalization": ("Control over quantities and rates of discharge", "§ 196-19 E(1)(c)"),
+    "control_manhole": ("Control manhole with meters and appurtenances", "§ 196-19 H"),
+    "sampling": ("Sampling and measurement at the control manhole", "§ 196-19 I"),
+    "surcharge": ("Payment for the added cost of handling and treating", "§ 196-19 E(1)(d)"),
+    "special_agreement": ("Special agreement for waste of unusual strength", "§ 196-19 J"),
+}
 
 
 class IndustrialDischargeApproval(Application):
@@ -42,7 +42,6 @@ class IndustrialDischargeApproval(Application):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
-    WORKFLOW = WORKFLOW
     NUMBER_PREFIX = "IDA"
     KIND_SLUG = "industrial"
     CITATION = "§ 196-16 E"

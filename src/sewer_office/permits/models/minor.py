@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from sewer_office.permits.workflows import flushing, grinder, interceptor
+from sewer_office.permits.choices import InterceptorKind
 
 from .base import Application
 
@@ -18,18 +18,12 @@ class GrinderApproval(Application):
     rule_check = models.JSONField(default=dict, blank=True)
     decided_on = models.DateField(null=True, blank=True)
 
-    WORKFLOW = grinder.WORKFLOW
     NUMBER_PREFIX = "GRD"
     KIND_SLUG = "grinder"
     CITATION = "§ 196-19 D(3)"
 
     class Meta(Application.Meta):
         verbose_name = "grinder approval"
-
-
-class InterceptorKind(models.TextChoices):
-    GREASE_TRAP = "grease_trap", "Grease trap (§ 196-19 F(2))"
-    OIL_SAND = "oil_sand_interceptor", "Oil and sand interceptor (§ 196-19 F(1))"
 
 
 class InterceptorRequirement(Application):
@@ -50,7 +44,6 @@ class InterceptorRequirement(Application):
     health_approval_ref = models.CharField(max_length=60, blank=True)
     approved_on = models.DateField(null=True, blank=True)
 
-    WORKFLOW = interceptor.WORKFLOW
     NUMBER_PREFIX = "INT"
     KIND_SLUG = "interceptor"
     CITATION = "§ 196-19 F"
@@ -75,7 +68,6 @@ class FlushingNotice(Application):
     acknowledged_on = models.DateField(null=True, blank=True)
     flushed_on = models.DateField(null=True, blank=True)
 
-    WORKFLOW = flushing.WORKFLOW
     NUMBER_PREFIX = "FLN"
     KIND_SLUG = "flushing"
     CITATION = "§ 196-19 L"

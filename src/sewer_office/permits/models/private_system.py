@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from django.db import models
 
-from sewer_office.permits.workflows.private_system import WORKFLOW
+from sewer_office.permits.choices import SystemType
 
 from .base import Application
-
-
-class SystemType(models.TextChoices):
-    SEPTIC = "septic", "Septic tank and absorption field"
-    SEPTIC_RAISED = "septic_raised", "Septic tank and raised bed / fill system"
-    CESSPOOL = "cesspool", "Cesspool (existing)"
-    OTHER = "other", "Other approved system"
 
 
 class PrivateDisposalSystem(Application):
@@ -30,7 +23,6 @@ class PrivateDisposalSystem(Application):
     abandoned_on = models.DateField(null=True, blank=True)
     filled_with = models.CharField(max_length=120, blank=True)
 
-    WORKFLOW = WORKFLOW
     NUMBER_PREFIX = "PDS"
     KIND_SLUG = "private-system"
     CITATION = "§ 196-17"

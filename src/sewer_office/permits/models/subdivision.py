@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from django.db import models
 
-from sewer_office.permits.workflows.subdivision import WORKFLOW
+from sewer_office.permits.choices import Provision
 
 from .base import Application
-
-
-class Provision(models.TextChoices):
-    PUBLIC_SEWER = "public_sewer", "Public sewer (§ 196-23 A)"
-    PRIVATE_SYSTEMS = (
-        "private_systems",
-        "Private systems until public sewer is available (§ 196-23 B)",
-    )
 
 
 class SubdivisionSewer(Application):
@@ -36,7 +28,6 @@ class SubdivisionSewer(Application):
     plans_approved_on = models.DateField(null=True, blank=True)
     filed_with_planning_board_on = models.DateField(null=True, blank=True)
 
-    WORKFLOW = WORKFLOW
     NUMBER_PREFIX = "SUB"
     KIND_SLUG = "subdivision"
     CITATION = "§ 196-23"

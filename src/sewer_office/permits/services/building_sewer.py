@@ -12,6 +12,7 @@ from sewer_office.core.errors import InvalidInput
 from sewer_office.permits import rules
 from sewer_office.permits.models.building_sewer import BuildingSewerPermit
 from sewer_office.registry.models import Building, Person, Property
+from sewer_rules.ordinance.s196_18_building_sewers import BuildingSewerDesign, DesignError
 from sewer_rules.parameters import ParameterValue
 
 from .common import check_may_apply, create_application
@@ -60,8 +61,6 @@ def file_building_sewer_permit(
 
 def validate_design(design: dict[str, Any], on: date | None) -> None:
     """Refuse a design the rules cannot read, naming the field."""
-    from sewer_rules.ordinance.s196_18_building_sewers import BuildingSewerDesign, DesignError
-
     try:
         BuildingSewerDesign.from_dict(design)
     except DesignError as e:
@@ -94,8 +93,6 @@ def fee_not_configured_message(permit: BuildingSewerPermit, fee: ParameterValue)
 
 def plan_checks(permit: BuildingSewerPermit) -> dict[str, Any]:
     """The § 196-18 D, F, G, H checks of the declared design under the law of the filing date."""
-    from sewer_rules.ordinance.s196_18_building_sewers import DesignError
-
     p = rules.params()
     try:
         checks = rules.building_sewer_checks(permit.design, permit.filed_on)

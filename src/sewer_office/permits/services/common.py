@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any, TypeVar
 
+from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.utils import timezone
 
 from sewer_office.accounts.access import person_ids
-from sewer_office.accounts.roles import has_role, roles_of
+from sewer_office.accounts.roles import APPLICANT, VIEWER, has_role, roles_of
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.models import Attachment
@@ -74,10 +77,6 @@ def attach(
     record: Any, upload: Any, actor: Any, *, title: str = "", at: datetime | None = None
 ) -> Attachment:
     """Store an uploaded file with the record (with a sha256 to prove what was filed)."""
-    import hashlib
-
-    from django.conf import settings
-    from django.contrib.contenttypes.models import ContentType
 
     if upload.size > settings.SEWER_USE_MAX_UPLOAD_BYTES:
         raise InvalidInput(
@@ -111,3 +110,13 @@ def attach(
         at=at,
     )
     return att
+
+
+def may_upload(user: Any, record: Application) -> bool:
+    """Whether ``user`` may add files to ``record``: while it is open, office staff (not a
+    viewer) or the applicant."""
+    if not record.is_open:
+        return False
+    if roles_of(user) - {VIEWER, APPLICANT}:
+        return True
+    return record.is_applicant(user)

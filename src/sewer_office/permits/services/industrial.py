@@ -11,7 +11,8 @@ from django.utils import timezone
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
 from sewer_office.permits import rules
-from sewer_office.permits.models.industrial import DischargeKind, IndustrialDischargeApproval
+from sewer_office.permits.choices import DischargeKind
+from sewer_office.permits.models.industrial import IndustrialDischargeApproval
 from sewer_office.registry.models import Establishment, Person
 
 from .common import check_may_apply, create_application

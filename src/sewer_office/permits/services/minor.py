@@ -11,10 +11,10 @@ from django.utils import timezone
 from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, SUPERINTENDENT, has_role
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.permits import rules
+from sewer_office.permits.choices import InterceptorKind
 from sewer_office.permits.models.minor import (
     FlushingNotice,
     GrinderApproval,
-    InterceptorKind,
     InterceptorRequirement,
 )
 from sewer_office.registry.models import Building, Establishment, Person, Property

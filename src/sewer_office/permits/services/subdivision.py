@@ -11,7 +11,8 @@ from django.utils import timezone
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
 from sewer_office.permits import rules
-from sewer_office.permits.models.subdivision import Provision, SubdivisionSewer
+from sewer_office.permits.choices import Provision
+from sewer_office.permits.models.subdivision import SubdivisionSewer
 from sewer_office.registry.models import Person, Property
 from sewer_rules.parameters import ParameterValue
 

@@ -28,6 +28,14 @@ from django import forms
 
 from sewer_office.accounts.roles import CLERK, ENGINEER, HIGHWAY, SUPERINTENDENT
 from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+from sewer_office.permits.services.building_sewer import (
+    assess_fee,
+    fee_not_configured_message,
+    plan_checks,
+    store_fee,
+)
+from sewer_office.registry.choices import WastewaterService
+from sewer_office.registry.services import set_wastewater_service
 
 from .common import date_field, day, withdraw
 
@@ -77,15 +85,11 @@ class ConnectionForm(forms.Form):
 
 
 def _fee_guard(permit: Any, data: dict[str, Any]) -> str | None:
-    from sewer_office.permits.services.building_sewer import assess_fee, fee_not_configured_message
-
     fee = assess_fee(permit)
     return fee_not_configured_message(permit, fee) if fee.value is None else None
 
 
 def _fee_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from sewer_office.permits.services.building_sewer import store_fee
-
     store_fee(permit)
     permit.fee_paid_on = day(data, "paid_on", at)
     permit.fee_receipt = data["receipt_number"]
@@ -103,8 +107,6 @@ def _old_sewer_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetim
 
 
 def _plans_guard(permit: Any, data: dict[str, Any]) -> str | None:
-    from sewer_office.permits.services.building_sewer import plan_checks
-
     if permit.reuses_old_sewer and permit.old_sewer_result != "meets":
         return (
             "An old building sewer may be used with a new building only when the Superintendent "
@@ -120,8 +122,6 @@ def _plans_guard(permit: Any, data: dict[str, Any]) -> str | None:
 
 
 def _plans_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from sewer_office.permits.services.building_sewer import plan_checks
-
     result = plan_checks(permit)
     permit.plan_checks = result["checks"]
     permit.plan_checks_version = result["parameters_version"]
@@ -138,9 +138,6 @@ def _ready_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -
 
 
 def _connection_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from sewer_office.registry.choices import WastewaterService
-    from sewer_office.registry.services import set_wastewater_service
-
     permit.inspected_on = day(data, "inspected_on", at)
     permit.connected_on = day(data, "connected_on", at)
     permit.supervised_by = data["supervised_by"]

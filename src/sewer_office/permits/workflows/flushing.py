@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT
 from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
@@ -30,8 +31,6 @@ class FlushedForm(forms.Form):
 
 
 def _ack_effect(notice: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from django.utils import timezone
-
     notice.acknowledged_on = timezone.localdate(at)
 
 

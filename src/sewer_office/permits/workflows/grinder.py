@@ -15,6 +15,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.utils import timezone
+
 from sewer_office.accounts.roles import SUPERINTENDENT
 from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
 
@@ -22,8 +24,6 @@ from .common import withdraw
 
 
 def _decide(grinder: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from django.utils import timezone
-
     grinder.decided_on = timezone.localdate(at)
 
 

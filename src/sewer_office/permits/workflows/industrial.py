@@ -21,21 +21,14 @@ from datetime import datetime
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 from sewer_office.accounts.roles import ENGINEER
 from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+from sewer_office.permits.models.industrial import CONDITION_KINDS, ApprovalCondition
+from sewer_office.permits.services.industrial import evaluate
 
 from .common import withdraw
-
-#: Kinds of condition and the subsection authorising each.
-CONDITION_KINDS: dict[str, tuple[str, str]] = {
-    "pretreatment": ("Pretreatment to an acceptable condition", "§ 196-19 E(1)(b)"),
-    "flow_equalization": ("Control over quantities and rates of discharge", "§ 196-19 E(1)(c)"),
-    "control_manhole": ("Control manhole with meters and appurtenances", "§ 196-19 H"),
-    "sampling": ("Sampling and measurement at the control manhole", "§ 196-19 I"),
-    "surcharge": ("Payment for the added cost of handling and treating", "§ 196-19 E(1)(d)"),
-    "special_agreement": ("Special agreement for waste of unusual strength", "§ 196-19 J"),
-}
 
 
 class ConditionsForm(forms.Form):
@@ -74,8 +67,6 @@ class ConditionsForm(forms.Form):
 
 
 def _begin_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from sewer_office.permits.services.industrial import evaluate
-
     evaluate(approval)
 
 
@@ -100,15 +91,11 @@ def _conditions_guard(approval: Any, data: dict[str, Any]) -> str | None:
 
 
 def _decide_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from django.utils import timezone
-
     approval.decided_on = timezone.localdate(at)
     approval.decided_by = actor if getattr(actor, "is_authenticated", False) else None
 
 
 def _conditions_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from sewer_office.permits.models.industrial import ApprovalCondition
-
     _decide_effect(approval, data, actor, at)
     for key, (_label, citation) in CONDITION_KINDS.items():
         text = (data.get(key) or "").strip()

@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, SUPERINTENDENT
 from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
@@ -64,8 +65,6 @@ def _approve_guard(req: Any, data: dict[str, Any]) -> str | None:
 
 
 def _approve_effect(req: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from django.utils import timezone
-
     req.health_approval_ref = (data.get("health_approval_ref") or "").strip()
     req.approved_on = timezone.localdate(at)
 

@@ -23,9 +23,12 @@ from datetime import datetime
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, SUPERINTENDENT
 from sewer_office.core.workflow import State, Transition, Workflow
+from sewer_office.registry.choices import WastewaterService
+from sewer_office.registry.services import set_wastewater_service
 
 from .common import date_field, day, withdraw
 
@@ -61,9 +64,6 @@ def _health_effect(system: Any, data: dict[str, Any], actor: Any, at: datetime) 
 
 
 def _completion_effect(system: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from sewer_office.registry.choices import WastewaterService
-    from sewer_office.registry.services import set_wastewater_service
-
     system.completion_ref = data["completion_ref"]
     system.completed_on = day(data, "completed_on", at)
     system.forms_filed_on = day(data, "forms_filed_on", at)
@@ -100,14 +100,10 @@ def _require_guard(system: Any, data: dict[str, Any]) -> str | None:
 
 
 def _require_effect(system: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from django.utils import timezone
-
     system.connection_required_on = timezone.localdate(at)
 
 
 def _abandon_guard(system: Any, data: dict[str, Any]) -> str | None:
-    from sewer_office.registry.choices import WastewaterService
-
     if system.property.wastewater_service != WastewaterService.PUBLIC_SEWER:
         return (
             "The property is not yet connected to the public sewer: a direct connection is made "

@@ -21,9 +21,11 @@ from datetime import datetime
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 from sewer_office.accounts.roles import CLERK, ENGINEER
 from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+from sewer_office.permits.services.subdivision import assess_fee, store_fee
 
 from .common import date_field, day, withdraw
 
@@ -45,8 +47,6 @@ class FilingForm(forms.Form):
 
 
 def _fee_guard(sub: Any, data: dict[str, Any]) -> str | None:
-    from sewer_office.permits.services.subdivision import assess_fee
-
     amount, rate = assess_fee(sub)
     if amount is None:
         return (
@@ -58,8 +58,6 @@ def _fee_guard(sub: Any, data: dict[str, Any]) -> str | None:
 
 
 def _fee_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from sewer_office.permits.services.subdivision import store_fee
-
     store_fee(sub)
     sub.fee_paid_on = day(data, "paid_on", at)
     sub.fee_receipt = data["receipt_number"]
@@ -71,8 +69,6 @@ def _health_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> 
 
 
 def _plans_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    from django.utils import timezone
-
     sub.plans_approved_on = timezone.localdate(at)
 
 

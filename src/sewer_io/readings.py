@@ -1,0 +1,104 @@
+"""A meter readings file opened for the rules: CSV or Parquet, lazily, series by series.
+
+The hygiene (columns, times, exact values, units, duplicates, row errors) is the rules'
+(:mod:`sewer_rules.monitoring.readings`); this module does what touches the file system:
+opening the file, estimating what its compact form would take in memory, and — for a file
+larger than the memory budget — splitting it in one streaming pass into one Parquet file per
+meter and parameter in a temporary folder (removed afterwards), read back one series at a
+time. ``sewer-use slugs`` and the office's meter uploads read through here.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import unquote
+
+import polars as pl
+
+from sewer_rules.monitoring.analysis import Options, Report, read_options, report_of
+from sewer_rules.monitoring.readings import (
+    ReadingsError,
+    ReadOptions,
+    SeriesSource,
+    compact,
+    compact_now,
+    first_line,
+)
+from sewer_rules.monitoring.series import Series
+from sewer_rules.parameters import load_jurisdiction
+
+
+def scan(path: Path) -> pl.LazyFrame:
+    """The file as a lazy frame of text columns (CSV) or its own types (Parquet)."""
+    suffix = path.suffix.lower()
+    if not path.is_file():
+        raise ReadingsError(f"{path}: no such file")
+    if suffix == ".csv":
+        return pl.scan_csv(path, infer_schema=False, raise_if_empty=False)
+    if suffix in (".parquet", ".pq"):
+        return pl.scan_parquet(path)
+    raise ReadingsError(f"{path}: readings must be a .csv or .parquet file")
+
+
+class Readings(SeriesSource):
+    """A readings file, opened lazily; iterate :meth:`series` to get one series at a time."""
+
+    def __init__(self, path: str | Path, options: ReadOptions | None = None) -> None:
+        super().__init__(path, options)
+        self._lazy = compact(self.path, scan(self.path), self.options)
+
+    def _estimate(self) -> int:
+        """Bytes the compact form of the file would take in memory (about 40 a row)."""
+        if self.path.suffix.lower() == ".csv":
+            return self.path.stat().st_size
+        try:
+            rows = pl.scan_parquet(self.path).select(pl.len()).collect().item()
+        except pl.exceptions.PolarsError as e:
+            raise ReadingsError(f"{self.path}: cannot read: {first_line(e)}") from None
+        return int(rows) * 40
+
+    def series(self) -> Iterator[Series]:
+        """Each meter's series of each parameter, sorted by meter then parameter."""
+        if self._estimate() <= self.options.memory_budget:
+            yield from self.series_of(compact_now(self.path, scan(self.path), self.options))
+            return
+        self.spilled = True
+        folder = tempfile.mkdtemp(prefix="sewer-slugs-", dir=self.options.spill_dir)
+        try:
+            keyed = self._lazy.with_columns(
+                pl.col("meter").fill_null(""), pl.col("parameter").fill_null("")
+            )
+            try:
+                keyed.sink_parquet(
+                    pl.PartitionBy(folder, key=["meter", "parameter"], include_key=True),
+                    mkdir=True,
+                    engine="streaming",
+                )
+            except (pl.exceptions.PolarsError, OSError) as e:
+                raise ReadingsError(f"{self.path}: cannot read: {first_line(e)}") from None
+            # one folder per meter and spelling of a parameter: group the spellings of one
+            # parameter, then read and judge one series at a time
+            leaves: dict[tuple[str, str], list[str]] = {}
+            for d, _, files in os.walk(folder):
+                if not any(f.endswith(".parquet") for f in files):
+                    continue
+                parts = [unquote(p.split("=", 1)[-1]) for p in Path(d).relative_to(folder).parts]
+                meter, raw = [*parts, "", ""][:2]
+                leaves.setdefault((meter, self.spelled(raw)), []).append(d)
+            for key in sorted(leaves):
+                frames = [pl.read_parquet(Path(d) / "*.parquet") for d in sorted(leaves[key])]
+                yield from self.series_of(pl.concat(frames))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def analyse(path: str | Path, options: Options | None = None) -> Report:
+    """Judge every series of a readings file (:mod:`sewer_rules.monitoring.analysis`)."""
+    options = options or Options()
+    params = load_jurisdiction(options.jurisdiction)
+    readings = Readings(path, read_options(options, params))
+    return report_of(str(path), readings, options, params)

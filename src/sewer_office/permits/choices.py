@@ -1,0 +1,42 @@
+"""Choices of the permits and approvals, each tied to the words of the article."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class SystemType(models.TextChoices):
+    SEPTIC = "septic", "Septic tank and absorption field"
+    SEPTIC_RAISED = "septic_raised", "Septic tank and raised bed / fill system"
+    CESSPOOL = "cesspool", "Cesspool (existing)"
+    OTHER = "other", "Other approved system"
+
+
+class PermitClass(models.IntegerChoices):
+    """§ 196-18 B: "two classes of building sewer permits"."""
+
+    RESIDENTIAL_COMMERCIAL = 1, "Class 1 — residential and commercial service"
+    INDUSTRIAL = 2, "Class 2 — establishments producing industrial wastes"
+
+
+class DischargeKind(models.TextChoices):
+    """§ 196-16 E: new discharges and alterations; § 196-16 F: cooling water."""
+
+    NEW = "new", "New discharge of industrial waste"
+    CHANGE_QUANTITY = "change_quantity", "Change in quantity"
+    CHANGE_TEMPERATURE = "change_temperature", "Change in temperature"
+    CHANGE_CHARACTER = "change_character", "Change in chemical characteristics"
+    COOLING_WATER = "cooling_water", "Industrial cooling water"
+
+
+class InterceptorKind(models.TextChoices):
+    GREASE_TRAP = "grease_trap", "Grease trap (§ 196-19 F(2))"
+    OIL_SAND = "oil_sand_interceptor", "Oil and sand interceptor (§ 196-19 F(1))"
+
+
+class Provision(models.TextChoices):
+    PUBLIC_SEWER = "public_sewer", "Public sewer (§ 196-23 A)"
+    PRIVATE_SYSTEMS = (
+        "private_systems",
+        "Private systems until public sewer is available (§ 196-23 B)",
+    )
