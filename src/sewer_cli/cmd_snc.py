@@ -33,6 +33,8 @@ from .main import EXIT_FOUND, EXIT_OK, UsageError
 if TYPE_CHECKING:  # polars and the rules load when the command runs (start-up, see main.py)
     from pathlib import Path
 
+    import polars as pl
+
     from sewer_rules.evaluation.permit_limits import PermitLimits
     from sewer_rules.federal.snc_determination import Limit, Measurement, Report, SNCReport
     from sewer_rules.parameters import ParameterSet
@@ -101,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FOUND if result.found else EXIT_OK
 
 
-def _measurements(source: str, raw: object, params: ParameterSet) -> list[Measurement]:
+def _measurements(source: str, raw: pl.DataFrame, params: ParameterSet) -> list[Measurement]:
     from fractions import Fraction
 
     from sewer_rules.evaluation.engine import RULES
@@ -109,7 +111,7 @@ def _measurements(source: str, raw: object, params: ParameterSet) -> list[Measur
     from sewer_rules.federal.snc_determination import Measurement
 
     names = sorted({r.parameter for r in RULES})
-    prepared = prepare(raw, params.timezone, params.breakpoints(names)[0])  # type: ignore[arg-type]
+    prepared = prepare(raw, params.timezone, params.breakpoints(names)[0])
     if prepared.errors.height:
         lines = [
             f"{source}: row {row}: field '{field}': {message}"

@@ -134,6 +134,7 @@ def _threshold(
 
 
 def _axis_dates(ax: Axes, tz: ZoneInfo) -> None:
+    # matplotlib.dates' locator and formatter constructors carry no annotations
     locator = mdates.AutoDateLocator(tz=tz)  # type: ignore[no-untyped-call]
     ax.xaxis.set_major_locator(locator)
     formatter = mdates.ConciseDateFormatter(locator, tz=tz)  # type: ignore[no-untyped-call]
