@@ -80,6 +80,7 @@ def build_demo_town(seed: int = 4, anchor: date | None = None) -> Town:
 
 def _monitoring(town: Town) -> None:
     """Sampling and results first (facility codes, sampling points), then what builds on them."""
+    from .enforcement import load_demo_enforcement
     from .grease import load_demo_grease
     from .inspections import load_demo_inspections
     from .meters import load_demo_meters
@@ -89,6 +90,7 @@ def _monitoring(town: Town) -> None:
     load_demo_meters(town)
     load_demo_grease(town)
     load_demo_inspections(town)
+    load_demo_enforcement(town)
 
 
 def _users(town: Town) -> None:

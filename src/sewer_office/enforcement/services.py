@@ -665,13 +665,14 @@ def fines(violation: Violation, as_of: date | None = None) -> Fines:
 # --- the daily clock ----------------------------------------------------------------------
 
 
-def advance_clocks(day: date | None = None) -> int:
+def advance_clocks(day: date | None = None, *, at: datetime | None = None) -> int:
     """Move every served violation whose deadline passed uncorrected to ``fines_accruing``.
 
     Run daily by ``sewer-use flag-overdue``: a notice's deadline runs to the end of its last
     day, so a violation moves on the first day after it; each move writes its audit event
     (§ 196-22 B), and a violation moved once is no longer ``served``, so later runs add
-    nothing. Returns how many moved.
+    nothing. Returns how many moved. ``at`` back-dates the events (loading a history, as
+    :func:`~sewer_office.core.services.perform` does); never taken from a request.
     """
     day = day or timezone.localdate()
     transition = WORKFLOW.get("deadline_passed")
@@ -703,6 +704,7 @@ def advance_clocks(day: date | None = None) -> int:
                 citation=transition.citation,
                 state_from="served",
                 state_to=locked.state,
+                at=at,
             )
             moved += 1
     return moved
