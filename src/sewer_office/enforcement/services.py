@@ -62,6 +62,8 @@ def open_violation(
 ) -> Violation:
     """Open a violation (by hand, or from ``finding``); § 196-20 is referred for arrest at once.
 
+    The person "found to be violating" (§ 196-22 A), whom the notice will be served on.
+
     One finding → at most one open violation: a second is refused with the first's number.
     """
     if not has_role(actor, *OPENERS):
@@ -271,6 +273,8 @@ def guard_issue(violation: Violation, data: dict[str, Any]) -> str | None:
 
 
 def effect_issue(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """§ 196-22 A: the written notice stating the nature of the violation, the section and the
+    correction period (at least 10 days) — the response the guide names first for the kind."""
     first = rules.first(violation.kind, violation.section, _day(at))
     _create_notice(violation, first, data, actor, at)
 
@@ -284,6 +288,8 @@ def effect_supersede(violation: Violation, data: dict[str, Any], actor: Any, at:
 
 
 def effect_serve(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """§ 196-22 A: the notice served on a recorded day by a recorded method; the deadline is
+    computed from that day (the period stated, the next business day) and stored with its basis."""
     notice = current_notice(violation)
     if notice is None or notice.served:
         raise Blocked("There is no issued notice awaiting service.")
@@ -339,6 +345,7 @@ def verified_correction(violation: Violation) -> Correction | None:
 
 
 def effect_report(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """§ 196-22 A: the person's report that it corrected the violation (by page, API or staff)."""
     reported = data["reported_on"]
     if reported > _day(at):
         raise InvalidInput({"reported_on": [f"{reported} is in the future."]})
@@ -392,6 +399,8 @@ def _decide(
 
 
 def effect_verify(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """§ 196-22 B: the correction verified "to the satisfaction of the Superintendent and/or
+    other authorized personnel as cited in § 196-21A"; the fine runs to this day."""
     from sewer_office.inspections.models import Inspection
 
     correction = pending_correction(violation)
@@ -502,6 +511,9 @@ def _create_referral(
 
 
 def effect_escalate(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """The guide's next step after an uncorrected deadline: a second notice or an order
+    (§ 196-22 A), a referral to the Town Attorney for prosecution (§ 196-22 B) or a request for
+    an injunction (§ 196-22 D), recorded; the court's proceedings are not the office's."""
     step = next_step(violation, _day(at))
     if step is None:  # guarded; kept for a concurrent change
         raise Blocked("The response guide names no further step for this violation.")
@@ -522,6 +534,9 @@ def effect_escalate(violation: Violation, data: dict[str, Any], actor: Any, at: 
 
 
 def effect_refer(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """A referral recorded: to the police for arrest (§ 196-20; the chapter is enforced by the
+    police and the Superintendent of Highways, § 196-21 D), to the Town Attorney for
+    prosecution (§ 196-22 B) or for an injunction (§ 196-22 D)."""
     kind = data["kind"]
     code = next((c for c, k in RESPONSE_REFERRALS.items() if k == kind), "")
     _create_referral(
@@ -602,6 +617,7 @@ def record_cost(
 
 
 def costs_total(violation: Violation) -> Decimal:
+    """The Town's recorded expense, loss or damage on the violation, for recovery (§ 196-22 C)."""
     return violation.costs.aggregate(t=models.Sum("amount"))["t"] or Decimal("0.00")
 
 
