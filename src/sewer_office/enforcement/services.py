@@ -341,7 +341,10 @@ def pending_correction(violation: Violation) -> Correction | None:
 
 
 def verified_correction(violation: Violation) -> Correction | None:
-    return violation.corrections.filter(verified_on__isnull=False).order_by("id").first()
+    """The first verified correction (from ``prefetch_related("corrections")`` when the
+    caller prefetched them, so that a list of violations costs no query per row)."""
+    verified = [c for c in violation.corrections.all() if c.verified_on is not None]
+    return min(verified, key=lambda c: c.pk) if verified else None
 
 
 def effect_report(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
