@@ -124,7 +124,7 @@ def _outside_panel(request: Any) -> Panel | None:
         services.visible_violations(
             Violation.objects.filter(state__in=OPEN_STATES)
             .select_related("person", "establishment", "property")
-            .prefetch_related("notices__superseded_by"),
+            .prefetch_related("notices__superseded_by", "corrections"),
             request.user,
         ).order_by("-observed_on", "-id")[:DASHBOARD_ROWS]
     )
