@@ -445,6 +445,19 @@ def effect_verify(violation: Violation, data: dict[str, Any], actor: Any, at: da
 
 
 def effect_reject(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    pending = pending_correction(violation)
+    rejected = data["rejected_on"]
+    if pending is not None and rejected < pending.reported_on:
+        raise InvalidInput(
+            {
+                "rejected_on": [
+                    f"The correction was reported on {pending.reported_on}: it cannot be "
+                    f"rejected on {rejected}, before it was reported."
+                ]
+            }
+        )
+    if rejected > _day(at):
+        raise InvalidInput({"rejected_on": [f"{rejected} is in the future."]})
     correction = _decide(
         violation,
         actor,
