@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, TextIO
 from .main import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
-    from sewer_rules.sections import Explanation
+    from sewer_rules.citations import Citation
+    from sewer_rules.sections import Explanation, Section
 
 # sewer_rules.sections.Coverage, restated so that --help builds no registry
 # (tests/test_cli_startup.py checks they agree).
@@ -62,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
                             "citation": str(s.citation),
                             "heading": s.heading,
                             "status": str(s.coverage),
-                            "implemented_by": impl.get(s.citation, []),
+                            # the rules that compute it, then the office's functions
+                            "implemented_by": [*impl.get(s.citation, []), *s.office],
                             "reason": s.reason,
                         }
                         for s in entries
@@ -73,11 +75,7 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_OK
         rows = []
         for s in entries:
-            detail = (
-                ", ".join(n.removeprefix("sewer_rules.") for n in impl.get(s.citation, []))
-                or s.reason
-            )
-            rows.append((str(s.citation), s.heading, str(s.coverage), detail))
+            rows.append((str(s.citation), s.heading, str(s.coverage), _detail(s, impl)))
         out.write(
             table(["citation", "heading", "status", "implemented by / reason"], rows) + "\n\n"
         )
@@ -87,6 +85,22 @@ def run(args: argparse.Namespace) -> int:
             f"{counts[Coverage.NOT_FORMALIZED]} not formalized, {counts[Coverage.INFORMATIONAL]} informational.\n"
         )
     return EXIT_OK
+
+
+def _detail(s: Section, impl: dict[Citation, list[str]]) -> str:
+    """The rules that compute the provision, the office functions that carry it out, and the
+    reason (what the software does not do); the reason alone when nothing implements it."""
+    names = [n.removeprefix("sewer_rules.") for n in impl.get(s.citation, [])]
+    office = [n.removeprefix("sewer_office.") for n in s.office]
+    parts = []
+    if names:
+        parts.append(", ".join(names))
+    if office:
+        parts.append("office: " + ", ".join(office))
+    done = "; ".join(parts)
+    if done and s.reason:
+        return f"{done} — {s.reason}"
+    return done or s.reason
 
 
 def run_one(args: argparse.Namespace) -> int:
@@ -120,7 +134,7 @@ def _as_json(ex: Explanation, on: str) -> dict[str, object]:
         "status": str(s.coverage),
         "reason": s.reason,
         "text": ex.provision.text,
-        "implemented_by": list(ex.implemented_by),
+        "implemented_by": [*ex.implemented_by, *ex.in_office],
         "parameters_on": on,
         "parameters": [
             {
@@ -146,6 +160,9 @@ def _write_table(ex: Explanation, on: str, out: TextIO) -> None:
         out.writelines(f"  {name}\n" for name in ex.implemented_by)
     else:
         out.write("implemented by: nothing (not computed)\n")
+    if ex.in_office:
+        out.write("carried out in the office by:\n")
+        out.writelines(f"  {name}\n" for name in ex.in_office)
     if ex.parameters:
         rows = [
             (

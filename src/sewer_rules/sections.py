@@ -2,7 +2,10 @@
 
 Learned from Catala: what cannot be computed is marked so, explicitly. Each entry is
 
-- ``implemented`` — computed by the functions that declare it with :func:`implements`;
+- ``implemented`` — computed by the functions that declare it with :func:`implements`, or
+  carried out by the office (``sewer_office``), whose functions are named in :data:`OFFICE`
+  (names only: this package imports nothing of the office; tests/office checks they exist and
+  cite the provision);
 - ``not_formalized`` — a matter of judgment, of the courts, or of another agency, with the reason;
 - ``informational`` — a definition or statement the rules read but which decides nothing itself.
 
@@ -39,6 +42,8 @@ class Section:
     heading: str
     coverage: Coverage
     reason: str = ""
+    #: The office's functions that carry the provision out (dotted names, :data:`OFFICE`).
+    office: tuple[str, ...] = ()
 
 
 _IMPLEMENTERS: dict[Citation, list[str]] = defaultdict(list)
@@ -305,24 +310,52 @@ _ENTRIES: list[tuple[str, str, Coverage, str]] = [
     (
         "§ 196-20",
         "Protection from damage",
-        N,
-        "referred at once (arrest for disorderly conduct); no correction clock",
+        I,
+        "referred at once to the police for arrest (disorderly conduct), no notice and no "
+        "correction clock; the arrest and the charge are for the police and the court",
     ),
     ("§ 196-21", "Powers and authority of inspectors", R, ""),
     ("§ 196-21 A", "Entry for inspection and sampling", N, _OFFICE),
     ("§ 196-21 B", "Entry on easements", N, _OFFICE),
     ("§ 196-21 C", "Safety rules and indemnity", N, "a matter of contract and the courts"),
-    ("§ 196-21 D", "Enforcement by the Superintendent of Highways and police", R, ""),
+    (
+        "§ 196-21 D",
+        "Enforcement by the Superintendent of Highways and police",
+        I,
+        "only as referrals: the office records the matters it refers to the police (and the "
+        "Town Attorney); the Highway Superintendent reads every violation but has no "
+        "enforcement action of its own in the office",
+    ),
     ("§ 196-22", "Penalties for offenses", R, ""),
-    ("§ 196-22 A", "Written notice; 10 days to correct", I, ""),
-    ("§ 196-22 B", "Daily fine beyond the time limit", I, ""),
+    (
+        "§ 196-22 A",
+        "Written notice; 10 days to correct",
+        I,
+        "the notice (PDF letter) states the nature, the section and the period (at least 10 "
+        "days), is served by a recorded method, and its deadline runs from service",
+    ),
+    (
+        "§ 196-22 B",
+        "Daily fine beyond the time limit",
+        I,
+        "fines are accrued day by day at the amount in force, to the verified correction, "
+        "shown as accrued, subject to conviction (a court convicts and fines); Wappinger's "
+        "daily amount is not configured",
+    ),
     (
         "§ 196-22 C",
         "Liability for the Town's expense, loss or damage",
-        N,
-        "amounts are claims recorded by the office",
+        I,
+        "the Town's costs are recorded against the violation, itemised, and totalled; "
+        "recovering them is a claim for the Town Attorney, not computed",
     ),
-    ("§ 196-22 D", "Injunction in Supreme Court", N, "a matter for the courts"),
+    (
+        "§ 196-22 D",
+        "Injunction in Supreme Court",
+        I,
+        "only the request: the office records the referral to the Town Attorney for an "
+        "injunction; the proceeding is for the Supreme Court",
+    ),
     ("§ 196-23", "Construction of sewer mains by developers", R, ""),
     ("§ 196-23 A", "Phases I/II subdivisions provide public sewer", N, _OFFICE),
     ("§ 196-23 B", "Phase III subdivisions on private systems until available", N, _OFFICE),
@@ -330,12 +363,40 @@ _ENTRIES: list[tuple[str, str, Coverage, str]] = [
     ("§ 196-23 D", "Copies of the article; design criteria", R, ""),
 ]
 
+_ENF = "sewer_office.enforcement"
+
+#: What the office does with a provision: the functions (dotted names) that carry it out.
+#: The office's records — notices served, corrections verified, costs, referrals — are how
+#: these provisions are applied; nothing here is claimed beyond what those functions do.
+OFFICE: dict[str, tuple[str, ...]] = {
+    "§ 196-20": (f"{_ENF}.services.open_violation",),
+    "§ 196-21 D": (f"{_ENF}.services.effect_refer",),
+    "§ 196-22 A": (
+        f"{_ENF}.services.open_violation",
+        f"{_ENF}.services.effect_issue",
+        f"{_ENF}.services.effect_serve",
+        f"{_ENF}.letters.notice_pdf",
+        f"{_ENF}.services.effect_report",
+    ),
+    "§ 196-22 B": (
+        f"{_ENF}.services.fines",
+        f"{_ENF}.services.advance_clocks",
+        f"{_ENF}.services.effect_verify",
+        f"{_ENF}.services.effect_escalate",
+    ),
+    "§ 196-22 C": (f"{_ENF}.services.record_cost", f"{_ENF}.services.costs_total"),
+    "§ 196-22 D": (f"{_ENF}.services.effect_escalate", f"{_ENF}.services.effect_refer"),
+}
+
 REGISTRY: dict[Citation, Section] = {}
 for _text, _heading, _coverage, _reason in _ENTRIES:
     _c = Citation.parse(_text)
     if _c in REGISTRY:
         raise RuntimeError(f"{_text} is registered twice")
-    REGISTRY[_c] = Section(_c, _heading, _coverage, _reason)
+    REGISTRY[_c] = Section(_c, _heading, _coverage, _reason, OFFICE.get(_text, ()))
+for _text in OFFICE:
+    if Citation.parse(_text) not in REGISTRY:
+        raise RuntimeError(f"OFFICE names {_text}, which is not registered")
 
 
 def coverage_counts() -> dict[Coverage, int]:
@@ -357,6 +418,11 @@ class Explanation:
     provision: Provision
     implemented_by: tuple[str, ...]
     parameters: tuple[ParameterValue, ...]
+
+    @property
+    def in_office(self) -> tuple[str, ...]:
+        """The office's functions that carry the provision out."""
+        return self.section.office
 
 
 def section(citation: Citation | str) -> Section:

@@ -284,6 +284,17 @@ def test_verification_is_for_the_superintendent_and_inspectors(town: Town) -> No
 
 def test_rejected_correction_returns_to_where_it_was(town: Town) -> None:
     v = reported(town)
+    before = AuditEvent.objects.count()
+    with pytest.raises(InvalidInput, match="before it was reported"):
+        perform(
+            v,
+            "reject_correction",
+            town.u("superintendent"),
+            {"rejected_on": "2026-01-18"},
+            reason="still discharging",
+            at=at("2026-01-20"),
+        )
+    assert AuditEvent.objects.count() == before and services.pending_correction(v) is not None
     v = perform(
         v,
         "reject_correction",

@@ -307,6 +307,9 @@ def test_report_pdf_renders_with_citations(town: Town, login: Any) -> None:
         "- Grab at the cleanout",
         "- Trap (trap.png",
         "Olive's Diner",
+        # the footer promises only what the office does (§ 196-22 A: the notice, if opened)
+        "This report is not a notice of violation",
+        "at least 10 days counted from service (§ 196-22 A)",
     ):
         assert expected in text, expected
     pdf = report_pdf(i)

@@ -1,9 +1,10 @@
 """What other apps contribute to the dashboard, the facility page and the property page.
 
 Each app has a ``panels`` module. A monitoring app defines ``facility_panel(request,
-establishment)`` and ``dashboard_panel(request)``, each returning a :class:`Panel` or None
-(nothing to show to this user); the facility page and the dashboard render the panels in
-order, so a new activity joins both pages without either page knowing its models.
+establishment)`` and ``dashboard_panel(request)`` (and ``property_panel(request, prop)`` when
+it has something to say about a property), each returning a :class:`Panel` or None (nothing
+to show to this user); the facility page, the property page and the dashboard render the
+panels in order, so a new activity joins the pages without any page knowing its models.
 
 The permits and the network, whose records the pages lay out themselves (the dashboard's
 work queues, a property's permits, its sampling point), contribute template context instead: ``dashboard_context(request)``,
@@ -62,6 +63,10 @@ def _context(hook: str, *args: Any) -> dict[str, Any]:
 
 def facility_panels(request: Any, establishment: Any) -> list[Panel]:
     return _collect("facility_panel", request, establishment)
+
+
+def property_panels(request: Any, prop: Any) -> list[Panel]:
+    return _collect("property_panel", request, prop)
 
 
 def dashboard_panels(request: Any) -> list[Panel]:

@@ -31,6 +31,7 @@ from sewer_office.registry.models import (
 )
 
 from . import names
+from .enforcement import load_demo_enforcement
 from .grease import load_demo_grease
 from .inspections import load_demo_inspections
 from .meters import load_demo_meters
@@ -94,6 +95,7 @@ def _monitoring(town: Town) -> None:
     load_demo_meters(town)
     load_demo_grease(town)
     load_demo_inspections(town)
+    load_demo_enforcement(town)
 
 
 def _users(town: Town) -> None:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from html import escape
+from typing import Any
 
 import django_filters
+from django import forms
 from django.db import models
+from django.forms.utils import flatatt
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
@@ -15,15 +20,46 @@ from .models import Violation
 from .workflow import OPEN_STATES, WORKFLOW
 
 
+class NamesSelect(forms.Select):
+    """A select of names rendered in Python, escaped with the standard library, instead of a
+    template per option: the facilities and persons with violations are hundreds of options,
+    which the template-rendered select would take most of the page's time to draw."""
+
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        chosen = "" if value is None else str(value)
+        final = self.build_attrs(self.attrs, {**(attrs or {}), "name": name})
+        options = "".join(
+            f'<option value="{escape(str(key))}"{" selected" if str(key) == chosen else ""}>'
+            f"{escape(str(label))}</option>"
+            for key, label in self.choices
+        )
+        return format_html("<select{}>{}</select>", flatatt(final), mark_safe(options))
+
+
+def _names(qs: models.QuerySet[Any]) -> list[tuple[str, str]]:
+    """(id, name) of ``qs`` without building its model instances: the filter's choices."""
+    return [(str(pk), name) for pk, name in qs.values_list("pk", "name")]
+
+
+def _with_violations(
+    model: type[models.Model], column: str, among: Any = None
+) -> models.QuerySet[Any]:
+    """The facilities (or persons) that ``among`` (default: every violation) concerns."""
+    violations = among if among is not None else Violation.objects.all()
+    ids = violations.order_by().values(column)
+    return model._default_manager.filter(pk__in=ids).order_by("name", "id")
+
+
 class ViolationFilter(django_filters.FilterSet):
     state = django_filters.ChoiceFilter(choices=WORKFLOW.choices)
-    establishment = django_filters.ModelChoiceFilter(
-        queryset=Establishment.objects.filter(violations__isnull=False).distinct().order_by("name"),
-        label="Facility",
+    # Choices of ids with names (an id outside them is refused, as a model choice would be).
+    establishment = django_filters.ChoiceFilter(
+        field_name="establishment", label="Facility", widget=NamesSelect, choices=list
     )
-    person = django_filters.ModelChoiceFilter(
-        queryset=Person.objects.filter(violations__isnull=False).distinct().order_by("name"),
-        label="Person responsible",
+    person = django_filters.ChoiceFilter(
+        field_name="person", label="Person responsible", widget=NamesSelect, choices=list
     )
     open = django_filters.BooleanFilter(method="filter_open", label="Open only")
 
@@ -34,13 +70,14 @@ class ViolationFilter(django_filters.FilterSet):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         user = getattr(self.request, "user", None)
-        if not is_staff_member(user):
-            # an outside user's choices name only its own facilities and persons
-            mine = visible(Violation.objects.all(), user)
-            establishment = cast(django_filters.ModelChoiceFilter, self.filters["establishment"])
-            establishment.queryset = Establishment.objects.filter(violations__in=mine).distinct()
-            person = cast(django_filters.ModelChoiceFilter, self.filters["person"])
-            person.queryset = Person.objects.filter(violations__in=mine).distinct()
+        # an outside user's choices name only its own facilities and persons
+        mine = None if is_staff_member(user) else visible(Violation.objects.all(), user)
+        self.filters["establishment"].extra["choices"] = _names(
+            _with_violations(Establishment, "establishment_id", mine)
+        )
+        self.filters["person"].extra["choices"] = _names(
+            _with_violations(Person, "person_id", mine)
+        )
 
     def filter_open(
         self, qs: models.QuerySet[Any], name: str, value: bool | None

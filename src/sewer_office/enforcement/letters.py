@@ -113,6 +113,7 @@ STYLES = {"title": ("B", 13), "heading": ("B", 11), "text": ("", 10.5), "gap": (
 
 
 def notice_pdf(notice: Notice) -> bytes:
+    """The written notice of § 196-22 A as a PDF letter (the lines of :func:`notice_lines`)."""
     pdf = FPDF(format="Letter")
     pdf.set_creation_date(notice.issued_at)
     pdf.set_title(f"{notice.number} {notice.response_label}")

@@ -1,39 +1,67 @@
-"""The enforcement app's panels on the facility page and the dashboard (see core.panels).
+"""The enforcement app's panels on the facility and property pages and the dashboard (see
+core.panels).
 
-The facility panel lists the facility's open violations (outside users: those they may see,
-once noticed); the dashboard panel shows staff the open violations by stage.
+The facility and property panels list the open violations of the facility, or of the
+property and the facilities in its buildings (outside users: those they may see, once
+noticed). The dashboard panel shows staff the open violations by stage and what waits on
+them: the notices to serve (for those who serve them, § 196-22 A), the correction deadlines
+this week, the violations with fines accruing (§ 196-22 B) and the corrections to verify; an
+outside user sees its own violations and notices, each with its letter and what it may do.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
+from django.utils import timezone
 
-from sewer_office.accounts.roles import is_staff_member
+from sewer_office.accounts.roles import has_role, is_staff_member
 from sewer_office.core.panels import Panel
 
 from . import services
-from .models import Violation
-from .workflow import OPEN_STATES, WORKFLOW
+from .models import Notice, Violation
+from .workflow import OPEN_STATES, SERVERS, VERIFIERS, WORKFLOW
+
+#: Rows of each list on the dashboard; the rest are one click away on /enforcement/.
+DASHBOARD_ROWS = 8
+WEEK = 7
+
+
+def _open_rows(qs: Any, request: Any) -> list[Violation]:
+    return list(
+        services.visible_violations(
+            qs.filter(state__in=OPEN_STATES).select_related("person"), request.user
+        ).order_by("-observed_on", "-id")
+    )
 
 
 def facility_panel(request: Any, establishment: Any) -> Panel | None:
-    open_ = services.visible_violations(
-        Violation.objects.filter(establishment=establishment, state__in=OPEN_STATES),
-        request.user,
-    ).order_by("-observed_on", "-id")
+    open_ = _open_rows(Violation.objects.filter(establishment=establishment), request)
     return Panel(
         "Violations",
         "enforcement/panel_facility.html",
-        {"establishment": establishment, "open": list(open_)},
+        {"establishment": establishment, "open": open_},
+        order=70,
+    )
+
+
+def property_panel(request: Any, prop: Any) -> Panel | None:
+    """Open violations of the property itself and of the facilities in its buildings."""
+    here = Q(property=prop) | Q(establishment__building__property=prop)
+    open_ = _open_rows(Violation.objects.filter(here), request)
+    return Panel(
+        "Violations",
+        "enforcement/panel_property.html",
+        {"prop": prop, "open": open_},
         order=70,
     )
 
 
 def dashboard_panel(request: Any) -> Panel | None:
     if not is_staff_member(request.user):
-        return None
+        return _outside_panel(request)
     counts = dict(
         Violation.objects.filter(state__in=OPEN_STATES)
         .order_by()
@@ -42,9 +70,79 @@ def dashboard_panel(request: Any) -> Panel | None:
         .values_list("state", "n")
     )
     stages = [(s, WORKFLOW.label(s), counts.get(s, 0)) for s in OPEN_STATES]
+    today = timezone.localdate()
+    in_force = Notice.objects.filter(superseded_by__isnull=True).select_related(
+        "violation__person", "violation__establishment", "violation__property"
+    )
+    to_serve: list[Notice] = []
+    if has_role(request.user, *SERVERS):
+        to_serve = list(
+            in_force.filter(served_on__isnull=True, violation__state="notice_issued").order_by(
+                "issued_on", "id"
+            )[:DASHBOARD_ROWS]
+        )
+    this_week = list(
+        in_force.filter(
+            violation__state="served", deadline__gte=today, deadline__lte=today + timedelta(WEEK)
+        ).order_by("deadline", "id")[:DASHBOARD_ROWS]
+    )
+    accruing = [
+        (v, services.fines(v, today))
+        for v in Violation.objects.filter(state="fines_accruing")
+        .select_related("person")
+        .prefetch_related("notices__superseded_by", "corrections")
+        .order_by("observed_on", "id")[:DASHBOARD_ROWS]
+    ]
+    to_verify: list[Violation] = []
+    if has_role(request.user, *VERIFIERS):
+        to_verify = list(
+            Violation.objects.filter(state="correction_reported")
+            .select_related("person")
+            .order_by("observed_on", "id")[:DASHBOARD_ROWS]
+        )
     return Panel(
         "Enforcement",
         "enforcement/panel_dashboard.html",
-        {"stages": stages, "total": sum(counts.values())},
+        {
+            "stages": stages,
+            "total": sum(counts.values()),
+            "counts": counts,
+            "to_serve": to_serve,
+            "this_week": this_week,
+            "accruing": accruing,
+            "to_verify": to_verify,
+            "may_serve": has_role(request.user, *SERVERS),
+            "may_verify": has_role(request.user, *VERIFIERS),
+        },
         order=70,
     )
+
+
+def _outside_panel(request: Any) -> Panel | None:
+    """An outside user's own violations (once noticed) with their notices and letters."""
+    mine = list(
+        services.visible_violations(
+            Violation.objects.filter(state__in=OPEN_STATES)
+            .select_related("person", "establishment", "property")
+            .prefetch_related("notices__superseded_by", "corrections"),
+            request.user,
+        ).order_by("-observed_on", "-id")[:DASHBOARD_ROWS]
+    )
+    if not mine:
+        return None
+    today = timezone.localdate()
+    rows = []
+    for v in mine:
+        notice = services.current_notice(v)
+        may_report = any(
+            t.name == "report_correction" for t in WORKFLOW.available(request.user, v, owned=True)
+        )
+        rows.append(
+            {
+                "violation": v,
+                "notice": notice,
+                "fines": services.fines(v, today),
+                "may_report": may_report,
+            }
+        )
+    return Panel("My violations", "enforcement/panel_mine.html", {"rows": rows}, order=20)

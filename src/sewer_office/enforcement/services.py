@@ -63,6 +63,8 @@ def open_violation(
 ) -> Violation:
     """Open a violation (by hand, or from ``finding``); § 196-20 is referred for arrest at once.
 
+    The person "found to be violating" (§ 196-22 A), whom the notice will be served on.
+
     One finding → at most one open violation: a second is refused with the first's number.
     """
     if not has_role(actor, *OPENERS):
@@ -272,6 +274,8 @@ def guard_issue(violation: Violation, data: dict[str, Any]) -> str | None:
 
 
 def effect_issue(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """§ 196-22 A: the written notice stating the nature of the violation, the section and the
+    correction period (at least 10 days) — the response the guide names first for the kind."""
     first = rules.first(violation.kind, violation.section, _day(at))
     _create_notice(violation, first, data, actor, at)
 
@@ -285,6 +289,8 @@ def effect_supersede(violation: Violation, data: dict[str, Any], actor: Any, at:
 
 
 def effect_serve(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """§ 196-22 A: the notice served on a recorded day by a recorded method; the deadline is
+    computed from that day (the period stated, the next business day) and stored with its basis."""
     notice = current_notice(violation)
     if notice is None or notice.served:
         raise Blocked("There is no issued notice awaiting service.")
@@ -336,10 +342,14 @@ def pending_correction(violation: Violation) -> Correction | None:
 
 
 def verified_correction(violation: Violation) -> Correction | None:
-    return violation.corrections.filter(verified_on__isnull=False).order_by("id").first()
+    """The first verified correction (from ``prefetch_related("corrections")`` when the
+    caller prefetched them, so that a list of violations costs no query per row)."""
+    verified = [c for c in violation.corrections.all() if c.verified_on is not None]
+    return min(verified, key=lambda c: c.pk) if verified else None
 
 
 def effect_report(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """§ 196-22 A: the person's report that it corrected the violation (by page, API or staff)."""
     reported = data["reported_on"]
     if reported > _day(at):
         raise InvalidInput({"reported_on": [f"{reported} is in the future."]})
@@ -393,6 +403,8 @@ def _decide(
 
 
 def effect_verify(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """§ 196-22 B: the correction verified "to the satisfaction of the Superintendent and/or
+    other authorized personnel as cited in § 196-21A"; the fine runs to this day."""
     correction = pending_correction(violation)
     if correction is None:
         raise Blocked("No reported correction awaits verification.")
@@ -432,6 +444,19 @@ def effect_verify(violation: Violation, data: dict[str, Any], actor: Any, at: da
 
 
 def effect_reject(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    pending = pending_correction(violation)
+    rejected = data["rejected_on"]
+    if pending is not None and rejected < pending.reported_on:
+        raise InvalidInput(
+            {
+                "rejected_on": [
+                    f"The correction was reported on {pending.reported_on}: it cannot be "
+                    f"rejected on {rejected}, before it was reported."
+                ]
+            }
+        )
+    if rejected > _day(at):
+        raise InvalidInput({"rejected_on": [f"{rejected} is in the future."]})
     correction = _decide(
         violation,
         actor,
@@ -501,6 +526,9 @@ def _create_referral(
 
 
 def effect_escalate(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """The guide's next step after an uncorrected deadline: a second notice or an order
+    (§ 196-22 A), a referral to the Town Attorney for prosecution (§ 196-22 B) or a request for
+    an injunction (§ 196-22 D), recorded; the court's proceedings are not the office's."""
     step = next_step(violation, _day(at))
     if step is None:  # guarded; kept for a concurrent change
         raise Blocked("The response guide names no further step for this violation.")
@@ -521,6 +549,9 @@ def effect_escalate(violation: Violation, data: dict[str, Any], actor: Any, at: 
 
 
 def effect_refer(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """A referral recorded: to the police for arrest (§ 196-20; the chapter is enforced by the
+    police and the Superintendent of Highways, § 196-21 D), to the Town Attorney for
+    prosecution (§ 196-22 B) or for an injunction (§ 196-22 D)."""
     kind = data["kind"]
     code = next((c for c, k in RESPONSE_REFERRALS.items() if k == kind), "")
     _create_referral(
@@ -601,6 +632,7 @@ def record_cost(
 
 
 def costs_total(violation: Violation) -> Decimal:
+    """The Town's recorded expense, loss or damage on the violation, for recovery (§ 196-22 C)."""
     return violation.costs.aggregate(t=models.Sum("amount"))["t"] or Decimal("0.00")
 
 
@@ -664,13 +696,14 @@ def fines(violation: Violation, as_of: date | None = None) -> Fines:
 # --- the daily clock ----------------------------------------------------------------------
 
 
-def advance_clocks(day: date | None = None) -> int:
+def advance_clocks(day: date | None = None, *, at: datetime | None = None) -> int:
     """Move every served violation whose deadline passed uncorrected to ``fines_accruing``.
 
     Run daily by ``sewer-use flag-overdue``: a notice's deadline runs to the end of its last
     day, so a violation moves on the first day after it; each move writes its audit event
     (§ 196-22 B), and a violation moved once is no longer ``served``, so later runs add
-    nothing. Returns how many moved.
+    nothing. Returns how many moved. ``at`` back-dates the events (loading a history, as
+    :func:`~sewer_office.core.services.perform` does); never taken from a request.
     """
     day = day or timezone.localdate()
     transition = WORKFLOW.get("deadline_passed")
@@ -702,6 +735,7 @@ def advance_clocks(day: date | None = None) -> int:
                 citation=transition.citation,
                 state_from="served",
                 state_to=locked.state,
+                at=at,
             )
             moved += 1
     return moved

@@ -110,8 +110,10 @@ def report_lines(inspection: Inspection) -> list[Line]:
     lines.append(
         (
             "small",
-            "Each failed item is recorded as a finding citing its section. A violation is "
-            "served by written notice, with 10 days for its correction (§ 196-22 A).",
+            "Each failed item is recorded as a finding citing its section. This report is not "
+            "a notice of violation: if the Town opens a violation from a finding, it serves "
+            "a written notice stating its nature and the period for its correction, at least "
+            "10 days counted from service (§ 196-22 A).",
         )
     )
     return lines

@@ -20,7 +20,12 @@ from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
 from sewer_office.core.forms import DateInput
 from sewer_office.core.paging import page_of
-from sewer_office.core.panels import facility_context, facility_panels, property_context
+from sewer_office.core.panels import (
+    facility_context,
+    facility_panels,
+    property_context,
+    property_panels,
+)
 
 from . import filters, services
 from . import forms as rforms
@@ -55,6 +60,7 @@ def property_detail(request: HttpRequest, pk: int) -> HttpResponse:
         else False,
     }
     context.update(property_context(request, prop))
+    context["panels"] = property_panels(request, prop)
     return render(request, "registry/property_detail.html", context)
 
 

@@ -70,7 +70,7 @@ class Procedure:
         }
 
 
-@implements("§ 196-22 A")
+@implements("§ 196-22 A", "§ 196-20")
 def procedure_for(violated: Citation | str) -> Procedure:
     """Whether a violation of ``violated`` gets a written notice and a correction clock.
 
