@@ -1,0 +1,139 @@
+"""The pretreatment program in the office: SIU designation (40 CFR 403.3(v)), required reports
+(403.12) and their due dates, SNC determined from stored results through the rules
+(403.8(f)(2)(viii)), the yearly list and the annual report."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.core.models import ImmutableRecord
+from sewer_office.enforcement.models import Violation
+from sewer_office.pretreatment import services
+from sewer_office.pretreatment.models import Designation, ReportDue, SNCDetermination
+
+from .factories import Town
+from .pretreatment_factories import at, chronic_copper, results, sup
+
+
+def test_chronic_copper_is_snc_with_measurements_and_one_violation(town: Town) -> None:
+    f = chronic_copper(town)
+    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    by = {d.establishment_id: d for d in run.determinations}
+    theirs, mine = by[f.theirs.pk], by[f.mine.pk]
+    assert theirs.snc and theirs.criteria == ["A"]
+    assert theirs.citations == ["40 CFR 403.8(f)(2)(viii)(A)"]
+    series = theirs.determinations[0]
+    assert (series["measurements"], series["exceeding"]) == (6, 4)
+    counted_ids = {r for c in series["counted"] for r in c["results"]}
+    assert len(counted_ids) == 6
+    assert not mine.snc and mine.violation is None
+    v = theirs.violation
+    assert v is not None and v.kind == "significant_noncompliance" and v.person == f.theirs.operator
+    # re-computation supersedes, never edits, and opens no second violation
+    again = services.compute_snc(sup(town), "2026H1", at=at("2026-07-03"))
+    new = next(d for d in again.determinations if d.establishment_id == f.theirs.pk)
+    assert new.supersedes_id == theirs.pk and new.violation_id == v.pk
+    assert again.violations_opened == 0
+    assert Violation.objects.filter(kind="significant_noncompliance").count() == 1
+    assert SNCDetermination.objects.filter(superseded_by__isnull=True).count() == 2
+    with pytest.raises(ImmutableRecord):
+        new.save()
+
+
+def test_trc_boundary_is_exact(town: Town) -> None:
+    f = chronic_copper(town)
+    # zinc limit 0.17: 0.204 = 0.17 × 1.2 exactly counts for (B); 2 of 6 is 33 %
+    from .pretreatment_factories import limit
+
+    limit(f.mine, "zinc", "0.17")
+    days = ["2026-01-11", "2026-02-11", "2026-03-11", "2026-04-11", "2026-05-11", "2026-06-11"]
+    results(f.mine, "zinc", list(zip(days, ["0.204", "0.204", "0.1", "0.1", "0.1", "0.1"])))
+    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    mine = next(d for d in run.determinations if d.establishment_id == f.mine.pk)
+    assert mine.criteria == ["B"]
+
+
+def test_late_report_is_snc_f_on_day_46_not_45(town: Town) -> None:
+    f = chronic_copper(town)
+    req = services.add_requirement(
+        sup(town), f.mine, kind="periodic", first_due=date(2026, 1, 31), every_months=6,
+        at=at("2026-01-02"),
+    )  # fmt: skip
+    dues = list(ReportDue.objects.filter(requirement=req).order_by("due_on"))
+    assert [d.due_on for d in dues][:3] == [date(2026, 1, 31), date(2026, 7, 31), date(2027, 1, 31)]
+    services.record_received(town.u("clerk"), dues[0], date(2026, 3, 17), at=at("2026-03-17"))
+    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    mine = next(d for d in run.determinations if d.establishment_id == f.mine.pk)
+    assert not mine.snc and mine.reports[0]["days_late"] == 45
+    with pytest.raises(Blocked):
+        services.record_received(town.u("clerk"), dues[0], date(2026, 3, 18))
+
+
+def test_missing_report_past_45_days_is_f(town: Town) -> None:
+    f = chronic_copper(town)
+    services.add_requirement(
+        sup(town), f.mine, kind="baseline", first_due=date(2026, 2, 1), every_months=0,
+        at=at("2026-01-02"),
+    )  # fmt: skip
+    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    mine = next(d for d in run.determinations if d.establishment_id == f.mine.pk)
+    assert mine.criteria == ["F"] and mine.violation is not None
+
+
+def test_rolling_window_and_bad_period(town: Town) -> None:
+    chronic_copper(town)
+    run = services.compute_snc(sup(town), "2026-01..2026-06", rolling=True, at=at("2026-07-02"))
+    assert run.rolling and any(d.snc for d in run.determinations)
+    with pytest.raises(InvalidInput):
+        services.compute_snc(sup(town), "2026H3")
+    with pytest.raises(InvalidInput):
+        services.compute_snc(sup(town), "2026-02..2026-05")  # not whole halves, fixed window
+
+
+def test_only_the_control_authority_computes(town: Town) -> None:
+    chronic_copper(town)
+    for name in ("clerk", "viewer", "owner", "inspector"):
+        with pytest.raises(Forbidden):
+            services.compute_snc(town.u(name), "2026H1")
+    assert not SNCDetermination.objects.exists()
+
+
+def test_siu_designation_by_declared_flow_and_capacity(town: Town) -> None:
+    f = chronic_copper(town)
+    d = services.designate(sup(town), f.theirs, on=date(2026, 1, 5), at=at("2026-01-05"))
+    assert d.status == "not_siu" and d.basis == "evaluated"
+    assert d.citation == "40 CFR 403.3(v)(1)"
+    with pytest.raises(InvalidInput):
+        services.designate(sup(town), f.theirs, basis="designated")
+    d2 = services.designate(
+        sup(town), f.theirs, basis="designated", reason="chromium plating line",
+        at=at("2026-01-06"),
+    )  # fmt: skip
+    assert d2.status == "siu" and d2.supersedes_id == d.pk
+    assert services.current_designation(f.theirs) == d2
+    assert Designation.objects.count() == 2
+    with pytest.raises(ImmutableRecord):
+        d.save()
+    with pytest.raises(Forbidden):
+        services.designate(town.u("clerk"), f.theirs)
+
+
+def test_siu_flow_threshold_exact(town: Town, settings: Any) -> None:
+    from sewer_office.monitoring.lab_import import params_in_force
+    from sewer_rules.federal import cfr403_siu
+
+    p = params_in_force()
+    on = date(2026, 1, 5)
+    assert cfr403_siu.evaluate(p, on, flow_gpd=Decimal("25000"), flow_source="x").significant
+    below = cfr403_siu.evaluate(p, on, flow_gpd=Decimal("24999.99"), flow_source="x")
+    assert not below.significant
+    # demo plant: 2,000,000 gpd; 5 % is 100,000 gpd
+    cap = cfr403_siu.evaluate(p, on, flow_gpd=Decimal("100000"), flow_source="x")
+    assert [c.code for c in cap.met] == ["flow", "capacity"]
+    cat = cfr403_siu.evaluate(p, on, categorical_category="40 CFR 433")
+    assert [c.code for c in cat.met] == ["categorical"]
