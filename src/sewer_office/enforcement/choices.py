@@ -52,4 +52,20 @@ FINDING_KINDS: dict[str, str] = {
     "unreported_slug": "unreported_slug",
     "pump_out_overdue": "overdue_pumpout",
     "inspection": "failed_inspection_item",
+    "approval_expired": "expired_approval",
+    "milestone_missed": "missed_milestone",
+    "report_late": "late_report",
+    "snc": "significant_noncompliance",
+}
+
+#: The article's section a finding of a federal kind shows violated, when the finding cites the
+#: federal rule (40 CFR 403) rather than the article: an industrial discharge needs the
+#: engineer's written approval (§ 196-16 E), whose conditions carry its reports; a compliance
+#: schedule is imposed under the Superintendent's § 196-19 E(1) powers; significant
+#: noncompliance rests on the limits of § 196-19 D. Staff may name another when opening.
+FINDING_SECTIONS: dict[str, str] = {
+    "approval_expired": "§ 196-16 E",
+    "milestone_missed": "§ 196-19 E(1)",
+    "report_late": "§ 196-16 E",
+    "snc": "§ 196-19 D",
 }

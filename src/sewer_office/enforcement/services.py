@@ -25,7 +25,13 @@ from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 
 from . import rules
-from .choices import FINDING_KINDS, REFERRAL_CITATIONS, RESPONSE_REFERRALS, ReferralKind
+from .choices import (
+    FINDING_KINDS,
+    FINDING_SECTIONS,
+    REFERRAL_CITATIONS,
+    RESPONSE_REFERRALS,
+    ReferralKind,
+)
 from .models import Correction, Cost, Finding, Notice, Referral, Violation
 from .workflow import COST_RECORDERS, OPEN_STATES, OPENERS, WORKFLOW
 
@@ -186,7 +192,7 @@ def open_from_finding(
     return open_violation(
         actor,
         kind=kind or FINDING_KINDS.get(finding.kind, ""),
-        section=section or finding.citation,
+        section=section or _violated_section(finding),
         description=description or finding.message,
         person=person,
         establishment=establishment,
@@ -194,6 +200,14 @@ def open_from_finding(
         finding=finding,
         at=at,
     )
+
+
+def _violated_section(finding: Finding) -> str:
+    """The article's section ``finding`` shows violated: its own citation when it cites the
+    article, else the section its federal kind rests on (:data:`FINDING_SECTIONS`)."""
+    if finding.citation.startswith("§") or finding.kind not in FINDING_SECTIONS:
+        return finding.citation
+    return FINDING_SECTIONS[finding.kind]
 
 
 # --- notices ------------------------------------------------------------------------------
