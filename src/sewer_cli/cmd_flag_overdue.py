@@ -7,6 +7,9 @@ Run daily (cron). Two clocks of the office become findings when they run out, ea
 - a grease trap or interceptor whose cleaning interval has passed since its last pump-out
   (the interval is the town's or the approval's choice; the article sets none).
 
+- a required report of a significant industrial user (40 CFR 403.12) not received by its due
+  date (more than 45 days late it is also significant noncompliance, 403.8(f)(2)(viii)(F)).
+
 It also advances the § 196-22 clocks: a served notice whose deadline passed without a verified
 correction moves its violation to "fines accruing", with its audit event (§ 196-22 B), once.
 """
@@ -40,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from sewer_office.enforcement.services import advance_clocks
     from sewer_office.grease.services import flag_overdue_pump_outs
     from sewer_office.meters.services import flag_unreported_slugs
+    from sewer_office.pretreatment.services import flag_late_reports
 
     day = args.date or timezone.localdate()
     now = (
@@ -51,5 +55,6 @@ def run(args: argparse.Namespace) -> int:
     pump_outs = flag_overdue_pump_outs(day)
     print(f"{slugs} unreported slug finding(s) recorded")
     print(f"{pump_outs} overdue pump-out finding(s) recorded")
+    print(f"{flag_late_reports(day)} late required report finding(s) recorded (40 CFR 403.12)")
     print(f"{advance_clocks(day)} violation(s) past their correction deadline: fines accruing")
     return 0

@@ -41,6 +41,7 @@ def test_chronic_copper_is_snc_with_measurements_and_one_violation(town: Town) -
     assert again.violations_opened == 0
     assert Violation.objects.filter(kind="significant_noncompliance").count() == 1
     assert SNCDetermination.objects.filter(superseded_by__isnull=True).count() == 2
+    new.criteria = []
     with pytest.raises(ImmutableRecord):
         new.save()
 
@@ -137,3 +138,26 @@ def test_siu_flow_threshold_exact(town: Town, settings: Any) -> None:
     assert [c.code for c in cap.met] == ["flow", "capacity"]
     cat = cfr403_siu.evaluate(p, on, categorical_category="40 CFR 433")
     assert [c.code for c in cat.met] == ["categorical"]
+
+
+def test_flag_overdue_records_late_reports_once(town: Town) -> None:
+    from sewer_office.findings.models import Finding
+
+    f = chronic_copper(town)
+    services.add_requirement(
+        sup(town), f.mine, kind="periodic", first_due=date(2026, 1, 31), at=at("2026-01-02")
+    )
+    assert services.flag_late_reports(date(2026, 1, 31)) == 0
+    assert services.flag_late_reports(date(2026, 2, 1)) == 1
+    assert services.flag_late_reports(date(2026, 2, 2)) == 0
+    finding = Finding.objects.get(kind="report_late")
+    assert finding.citation == "40 CFR 403.12(e)" and finding.establishment_id == f.mine.pk
+
+
+def test_snc_violation_rests_on_an_snc_finding(town: Town) -> None:
+    f = chronic_copper(town)
+    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    det = next(d for d in run.in_snc)
+    v = det.violation
+    assert v.finding.kind == "snc" and v.finding.source == det
+    assert v.section == "§ 196-19 D" and det.establishment_id == f.theirs.pk

@@ -232,6 +232,14 @@ class SNCDetermination(_Superseded):
             models.Index(fields=["establishment", "period_start"], name="snc_facility_period"),
         )
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            # written once; the violation it opened is linked once, right after
+            _fill_once(self, frozenset({"violation_id"}), "A determination of SNC")
+            models.Model.save(self, *args, **kwargs)
+            return
+        super().save(*args, **kwargs)
+
     def __str__(self) -> str:
         verdict = "SNC " + ", ".join(self.criteria) if self.snc else "not in SNC"
         return f"{self.establishment.name} {self.period_label}: {verdict}"

@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -28,6 +29,8 @@ from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_rol
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.enforcement import services as enforcement
+from sewer_office.findings.models import Finding, FindingKind
+from sewer_office.findings.services import record_finding
 from sewer_office.meters.models import Meter, Reading
 from sewer_office.monitoring.lab_import import params_in_force, permit_limits, stored_table
 from sewer_office.monitoring.models import DischargeLimit, LabResult
@@ -36,6 +39,7 @@ from sewer_office.registry.models import Establishment
 from sewer_rules.evaluation.engine import RULES
 from sewer_rules.evaluation.prepare import prepare
 from sewer_rules.federal import cfr403_siu, snc_inputs
+from sewer_rules.findings import Status
 from sewer_rules.federal.snc_determination import (
     PeriodError,
     Report,
@@ -367,6 +371,46 @@ def late_dues(day: date, limit_days: int = 0) -> QuerySet[ReportDue]:
     ).select_related("establishment")
 
 
+def flag_late_reports(day: date) -> int:
+    """A REPORT_LATE finding for each required report not received by its due date, as of
+    ``day`` (once per due date: the finding's source is the due date). Run daily by
+    ``sewer-use flag-overdue``; 45 days after the due date the report is also SNC (F)."""
+    extend_due_dates(day)
+    late = list(late_dues(day))
+    if not late:
+        return 0
+    ct = ContentType.objects.get_for_model(ReportDue)
+    done = set(
+        Finding.objects.filter(
+            kind=FindingKind.REPORT_LATE,
+            source_type=ct,
+            source_id__in=[str(d.pk) for d in late],
+        ).values_list("source_id", flat=True)
+    )
+    count = 0
+    with transaction.atomic():
+        for due in late:
+            if str(due.pk) in done:
+                continue
+            record_finding(
+                source=due,
+                establishment=due.establishment,
+                kind=FindingKind.REPORT_LATE,
+                status=Status.REVIEW,
+                citation=due.citation,
+                message=(
+                    f"{due.get_kind_display()} ({due.citation}) due {due.due_on:%Y-%m-%d} not "
+                    f"received on {day:%Y-%m-%d}; more than 45 days after its due date it is "
+                    "significant noncompliance, 40 CFR 403.8(f)(2)(viii)(F)."
+                ),
+                observed_at=timezone.make_aware(
+                    datetime.combine(due.due_on + timedelta(days=1), time())
+                ),
+            )
+            count += 1
+    return count
+
+
 # --- significant noncompliance in the office --------------------------------------------------
 
 
@@ -495,30 +539,32 @@ def staff_criteria(establishment_id: int, period: Window) -> list[dict[str, str]
     ]
 
 
-def _open_snc_violation(
-    actor: Any, est: Establishment, det: dict[str, Any], criteria: list[str], period: Window,
-    at: datetime | None,
-) -> Any:
-    section = APPROVAL_SECTION
-    for d in det["determinations"]:
-        authority = d.get("limit_authority") or ""
-        if d["snc"] and authority.startswith("§"):
-            section = authority
-            break
-    letters = ", ".join(f"({c})" for c in criteria)
-    return enforcement.open_violation(
-        actor,
-        kind=SNC_KIND,
-        section=section,
-        description=(
-            f"Significant noncompliance {period.start}..{period.end}: 40 CFR "
-            f"403.8(f)(2)(viii) {letters}."
+def _open_snc_violation(actor: Any, det: SNCDetermination, at: datetime | None) -> Any:
+    """The SNC finding of ``det`` and the violation opened from it (the guide's kind
+    ``significant_noncompliance``; the section the finding kind rests on, § 196-19 D)."""
+    letters = ", ".join(f"({c})" for c in det.criteria)
+    counted = [
+        f"{d['parameter']} {d['limit_type']} {d['limit']} {d['unit']}: {d['exceeding']} of "
+        f"{d['measurements']} exceeding"
+        + (f", {d['trc_exceeding']} at or above TRC" if d["trc_exceeding"] is not None else "")
+        for d in det.determinations
+        if d["snc"]
+    ]
+    late = [f"{r['report']} due {r['due']}: {r['days_late']} days late" for r in det.reports if r["snc"]]
+    finding = record_finding(
+        source=det,
+        establishment=det.establishment,
+        kind=FindingKind.SNC,
+        status=Status.PROHIBITED,
+        citation="40 CFR 403.8(f)(2)(viii)",
+        message=(
+            f"Significant noncompliance {det.period_start}..{det.period_end}: 40 CFR "
+            f"403.8(f)(2)(viii) {letters}. " + "; ".join(counted + late)
         ),
-        person=est.operator,
-        establishment=est,
-        observed_on=min(period.end, _today(at)),
-        at=at,
+        observed_at=timezone.make_aware(datetime.combine(det.period_end, time(23, 59))),
+        parameters_version=det.parameters_version,
     )
+    return enforcement.open_from_finding(actor, finding, at=at)
 
 
 def compute_snc(
@@ -592,10 +638,6 @@ def compute_snc(
             )
             snc = bool(letters)
             violation_id = linked.get(est_id)
-            if snc and violation_id is None:
-                v = _open_snc_violation(actor, estabs[est_id], entry, letters, period, at)
-                violation_id = v.pk
-                run.violations_opened += 1
             prev = previous.get(est_id)
             det = SNCDetermination.objects.create(
                 establishment_id=est_id,
@@ -615,6 +657,12 @@ def compute_snc(
                 computed_at=at or timezone.now(),
                 supersedes=prev,
             )
+            if snc and violation_id is None:
+                det.establishment = estabs[est_id]
+                det.violation = _open_snc_violation(actor, det, at)
+                det.save(update_fields=["violation"])
+                violation_id = det.violation_id
+                run.violations_opened += 1
             audit.record(
                 actor=actor,
                 action="determine_snc",
