@@ -12,8 +12,8 @@ from django.utils import timezone
 from sewer_office.monitoring.models import DischargeLimit, LabResult, SamplingEvent
 from sewer_office.registry.models import Establishment
 
-from .monitoring_factories import Facilities, facilities
 from .factories import Town
+from .monitoring_factories import Facilities, facilities
 
 
 def at(day: str | date, hour: int = 10) -> datetime:
@@ -67,8 +67,14 @@ def chronic_copper(town: Town) -> Facilities:
     limit(f.theirs, "copper", "1.0")
     limit(f.mine, "copper", "1.0")
     days = ["2026-01-10", "2026-02-10", "2026-03-10", "2026-04-10", "2026-05-10", "2026-06-10"]
-    results(f.theirs, "copper", list(zip(days, ["1.1", "0.9", "1.05", "1.3", "1.01", "0.8"])))
-    results(f.mine, "copper", list(zip(days, ["0.5", "0.6", "0.4", "0.5", "0.3", "0.2"])))
+    results(
+        f.theirs,
+        "copper",
+        list(zip(days, ["1.1", "0.9", "1.05", "1.3", "1.01", "0.8"], strict=True)),
+    )
+    results(
+        f.mine, "copper", list(zip(days, ["0.5", "0.6", "0.4", "0.5", "0.3", "0.2"], strict=True))
+    )
     return f
 
 

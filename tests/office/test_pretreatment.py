@@ -53,7 +53,9 @@ def test_trc_boundary_is_exact(town: Town) -> None:
 
     limit(f.mine, "zinc", "0.17")
     days = ["2026-01-11", "2026-02-11", "2026-03-11", "2026-04-11", "2026-05-11", "2026-06-11"]
-    results(f.mine, "zinc", list(zip(days, ["0.204", "0.204", "0.1", "0.1", "0.1", "0.1"])))
+    results(
+        f.mine, "zinc", list(zip(days, ["0.204", "0.204", "0.1", "0.1", "0.1", "0.1"], strict=True))
+    )
     run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     mine = next(d for d in run.determinations if d.establishment_id == f.mine.pk)
     assert mine.criteria == ["B"]
@@ -161,3 +163,34 @@ def test_snc_violation_rests_on_an_snc_finding(town: Town) -> None:
     v = det.violation
     assert v.finding.kind == "snc" and v.finding.source == det
     assert v.section == "§ 196-19 D" and det.establishment_id == f.theirs.pk
+
+
+def test_yearly_list_and_annual_report(town: Town) -> None:
+    from sewer_office.pretreatment import reports
+
+    f = chronic_copper(town)
+    f.theirs.name = "=HYPERLINK(1) Plating"
+    f.theirs.save(update_fields=["name"])
+    services.designate(
+        sup(town), f.theirs, basis="designated", reason="plating", on=date(2026, 1, 5),
+        at=at("2026-01-05"),
+    )  # fmt: skip
+    services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    listed = services.snc_list(2026)
+    assert [u.establishment.pk for u in listed] == [f.theirs.pk]
+    assert services.snc_list(2025) == []
+    text = services.newspaper_text(2026, listed, "Demo town")
+    assert "40 CFR 403.8(f)(2)(viii)" in text and "at any time during" in text
+    assert "criterion A (40 CFR 403.8(f)(2)(viii)(A))" in text
+    body = reports.snc_list_csv(2026).decode("utf-8-sig")
+    assert body.splitlines()[0] == ",".join(reports.SNC_HEADER)
+    assert "'=HYPERLINK(1) Plating" in body  # a formula is escaped
+    assert reports.snc_list_pdf(2026).startswith(b"%PDF")
+    report = reports.annual_report(2026)
+    line = next(x for x in report.facilities if x.establishment.pk == f.theirs.pk)
+    assert line.designation == "siu" and line.samplings == 6 and line.snc
+    assert report.totals["in significant noncompliance"] == 1
+    assert report.added == [f"{f.theirs.name} (first designated 2026-01-05)"]
+    csv_text = reports.annual_csv(2026).decode("utf-8-sig")
+    assert "significant noncompliance (2026-01-01..2026-06-30 A)" in csv_text
+    assert reports.annual_pdf(2026).startswith(b"%PDF")

@@ -39,7 +39,6 @@ from sewer_office.registry.models import Establishment
 from sewer_rules.evaluation.engine import RULES
 from sewer_rules.evaluation.prepare import prepare
 from sewer_rules.federal import cfr403_siu, snc_inputs
-from sewer_rules.findings import Status
 from sewer_rules.federal.snc_determination import (
     PeriodError,
     Report,
@@ -50,6 +49,7 @@ from sewer_rules.federal.snc_determination import (
     parse_period,
     six_month_windows,
 )
+from sewer_rules.findings import Status
 from sewer_rules.parameters import ParameterError, ParameterSet
 from sewer_rules.units import convert
 
@@ -137,7 +137,10 @@ def process_flow(establishment: Establishment, on: date) -> tuple[Decimal | None
         if values:
             mean = sum((Decimal(v) for v in values), Decimal(0)) / len(values)
             gpd = Decimal(convert(mean, meter.unit, "gpd")).quantize(Decimal("0.01"))
-            return gpd, f"mean of {len(values)} readings of meter {meter.ident}, {start:%Y-%m-%d}..{on}"
+            return (
+                gpd,
+                f"mean of {len(values)} readings of meter {meter.ident}, {start:%Y-%m-%d}..{on}",
+            )
     approval = _latest_approval(establishment)
     if approval is not None and approval.flow_gpd is not None:
         return Decimal(approval.flow_gpd), f"declared in {approval}"
@@ -301,7 +304,9 @@ def add_requirement(
     _require(actor, DECIDERS, "Setting required reports", "40 CFR 403.12")
     errors: dict[str, list[str]] = {}
     if kind not in REPORT_CITATIONS:
-        errors["kind"] = [f"'{kind}' is not a kind of report (known: {', '.join(REPORT_CITATIONS)})"]
+        errors["kind"] = [
+            f"'{kind}' is not a kind of report (known: {', '.join(REPORT_CITATIONS)})"
+        ]
     if every_months not in (0, 1, 3, 6, 12):
         errors["every_months"] = ["Every 0 (once), 1, 3, 6 or 12 months."]
     if ends_on is not None and ends_on < first_due:
@@ -436,7 +441,9 @@ def _facility_key(est_id: int, code: str) -> str:
 def read_period(text: str, rolling: bool | None, params: ParameterSet) -> tuple[Window, bool]:
     try:
         period = parse_period(text)
-        chosen = bool(params.value("snc.rolling_window", period.end)) if rolling is None else rolling
+        chosen = (
+            bool(params.value("snc.rolling_window", period.end)) if rolling is None else rolling
+        )
         six_month_windows(period, chosen)
     except (PeriodError, ParameterError) as e:
         raise InvalidInput({"period": [str(e)]}) from None
@@ -550,7 +557,9 @@ def _open_snc_violation(actor: Any, det: SNCDetermination, at: datetime | None) 
         for d in det.determinations
         if d["snc"]
     ]
-    late = [f"{r['report']} due {r['due']}: {r['days_late']} days late" for r in det.reports if r["snc"]]
+    late = [
+        f"{r['report']} due {r['due']}: {r['days_late']} days late" for r in det.reports if r["snc"]
+    ]
     finding = record_finding(
         source=det,
         establishment=det.establishment,
@@ -737,7 +746,9 @@ def newspaper_text(year: int, listed: Sequence[ListedUser], town: str) -> str:
         return head + f" No industrial user was in significant noncompliance during {year}."
     lines = [
         f"{u.establishment.name}, {u.establishment.building.property.address} — "
-        + "; ".join(f"criterion {c} ({cit})" for c, cit in zip(u.criteria, u.citations, strict=True))
+        + "; ".join(
+            f"criterion {c} ({cit})" for c, cit in zip(u.criteria, u.citations, strict=True)
+        )
         for u in listed
     ]
     return head + "\n" + "\n".join(lines)

@@ -7,96 +7,278 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('enforcement', '0001_initial'),
-        ('registry', '0004_network_moved_to_network'),
+        ("enforcement", "0001_initial"),
+        ("registry", "0004_network_moved_to_network"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Designation',
+            name="Designation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('siu', 'Significant industrial user'), ('not_siu', 'Not a significant industrial user')], max_length=10)),
-                ('basis', models.CharField(choices=[('evaluated', 'Evaluated on 403.3(v)(1) (categorical, flow, capacity)'), ('designated', 'Designated by the Control Authority (403.3(v)(1)(ii))'), ('de_designated', 'Found not significant (403.3(v)(2))')], max_length=16)),
-                ('citation', models.CharField(max_length=60)),
-                ('evaluation', models.JSONField(default=dict)),
-                ('categorical_category', models.CharField(blank=True, max_length=80)),
-                ('flow_gpd', models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True)),
-                ('flow_source', models.CharField(blank=True, max_length=120)),
-                ('reason', models.TextField(blank=True, help_text="the Control Authority's reason or finding")),
-                ('decided_on', models.DateField()),
-                ('decided_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('decided_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('establishment', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='siu_designations', to='registry.establishment')),
-                ('supersedes', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='superseded_by', to='pretreatment.designation')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("siu", "Significant industrial user"),
+                            ("not_siu", "Not a significant industrial user"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "basis",
+                    models.CharField(
+                        choices=[
+                            ("evaluated", "Evaluated on 403.3(v)(1) (categorical, flow, capacity)"),
+                            ("designated", "Designated by the Control Authority (403.3(v)(1)(ii))"),
+                            ("de_designated", "Found not significant (403.3(v)(2))"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("citation", models.CharField(max_length=60)),
+                ("evaluation", models.JSONField(default=dict)),
+                ("categorical_category", models.CharField(blank=True, max_length=80)),
+                (
+                    "flow_gpd",
+                    models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True),
+                ),
+                ("flow_source", models.CharField(blank=True, max_length=120)),
+                (
+                    "reason",
+                    models.TextField(
+                        blank=True, help_text="the Control Authority's reason or finding"
+                    ),
+                ),
+                ("decided_on", models.DateField()),
+                ("decided_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "decided_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "establishment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="siu_designations",
+                        to="registry.establishment",
+                    ),
+                ),
+                (
+                    "supersedes",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="superseded_by",
+                        to="pretreatment.designation",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('-decided_on', '-id'),
+                "ordering": ("-decided_on", "-id"),
             },
         ),
         migrations.CreateModel(
-            name='ReportRequirement',
+            name="ReportRequirement",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('baseline', 'Baseline monitoring report'), ('ninety_day', '90-day compliance report'), ('periodic', 'Periodic compliance report (categorical)'), ('periodic_noncat', 'Periodic compliance report (non-categorical SIU)')], max_length=20)),
-                ('every_months', models.PositiveSmallIntegerField(default=6)),
-                ('first_due', models.DateField()),
-                ('ends_on', models.DateField(blank=True, help_text='no due date after this day', null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('establishment', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='report_requirements', to='registry.establishment')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("baseline", "Baseline monitoring report"),
+                            ("ninety_day", "90-day compliance report"),
+                            ("periodic", "Periodic compliance report (categorical)"),
+                            ("periodic_noncat", "Periodic compliance report (non-categorical SIU)"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("every_months", models.PositiveSmallIntegerField(default=6)),
+                ("first_due", models.DateField()),
+                (
+                    "ends_on",
+                    models.DateField(blank=True, help_text="no due date after this day", null=True),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "establishment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="report_requirements",
+                        to="registry.establishment",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('establishment', 'kind', 'first_due'),
+                "ordering": ("establishment", "kind", "first_due"),
             },
         ),
         migrations.CreateModel(
-            name='ReportDue',
+            name="ReportDue",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('baseline', 'Baseline monitoring report'), ('ninety_day', '90-day compliance report'), ('periodic', 'Periodic compliance report (categorical)'), ('periodic_noncat', 'Periodic compliance report (non-categorical SIU)')], max_length=20)),
-                ('due_on', models.DateField()),
-                ('received_on', models.DateField(blank=True, null=True)),
-                ('received_note', models.CharField(blank=True, max_length=200)),
-                ('establishment', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='report_dues', to='registry.establishment')),
-                ('received_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('requirement', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='dues', to='pretreatment.reportrequirement')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("baseline", "Baseline monitoring report"),
+                            ("ninety_day", "90-day compliance report"),
+                            ("periodic", "Periodic compliance report (categorical)"),
+                            ("periodic_noncat", "Periodic compliance report (non-categorical SIU)"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("due_on", models.DateField()),
+                ("received_on", models.DateField(blank=True, null=True)),
+                ("received_note", models.CharField(blank=True, max_length=200)),
+                (
+                    "establishment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="report_dues",
+                        to="registry.establishment",
+                    ),
+                ),
+                (
+                    "received_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "requirement",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="dues",
+                        to="pretreatment.reportrequirement",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('due_on', 'id'),
-                'indexes': [models.Index(fields=['establishment', 'due_on'], name='report_due_facility')],
-                'constraints': [models.UniqueConstraint(fields=('requirement', 'due_on'), name='report_due_once')],
+                "ordering": ("due_on", "id"),
+                "indexes": [
+                    models.Index(fields=["establishment", "due_on"], name="report_due_facility")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("requirement", "due_on"), name="report_due_once"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='SNCDetermination',
+            name="SNCDetermination",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('period_start', models.DateField()),
-                ('period_end', models.DateField()),
-                ('rolling', models.BooleanField(default=False)),
-                ('snc', models.BooleanField()),
-                ('criteria', models.JSONField(default=list)),
-                ('citations', models.JSONField(default=list)),
-                ('determinations', models.JSONField(default=list)),
-                ('reports', models.JSONField(default=list)),
-                ('staff_criteria', models.JSONField(default=list, help_text='criteria (C)–(E), (G), (H) recorded by staff or other apps')),
-                ('measurements', models.PositiveIntegerField(default=0)),
-                ('parameters_version', models.CharField(blank=True, max_length=80)),
-                ('computed_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('computed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('establishment', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='snc_determinations', to='registry.establishment')),
-                ('supersedes', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='superseded_by', to='pretreatment.sncdetermination')),
-                ('violation', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='snc_determinations', to='enforcement.violation')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("period_start", models.DateField()),
+                ("period_end", models.DateField()),
+                ("rolling", models.BooleanField(default=False)),
+                ("snc", models.BooleanField()),
+                ("criteria", models.JSONField(default=list)),
+                ("citations", models.JSONField(default=list)),
+                ("determinations", models.JSONField(default=list)),
+                ("reports", models.JSONField(default=list)),
+                (
+                    "staff_criteria",
+                    models.JSONField(
+                        default=list,
+                        help_text="criteria (C)–(E), (G), (H) recorded by staff or other apps",
+                    ),
+                ),
+                ("measurements", models.PositiveIntegerField(default=0)),
+                ("parameters_version", models.CharField(blank=True, max_length=80)),
+                ("computed_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "computed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "establishment",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="snc_determinations",
+                        to="registry.establishment",
+                    ),
+                ),
+                (
+                    "supersedes",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="superseded_by",
+                        to="pretreatment.sncdetermination",
+                    ),
+                ),
+                (
+                    "violation",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="snc_determinations",
+                        to="enforcement.violation",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('-period_end', 'establishment__name', '-id'),
-                'indexes': [models.Index(fields=['period_end', 'snc'], name='snc_period_snc'), models.Index(fields=['establishment', 'period_start'], name='snc_facility_period')],
+                "ordering": ("-period_end", "establishment__name", "-id"),
+                "indexes": [
+                    models.Index(fields=["period_end", "snc"], name="snc_period_snc"),
+                    models.Index(
+                        fields=["establishment", "period_start"], name="snc_facility_period"
+                    ),
+                ],
             },
         ),
     ]
