@@ -101,7 +101,7 @@ def snc_list_pdf(year: int) -> bytes:
             "small",
             "40 CFR 403.8(f)(2)(viii): text for publication in a newspaper of general "
             "circulation in the area served by the treatment works.",
-        ),  # fmt: skip
+        ),
         ("gap", ""),
     ]
     blocks += [("text", line) for line in newspaper_text(year, listed, town).split("\n")]
