@@ -25,7 +25,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
+from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role, is_staff_member
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.enforcement import services as enforcement
@@ -70,6 +70,10 @@ DUE_HORIZON_DAYS = 400
 
 def may_decide(user: Any) -> bool:
     return has_role(user, *DECIDERS)
+
+
+def is_staff(user: Any) -> bool:
+    return is_staff_member(user)
 
 
 def may_receive(user: Any) -> bool:
