@@ -98,6 +98,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cmd_snc",
         "40 CFR 403.8(f)(2)(viii): industrial users in significant noncompliance",
     ),
+    "snc-office": (
+        "cmd_snc_office",
+        "40 CFR 403.8(f)(2)(viii): determine SNC from the office's stored results",
+    ),
     "surcharge": (
         "cmd_surcharge",
         "§ 196-19 E(1)(d), J: extra-strength surcharge of a billing period",
