@@ -574,7 +574,10 @@ def _open_snc_violation(actor: Any, det: SNCDetermination, at: datetime | None) 
             f"Significant noncompliance {det.period_start}..{det.period_end}: 40 CFR "
             f"403.8(f)(2)(viii) {letters}. " + "; ".join(counted + late)
         ),
-        observed_at=timezone.make_aware(datetime.combine(det.period_end, time(23, 59))),
+        observed_at=min(
+            timezone.make_aware(datetime.combine(det.period_end, time(23, 59))),
+            at or timezone.now(),
+        ),
         parameters_version=det.parameters_version,
     )
     return enforcement.open_from_finding(actor, finding, at=at)
