@@ -168,8 +168,10 @@ def per_row_loop() -> dict[tuple[str, str, str, date], tuple[int, int]]:
         limits[(lim.establishment_id, lim.parameter)].append(lim)
     counts: dict[tuple[str, str, str, date], list[int]] = defaultdict(lambda: [0, 0])
     codes: dict[int, str] = {}
-    for r in LabResult.objects.select_related("establishment").exclude(state="superseded").iterator(
-        chunk_size=5000
+    for r in (
+        LabResult.objects.select_related("establishment")
+        .exclude(state="superseded")
+        .iterator(chunk_size=5000)
     ):
         codes.setdefault(r.establishment_id, r.establishment.code)
         day = timezone.localtime(r.sampled_at).date()

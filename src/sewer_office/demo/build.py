@@ -84,11 +84,13 @@ def _monitoring(town: Town) -> None:
     from .inspections import load_demo_inspections
     from .meters import load_demo_meters
     from .monitoring import load_demo_monitoring
+    from .pretreatment import load_demo_pretreatment
 
     load_demo_monitoring(town)
     load_demo_meters(town)
     load_demo_grease(town)
     load_demo_inspections(town)
+    load_demo_pretreatment(town)
 
 
 def _users(town: Town) -> None:
