@@ -30,9 +30,9 @@ import os
 import random
 import sys
 import tempfile
-import time
+import time as clock
 from collections import defaultdict
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -82,6 +82,7 @@ def populate(n_fac: int, n_results: int, seed: int) -> tuple[Any, list[Any]]:
     from sewer_office.registry.models import Building, Establishment, Person, Property
 
     sup = create_user("superintendent", "x", (roles.SUPERINTENDENT,))
+    tz = timezone.get_current_timezone()
     rng = random.Random(seed)
     per_fac = n_results // (n_fac * len(LIMITS))
     step = DAYS / per_fac
@@ -124,7 +125,7 @@ def populate(n_fac: int, n_results: int, seed: int) -> tuple[Any, list[Any]]:
                         sampling_point_id=points[est.pk],
                         sample_id=f"{est.code}-{k}",
                         sample_type="grab",
-                        collected_at=timezone.make_aware(datetime(day.year, day.month, day.day, 9)),
+                        collected_at=datetime.combine(day, time(9), tzinfo=tz),
                     )
                 )
         SamplingEvent.objects.bulk_create(events, batch_size=5000)
@@ -224,12 +225,12 @@ def main() -> int:
         from sewer_office.monitoring.models import LabResult
         from sewer_office.pretreatment.services import compute_snc
 
-        t0 = time.perf_counter()
+        t0 = clock.perf_counter()
         sup, _ = populate(args.facilities, args.results, seed=3)
         n = LabResult.objects.count()
         print(
             f"database: {connection.vendor}; {args.facilities} facilities, {n:,} results "
-            f"2025-01..2026-12 stored in {time.perf_counter() - t0:.1f} s"
+            f"2025-01..2026-12 stored in {clock.perf_counter() - t0:.1f} s"
         )
         if connection.vendor == "postgresql":
             with connection.cursor() as c:
@@ -244,17 +245,17 @@ def main() -> int:
             prof.disable()
             pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
             return 0
-        t0 = time.perf_counter()
+        t0 = clock.perf_counter()
         run = compute_snc(sup, "2025-01..2026-12")
-        office = time.perf_counter() - t0
+        office = clock.perf_counter() - t0
         print(
             f"office: SNC of {len(run.determinations)} facilities over 4 halves from "
             f"{run.measurements:,} measurements in {office:.2f} s — {len(run.in_snc)} in SNC, "
             f"{run.violations_opened} violations opened (target < 10 s)"
         )
-        t0 = time.perf_counter()
+        t0 = clock.perf_counter()
         loop = per_row_loop()
-        slow = time.perf_counter() - t0
+        slow = clock.perf_counter() - t0
         print(
             f"per-row loop over ORM objects (daily and instantaneous series only, nothing "
             f"stored): {slow:.2f} s — the office is {slow / office:.1f}× faster"
