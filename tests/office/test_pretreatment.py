@@ -29,8 +29,8 @@ def test_chronic_copper_is_snc_with_measurements_and_one_violation(town: Town) -
     assert theirs.citations == ["40 CFR 403.8(f)(2)(viii)(A)"]
     series = theirs.determinations[0]
     assert (series["measurements"], series["exceeding"]) == (6, 4)
-    counted_ids = {r for c in series["counted"] for r in c["results"]}
-    assert len(counted_ids) == 6
+    counted_ids = {r for c in series["counted"] for r in c[0]}
+    assert len(counted_ids) == 6 and sum(c[1] for c in series["counted"]) == 4
     assert not mine.snc and mine.violation is None
     v = theirs.violation
     assert v is not None and v.kind == "significant_noncompliance" and v.person == f.theirs.operator

@@ -193,3 +193,11 @@ def test_bad_input_is_refused_with_its_message(town: Town, login: Any) -> None:
     due = s["due"][s["f"].mine.pk]
     r = c.post(f"/pretreatment/reports/{due.pk}/received/", {"received_on": "2099-01-01"})
     assert r.status_code == 400 and "future" in r.content.decode()
+
+
+def test_determination_page_lists_the_measurements_counted(town: Town, login: Any) -> None:
+    s = _setup(town)
+    det = s["det"][s["f"].theirs.pk]
+    body = login("viewer").get(f"/pretreatment/snc/{det.pk}/").content.decode()
+    assert "2026-01-10 1.1 mg/l*" in body and "2026-02-10 0.9 mg/l," in body
+    assert "40 CFR 403.8(f)(2)(viii)(A)" in body

@@ -19,8 +19,9 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import polars as pl
 from django.contrib.contenttypes.models import ContentType
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -32,7 +33,7 @@ from sewer_office.enforcement import services as enforcement
 from sewer_office.findings.models import Finding, FindingKind
 from sewer_office.findings.services import record_finding
 from sewer_office.meters.models import Meter, Reading
-from sewer_office.monitoring.lab_import import params_in_force, permit_limits, stored_table
+from sewer_office.monitoring.lab_import import params_in_force, permit_limits
 from sewer_office.monitoring.models import DischargeLimit, LabResult
 from sewer_office.permits.models import IndustrialDischargeApproval
 from sewer_office.registry.models import Establishment
@@ -40,6 +41,7 @@ from sewer_rules.evaluation.engine import RULES
 from sewer_rules.evaluation.prepare import prepare
 from sewer_rules.federal import cfr403_siu, snc_inputs
 from sewer_rules.federal.snc_determination import (
+    Determination,
     PeriodError,
     Report,
     SNCReport,
@@ -490,7 +492,7 @@ def snc_inputs_for(
             sampled_at__gte=datetime.combine(first, time(), tzinfo=tz),
             sampled_at__lt=datetime.combine(last + timedelta(days=1), time(), tzinfo=tz),
         ).exclude(state="superseded")
-        raw = stored_table(qs)
+        raw = results_table(qs, {i: _facility_key(i, codes.get(i, "")) for i in ids})
         if raw.height:
             names = sorted({r.parameter for r in RULES})
             prepared = prepare(raw, params.timezone, params.breakpoints(names)[0])
@@ -513,21 +515,75 @@ def snc_inputs_for(
     return keys, limits, measurements, reports, row_ids
 
 
-def _compact(det: dict[str, Any], row_ids: dict[int, int]) -> dict[str, Any]:
-    """A determination of the rules with its counted measurements named by stored result."""
-    out = dict(det)
-    out["counted"] = [
-        {
-            "results": [row_ids.get(r, r) for r in c["rows"]],
-            "day": c["day"],
-            "value": c["value"],
-            "non_detect": c["non_detect"],
-            "exceeds": c["exceeds"],
-            "at_or_above_trc": c["at_or_above_trc"],
-        }
-        for c in det["counted"]
-    ]
-    return out
+RESULT_COLUMNS = (
+    ("id", "id"),
+    ("establishment_id", "establishment"),
+    ("event__sample_id", "sample_id"),
+    ("sampled_at", "sampled_at"),
+    ("event__sample_type", "sample_type"),
+    ("parameter", "parameter"),
+    ("value_text", "value"),
+    ("unit", "unit"),
+    ("qualifier", "qualifier"),
+    ("reporting_limit", "reporting_limit"),
+)
+
+
+def results_table(qs: QuerySet[LabResult], keys: dict[int, str]) -> pl.DataFrame:
+    """Stored results as the text table the engine reads (as ``stored_table``), fetched with
+    one query straight from the database cursor: no model objects, no per-value conversion
+    (SQLite returns UTC times as text, PostgreSQL as aware datetimes; both become ISO text)."""
+    sql, sql_params = (
+        qs.values_list(*(f for f, _ in RESULT_COLUMNS)).order_by("id").query.sql_with_params()
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, sql_params)
+        rows = cursor.fetchall()
+    names = [n for _, n in RESULT_COLUMNS]
+    frame = pl.DataFrame(rows, schema=names, orient="row", infer_schema_length=None)
+    if frame.height == 0:
+        return frame
+    when = pl.col("sampled_at")
+    if frame.schema["sampled_at"] == pl.String:
+        when = when + "+00:00"
+    else:
+        when = when.dt.convert_time_zone("UTC").dt.strftime("%Y-%m-%dT%H:%M:%S%.f%z")
+    return frame.with_columns(
+        when.alias("sampled_at"),
+        pl.col("establishment").replace_strict(keys, return_dtype=pl.String).alias("facility"),
+        pl.col(pl.String).cast(pl.String),
+        pl.int_range(2, frame.height + 2, dtype=pl.Int64).alias("row"),
+    ).drop("establishment")
+
+
+def _series(d: Determination, row_ids: dict[int, int]) -> dict[str, Any]:
+    """One limit series of the rules' determination as stored: the fields of its ``as_dict``
+    with the deciding window's measurements named by stored result (``[result ids, exceeds,
+    at or above TRC]``; the values are those of the results, which are never edited)."""
+    w = d.deciding
+    lim = d.limit
+    evaluated = ["A"] if d.trc is None else ["A", "B"]
+    return {
+        "parameter": lim.analyte,
+        "limit_type": lim.limit_type,
+        "limit": str(lim.value),
+        "unit": lim.unit,
+        "limit_as_written": lim.text or None,
+        "limit_authority": lim.citation or None,
+        "trc": None if d.trc is None else str(d.trc),
+        "window": w.window.as_dict(),
+        "measurements": w.measurements,
+        "exceeding": w.exceeding,
+        "trc_exceeding": w.trc_exceeding,
+        "snc": d.snc,
+        "criteria": d.criteria,
+        "citations": [str(criterion(c)) for c in (d.criteria or evaluated)],
+        "windows": [x.as_dict() for x in d.windows],
+        "counted": [
+            [[row_ids.get(r, r) for r in c.measurement.rows], c.exceeds, c.at_or_above_trc]
+            for c in w.counted
+        ],
+    }
 
 
 def staff_criteria(establishment_id: int, period: Window) -> list[dict[str, str]]:
@@ -618,7 +674,7 @@ def compute_snc(
     )
     for d in result.determinations:
         entry = per[d.limit.facility]
-        entry["determinations"].append(_compact(d.as_dict(), row_ids))
+        entry["determinations"].append(_series(d, row_ids))
         entry["measurements"] += sum(w.measurements for w in d.windows)
     for r in result.reports:
         per[r.report.facility]["reports"].append(r.as_dict())

@@ -25,6 +25,7 @@ from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
+from sewer_office.monitoring.models import LabResult
 from sewer_office.registry.models import Establishment
 
 from . import reports, services
@@ -111,7 +112,29 @@ def snc_detail(request: HttpRequest, pk: int) -> HttpResponse:
             request.user,
         )
     )
-    return render(request, "pretreatment/snc_detail.html", {"det": det, "history": history})
+    ids = {r for d in det.determinations for c in d["counted"] for r in c[0]}
+    values = {
+        pk: (timezone.localdate(when), f"{text} {unit}")
+        for pk, when, text, unit in LabResult.objects.filter(pk__in=ids).values_list(
+            "id", "sampled_at", "value_text", "unit"
+        )
+    }
+    series = [
+        (
+            d,
+            [
+                (values.get(r, (None, f"result #{r}")), exceeds, trc)
+                for ids_, exceeds, trc in d["counted"]
+                for r in ids_[:1]
+            ],
+        )
+        for d in det.determinations
+    ]
+    return render(
+        request,
+        "pretreatment/snc_detail.html",
+        {"det": det, "history": history, "series": series},
+    )
 
 
 def _facility_context(request: HttpRequest, est: Establishment, **forms: Any) -> dict[str, Any]:

@@ -21,11 +21,19 @@ ROW_COLUMNS = ("row", "sample_id", "facility", "analyte", "canon", "nd", "day")
 
 
 def measurements(rows: pl.DataFrame) -> list[Measurement]:
-    """Prepared rows (:func:`sewer_rules.evaluation.prepare.prepare`) as measurements."""
-    return [
-        Measurement(facility or "", analyte, day, Fraction(canon), bool(nd), (row,), sample or "")
-        for row, sample, facility, analyte, canon, nd, day in rows.select(ROW_COLUMNS).iter_rows()
-    ]
+    """Prepared rows (:func:`sewer_rules.evaluation.prepare.prepare`) as measurements.
+
+    Laboratory values repeat (three significant digits), so each distinct value is made exact
+    (a :class:`~fractions.Fraction`) once.
+    """
+    exact: dict[Decimal, Fraction] = {}
+    out = []
+    for row, sample, facility, analyte, canon, nd, day in rows.select(ROW_COLUMNS).iter_rows():
+        value = exact.get(canon)
+        if value is None:
+            value = exact[canon] = Fraction(canon)
+        out.append(Measurement(facility or "", analyte, day, value, bool(nd), (row,), sample or ""))
+    return out
 
 
 def limits(table: PermitLimits) -> list[Limit]:
