@@ -243,7 +243,7 @@ def main() -> int:
             prof.enable()
             compute_snc(sup, "2025-01..2026-12")
             prof.disable()
-            pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
+            pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
             return 0
         t0, c0 = clock.perf_counter(), clock.process_time()
         run = compute_snc(sup, "2025-01..2026-12")

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property
 
 from ..citations import ExternalReference
 from ..parameters import ParameterSet
@@ -204,17 +205,17 @@ class WindowCount:
     def measurements(self) -> int:
         return len(self.counted)
 
-    @property
+    @cached_property
     def exceeding(self) -> int:
         return sum(c.exceeds for c in self.counted)
 
-    @property
+    @cached_property
     def trc_exceeding(self) -> int | None:
         if self.trc is None:
             return None
         return sum(bool(c.at_or_above_trc) for c in self.counted)
 
-    @property
+    @cached_property
     def criteria(self) -> list[str]:
         n, met = self.measurements, []
         if n and self.exceeding * 100 >= self.chronic_percent * n:
@@ -374,14 +375,35 @@ def monthly_averages(measurements: Iterable[Measurement]) -> list[Measurement]:
 
 
 def _comparer(limit: Limit, trc: Decimal | None) -> Callable[[Measurement], Counted]:
-    """The comparison of measurements with one limit (its exact bounds computed once)."""
+    """The comparison of measurements with one limit, exactly: ``a/b > p/q`` as ``a·q > p·b``
+    in integers (denominators are positive), the bounds computed once per limit."""
     lim = Fraction(limit.value)
+    p, q = lim.numerator, lim.denominator
+
     if limit.limit_type in MINIMUM_TYPES:
-        return lambda m: Counted(m, (not m.nd) and m.value < lim, None)
-    bound = None if trc is None else lim * Fraction(trc)
-    if bound is None:
-        return lambda m: Counted(m, (not m.nd) and m.value > lim, None)
-    return lambda m: Counted(m, (not m.nd) and m.value > lim, (not m.nd) and m.value >= bound)
+
+        def below(m: Measurement) -> Counted:
+            v = m.value
+            return Counted(m, (not m.nd) and v.numerator * q < p * v.denominator, None)
+
+        return below
+    if trc is None:
+
+        def above(m: Measurement) -> Counted:
+            v = m.value
+            return Counted(m, (not m.nd) and v.numerator * q > p * v.denominator, None)
+
+        return above
+    bound = lim * Fraction(trc)
+    bp, bq = bound.numerator, bound.denominator
+
+    def above_and_trc(m: Measurement) -> Counted:
+        if m.nd:
+            return Counted(m, False, False)
+        a, b = m.value.numerator, m.value.denominator
+        return Counted(m, a * q > p * b, a * bq >= bp * b)
+
+    return above_and_trc
 
 
 def _in_window(
