@@ -65,12 +65,18 @@ def open_violation(
     finding: Finding | None = None,
     evidence: Iterable[Finding] = (),
     at: datetime | None = None,
+    by_daily_job: bool = False,
 ) -> Violation:
     """Open a violation (by hand, or from ``finding``); § 196-20 is referred for arrest at once.
 
     One finding → at most one open violation: a second is refused with the first's number.
+    ``by_daily_job`` (with no actor) is the daily run's: a milestone 90 days late becomes a
+    violation by itself (40 CFR 403.8(f)(2)(viii)(E)).
     """
-    if not has_role(actor, *OPENERS):
+    if by_daily_job:
+        if actor is not None or finding is None:
+            raise Forbidden("The daily job opens violations only from a finding, as nobody.")
+    elif not has_role(actor, *OPENERS):
         raise Forbidden(
             "Opening a violation: reserved to the Superintendent, the engineer and the "
             "Building Inspector (§ 196-22 A)."
