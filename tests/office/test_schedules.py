@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent, ImmutableRecord
@@ -218,3 +219,40 @@ def test_flag_overdue_command_records_missed_milestones(town: Town, capsys: Any)
     assert "1 missed-milestone finding(s) recorded; 1 violation(s) opened (90 days)" in out
     assert main(["flag-overdue", "--date", "2026-06-02"]) == 0
     assert "0 missed-milestone finding(s) recorded; 0 violation(s)" in capsys.readouterr().out
+
+
+def test_pages_impose_amend_complete_and_show_on_the_facility(town: Town, login: Any) -> None:
+    a = approved(town)
+    c = login("engineer")
+    r = c.post(
+        "/enforcement/schedules/new/",
+        {
+            "establishment": town.owner_restaurant.pk,  # type: ignore[union-attr]
+            "imposed_by": "approval_condition",
+            "approval": a.pk,
+            "requirement": "Grease removal unit",
+            "citation": "§ 196-19 E(1)(b)",
+            "milestones": "2026-03-01 Unit ordered\n2026-04-01 Unit installed",
+        },
+    )
+    assert r.status_code == 302, r.content.decode()
+    s = ComplianceSchedule.objects.get()
+    assert [m.description for m in s.milestones.all()] == ["Unit ordered", "Unit installed"]
+    bad = c.post("/enforcement/schedules/new/", {"milestones": "March Unit ordered"})
+    assert bad.status_code == 400 and "is not a date" in bad.content.decode()
+    r = c.post(
+        f"/enforcement/schedules/{s.pk}/edit/",
+        {"requirement": "Grease removal unit", "citation": "§ 196-19 E(1)(b)", "milestones": ""},
+    )
+    assert r.status_code == 400 and "reason is required" in r.content.decode()
+    m = s.milestones.first()
+    owner = login("owner")
+    r = owner.post(f"/enforcement/milestones/{m.pk}/complete/", {"completed_on": "2026-02-28"})  # type: ignore[union-attr]
+    assert r.status_code == 400
+    r = owner.post(
+        f"/enforcement/milestones/{m.pk}/complete/",  # type: ignore[union-attr]
+        {"completed_on": timezone.localdate().isoformat(), "completion_report": "ordered"},
+    )
+    assert r.status_code == 302
+    page = owner.get(f"/registry/establishments/{town.owner_restaurant.pk}/").content.decode()  # type: ignore[union-attr]
+    assert s.number in page and "Unit installed" in page
