@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from sewer_office.enforcement.services import advance_clocks
     from sewer_office.grease.services import flag_overdue_pump_outs
     from sewer_office.meters.services import flag_unreported_slugs
+    from sewer_office.permits.services.industrial import flag_expired_approvals
 
     day = args.date or timezone.localdate()
     now = (
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     pump_outs = flag_overdue_pump_outs(day)
     print(f"{slugs} unreported slug finding(s) recorded")
     print(f"{pump_outs} overdue pump-out finding(s) recorded")
+    print(f"{flag_expired_approvals(day)} expired-approval finding(s) recorded")
     missed, opened = flag_missed_milestones(day)
     print(f"{missed} missed-milestone finding(s) recorded; {opened} violation(s) opened (90 days)")
     print(f"{advance_clocks(day)} violation(s) past their correction deadline: fines accruing")
