@@ -102,6 +102,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cmd_surcharge",
         "§ 196-19 E(1)(d), J: extra-strength surcharge of a billing period",
     ),
+    "violations": ("cmd_violations", "list the office's violations (§ 196-22)"),
 }
 
 
