@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -19,6 +20,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_input_errors, add_office_error
 from sewer_office.core.paging import page_of
 from sewer_office.core.services import perform
@@ -39,6 +41,49 @@ from .workflow import (
 )
 
 WEEK = 7
+
+
+def _key(name: str) -> Any:
+    return lambda row: row[name]
+
+
+#: One row per violation (``services.violation_summary``), as ``sewer-use violations``.
+VIOLATION_COLUMNS = (
+    Column("Id", _key("id")),
+    Column("Number", _key("number")),
+    Column("Facility or property", _key("facility")),
+    Column("Person responsible", _key("person")),
+    Column("Section", _key("section")),
+    Column("Kind", _key("kind")),
+    Column("Stage", _key("stage")),
+    Column("Found", _key("observed_on")),
+    Column("Notice deadline", _key("notice_deadline")),
+    Column("Days late", _key("days_late")),
+    Column(
+        "Fines accrued (USD)", lambda r: Decimal(r["fines_accrued"]) if r["fines_accrued"] else None
+    ),
+    Column("Fines", _key("fines_status")),
+)
+SCHEDULE_COLUMNS = (
+    Column("Number", "number"),
+    Column("Facility", "establishment.name"),
+    Column("Imposed by", "imposed_by_text"),
+    Column("Requirement", "requirement"),
+    Column("Citation", "citation"),
+    Column("Milestones", lambda s: len(s.milestones.all())),
+    Column(
+        "Next milestone due",
+        lambda s: min(
+            (m.due_on for m in s.milestones.all() if m.completed_on is None), default=None
+        ),
+    ),
+    Column(
+        "Milestones missed",
+        lambda s: sum(
+            1 for m in s.milestones.all() if (m.completed_on or timezone.localdate()) > m.due_on
+        ),
+    ),
+)
 
 
 def base_queryset() -> Any:
@@ -75,6 +120,13 @@ def violation_list(request: HttpRequest) -> HttpResponse:
     base = services.visible_violations(base_queryset(), request.user)
     fs = ViolationFilter(request.GET or None, queryset=base, request=request)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    today = timezone.localdate()
+    summaries = (
+        services.violation_summary(v, today)
+        for v in qs.prefetch_related("notices__superseded_by", "corrections")
+    )
+    if (download := export(request, summaries, VIOLATION_COLUMNS, "violations")) is not None:
+        return download
     page, query = page_of(request, qs)
     counts = dict(
         base.filter(state__in=OPEN_STATES)
@@ -331,6 +383,8 @@ def schedule_list(request: HttpRequest) -> HttpResponse:
     """Compliance schedules, per facility (``?establishment=<id>``)."""
     fs = ScheduleFilter(request.GET or None, queryset=_schedules(request), request=request)
     qs = fs.qs if fs.is_bound and fs.is_valid() else _schedules(request)
+    if (download := export(request, qs, SCHEDULE_COLUMNS, "compliance-schedules")) is not None:
+        return download
     page, query = page_of(request, qs)
     return render(
         request,
