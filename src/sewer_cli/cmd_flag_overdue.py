@@ -28,7 +28,8 @@ from .cmd_office import _setup
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "flag-overdue", help="record unreported-slug and overdue pump-out findings (daily)"
+        "flag-overdue",
+        help="record the findings time alone creates: slugs, pump-outs, milestones, approvals (daily)",
     )
     p.add_argument(
         "--date",
