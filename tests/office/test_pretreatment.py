@@ -194,3 +194,16 @@ def test_yearly_list_and_annual_report(town: Town) -> None:
     csv_text = reports.annual_csv(2026).decode("utf-8-sig")
     assert "significant noncompliance (2026-01-01..2026-06-30 A)" in csv_text
     assert reports.annual_pdf(2026).startswith(b"%PDF")
+
+
+def test_missed_milestone_is_criterion_e(town: Town) -> None:
+    from .test_schedules import schedule
+
+    f = chronic_copper(town)
+    s = schedule(town, mine=True, due="2026-02-01")
+    assert s.establishment_id == f.mine.pk
+    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    mine = next(d for d in run.determinations if d.establishment_id == f.mine.pk)
+    assert mine.criteria == ["E"] and mine.citations == ["40 CFR 403.8(f)(2)(viii)(E)"]
+    assert "Pretreatment unit installed" in mine.staff_criteria[0]["text"]
+    assert mine.violation is not None

@@ -22,6 +22,13 @@ class CostCategory(models.TextChoices):
     OTHER = "other", "Other"
 
 
+class ImposedBy(models.TextChoices):
+    """What imposes a compliance schedule (40 CFR 403.8(f)(1)(iv))."""
+
+    APPROVAL_CONDITION = "approval_condition", "Condition of the industrial approval"
+    ORDER = "order", "Administrative order or notice"
+
+
 class ReferralKind(models.TextChoices):
     ARREST = "arrest", "Police, for immediate arrest (§ 196-20)"
     TOWN_ATTORNEY = "town_attorney", "Town Attorney, for prosecution (§ 196-22 B)"

@@ -13,8 +13,8 @@ from django.db.models import Count
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.panels import Panel
 
-from . import services
-from .models import Violation
+from . import schedules, services
+from .models import ComplianceSchedule, Violation
 from .workflow import OPEN_STATES, WORKFLOW
 
 
@@ -26,7 +26,16 @@ def facility_panel(request: Any, establishment: Any) -> Panel | None:
     return Panel(
         "Violations",
         "enforcement/panel_facility.html",
-        {"establishment": establishment, "open": list(open_)},
+        {
+            "establishment": establishment,
+            "open": list(open_),
+            "schedules": list(
+                schedules.visible_schedules(
+                    ComplianceSchedule.objects.filter(establishment=establishment),
+                    request.user,
+                ).prefetch_related("milestones")
+            ),
+        },
         order=70,
     )
 

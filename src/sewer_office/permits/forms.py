@@ -15,7 +15,13 @@ from sewer_office.accounts.access import visible
 from sewer_office.core.forms import DateInput
 from sewer_office.registry.models import Building, Establishment, Person, Property
 
-from .models import DischargeKind, InterceptorKind, PermitClass, SystemType
+from .models import (
+    DischargeKind,
+    IndustrialDischargeApproval,
+    InterceptorKind,
+    PermitClass,
+    SystemType,
+)
 
 #: Analytes an industrial user declares (canonical names of :mod:`sewer_rules.analytes`).
 DECLARED_ANALYTES: tuple[tuple[str, str], ...] = (
@@ -180,10 +186,23 @@ class IndustrialForm(ApplicationForm):
     categorical_category = forms.CharField(
         required=False, label="Categorical standard (40 CFR part)"
     )
+    renews = forms.ModelChoiceField(
+        queryset=IndustrialDischargeApproval.objects.none(),
+        required=False,
+        label="Renews approval",
+        help_text="the approval this application renews: apply before it expires "
+        "(40 CFR 403.8(f)(1)(iii))",
+    )
     files = MultipleFileField(label="Supporting documents")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["renews"].queryset = visible(  # type: ignore[attr-defined]
+            IndustrialDischargeApproval.objects.filter(
+                state__in=("approved", "approved_with_conditions")
+            ),
+            self.user,
+        )
         for name, label in DECLARED_ANALYTES:
             self.fields[f"c_{name}"] = forms.DecimalField(required=False, label=label, min_value=0)
 

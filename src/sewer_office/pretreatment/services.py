@@ -30,6 +30,7 @@ from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_rol
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.enforcement import services as enforcement
+from sewer_office.enforcement.schedules import missed_milestones
 from sewer_office.findings.models import Finding, FindingKind
 from sewer_office.findings.services import record_finding
 from sewer_office.meters.models import Meter, Reading
@@ -586,24 +587,29 @@ def _series(d: Determination, row_ids: dict[int, int]) -> dict[str, Any]:
     }
 
 
-def staff_criteria(establishment_id: int, period: Window) -> list[dict[str, str]]:
-    """Criteria the office records outside the rules' counting, e.g. (E) missed milestones.
-
-    Wired to the enforcement app's compliance schedules where they exist (``missed_milestones``);
-    without them the list is empty and the determination says (E) was not evaluated.
-    """
-    finder = getattr(enforcement, "missed_milestones", None)
-    if finder is None:
-        return []
-    est = Establishment.objects.get(pk=establishment_id)
-    return [
-        {
-            "criterion": "E",
-            "citation": str(criterion("E")),
-            "text": f"milestone {m} missed by more than 90 days",
-        }
-        for m in finder(est, period.start, period.end)
-    ]
+def milestone_criteria(
+    establishment_ids: Sequence[int], period: Window
+) -> dict[int, list[dict[str, str]]]:
+    """Criterion (E) per facility: compliance-schedule milestones missed by more than 90 days
+    in the period (:func:`sewer_office.enforcement.schedules.missed_milestones`, one query for
+    every facility)."""
+    wanted = set(establishment_ids)
+    out: dict[int, list[dict[str, str]]] = defaultdict(list)
+    for m in missed_milestones(None, period.start, period.end):
+        est = m.schedule.establishment_id
+        if est in wanted:
+            out[est].append(
+                {
+                    "criterion": "E",
+                    "citation": str(criterion("E")),
+                    "text": (
+                        f"{m.schedule.number}: milestone “{m.description}” due {m.due_on} "
+                        + (f"completed {m.completed_on}" if m.completed_on else "not completed")
+                        + ", more than 90 days late"
+                    ),
+                }
+            )
+    return out
 
 
 def _open_snc_violation(actor: Any, det: SNCDetermination, at: datetime | None) -> Any:
@@ -679,6 +685,7 @@ def compute_snc(
     for r in result.reports:
         per[r.report.facility]["reports"].append(r.as_dict())
     run = SNCRun(period, chosen, measurements=len(measurements))
+    milestones = milestone_criteria(list(keys.values()), period)
     estabs = Establishment.objects.in_bulk(list(keys.values()))
     version = f"{params.jurisdiction}"
     with transaction.atomic():
@@ -702,7 +709,7 @@ def compute_snc(
         )
         for key, est_id in sorted(keys.items()):
             entry = per.get(key, {"determinations": [], "reports": [], "measurements": 0})
-            staff = staff_criteria(est_id, period)
+            staff = milestones.get(est_id, [])
             letters = sorted(
                 {c for d in entry["determinations"] for c in d["criteria"]}
                 | {c for r in entry["reports"] for c in r["criteria"]}
