@@ -201,3 +201,10 @@ def test_determination_page_lists_the_measurements_counted(town: Town, login: An
     body = login("viewer").get(f"/pretreatment/snc/{det.pk}/").content.decode()
     assert "2026-01-10 1.1 mg/l*" in body and "2026-02-10 0.9 mg/l," in body
     assert "40 CFR 403.8(f)(2)(viii)(A)" in body
+
+
+def test_index_lists_industrial_users_never_designated(town: Town, login: Any) -> None:
+    chronic_copper(town)
+    body = login("clerk").get("/pretreatment/").content.decode()
+    assert "Industrial users never designated" in body and "Otto Plating" in body
+    assert "Otto Plating" not in login("owner").get("/pretreatment/").content.decode()

@@ -110,15 +110,6 @@ def current_designations() -> QuerySet[Designation]:
     )
 
 
-def siu_ids(on: date | None = None) -> set[int]:
-    """Establishments whose designation in force is SIU."""
-    return set(
-        current_designations()
-        .filter(status=DesignationStatus.SIU)
-        .values_list("establishment_id", flat=True)
-    )
-
-
 def _latest_approval(establishment: Establishment) -> IndustrialDischargeApproval | None:
     return (
         IndustrialDischargeApproval.objects.filter(establishment=establishment)

@@ -26,6 +26,7 @@ from sewer_office.core.errors import OfficeError
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 from sewer_office.monitoring.models import LabResult
+from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
 from . import reports, services
@@ -52,6 +53,10 @@ def _index_context(request: HttpRequest, run_form: RunForm | None = None) -> dic
         "page": page,
         "query": query,
         "sius": visible(services.current_designations(), request.user).filter(status="siu"),
+        "undesignated": visible(
+            Establishment.objects.filter(kind=EstablishmentKind.INDUSTRIAL, siu_designations=None),
+            request.user,
+        ).order_by("name"),
         "late": visible(services.late_dues(today), request.user).order_by("due_on")[:LATE_SHOWN],
         "run_form": run_form or RunForm(initial={"period": _last_half(today)}),
         "may_run": services.may_decide(request.user),
