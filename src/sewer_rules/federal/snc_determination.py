@@ -54,6 +54,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
+from typing import NamedTuple
 
 from ..citations import ExternalReference
 from ..parameters import ParameterSet
@@ -148,9 +149,11 @@ def six_month_windows(period: Window, rolling: bool) -> list[Window]:
     return inside
 
 
-@dataclass(frozen=True)
-class Measurement:
-    """One measurement of a facility's parameter: a result row, or a month's average."""
+class Measurement(NamedTuple):
+    """One measurement of a facility's parameter: a result row, or a month's average.
+
+    Immutable, and a tuple: hundreds of thousands are made per determination in the office.
+    """
 
     facility: str
     analyte: str
@@ -174,8 +177,7 @@ class Limit:
     citation: str = ""
 
 
-@dataclass(frozen=True)
-class Counted:
+class Counted(NamedTuple):
     measurement: Measurement
     exceeds: bool
     at_or_above_trc: bool | None
