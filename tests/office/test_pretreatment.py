@@ -207,3 +207,26 @@ def test_missed_milestone_is_criterion_e(town: Town) -> None:
     assert mine.criteria == ["E"] and mine.citations == ["40 CFR 403.8(f)(2)(viii)(E)"]
     assert "Pretreatment unit installed" in mine.staff_criteria[0]["text"]
     assert mine.violation is not None
+
+
+def test_siu_flow_from_the_flow_meter(town: Town) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from sewer_office.meters.models import Meter, Reading, ReadingUpload
+
+    f = chronic_copper(town)
+    meter = Meter.objects.create(sampling_point=f.my_point, ident="CAFE-FLOW", parameter="flow",
+                                 unit="gpm")  # fmt: skip
+    start = at("2026-01-02", 0)
+    upload = ReadingUpload.objects.create(
+        meter=meter, sha256="x", first_at=start, last_at=start, count=3, jurisdiction="demo",
+        parameters_version="t",
+    )  # fmt: skip
+    for k, v in enumerate(("17", "18", "17.5")):
+        Reading.objects.create(meter=meter, upload=upload, at=start + timedelta(hours=k), value=v)
+    d = services.designate(sup(town), f.mine, on=timezone.localdate(start), at=start)
+    # mean 17.5 gpm × 1440 = 25,200 gpd ≥ 25,000
+    assert d.flow_gpd == Decimal("25200.00") and "CAFE-FLOW" in d.flow_source
+    assert d.status == "siu" and d.evaluation["criteria"][1]["met"] is True

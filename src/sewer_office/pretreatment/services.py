@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -133,8 +134,9 @@ def process_flow(establishment: Establishment, on: date) -> tuple[Decimal | None
             )
         )
         if values:
-            mean = sum((Decimal(v) for v in values), Decimal(0)) / len(values)
-            gpd = Decimal(convert(mean, meter.unit, "gpd")).quantize(Decimal("0.01"))
+            mean = sum((Fraction(Decimal(v)) for v in values), Fraction(0)) / len(values)
+            exact = Fraction(convert(mean, meter.unit, "gpd"))
+            gpd = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal("0.01"))
             return (
                 gpd,
                 f"mean of {len(values)} readings of meter {meter.ident}, {start:%Y-%m-%d}..{on}",
