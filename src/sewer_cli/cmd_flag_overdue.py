@@ -1,12 +1,11 @@
 """``sewer-use flag-overdue [--date YYYY-MM-DD]``: record the findings that time alone creates.
 
-Run daily (cron). Two clocks of the office become findings when they run out, each once:
+Run daily (cron). Three clocks of the office become findings when they run out, each once:
 
 - a slug with no immediate report from the user recorded within the office's window
   (§ 196-19 D(9)(d): "All slug discharges must be immediately reported by the user");
 - a grease trap or interceptor whose cleaning interval has passed since its last pump-out
-  (the interval is the town's or the approval's choice; the article sets none).
-
+  (the interval is the town's or the approval's choice; the article sets none);
 - a required report of a significant industrial user (40 CFR 403.12) not received by its due
   date (more than 45 days late it is also significant noncompliance, 403.8(f)(2)(viii)(F)).
 
