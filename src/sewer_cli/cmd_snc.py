@@ -104,11 +104,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _measurements(source: str, raw: pl.DataFrame, params: ParameterSet) -> list[Measurement]:
-    from fractions import Fraction
 
     from sewer_rules.evaluation.engine import RULES
     from sewer_rules.evaluation.prepare import prepare
-    from sewer_rules.federal.snc_determination import Measurement
 
     names = sorted({r.parameter for r in RULES})
     prepared = prepare(raw, params.timezone, params.breakpoints(names)[0])
@@ -121,40 +119,15 @@ def _measurements(source: str, raw: pl.DataFrame, params: ParameterSet) -> list[
             "the results file has row errors; SNC is not determined on part of a file:\n"
             + "\n".join(lines)
         )
-    rows = prepared.rows.select("row", "sample_id", "facility", "analyte", "canon", "nd", "day")
-    return [
-        Measurement(facility or "", analyte, day, Fraction(canon), bool(nd), (row,), sample or "")
-        for row, sample, facility, analyte, canon, nd, day in rows.iter_rows()
-    ]
+    from sewer_rules.federal.snc_inputs import measurements
+
+    return measurements(prepared.rows)
 
 
 def _limits(limits: PermitLimits) -> list[Limit]:
-    from decimal import Decimal
+    from sewer_rules.federal import snc_inputs
 
-    from sewer_rules.analytes import ANALYTES
-    from sewer_rules.federal.snc_determination import Limit
-
-    unit = {a.name: a.canonical_unit for a in ANALYTES}
-    cols = ("facility", "analyte", "limit_type", "lim", "valid_from", "valid_to", "lim_text")
-    return [
-        Limit(
-            facility,
-            analyte,
-            kind,
-            Decimal(lim),
-            start,
-            end,
-            f"{text} {lim_unit}",
-            unit[analyte],
-            cit,
-        )
-        for (facility, analyte, kind, lim, start, end, text), lim_unit, cit in zip(
-            limits.table.select(cols).iter_rows(),
-            limits.table.get_column("lim_unit"),
-            limits.table.get_column("permit_citation"),
-            strict=True,
-        )
-    ]
+    return snc_inputs.limits(limits)
 
 
 def _reports(path: Path) -> list[Report]:

@@ -49,7 +49,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "flag-overdue": (
         "cmd_flag_overdue",
-        "record unreported-slug and overdue pump-out findings (daily)",
+        "record the findings time alone creates: slugs, pump-outs, milestones, approvals (daily)",
     ),
     "grease-interceptor": (
         "cmd_grease_interceptor",
@@ -98,10 +98,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cmd_snc",
         "40 CFR 403.8(f)(2)(viii): industrial users in significant noncompliance",
     ),
+    "snc-office": (
+        "cmd_snc_office",
+        "40 CFR 403.8(f)(2)(viii): determine SNC from the office's stored results",
+    ),
     "surcharge": (
         "cmd_surcharge",
         "§ 196-19 E(1)(d), J: extra-strength surcharge of a billing period",
     ),
+    "violations": ("cmd_violations", "list the office's violations (§ 196-22)"),
 }
 
 

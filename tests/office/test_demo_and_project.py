@@ -153,6 +153,17 @@ def test_demo_town_has_every_state_and_the_demo_logins(db: Any, settings: Any) -
         ).count()
         >= 25
     )
+    # the pretreatment program: Acme designated, in SNC for the last half (A, B, F)
+    from sewer_office.pretreatment.services import current_designation, snc_list
+
+    listed = snc_list(2025)
+    assert [u.establishment.name for u in listed] == ["Acme Plating Corporation"]
+    assert listed[0].criteria == ["A", "B", "F"]
+    acme = listed[0].establishment
+    assert current_designation(acme).status == "siu"  # type: ignore[union-attr]
+    assert acme.snc_determinations.get().violation.kind == "significant_noncompliance"
+    c.login(username="superintendent", password="demo")
+    assert "Acme Plating" in c.get("/pretreatment/snc-list/2025/").content.decode()
 
 
 def test_load_demo_command_refuses_unsuitable_databases(db: Any, settings: Any) -> None:

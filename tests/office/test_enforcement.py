@@ -14,6 +14,7 @@ from sewer_office.core.models import AuditEvent, ImmutableRecord
 from sewer_office.core.services import perform
 from sewer_office.enforcement import services
 from sewer_office.enforcement.models import Correction, Notice, Referral, Violation
+from sewer_office.findings.services import record_finding
 
 from .enforcement_factories import at, finding, issued, opened, overdue, reported, served
 from .factories import Town
@@ -423,3 +424,30 @@ def test_flag_overdue_command_advances_the_clocks(town: Town, capsys: Any) -> No
     assert "0 violation(s)" in capsys.readouterr().out
     v.refresh_from_db()
     assert v.state == "fines_accruing"
+
+
+@pytest.mark.parametrize(
+    ("kind", "citation", "guide_kind", "section"),
+    [
+        ("approval_expired", "40 CFR 403.8(f)(1)(iii)", "expired_approval", "§ 196-16 E"),
+        ("milestone_missed", "40 CFR 403.8(f)(1)(iv)", "missed_milestone", "§ 196-19 E(1)"),
+        ("report_late", "40 CFR 403.12(e)", "late_report", "§ 196-16 E"),
+        ("snc", "40 CFR 403.8(f)(2)(viii)", "significant_noncompliance", "§ 196-19 D"),
+    ],
+)
+def test_a_violation_opens_from_each_federal_finding_kind(
+    town: Town, kind: str, citation: str, guide_kind: str, section: str
+) -> None:
+    f = record_finding(
+        source=None,
+        establishment=town.owner_restaurant,
+        kind=kind,
+        status="violation",
+        citation=citation,
+        message=f"{kind} at the restaurant",
+        observed_at=at("2026-01-02", 9),
+    )
+    v = services.open_from_finding(town.u("superintendent"), f, at=at("2026-01-02", 12))
+    assert (v.kind, v.section, v.state) == (guide_kind, section, "open")
+    v = perform(v, "issue_notice", town.u("superintendent"), {"nature": "x"}, at=at("2026-01-05"))
+    assert v.state == "notice_issued"

@@ -13,6 +13,7 @@ from sewer_office.meters import api as meters_api
 from sewer_office.monitoring import api as monitoring_api
 from sewer_office.network import api as network_api
 from sewer_office.permits.api import VIEWSETS
+from sewer_office.pretreatment import api as pretreatment_api
 from sewer_office.registry import api as registry_api
 
 from . import views
@@ -25,7 +26,14 @@ router.register("service-areas", registry_api.ServiceAreaViewSet, basename="serv
 for slug, viewset in VIEWSETS.items():
     router.register(f"permits/{slug}", viewset, basename=f"permit-{slug}")
 #: The monitoring apps declare their own routes and paths (each app's ``api`` module).
-APP_APIS = (monitoring_api, meters_api, grease_api, inspections_api, enforcement_api)
+APP_APIS = (
+    monitoring_api,
+    meters_api,
+    grease_api,
+    inspections_api,
+    enforcement_api,
+    pretreatment_api,
+)
 for app_api in APP_APIS:
     for prefix, viewset, basename in app_api.ROUTES:
         router.register(prefix, viewset, basename=basename)

@@ -100,6 +100,7 @@ INSTALLED_APPS = [
     "sewer_office.grease",
     "sewer_office.inspections",
     "sewer_office.enforcement",
+    "sewer_office.pretreatment",
     "sewer_office.api",
     "sewer_office.demo",
 ]

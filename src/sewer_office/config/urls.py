@@ -30,6 +30,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("grease/", include("sewer_office.grease.urls")),
     path("inspections/", include("sewer_office.inspections.urls")),
     path("enforcement/", include("sewer_office.enforcement.urls")),
+    path("pretreatment/", include("sewer_office.pretreatment.urls")),
     path("api/", include("sewer_office.api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -37,6 +37,7 @@ from .inspections import load_demo_inspections
 from .meters import load_demo_meters
 from .monitoring import load_demo_monitoring
 from .network import load_demo_network
+from .pretreatment import load_demo_pretreatment
 from .records import Records
 
 TOWN = ZoneInfo("America/New_York")
@@ -96,6 +97,7 @@ def _monitoring(town: Town) -> None:
     load_demo_grease(town)
     load_demo_inspections(town)
     load_demo_enforcement(town)
+    load_demo_pretreatment(town)
 
 
 def _users(town: Town) -> None:

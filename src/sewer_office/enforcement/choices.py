@@ -22,6 +22,13 @@ class CostCategory(models.TextChoices):
     OTHER = "other", "Other"
 
 
+class ImposedBy(models.TextChoices):
+    """What imposes a compliance schedule (40 CFR 403.8(f)(1)(iv))."""
+
+    APPROVAL_CONDITION = "approval_condition", "Condition of the industrial approval"
+    ORDER = "order", "Administrative order or notice"
+
+
 class ReferralKind(models.TextChoices):
     ARREST = "arrest", "Police, for immediate arrest (§ 196-20)"
     TOWN_ATTORNEY = "town_attorney", "Town Attorney, for prosecution (§ 196-22 B)"
@@ -52,4 +59,20 @@ FINDING_KINDS: dict[str, str] = {
     "unreported_slug": "unreported_slug",
     "pump_out_overdue": "overdue_pumpout",
     "inspection": "failed_inspection_item",
+    "approval_expired": "expired_approval",
+    "milestone_missed": "missed_milestone",
+    "report_late": "late_report",
+    "snc": "significant_noncompliance",
+}
+
+#: The article's section a finding of a federal kind shows violated, when the finding cites the
+#: federal rule (40 CFR 403) rather than the article: an industrial discharge needs the
+#: engineer's written approval (§ 196-16 E), whose conditions carry its reports; a compliance
+#: schedule is imposed under the Superintendent's § 196-19 E(1) powers; significant
+#: noncompliance rests on the limits of § 196-19 D. Staff may name another when opening.
+FINDING_SECTIONS: dict[str, str] = {
+    "approval_expired": "§ 196-16 E",
+    "milestone_missed": "§ 196-19 E(1)",
+    "report_late": "§ 196-16 E",
+    "snc": "§ 196-19 D",
 }

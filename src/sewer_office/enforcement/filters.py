@@ -16,7 +16,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.registry.models import Establishment, Person
 
-from .models import Violation
+from .models import ComplianceSchedule, Violation
 from .workflow import OPEN_STATES, WORKFLOW
 
 
@@ -83,3 +83,27 @@ class ViolationFilter(django_filters.FilterSet):
         self, qs: models.QuerySet[Any], name: str, value: bool | None
     ) -> models.QuerySet[Any]:
         return qs.filter(state__in=OPEN_STATES) if value else qs
+
+
+class ScheduleFilter(django_filters.FilterSet):
+    """Compliance schedules, per facility (the web list and the API)."""
+
+    establishment = django_filters.ModelChoiceFilter(
+        queryset=Establishment.objects.filter(compliance_schedules__isnull=False)
+        .distinct()
+        .order_by("name"),
+        label="Facility",
+    )
+
+    class Meta:
+        model = ComplianceSchedule
+        fields = ("establishment",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        user = getattr(self.request, "user", None)
+        if not is_staff_member(user):
+            mine = visible(ComplianceSchedule.objects.all(), user)
+            self.filters["establishment"].queryset = Establishment.objects.filter(
+                compliance_schedules__in=mine
+            ).distinct()

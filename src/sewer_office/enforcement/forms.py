@@ -8,6 +8,7 @@ checked by the services, so the page and the API refuse alike.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any, cast
 
 from django import forms
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from sewer_office.registry.models import Establishment, Person, Property
 
-from .choices import CostCategory, ReferralKind, ServiceMethod
+from .choices import CostCategory, ImposedBy, ReferralKind, ServiceMethod
 
 DATE = forms.DateInput(attrs={"type": "date"})
 
@@ -129,3 +130,58 @@ class OpenForm(forms.Form):
     def __init__(self, *args: Any, kinds: list[tuple[str, str]] | None = None, **kw: Any) -> None:
         super().__init__(*args, **kw)
         cast(forms.ChoiceField, self.fields["kind"]).choices = kinds or []
+        self.fields["kind"].choices = kinds or []
+
+
+class MilestoneCompletionForm(forms.Form):
+    completed_on = forms.DateField(widget=DATE, initial=_today)
+    completion_report = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="the report of completion (40 CFR 403.12(c)): what was done, by whom",
+    )
+
+
+class ScheduleForm(forms.Form):
+    """A compliance schedule: who, what imposes it, the requirement, and its milestones (one per
+    line, ``YYYY-MM-DD description``)."""
+
+    establishment = forms.ModelChoiceField(
+        queryset=Establishment.objects.order_by("name"), label="Facility"
+    )
+    imposed_by = forms.ChoiceField(choices=ImposedBy.choices)
+    approval = forms.IntegerField(
+        required=False, help_text="the industrial approval's id, for a condition of an approval"
+    )
+    notice = forms.IntegerField(
+        required=False, help_text="the notice's id (NOV-…), for an administrative order"
+    )
+    requirement = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    citation = forms.CharField(max_length=80, initial="§ 196-19 E(1)")
+    milestones = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        help_text="one milestone a line: YYYY-MM-DD description",
+    )
+    reason = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="required when changing a schedule (written on its audit event)",
+    )
+
+    def clean_milestones(self) -> list[tuple[Any, str]]:
+        out: list[tuple[Any, str]] = []
+        for n, line in enumerate((self.cleaned_data.get("milestones") or "").splitlines(), 1):
+            line = line.strip()
+            if not line:
+                continue
+            day, _, text = line.partition(" ")
+            try:
+                due = date.fromisoformat(day)
+            except ValueError:
+                raise forms.ValidationError(
+                    f"line {n}: {day!r} is not a date (write YYYY-MM-DD description)"
+                ) from None
+            if not text.strip():
+                raise forms.ValidationError(f"line {n}: describe the milestone after its date")
+            out.append((due, text.strip()))
+        return out

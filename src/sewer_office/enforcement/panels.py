@@ -20,8 +20,8 @@ from django.utils import timezone
 from sewer_office.accounts.roles import has_role, is_staff_member
 from sewer_office.core.panels import Panel
 
-from . import services
-from .models import Notice, Violation
+from . import schedules, services
+from .models import ComplianceSchedule, Notice, Violation
 from .workflow import OPEN_STATES, SERVERS, VERIFIERS, WORKFLOW
 
 #: Rows of each list on the dashboard; the rest are one click away on /enforcement/.
@@ -42,7 +42,16 @@ def facility_panel(request: Any, establishment: Any) -> Panel | None:
     return Panel(
         "Violations",
         "enforcement/panel_facility.html",
-        {"establishment": establishment, "open": open_},
+        {
+            "establishment": establishment,
+            "open": list(open_),
+            "schedules": list(
+                schedules.visible_schedules(
+                    ComplianceSchedule.objects.filter(establishment=establishment),
+                    request.user,
+                ).prefetch_related("milestones")
+            ),
+        },
         order=70,
     )
 

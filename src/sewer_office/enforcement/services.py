@@ -26,7 +26,13 @@ from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.inspections.models import Inspection
 
 from . import rules
-from .choices import FINDING_KINDS, REFERRAL_CITATIONS, RESPONSE_REFERRALS, ReferralKind
+from .choices import (
+    FINDING_KINDS,
+    FINDING_SECTIONS,
+    REFERRAL_CITATIONS,
+    RESPONSE_REFERRALS,
+    ReferralKind,
+)
 from .models import Correction, Cost, Finding, Notice, Referral, Violation
 from .workflow import COST_RECORDERS, OPEN_STATES, OPENERS, WORKFLOW
 
@@ -60,14 +66,20 @@ def open_violation(
     finding: Finding | None = None,
     evidence: Iterable[Finding] = (),
     at: datetime | None = None,
+    by_daily_job: bool = False,
 ) -> Violation:
     """Open a violation (by hand, or from ``finding``); § 196-20 is referred for arrest at once.
 
     The person "found to be violating" (§ 196-22 A), whom the notice will be served on.
 
     One finding → at most one open violation: a second is refused with the first's number.
+    ``by_daily_job`` (with no actor) is the daily run's: a milestone 90 days late becomes a
+    violation by itself (40 CFR 403.8(f)(2)(viii)(E)).
     """
-    if not has_role(actor, *OPENERS):
+    if by_daily_job:
+        if actor is not None or finding is None:
+            raise Forbidden("The daily job opens violations only from a finding, as nobody.")
+    elif not has_role(actor, *OPENERS):
         raise Forbidden(
             "Opening a violation: reserved to the Superintendent, the engineer and the "
             "Building Inspector (§ 196-22 A)."
@@ -189,7 +201,7 @@ def open_from_finding(
     return open_violation(
         actor,
         kind=kind or FINDING_KINDS.get(finding.kind, ""),
-        section=section or finding.citation,
+        section=section or _violated_section(finding),
         description=description or finding.message,
         person=person,
         establishment=establishment,
@@ -197,6 +209,14 @@ def open_from_finding(
         finding=finding,
         at=at,
     )
+
+
+def _violated_section(finding: Finding) -> str:
+    """The article's section ``finding`` shows violated: its own citation when it cites the
+    article, else the section its federal kind rests on (:data:`FINDING_SECTIONS`)."""
+    if finding.citation.startswith("§") or finding.kind not in FINDING_SECTIONS:
+        return finding.citation
+    return FINDING_SECTIONS[finding.kind]
 
 
 # --- notices ------------------------------------------------------------------------------
@@ -743,3 +763,44 @@ def advance_clocks(day: date | None = None, *, at: datetime | None = None) -> in
 
 def is_outside(user: Any) -> bool:
     return not is_staff_member(user)
+
+
+# --- one line per violation (the CLI, the exports) ------------------------------------------
+
+#: What the office shows in place of an amount (§ 196-22 B: a fine is imposed on conviction).
+SUBJECT_TO_CONVICTION = "accrued, subject to conviction"
+NOT_CONFIGURED = "not configured"
+
+
+def violation_summary(violation: Violation, today: date | None = None) -> dict[str, Any]:
+    """The violation as the list and ``sewer-use violations`` show it, with plain field names:
+    the deadline of the notice in force, the days of continuing violation past it, the fine
+    accrued ("accrued, subject to conviction", or "not configured" with the resolution to
+    record), as of ``today``."""
+    today = today or timezone.localdate()
+    f = fines(violation, today)
+    notice = current_notice(violation)
+    if f.total is not None:
+        fines_status = SUBJECT_TO_CONVICTION
+    elif f.unconfigured:
+        fines_status = NOT_CONFIGURED
+    else:
+        fines_status = f.message
+    # days of continuing violation past the deadline (to the verified correction, if any)
+    days_late = f.computation.days if f.computation is not None else None
+    return {
+        "id": violation.pk,
+        "number": violation.number,
+        "facility": violation.subject,
+        "person": violation.person.name,
+        "section": violation.section,
+        "kind": violation.kind,
+        "state": violation.state,
+        "stage": violation.state_label,
+        "observed_on": violation.observed_on.isoformat(),
+        "notice_deadline": notice.deadline.isoformat() if notice and notice.deadline else None,
+        "days_late": days_late,
+        "fines_accrued": None if f.total is None else str(f.total),
+        "fines_status": fines_status,
+        "fines_note": f.unconfigured,
+    }

@@ -13,4 +13,9 @@ urlpatterns: list[URLPattern] = [
     path("<int:pk>/actions/<slug:name>/", views.violation_action, name="action"),
     path("<int:pk>/costs/", views.violation_cost, name="cost"),
     path("notices/<int:pk>.pdf", views.notice_letter, name="notice-pdf"),
+    path("schedules/", views.schedule_list, name="schedules"),
+    path("schedules/new/", views.schedule_new, name="schedule-new"),
+    path("schedules/<int:pk>/", views.schedule_detail, name="schedule-detail"),
+    path("schedules/<int:pk>/edit/", views.schedule_edit, name="schedule-edit"),
+    path("milestones/<int:pk>/complete/", views.milestone_complete, name="milestone-complete"),
 ]

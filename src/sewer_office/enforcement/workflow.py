@@ -59,6 +59,18 @@ def _effect(name: str) -> Any:
     return run
 
 
+def _schedule_effect(name: str) -> Any:
+    """The effect ``schedules.<name>``, looked up when applied (it imports the models)."""
+
+    def run(milestone: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+        from . import schedules
+
+        getattr(schedules, name)(milestone, data, actor, at)
+
+    run.__name__ = name
+    return run
+
+
 def _guard(name: str) -> Any:
     def check(violation: Any, data: dict[str, Any]) -> str | None:
         from . import services
@@ -192,6 +204,37 @@ WORKFLOW = Workflow(
             reason=REASON_REQUIRED,
             queue=False,
             danger=True,
+        ),
+    ],
+)
+
+
+#: Who records a milestone's completion: the Superintendent, the engineer, the clerk (from the
+#: user's report); the facility itself may report it (40 CFR 403.12(c)).
+MILESTONE_RECORDERS = frozenset({SUPERINTENDENT, ENGINEER, CLERK})
+#: Who imposes and edits compliance schedules: the Superintendent and the engineer
+#: (§ 196-19 E(1); the approval's conditions are the engineer's, § 196-16 E).
+SCHEDULERS = frozenset({SUPERINTENDENT, ENGINEER})
+
+MILESTONE_WORKFLOW = Workflow(
+    name="milestone",
+    initial="pending",
+    states=[
+        State("pending", "Pending"),
+        State("completed", "Completed", terminal=True),
+    ],
+    transitions=[
+        Transition(
+            "complete_milestone",
+            "Record the milestone's completion",
+            ("pending",),
+            "completed",
+            "40 CFR 403.12(c)",
+            roles=MILESTONE_RECORDERS,
+            applicant=True,
+            form=eforms.MilestoneCompletionForm,
+            effect=_schedule_effect("effect_complete_milestone"),
+            help="The day it was completed and the report of completion (40 CFR 403.12(c)).",
         ),
     ],
 )

@@ -14,6 +14,10 @@ class FindingKind(models.TextChoices):
     UNREPORTED_SLUG = "unreported_slug", "Slug not reported"
     PUMP_OUT_OVERDUE = "pump_out_overdue", "Grease trap cleaning overdue"
     INSPECTION = "inspection", "Inspection"
+    APPROVAL_EXPIRED = "approval_expired", "Industrial approval expired"
+    MILESTONE_MISSED = "milestone_missed", "Compliance-schedule milestone missed"
+    REPORT_LATE = "report_late", "Required report not received"
+    SNC = "snc", "Significant noncompliance"
 
 
 class ReviewState(models.TextChoices):

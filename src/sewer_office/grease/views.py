@@ -15,6 +15,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import Forbidden, OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 
@@ -24,6 +25,20 @@ from .forms import InterceptorForm, PumpOutForm, ReasonForm, RemovalForm
 from .models import GreaseInterceptor, PumpOut
 
 PAGE_SIZE = 25
+
+#: One row per interceptor with its cleaning clock (a ``services.Clocked``).
+INTERCEPTOR_COLUMNS = (
+    Column("Id", "trap.pk"),
+    Column("Kind", "trap.get_kind_display"),
+    Column("Establishment", "trap.establishment.name"),
+    Column("Location", "trap.location"),
+    Column("Capacity", "trap.capacity"),
+    Column("In place", "trap.active"),
+    Column("Last pump-out", "status.last_pump_out"),
+    Column("Next due", "status.next_due"),
+    Column("Cleaning", "status.status"),
+    Column("Days overdue", "status.days_overdue"),
+)
 
 
 def _traps(request: HttpRequest) -> Any:
@@ -40,6 +55,14 @@ def interceptor_list(request: HttpRequest) -> HttpResponse:
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
     today = timezone.localdate()
     qs = services.with_last_pump_out(qs, today).order_by("establishment__name", "id")
+    download = export(
+        request,
+        (services.Clocked(t, services.status_of(t, today)) for t in qs),
+        INTERCEPTOR_COLUMNS,
+        "grease-traps",
+    )
+    if download is not None:
+        return download
     page, query = page_of(request, qs, PAGE_SIZE)
     rows = [services.Clocked(t, services.status_of(t, today)) for t in page]
     return render(

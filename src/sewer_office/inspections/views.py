@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 from sewer_office.findings.services import findings_of
@@ -26,6 +27,17 @@ from .models import Inspection
 from .report import report_pdf
 
 PAGE_SIZE = 25
+
+INSPECTION_COLUMNS = (
+    Column("Number", "number"),
+    Column("Kind", "get_kind_display"),
+    Column("Subject", "subject"),
+    Column("Scheduled for", "scheduled_for"),
+    Column("Started", "started_at"),
+    Column("Ended", "ended_at"),
+    Column("Inspector", lambda i: i.inspector.get_full_name() or i.inspector.get_username()),
+    Column("State", "get_state_display"),
+)
 
 
 class StateLabels:
@@ -57,6 +69,8 @@ def inspection_list(request: HttpRequest) -> HttpResponse:
     base = services.visible_inspections(base_queryset(), request.user)
     fs = InspectionFilter(request.GET or None, queryset=base)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    if (download := export(request, qs, INSPECTION_COLUMNS, "inspections")) is not None:
+        return download
     page, query = page_of(request, qs, PAGE_SIZE)
     return render(
         request,

@@ -16,6 +16,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import has_role
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_input_errors, add_office_error
 from sewer_office.core.paging import page_of
 
@@ -25,6 +26,19 @@ from .forms import MeterForm, ReportForm, UploadForm
 from .models import Meter, SlugEvent
 
 PAGE_SIZE = 25
+
+METER_COLUMNS = (
+    Column("Meter", "ident"),
+    Column("Facility", "sampling_point.establishment.name"),
+    Column("Point", "sampling_point.code"),
+    Column("Parameter", "parameter"),
+    Column("Unit", "unit"),
+    Column("Active", "active"),
+    Column("Readings", "n_readings"),
+    Column("Last reading", "last_at"),
+    Column("Slugs", "n_slugs"),
+    Column("Slugs not reported", "n_unreported"),
+)
 ROWS = 20
 
 
@@ -66,6 +80,8 @@ def meter_list(request: HttpRequest) -> HttpResponse:
             n_unreported=Count("slugs", filter=Q(slugs__reports__isnull=True), distinct=True),
         )
     )
+    if (download := export(request, qs, METER_COLUMNS, "meters")) is not None:
+        return download
     page, query = page_of(request, qs, PAGE_SIZE)
     may_create = has_role(request.user, *services.METER_ROLES)
     return render(

@@ -16,6 +16,7 @@ from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.paging import page_of
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import review_finding
@@ -29,6 +30,46 @@ from .lab_import import RESULT_OFFICERS, UnusableFile, import_lab_file, source_f
 from .models import LabImport, LabResult
 
 PAGE_SIZE = 50
+
+IMPORT_COLUMNS = (
+    Column("Id", "pk"),
+    Column("File", "source_name"),
+    Column("Source", "get_source_display"),
+    Column("Imported", "imported_at"),
+    Column("By", lambda i: i.imported_by.get_username() if i.imported_by else "office"),
+    Column("Results", "result_count"),
+    Column("Findings", "finding_count"),
+    Column("Parameters", "parameters_version"),
+)
+RESULT_COLUMNS = (
+    Column("Id", "pk"),
+    Column("Sampled", "sampled_at"),
+    Column("Facility", "establishment.code"),
+    Column("Facility name", "establishment.name"),
+    Column("Point", "event.sampling_point.code"),
+    Column("Sample", "event.sample_id"),
+    Column("Sample type", "event.sample_type"),
+    Column("Parameter", "parameter"),
+    Column("Value", "value_text"),
+    Column("Unit", "unit"),
+    Column("Qualifier", "qualifier"),
+    Column("Status", "status"),
+    Column("State", "get_state_display"),
+)
+FINDING_COLUMNS = (
+    Column("Id", "pk"),
+    Column("When", "observed_at"),
+    Column("Facility", "establishment.code"),
+    Column("Facility name", "establishment.name"),
+    Column("Kind", "get_kind_display"),
+    Column("Status", "status"),
+    Column("Citation", "citation"),
+    Column("Limit", "limit"),
+    Column("Unit", "limit_unit"),
+    Column("Finding", "message"),
+    Column("Review", "get_review_display"),
+    Column("Review note", "review_note"),
+)
 OFFICERS = RESULT_OFFICERS
 REPORTERS = (SUPERINTENDENT, ENGINEER, APPLICANT)
 
@@ -70,6 +111,8 @@ def import_file(request: HttpRequest) -> HttpResponse:
 @office_view()
 def import_list(request: HttpRequest) -> HttpResponse:
     qs = visible(LabImport.objects.select_related("imported_by"), request.user)
+    if (download := export(request, qs, IMPORT_COLUMNS, "lab-imports")) is not None:
+        return download
     page, query = page_of(request, qs, PAGE_SIZE)
     return render(request, "monitoring/import_list.html", {"page": page, "query": query})
 
@@ -111,7 +154,10 @@ def result_list(request: HttpRequest) -> HttpResponse:
         request.user,
     )
     fs = LabResultFilter(request.GET or None, queryset=base)
-    page, query = page_of(request, fs.qs.order_by("-sampled_at", "id"), PAGE_SIZE)
+    qs = fs.qs.order_by("-sampled_at", "id")
+    if (download := export(request, qs, RESULT_COLUMNS, "results")) is not None:
+        return download
+    page, query = page_of(request, qs, PAGE_SIZE)
     return render(
         request, "monitoring/result_list.html", {"page": page, "query": query, "filter": fs.form}
     )
@@ -197,7 +243,10 @@ def finding_list(request: HttpRequest) -> HttpResponse:
     data = request.GET.copy()
     data["review"] = review
     fs = FindingFilter(data, queryset=base)
-    page, query = page_of(request, fs.qs.order_by("-observed_at", "-id"), PAGE_SIZE)
+    qs = fs.qs.order_by("-observed_at", "-id")
+    if (download := export(request, qs, FINDING_COLUMNS, "findings")) is not None:
+        return download
+    page, query = page_of(request, qs, PAGE_SIZE)
     return render(
         request,
         "monitoring/finding_list.html",

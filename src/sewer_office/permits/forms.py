@@ -24,6 +24,7 @@ from sewer_rules.ordinance.s196_18_building_sewers import (
 )
 
 from .choices import DischargeKind, InterceptorKind, PermitClass, SystemType
+from .models import IndustrialDischargeApproval
 
 #: Analytes an industrial user declares (canonical names of :mod:`sewer_rules.analytes`).
 DECLARED_ANALYTES: tuple[tuple[str, str], ...] = (
@@ -188,10 +189,23 @@ class IndustrialForm(ApplicationForm):
     categorical_category = forms.CharField(
         required=False, label="Categorical standard (40 CFR part)"
     )
-    files = MultipleFileField(label="Supporting documents")  # type: ignore[assignment]  # see MultipleFileField
+    renews = forms.ModelChoiceField(
+        queryset=IndustrialDischargeApproval.objects.none(),
+        required=False,
+        label="Renews approval",
+        help_text="the approval this application renews: apply before it expires "
+        "(40 CFR 403.8(f)(1)(iii))",
+    )
+    files = MultipleFileField(label="Supporting documents")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["renews"].queryset = visible(  # type: ignore[attr-defined]
+            IndustrialDischargeApproval.objects.filter(
+                state__in=("approved", "approved_with_conditions")
+            ),
+            self.user,
+        )
         for name, label in DECLARED_ANALYTES:
             self.fields[f"c_{name}"] = forms.DecimalField(required=False, label=label, min_value=0)
 

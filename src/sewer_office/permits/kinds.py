@@ -129,6 +129,7 @@ KINDS: dict[str, Kind] = {
                 flow_gpd=d.get("flow_gpd"),
                 temperature_f=d.get("temperature_f"),
                 categorical_category=d.get("categorical_category", ""),
+                renews=d.get("renews"),
                 files=d.get("files"),
             ),
             filters.IndustrialDischargeApprovalFilter,

@@ -8,7 +8,7 @@ stored with the record together with the parameter version they were computed un
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -185,3 +185,23 @@ def evaluate_declared_discharge(
         "prohibited": "prohibited" in statuses,
         "review": "review" in statuses,
     }
+
+
+# --- 40 CFR 403.8(f)(1)(iii): the term of an industrial approval ---------------------------
+
+APPROVAL_TERM = "industrial_approval.term_years"
+
+
+def approval_term(on: date) -> ParameterValue:
+    """The longest term of an industrial approval granted on ``on`` (five years, federal)."""
+    return params().get(APPROVAL_TERM, on)
+
+
+def approval_expiry(decided_on: date, years: int) -> date:
+    """The last day in force of an approval of ``years`` granted on ``decided_on``: the day
+    before the anniversary (a 29 February grant has its anniversary on 1 March)."""
+    try:
+        anniversary = decided_on.replace(year=decided_on.year + years)
+    except ValueError:  # 29 February into a common year
+        anniversary = date(decided_on.year + years, 3, 1)
+    return anniversary - timedelta(days=1)

@@ -19,6 +19,7 @@ from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.models import Attachment
 from sewer_office.core.paging import page_of
@@ -30,6 +31,30 @@ from .services.common import attach, may_upload
 from .services.subdivision import sewer_duty
 
 PAGE_SIZE = 25
+
+
+def export_columns(kind: Kind) -> list[Column]:
+    """The columns of a kind's list download: the common ones, and the facility and the term
+    of the kinds that have them."""
+    fields = {f.name for f in kind.model._meta.concrete_fields}
+    columns = [
+        Column("Number", "number"),
+        Column("Applicant", "applicant.name"),
+        Column("Property", "property.address"),
+        Column("Parcel", "property.parcel_id"),
+        Column("Filed", "filed_on"),
+        Column("State", "state_label"),
+    ]
+    if "establishment" in fields:
+        columns.insert(3, Column("Establishment", "establishment.name"))
+    for name, header in (
+        ("decided_on", "Decided"),
+        ("term_years", "Term (years)"),
+        ("expires_on", "In force through"),
+    ):
+        if name in fields:
+            columns.append(Column(header, name))
+    return columns
 
 
 def _kind(slug: str) -> Kind:
@@ -55,6 +80,8 @@ def record_list(request: HttpRequest, kind: str) -> HttpResponse:
     base = visible(k.list_queryset(), request.user)
     fs = k.filterset(request.GET or None, queryset=base)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    if (download := export(request, qs, export_columns(k), k.slug)) is not None:
+        return download
     page, query = page_of(request, qs, PAGE_SIZE)
     return render(
         request,

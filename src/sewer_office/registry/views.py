@@ -18,6 +18,7 @@ from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import DateInput
 from sewer_office.core.paging import page_of
 from sewer_office.core.panels import (
@@ -33,12 +34,49 @@ from .models import Establishment, Person, Property, ServiceArea
 
 PAGE_SIZE = 25
 
+PROPERTY_COLUMNS = (
+    Column("Id", "pk"),
+    Column("Parcel", "parcel_id"),
+    Column("Address", "address"),
+    Column("Owner", "owner.name"),
+    Column("Service area", "service_area.name"),
+    Column("Service", "get_wastewater_service_display"),
+)
+PERSON_COLUMNS = (
+    Column("Id", "pk"),
+    Column("Name", "name"),
+    Column("Kind", "get_kind_display"),
+    Column("Properties", "n_properties"),
+)
+ESTABLISHMENT_COLUMNS = (
+    Column("Id", "pk"),
+    Column("Code", "code"),
+    Column("Name", "name"),
+    Column("Kind", "get_kind_display"),
+    Column("Operator", "operator.name"),
+    Column("Address", "building.property.address"),
+    Column("Parcel", "building.property.parcel_id"),
+)
+AREA_COLUMNS = (
+    Column("Id", "pk"),
+    Column("Code", "code"),
+    Column("Name", "name"),
+    Column("Kind", "get_kind_display"),
+    Column("Part of", "parent.name"),
+    Column("Public sewer available from", "public_sewer_available_from"),
+    Column("Availability act", "availability_act"),
+    Column("Properties", "n_properties"),
+)
+
 
 @office_view()
 def property_list(request: HttpRequest) -> HttpResponse:
     base = visible(Property.objects.select_related("owner", "service_area"), request.user)
     fs = filters.PropertyFilter(request.GET or None, queryset=base)
-    page, query = page_of(request, fs.qs if fs.is_bound and fs.is_valid() else base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    if (download := export(request, qs, PROPERTY_COLUMNS, "properties")) is not None:
+        return download
+    page, query = page_of(request, qs)
     return render(
         request, "registry/property_list.html", {"filter": fs, "page": page, "query": query}
     )
@@ -71,7 +109,10 @@ def person_list(request: HttpRequest) -> HttpResponse:
         request.user,
     )
     fs = filters.PersonFilter(request.GET or None, queryset=base)
-    page, query = page_of(request, fs.qs if fs.is_bound and fs.is_valid() else base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    if (download := export(request, qs, PERSON_COLUMNS, "persons")) is not None:
+        return download
+    page, query = page_of(request, qs)
     return render(
         request, "registry/person_list.html", {"filter": fs, "page": page, "query": query}
     )
@@ -100,7 +141,10 @@ def establishment_list(request: HttpRequest) -> HttpResponse:
         Establishment.objects.select_related("operator", "building__property"), request.user
     )
     fs = filters.EstablishmentFilter(request.GET or None, queryset=base)
-    page, query = page_of(request, fs.qs if fs.is_bound and fs.is_valid() else base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    if (download := export(request, qs, ESTABLISHMENT_COLUMNS, "facilities")) is not None:
+        return download
+    page, query = page_of(request, qs)
     return render(
         request, "registry/establishment_list.html", {"filter": fs, "page": page, "query": query}
     )
@@ -133,7 +177,11 @@ class AvailabilityForm(forms.Form):
 @office_view()
 def area_list(request: HttpRequest) -> HttpResponse:
     areas = ServiceArea.objects.select_related("parent").annotate(n_properties=Count("properties"))
-    return render(request, "registry/area_list.html", {"areas": areas})
+    if (
+        download := export(request, areas.order_by("code", "id"), AREA_COLUMNS, "areas")
+    ) is not None:
+        return download
+    return render(request, "registry/area_list.html", {"areas": areas, "query": ""})
 
 
 @office_view()

@@ -46,12 +46,15 @@ Readings of the regulation (``docs/interpretations.md``):
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property
+from typing import NamedTuple
 
 from sewer_rules.citations import ExternalReference
 from sewer_rules.parameters import ParameterSet
@@ -147,9 +150,11 @@ def six_month_windows(period: Window, rolling: bool) -> list[Window]:
     return inside
 
 
-@dataclass(frozen=True)
-class Measurement:
-    """One measurement of a facility's parameter: a result row, or a month's average."""
+class Measurement(NamedTuple):
+    """One measurement of a facility's parameter: a result row, or a month's average.
+
+    Immutable, and a tuple: hundreds of thousands are made per determination in the office.
+    """
 
     facility: str
     analyte: str
@@ -173,8 +178,7 @@ class Limit:
     citation: str = ""
 
 
-@dataclass(frozen=True)
-class Counted:
+class Counted(NamedTuple):
     measurement: Measurement
     exceeds: bool
     at_or_above_trc: bool | None
@@ -204,17 +208,17 @@ class WindowCount:
     def measurements(self) -> int:
         return len(self.counted)
 
-    @property
+    @cached_property
     def exceeding(self) -> int:
         return sum(c.exceeds for c in self.counted)
 
-    @property
+    @cached_property
     def trc_exceeding(self) -> int | None:
         if self.trc is None:
             return None
         return sum(bool(c.at_or_above_trc) for c in self.counted)
 
-    @property
+    @cached_property
     def criteria(self) -> list[str]:
         n, met = self.measurements, []
         if n and self.exceeding * 100 >= self.chronic_percent * n:
@@ -373,14 +377,43 @@ def monthly_averages(measurements: Iterable[Measurement]) -> list[Measurement]:
     return out
 
 
-def _compare(m: Measurement, limit: Limit, trc: Decimal | None) -> Counted:
+def _comparer(limit: Limit, trc: Decimal | None) -> Callable[[Measurement], Counted]:
+    """The comparison of measurements with one limit, exactly: ``a/b > p/q`` as ``a·q > p·b``
+    in integers (denominators are positive), the bounds computed once per limit."""
     lim = Fraction(limit.value)
+    p, q = lim.numerator, lim.denominator
+
     if limit.limit_type in MINIMUM_TYPES:
-        exceeds = (not m.nd) and m.value < lim
-        return Counted(m, exceeds, None)
-    exceeds = (not m.nd) and m.value > lim
-    hit = None if trc is None else (not m.nd) and m.value >= lim * Fraction(trc)
-    return Counted(m, exceeds, hit)
+
+        def below(m: Measurement) -> Counted:
+            v = m.value
+            return Counted(m, (not m.nd) and v.numerator * q < p * v.denominator, None)
+
+        return below
+    if trc is None:
+
+        def above(m: Measurement) -> Counted:
+            v = m.value
+            return Counted(m, (not m.nd) and v.numerator * q > p * v.denominator, None)
+
+        return above
+    bound = lim * Fraction(trc)
+    bp, bq = bound.numerator, bound.denominator
+
+    def above_and_trc(m: Measurement) -> Counted:
+        if m.nd:
+            return Counted(m, False, False)
+        a, b = m.value.numerator, m.value.denominator
+        return Counted(m, a * q > p * b, a * bq >= bp * b)
+
+    return above_and_trc
+
+
+def _in_window(
+    pool: Sequence[Measurement], days: Sequence[date], w: Window
+) -> Sequence[Measurement]:
+    """The measurements of a day-sorted ``pool`` whose day falls in ``w``."""
+    return pool[bisect_left(days, w.start) : bisect_right(days, w.end)]
 
 
 def determine(
@@ -400,30 +433,41 @@ def determine(
     by_series: dict[tuple[str, str], list[Measurement]] = defaultdict(list)
     for m in measurements:
         by_series[(m.facility, m.analyte)].append(m)
-    monthly = {
-        key: monthly_averages(ms)
-        for key, ms in by_series.items()
-        if any(lim.limit_type in MONTHLY_TYPES for lim in limits)
+    monthly_keys = {
+        (lim.facility, lim.analyte) for lim in limits if lim.limit_type in MONTHLY_TYPES
     }
+    monthly = {key: monthly_averages(by_series.get(key, [])) for key in monthly_keys}
+    # each pool sorted once by day (then rows), with its days for the windows' bisection
+    pools: dict[tuple[bool, str, str], tuple[list[Measurement], list[date]]] = {}
+
+    def pool_of(facility: str, analyte: str, month: bool) -> tuple[list[Measurement], list[date]]:
+        key = (month, facility, analyte)
+        if key not in pools:
+            source = (monthly if month else by_series).get((facility, analyte), [])
+            ordered = sorted(source, key=lambda m: (m.day, m.rows))
+            pools[key] = (ordered, [m.day for m in ordered])
+        return pools[key]
+
     series: dict[tuple[str, str, str], list[Limit]] = defaultdict(list)
     for lim in limits:
         series[(lim.facility, lim.analyte, lim.limit_type)].append(lim)
     determinations = []
     for (facility, analyte, limit_type), versions in sorted(series.items()):
-        pool = (monthly if limit_type in MONTHLY_TYPES else by_series).get((facility, analyte), [])
+        pool, days = pool_of(facility, analyte, limit_type in MONTHLY_TYPES)
         for lim in sorted(versions, key=lambda v: v.valid_from):
             if lim.valid_to < windows[0].start or lim.valid_from > windows[-1].end:
                 continue
             trc = None
             if limit_type not in MINIMUM_TYPES and analyte not in EXCLUDED_FROM_TRC:
                 trc = technical_review_criterion(analyte, params, period.end)
+            compare = _comparer(lim, trc)
             counts = tuple(
                 WindowCount(
                     w,
                     tuple(
-                        _compare(m, lim, trc)
-                        for m in sorted(pool, key=lambda m: (m.day, m.rows))
-                        if m.day in w and lim.valid_from <= m.day <= lim.valid_to
+                        compare(m)
+                        for m in _in_window(pool, days, w)
+                        if lim.valid_from <= m.day <= lim.valid_to
                     ),
                     trc,
                     params.value("snc.chronic_percent", w.end),

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import date
+from typing import Any
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
+from sewer_office.findings.services import findings_of
 from sewer_office.permits.choices import DischargeKind
 
 from .base import Application
@@ -41,6 +46,23 @@ class IndustrialDischargeApproval(Application):
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # --- term, expiry, renewal (40 CFR 403.8(f)(1)(iii)) -------------------------------------
+    term_years = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="the term in years, set at approval (at most the federal five years)",
+    )
+    expires_on = models.DateField(
+        null=True, blank=True, help_text="the last day the approval is in force"
+    )
+    renews = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="renewals",
+        help_text="the approval this application renews",
+    )
 
     NUMBER_PREFIX = "IDA"
     KIND_SLUG = "industrial"
@@ -57,6 +79,26 @@ class IndustrialDischargeApproval(Application):
     @property
     def approved(self) -> bool:
         return self.state in {"approved", "approved_with_conditions"}
+
+    def expired_on(self, day: date) -> bool:
+        """Whether the approval was granted and its term had run out before ``day``."""
+        return self.approved and self.expires_on is not None and self.expires_on < day
+
+    @property
+    def expired(self) -> bool:
+        return self.expired_on(timezone.localdate())
+
+    @property
+    def expiry_finding(self) -> Any:
+        """The APPROVAL_EXPIRED finding recorded about this approval, if any."""
+        return findings_of(self).filter(kind="approval_expired").first()
+
+    @property
+    def renewal_timely(self) -> bool | None:
+        """For a renewal: whether it was applied for before the renewed approval expired."""
+        if self.renews_id is None or self.renews.expires_on is None:
+            return None
+        return self.filed_on <= self.renews.expires_on
 
 
 class ApprovalCondition(models.Model):

@@ -24,14 +24,27 @@ from django import forms
 from django.utils import timezone
 
 from sewer_office.accounts.roles import ENGINEER
+from sewer_office.core.errors import InvalidInput
 from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+from sewer_office.permits import rules
 from sewer_office.permits.models.industrial import CONDITION_KINDS, ApprovalCondition
 from sewer_office.permits.services.industrial import evaluate
 
 from .common import withdraw
 
 
-class ConditionsForm(forms.Form):
+class TermForm(forms.Form):
+    """The term of the approval (40 CFR 403.8(f)(1)(iii): "not to exceed five years")."""
+
+    term_years = forms.IntegerField(
+        required=False,
+        min_value=1,
+        label="Term (years)",
+        help_text="blank: the longest term in force (five years, 40 CFR 403.8(f)(1)(iii))",
+    )
+
+
+class ConditionsForm(TermForm):
     """One text per kind of condition; at least one is required."""
 
     pretreatment = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
@@ -95,8 +108,29 @@ def _decide_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime
     approval.decided_by = actor if getattr(actor, "is_authenticated", False) else None
 
 
-def _conditions_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+def _term_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """The decision, and the term: the one stated, at most the longest in force."""
     _decide_effect(approval, data, actor, at)
+    longest = rules.approval_term(approval.decided_on)
+    most = int(longest.value) if longest.value is not None else None
+    years = data.get("term_years") or most
+    if years is None:
+        raise InvalidInput({"term_years": ["State the term of the approval, in years."]})
+    if most is not None and years > most:
+        raise InvalidInput(
+            {
+                "term_years": [
+                    f"An approval is issued for a specified time period, not to exceed {most} "
+                    f"years ({longest.reference})."
+                ]
+            }
+        )
+    approval.term_years = years
+    approval.expires_on = rules.approval_expiry(approval.decided_on, years)
+
+
+def _conditions_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    _term_effect(approval, data, actor, at)
     for key, (_label, citation) in CONDITION_KINDS.items():
         text = (data.get(key) or "").strip()
         if text:
@@ -133,8 +167,9 @@ WORKFLOW = Workflow(
             "approved",
             "§ 196-16 E",
             roles=frozenset({ENGINEER}),
+            form=TermForm,
             guard=_approve_guard,
-            effect=_decide_effect,
+            effect=_term_effect,
         ),
         Transition(
             "approve_with_conditions",

@@ -1,0 +1,83 @@
+"""``sewer-use violations [--open] [--format table|json]``: the office's violations.
+
+An office command (it hands over to Django settings, like ``import-results``): one line per
+violation — id, facility or property, section, kind, stage, the deadline of the notice in
+force, the days of continuing violation past it, and the fine accrued as the office shows it
+("accrued, subject to conviction", or "not configured" when the Town has not recorded the daily
+amount, § 196-22 B, Town Code § 122-20 Y). ``--open`` lists only violations still open.
+JSON: a list of objects with the fields ``id``, ``number``, ``facility``, ``person``,
+``section``, ``kind``, ``state``, ``stage``, ``observed_on``, ``notice_deadline``,
+``days_late``, ``fines_accrued`` (decimal text or null), ``fines_status``, ``fines_note``.
+Exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from .cmd_office import _setup
+from .output import table
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("violations", help="list the office's violations (§ 196-22)")
+    p.add_argument("--open", action="store_true", help="only violations still open")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    _setup()
+    from sewer_office.enforcement.services import violation_summary
+    from sewer_office.enforcement.views import base_queryset
+    from sewer_office.enforcement.workflow import OPEN_STATES
+
+    qs = base_queryset().prefetch_related("notices__superseded_by", "corrections")
+    if args.open:
+        qs = qs.filter(state__in=OPEN_STATES)
+    rows = [violation_summary(v) for v in qs.order_by("id")]
+    if args.format == "json":
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    if not rows:
+        print("No violations." if not args.open else "No open violations.")
+        return 0
+    print(
+        table(
+            (
+                "id",
+                "facility/property",
+                "section",
+                "kind",
+                "stage",
+                "deadline",
+                "days late",
+                "fines",
+            ),
+            [
+                (
+                    r["id"],
+                    r["facility"],
+                    r["section"],
+                    r["kind"],
+                    r["stage"],
+                    r["notice_deadline"] or "",
+                    "" if r["days_late"] is None else r["days_late"],
+                    _fines(r),
+                )
+                for r in rows
+            ],
+        )
+    )
+    notes = sorted({r["fines_note"] for r in rows if r["fines_note"]})
+    for note in notes:
+        print(f"\n{note}")
+    return 0
+
+
+def _fines(row: dict[str, Any]) -> str:
+    if row["fines_accrued"] is not None:
+        return f"USD {row['fines_accrued']} {row['fines_status']}"
+    return str(row["fines_status"])

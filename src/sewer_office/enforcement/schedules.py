@@ -1,0 +1,319 @@
+"""Compliance schedules and their milestones (40 CFR 403.8(f)(1)(iv), 403.12(c)).
+
+A schedule is imposed on a facility by a condition of its industrial approval or by an
+administrative order or notice; it lists dated milestones. The services here create and amend
+schedules (with their audit events), record a milestone's completion (the effect of the
+``complete_milestone`` transition, through :func:`~sewer_office.core.services.perform`), and run
+the daily clock of ``sewer-use flag-overdue``:
+
+- a milestone not completed by its date is a MILESTONE_MISSED finding, once (the day after);
+- a milestone still not completed when the period of 40 CFR 403.8(f)(2)(viii)(E) ("within 90
+  days of the scheduled date", the dated parameter ``snc.milestone_late_days``; day 90 is on
+  time) has run out becomes a violation, opened from that finding, once.
+
+:func:`missed_milestones` gives the SNC determination its criterion (E).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from django.db import models, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import has_role
+from sewer_office.core import audit
+from sewer_office.core.errors import Forbidden, InvalidInput
+from sewer_office.findings.choices import FindingKind
+from sewer_office.findings.services import findings_of, record_finding
+
+from . import rules
+from .choices import ImposedBy
+from .models import ComplianceSchedule, Milestone, Notice, Violation
+from .services import open_violation
+from .workflow import SCHEDULERS
+
+#: The rule a missed milestone breaks, cited on its finding.
+MISSED_CITATION = "40 CFR 403.8(f)(2)(viii)(E)"
+LATE_DAYS = "snc.milestone_late_days"
+
+
+def visible_schedules(
+    qs: models.QuerySet[ComplianceSchedule], user: Any
+) -> models.QuerySet[ComplianceSchedule]:
+    return visible(qs, user)
+
+
+def may_schedule(user: Any) -> bool:
+    return has_role(user, *SCHEDULERS)
+
+
+def late_days(on: date) -> int:
+    """Days after its date within which a milestone must be met, in force on ``on``."""
+    return int(rules.params().value(LATE_DAYS, on))
+
+
+def _citation(text: str) -> str:
+    text = text.strip()
+    if text.startswith("40 CFR"):
+        return text
+    return rules.section(text, "citation")
+
+
+def _check_imposer(
+    establishment: Any, imposed_by: str, approval: Any, notice: Notice | None
+) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
+    if imposed_by == ImposedBy.APPROVAL_CONDITION:
+        if approval is None:
+            errors["approval"] = ["Name the industrial approval whose condition imposes it."]
+        elif approval.establishment_id != establishment.pk:
+            errors["approval"] = [f"{approval.number} is not an approval of {establishment}."]
+        elif not approval.approved:
+            errors["approval"] = [f"{approval.number} is not approved ({approval.state_label})."]
+    elif imposed_by == ImposedBy.ORDER:
+        if notice is None:
+            errors["notice"] = ["Name the administrative order or notice that imposes it."]
+        elif notice.violation.establishment_id != establishment.pk:
+            errors["notice"] = [f"{notice.number} was not issued about {establishment}."]
+    else:
+        errors["imposed_by"] = [f"{imposed_by!r}: choose {', '.join(ImposedBy.values)}"]
+    return errors
+
+
+def _add_milestones(
+    schedule: ComplianceSchedule, milestones: Iterable[tuple[date, str]]
+) -> list[Milestone]:
+    return [
+        Milestone.objects.create(schedule=schedule, due_on=due, description=text)
+        for due, text in milestones
+    ]
+
+
+def create_schedule(
+    actor: Any,
+    *,
+    establishment: Any,
+    imposed_by: str,
+    requirement: str,
+    citation: str,
+    milestones: list[tuple[date, str]],
+    approval: Any = None,
+    notice: Notice | None = None,
+    at: datetime | None = None,
+) -> ComplianceSchedule:
+    """Impose a schedule with its milestones (the Superintendent or the engineer)."""
+    if not may_schedule(actor):
+        raise Forbidden(
+            "Imposing a compliance schedule: reserved to the Superintendent and the engineer "
+            "(§ 196-19 E(1), 40 CFR 403.8(f)(1)(iv))."
+        )
+    errors = _check_imposer(establishment, imposed_by, approval, notice)
+    cited = ""
+    try:
+        cited = _citation(citation)
+    except InvalidInput as e:
+        errors.update(e.errors)
+    if not requirement.strip():
+        errors["requirement"] = ["State the requirement the schedule brings into compliance."]
+    if not milestones:
+        errors["milestones"] = ["A schedule has at least one milestone."]
+    if errors:
+        raise InvalidInput(errors)
+    with transaction.atomic():
+        schedule = ComplianceSchedule.objects.create(
+            establishment=establishment,
+            imposed_by=imposed_by,
+            approval=approval if imposed_by == ImposedBy.APPROVAL_CONDITION else None,
+            notice=notice if imposed_by == ImposedBy.ORDER else None,
+            requirement=requirement.strip(),
+            citation=cited,
+            created_by=actor,
+            created_at=at or timezone.now(),
+        )
+        _add_milestones(schedule, milestones)
+        audit.record(
+            actor=actor,
+            action="impose_schedule",
+            obj=schedule,
+            after={**audit.snapshot(schedule), "milestones": _listed(schedule)},
+            citation="40 CFR 403.8(f)(1)(iv)",
+            at=at,
+        )
+    return schedule
+
+
+def _listed(schedule: ComplianceSchedule) -> list[str]:
+    return [f"{m.due_on} {m.description}" for m in schedule.milestones.all()]
+
+
+def amend_schedule(
+    actor: Any,
+    schedule: ComplianceSchedule,
+    *,
+    reason: str,
+    requirement: str,
+    citation: str,
+    milestones: list[tuple[date, str]] = (),  # type: ignore[assignment]
+    at: datetime | None = None,
+) -> ComplianceSchedule:
+    """Amend a schedule: its requirement and citation, and milestones added.
+
+    Never silent: a reason is required and written on the audit event with the values before
+    and after. Milestones already on the schedule are never changed or removed — a missed one
+    stays missed on the record (40 CFR 403.8(f)(2)(viii)(E)); a later date is a new milestone.
+    """
+    if not may_schedule(actor):
+        raise Forbidden(
+            "Amending a compliance schedule: reserved to the Superintendent and the engineer "
+            "(§ 196-19 E(1))."
+        )
+    errors: dict[str, list[str]] = {}
+    cited = ""
+    try:
+        cited = _citation(citation)
+    except InvalidInput as e:
+        errors.update(e.errors)
+    if not reason.strip():
+        errors["reason"] = ["A reason is required to amend a compliance schedule."]
+    if not requirement.strip():
+        errors["requirement"] = ["State the requirement the schedule brings into compliance."]
+    if errors:
+        raise InvalidInput(errors)
+    with transaction.atomic():
+        locked = ComplianceSchedule.objects.select_for_update().get(pk=schedule.pk)
+        before = {**audit.snapshot(locked), "milestones": _listed(locked)}
+        locked.requirement = requirement.strip()
+        locked.citation = cited
+        locked.save()
+        _add_milestones(locked, milestones)
+        audit.record(
+            actor=actor,
+            action="amend_schedule",
+            obj=locked,
+            before=before,
+            after={**audit.snapshot(locked), "milestones": _listed(locked)},
+            reason=reason.strip(),
+            citation="40 CFR 403.8(f)(1)(iv)",
+            at=at,
+        )
+    return locked
+
+
+def effect_complete_milestone(
+    milestone: Milestone, data: dict[str, Any], actor: Any, at: datetime
+) -> None:
+    """Effect of ``complete_milestone``: the day and the report, once (a later day refused)."""
+    done = data["completed_on"]
+    if done > timezone.localdate(at):
+        raise InvalidInput({"completed_on": ["A milestone cannot be completed in the future."]})
+    created = timezone.localdate(milestone.schedule.created_at)
+    if done < created:
+        raise InvalidInput(
+            {"completed_on": [f"Before the schedule was imposed ({created}): not a completion."]}
+        )
+    milestone.completed_on = done
+    milestone.completion_report = data["completion_report"].strip()
+    milestone.recorded_by = actor if getattr(actor, "is_authenticated", False) else None
+
+
+# --- the daily clock ---------------------------------------------------------------------
+
+
+def _midnight(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time()))
+
+
+def flag_missed_milestones(today: date | None = None) -> tuple[int, int]:
+    """Record MILESTONE_MISSED findings, and open the violations 90 days late; once each.
+
+    A milestone is missed on the day after its date if it is not completed by then; the finding
+    is dated that day. When it is still not completed after ``snc.milestone_late_days`` (90),
+    a violation of the kind ``missed_milestone`` is opened from the finding by the daily job
+    (no actor). Returns (findings recorded, violations opened).
+    """
+    today = today or timezone.localdate()
+    found = opened = 0
+    late = Milestone.objects.filter(due_on__lt=today).filter(
+        Q(completed_on__isnull=True) | Q(completed_on__gt=models.F("due_on"))
+    )
+    for m in late.select_related("schedule__establishment__operator"):
+        with transaction.atomic():
+            locked = Milestone.objects.select_for_update().get(pk=m.pk)
+            finding = findings_of(locked).filter(kind=FindingKind.MILESTONE_MISSED).first()
+            if finding is None:
+                missed_on = locked.due_on + timedelta(days=1)
+                finding = record_finding(
+                    source=locked,
+                    establishment=m.schedule.establishment,
+                    kind=FindingKind.MILESTONE_MISSED,
+                    status="violation",
+                    citation=MISSED_CITATION,
+                    message=(
+                        f"{m.schedule.number} milestone “{locked.description}” due "
+                        f"{locked.due_on}: not completed by its date (40 CFR 403.12(c); "
+                        f"{m.schedule.citation})."
+                    ),
+                    observed_at=_midnight(missed_on),
+                    limit=str(locked.due_on),
+                )
+                found += 1
+            days = late_days(locked.due_on)
+            overdue = locked.due_on + timedelta(days=days)
+            if (
+                locked.completed_on is None
+                and today > overdue
+                and not Violation.objects.filter(finding=finding).exists()
+            ):
+                _open_late(locked, finding, days, overdue)
+                opened += 1
+    return found, opened
+
+
+def _open_late(milestone: Milestone, finding: Any, days: int, overdue: date) -> Violation:
+    schedule = milestone.schedule
+    return open_violation(
+        None,
+        by_daily_job=True,
+        kind="missed_milestone",
+        section="§ 196-19 E(1)",
+        description=(
+            f"{schedule.number}: milestone “{milestone.description}” due {milestone.due_on} "
+            f"not completed within {days} days of its date (by {overdue}): significant "
+            f"noncompliance, 40 CFR 403.8(f)(2)(viii)(E)."
+        ),
+        person=schedule.establishment.operator,
+        establishment=schedule.establishment,
+        observed_on=overdue + timedelta(days=1),
+        finding=finding,
+        at=_midnight(overdue + timedelta(days=1)),
+    )
+
+
+def missed_milestones(establishment: Any, start: date, end: date) -> list[Milestone]:
+    """The milestones of ``establishment`` (None: every facility) missed by more than the
+    period of 40 CFR 403.8(f)(2)(viii)(E) at some day of ``start..end``.
+
+    A milestone due on D fails criterion (E) from D + 91 days (day 90 is on time) until the
+    day it is completed (that day included). It counts in the window when that span meets the
+    window: D + 91 ≤ ``end``, and it is uncompleted or completed on or after both D + 91 and
+    ``start``. For the SNC determination of the federal program.
+    """
+    qs = Milestone.objects.filter(due_on__lte=end).filter(
+        Q(completed_on__isnull=True) | Q(completed_on__gte=start)
+    )
+    if establishment is not None:
+        qs = qs.filter(schedule__establishment=establishment)
+    out = []
+    for m in qs.select_related("schedule__establishment").order_by("due_on", "id"):
+        fails = m.due_on + timedelta(days=late_days(m.due_on) + 1)
+        if fails > end:
+            continue
+        if m.completed_on is not None and m.completed_on < fails:
+            continue
+        out.append(m)
+    return out

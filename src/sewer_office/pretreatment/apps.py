@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class PretreatmentConfig(AppConfig):
+    name = "sewer_office.pretreatment"
+    label = "pretreatment"
+    verbose_name = "Federal pretreatment program (40 CFR 403)"

@@ -1,0 +1,283 @@
+"""Pretreatment pages: the program's overview (SNC determinations, SIUs, late reports), a
+facility's designations, reports and determinations, running SNC, the yearly SNC list and the
+annual report with their PDF and CSV. Every change calls the services, so the pages refuse
+exactly what the API and the command refuse.
+
+Who sees what: staff see everything; outside users see their own facilities' designations,
+report due dates and determinations (the rest is 404), and neither the yearly list nor the
+annual report (403: they are the Control Authority's publications of every user).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import STAFF_ROLES
+from sewer_office.core.decorators import office_view
+from sewer_office.core.errors import OfficeError
+from sewer_office.core.forms import add_office_error
+from sewer_office.core.paging import page_of
+from sewer_office.monitoring.lab_import import params_in_force
+from sewer_office.monitoring.models import LabResult
+from sewer_office.registry.choices import EstablishmentKind
+from sewer_office.registry.models import Establishment
+
+from . import reports, services
+from .filters import SNCFilter
+from .forms import DesignateForm, ReceivedForm, RequirementForm, RunForm
+from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
+from .services import DECIDERS, RECEIVERS
+
+LATE_SHOWN = 50
+
+
+def _establishment(request: HttpRequest, pk: int) -> Establishment:
+    return get_object_or_404(visible(Establishment.objects.all(), request.user), pk=pk)
+
+
+def _index_context(request: HttpRequest, run_form: RunForm | None = None) -> dict[str, Any]:
+    base = services.visible_determinations(request.user)
+    fs = SNCFilter(request.GET or None, queryset=base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    page, query = page_of(request, qs)
+    today = timezone.localdate()
+    return {
+        "filter": fs,
+        "page": page,
+        "query": query,
+        "sius": visible(services.current_designations(), request.user).filter(status="siu"),
+        "undesignated": visible(
+            Establishment.objects.filter(kind=EstablishmentKind.INDUSTRIAL, siu_designations=None),
+            request.user,
+        ).order_by("name"),
+        "late": visible(services.late_dues(today), request.user).order_by("due_on")[:LATE_SHOWN],
+        "run_form": run_form or RunForm(initial={"period": _last_half(today)}),
+        "may_run": services.may_decide(request.user),
+        "staff": services.is_staff(request.user),
+        "year": today.year - 1,
+    }
+
+
+def _last_half(today: date) -> str:
+    return f"{today.year}H1" if today.month > 6 else f"{today.year - 1}H2"
+
+
+@office_view()
+def index(request: HttpRequest) -> HttpResponse:
+    return render(request, "pretreatment/index.html", _index_context(request))
+
+
+@require_POST
+@office_view(*DECIDERS)
+def snc_run(request: HttpRequest) -> HttpResponse:
+    form = RunForm(request.POST)
+    if form.is_valid():
+        try:
+            run = services.compute_snc(
+                request.user,
+                form.cleaned_data["period"],
+                rolling=form.cleaned_data["rolling"] or None,
+            )
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            messages.success(
+                request,
+                f"SNC determined for {len(run.determinations)} facilities over "
+                f"{run.period.start}..{run.period.end}: {len(run.in_snc)} in significant "
+                f"noncompliance, {run.violations_opened} violation(s) opened "
+                "(40 CFR 403.8(f)(2)(viii)).",
+            )
+            return redirect("pretreatment:index")
+    return render(request, "pretreatment/index.html", _index_context(request, form), status=400)
+
+
+@office_view()
+def snc_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    det = get_object_or_404(
+        visible(
+            SNCDetermination.objects.select_related("establishment", "violation"), request.user
+        ),
+        pk=pk,
+    )
+    history = list(
+        visible(
+            SNCDetermination.objects.filter(
+                establishment=det.establishment,
+                period_start=det.period_start,
+                period_end=det.period_end,
+            ).order_by("-computed_at", "-id"),
+            request.user,
+        )
+    )
+    ids = {r for d in det.determinations for c in d["counted"] for r in c[0]}
+    values = {
+        pk: (timezone.localdate(when), f"{text} {unit}")
+        for pk, when, text, unit in LabResult.objects.filter(pk__in=ids).values_list(
+            "id", "sampled_at", "value_text", "unit"
+        )
+    }
+    series = [
+        (
+            d,
+            [
+                (values.get(r, (None, f"result #{r}")), exceeds, trc)
+                for ids_, exceeds, trc in d["counted"]
+                for r in ids_[:1]
+            ],
+        )
+        for d in det.determinations
+    ]
+    return render(
+        request,
+        "pretreatment/snc_detail.html",
+        {"det": det, "history": history, "series": series},
+    )
+
+
+def _facility_context(request: HttpRequest, est: Establishment, **forms: Any) -> dict[str, Any]:
+    today = timezone.localdate()
+    return {
+        "est": est,
+        "designations": Designation.objects.filter(establishment=est).select_related("decided_by"),
+        "evaluation": services.evaluate_siu(est, today)
+        if services.is_staff(request.user)
+        else None,
+        "requirements": ReportRequirement.objects.filter(establishment=est),
+        "dues": ReportDue.objects.filter(establishment=est).order_by("-due_on")[:40],
+        "determinations": SNCDetermination.objects.filter(
+            establishment=est, superseded_by__isnull=True
+        ),
+        "may_decide": services.may_decide(request.user),
+        "may_receive": services.may_receive(request.user),
+        "designate_form": forms.get("designate") or DesignateForm(),
+        "require_form": forms.get("require") or RequirementForm(),
+        "received_form": forms.get("received") or ReceivedForm(initial={"received_on": today}),
+        "today": today,
+    }
+
+
+@office_view()
+def facility(request: HttpRequest, pk: int) -> HttpResponse:
+    est = _establishment(request, pk)
+    return render(request, "pretreatment/facility.html", _facility_context(request, est))
+
+
+@require_POST
+@office_view(*DECIDERS)
+def designate(request: HttpRequest, pk: int) -> HttpResponse:
+    est = _establishment(request, pk)
+    form = DesignateForm(request.POST)
+    if form.is_valid():
+        try:
+            d = services.designate(
+                request.user,
+                est,
+                basis=form.cleaned_data["basis"],
+                reason=form.cleaned_data["reason"],
+                on=form.cleaned_data["on"],
+            )
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            messages.success(request, f"{d.get_status_display()} ({d.citation}).")
+            return redirect("pretreatment:facility", pk=est.pk)
+    ctx = _facility_context(request, est, designate=form)
+    return render(request, "pretreatment/facility.html", ctx, status=400)
+
+
+@require_POST
+@office_view(*DECIDERS)
+def require_report(request: HttpRequest, pk: int) -> HttpResponse:
+    est = _establishment(request, pk)
+    form = RequirementForm(request.POST)
+    if form.is_valid():
+        try:
+            req = services.add_requirement(request.user, est, **form.cleaned_data)
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            messages.success(request, f"Required: {req} ({req.citation}).")
+            return redirect("pretreatment:facility", pk=est.pk)
+    ctx = _facility_context(request, est, require=form)
+    return render(request, "pretreatment/facility.html", ctx, status=400)
+
+
+@require_POST
+@office_view(*RECEIVERS)
+def report_received(request: HttpRequest, pk: int) -> HttpResponse:
+    due = get_object_or_404(visible(ReportDue.objects.all(), request.user), pk=pk)
+    est = due.establishment
+    form = ReceivedForm(request.POST)
+    if form.is_valid():
+        try:
+            services.record_received(
+                request.user, due, form.cleaned_data["received_on"], form.cleaned_data["note"]
+            )
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            messages.success(request, f"{due} recorded as received.")
+            return redirect("pretreatment:facility", pk=est.pk)
+    ctx = _facility_context(request, est, received=form)
+    return render(request, "pretreatment/facility.html", ctx, status=400)
+
+
+def _file(data: bytes, content_type: str, name: str, inline: bool = False) -> HttpResponse:
+    r = HttpResponse(data, content_type=content_type)
+    r["Content-Disposition"] = f'{"inline" if inline else "attachment"}; filename="{name}"'
+    return r
+
+
+@office_view(*STAFF_ROLES)
+def snc_list_page(request: HttpRequest, year: int) -> HttpResponse:
+    listed = services.snc_list(year)
+    town = params_in_force().name
+    return render(
+        request,
+        "pretreatment/snc_list.html",
+        {"year": year, "listed": listed, "text": services.newspaper_text(year, listed, town)},
+    )
+
+
+@office_view(*STAFF_ROLES)
+def snc_list_pdf(request: HttpRequest, year: int) -> HttpResponse:
+    return _file(reports.snc_list_pdf(year), "application/pdf", f"snc-list-{year}.pdf", True)
+
+
+@office_view(*STAFF_ROLES)
+def snc_list_csv(request: HttpRequest, year: int) -> HttpResponse:
+    return _file(reports.snc_list_csv(year), "text/csv; charset=utf-8", f"snc-list-{year}.csv")
+
+
+@office_view(*STAFF_ROLES)
+def annual_page(request: HttpRequest, year: int) -> HttpResponse:
+    report = reports.annual_report(year)
+    return render(
+        request,
+        "pretreatment/annual.html",
+        {
+            "year": year,
+            "report": report,
+            "header": reports.ANNUAL_HEADER,
+            "rows": reports.annual_rows(report),
+        },
+    )
+
+
+@office_view(*STAFF_ROLES)
+def annual_pdf(request: HttpRequest, year: int) -> HttpResponse:
+    return _file(reports.annual_pdf(year), "application/pdf", f"pretreatment-{year}.pdf", True)
+
+
+@office_view(*STAFF_ROLES)
+def annual_csv(request: HttpRequest, year: int) -> HttpResponse:
+    return _file(reports.annual_csv(year), "text/csv; charset=utf-8", f"pretreatment-{year}.csv")

@@ -1,0 +1,62 @@
+"""The inputs of :func:`~.snc_determination.determine` from the engine's tables.
+
+One reading for the command line (files) and the office (stored results): prepared result
+rows become :class:`~.snc_determination.Measurement` (one per row, the value in the analyte's
+canonical unit, exactly), and a :class:`~sewer_rules.evaluation.permit_limits.PermitLimits`
+table becomes :class:`~.snc_determination.Limit`.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+import polars as pl
+
+from sewer_rules.analytes import ANALYTES
+from sewer_rules.evaluation.permit_limits import PermitLimits
+
+from .snc_determination import Limit, Measurement
+
+ROW_COLUMNS = ("row", "sample_id", "facility", "analyte", "canon", "nd", "day")
+
+
+def measurements(rows: pl.DataFrame) -> list[Measurement]:
+    """Prepared rows (:func:`sewer_rules.evaluation.prepare.prepare`) as measurements.
+
+    Laboratory values repeat (three significant digits), so each distinct value is made exact
+    (a :class:`~fractions.Fraction`) once.
+    """
+    exact: dict[Decimal, Fraction] = {}
+    out = []
+    for row, sample, facility, analyte, canon, nd, day in rows.select(ROW_COLUMNS).iter_rows():
+        value = exact.get(canon)
+        if value is None:
+            value = exact[canon] = Fraction(canon)
+        out.append(Measurement(facility or "", analyte, day, value, bool(nd), (row,), sample or ""))
+    return out
+
+
+def limits(table: PermitLimits) -> list[Limit]:
+    """Every limit of a permit-limits table, with its unit, text and authority."""
+    unit = {a.name: a.canonical_unit for a in ANALYTES}
+    cols = ("facility", "analyte", "limit_type", "lim", "valid_from", "valid_to", "lim_text")
+    return [
+        Limit(
+            facility,
+            analyte,
+            kind,
+            Decimal(lim),
+            start,
+            end,
+            f"{text} {lim_unit}",
+            unit[analyte],
+            cit,
+        )
+        for (facility, analyte, kind, lim, start, end, text), lim_unit, cit in zip(
+            table.table.select(cols).iter_rows(),
+            table.table.get_column("lim_unit"),
+            table.table.get_column("permit_citation"),
+            strict=True,
+        )
+    ]

@@ -1,0 +1,62 @@
+"""``sewer-use violations [--open] [--format table|json]`` through the CLI entry point."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sewer_cli.main import main
+from sewer_office.core.services import perform
+
+from .enforcement_factories import opened, overdue, served
+from .factories import Town
+
+
+def _run(capsys: Any, *argv: str) -> tuple[int, str]:
+    code = main(["violations", *argv])
+    return code, capsys.readouterr().out
+
+
+def test_json_lists_every_violation_with_plain_fields(town: Town, capsys: Any) -> None:
+    late = overdue(town)  # deadline 2026-01-15, fines accruing since 2026-01-16
+    on_time = served(town, mine=False, on="2026-01-05")
+    code, out = _run(capsys, "--format", "json")
+    assert code == 0
+    rows = {r["id"]: r for r in json.loads(out)}
+    r = rows[late.pk]
+    assert r["facility"] == "Olive's Diner" and r["section"] == "§ 196-19 C(3)"
+    assert (r["kind"], r["state"]) == ("result_exceedance", "fines_accruing")
+    assert r["notice_deadline"] == "2026-01-15"
+    assert r["days_late"] > 0
+    assert r["fines_status"] == "accrued, subject to conviction"
+    assert r["fines_accrued"] is not None
+    assert rows[on_time.pk]["facility"] == "Otto Plating"
+    assert set(r) >= {"id", "facility", "section", "kind", "stage", "days_late", "fines_accrued"}
+
+
+def test_open_filter_and_table(town: Town, capsys: Any) -> None:
+    v = opened(town)
+    dismissed = opened(town, mine=False, day="2026-01-03")
+    perform(dismissed, "dismiss", town.u("superintendent"), reason="wrong sample")
+    code, out = _run(capsys, "--open", "--format", "json")
+    assert code == 0 and [r["id"] for r in json.loads(out)] == [v.pk]
+    code, out = _run(capsys)
+    assert code == 0
+    assert "facility/property" in out and "days late" in out
+    assert "Dismissed" in out and "Olive's Diner" in out
+    assert "No notice served yet" in out
+
+
+def test_unconfigured_amount_says_not_configured(town: Town, capsys: Any, settings: Any) -> None:
+    overdue(town)
+    settings.SEWER_USE_JURISDICTION = "wappinger"
+    code, out = _run(capsys, "--format", "json")
+    row = json.loads(out)[0]
+    assert code == 0 and row["fines_accrued"] is None
+    assert row["fines_status"] == "not configured" and "122-20 Y" in row["fines_note"]
+    code, out = _run(capsys)
+    assert "not configured" in out and "122-20 Y" in out
+
+
+def test_no_violations(town: Town, capsys: Any) -> None:
+    assert _run(capsys, "--open") == (0, "No open violations.\n")
