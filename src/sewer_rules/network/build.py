@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 import numpy as np
 
 from .geo import CRS, Point
@@ -520,7 +520,7 @@ def _cycles(edges: list[_Edge], ctx: _Ctx) -> None:
     """One error per cycle found in the flow direction, anchored at its first pipe in the file."""
     if _acyclic(edges):
         return
-    g = nx.DiGraph()
+    g: nx.DiGraph[str] = nx.DiGraph()
     by_edge: dict[tuple[str, str], _Edge] = {}
     for e in edges:
         g.add_edge(e.from_manhole, e.to_manhole)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
@@ -95,10 +95,10 @@ class Network:
         """True when no manhole has more than one pipe leaving it to different manholes."""
         return self.index.forest
 
-    def to_networkx(self) -> Any:
+    def to_networkx(self) -> nx.MultiDiGraph[str]:
         """A ``networkx.MultiDiGraph``: manhole ids as nodes, one edge per pipe (key = pipe id,
         ``length_m``, ``public``, ``diameter_in``), in the direction of flow."""
-        g = nx.MultiDiGraph()
+        g: nx.MultiDiGraph[str] = nx.MultiDiGraph()
         for m in self.manholes.values():
             g.add_node(m.id, public=m.public, position=m.position)
         for p in self.pipes.values():
