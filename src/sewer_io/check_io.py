@@ -72,8 +72,11 @@ def results_frame(ev: Evaluation) -> pl.DataFrame:
     )
 
 
-#: Rows serialised at once: bounds the memory of the report to a slice, not the whole array.
-SLICE_ROWS = 250_000
+#: Rows serialised at once: bounds the memory of the report to a few slices, not the array.
+SLICE_ROWS = 125_000
+#: Slices serialised at the same time (polars releases the interpreter while it serialises, and
+#: its NDJSON writer uses one core per call: two workers use both cores of a small machine).
+WORKERS = 2
 
 
 def _ndjson(frame: pl.DataFrame) -> bytes:
@@ -88,23 +91,24 @@ def _json_array(frame: pl.DataFrame) -> Iterator[bytes]:
     polars' NDJSON writer is three times faster than its JSON-array writer on nested rows, and
     its lines are the array's objects: a JSON string never holds a raw newline, so the line
     breaks are exactly the separators, and replacing them by commas gives the array. Slices of
-    :data:`SLICE_ROWS` keep memory to one slice; the next slice is serialised in a thread while
-    the previous one is written (polars releases the interpreter while it serialises).
+    :data:`SLICE_ROWS` are serialised by :data:`WORKERS` threads, at most one slice ahead of
+    each, and written in order: memory holds a few slices, never the whole array.
     """
     yield b"["
     if frame.height == 0:
         yield b"]"
         return
-    slices = [frame.slice(i, SLICE_ROWS) for i in range(0, frame.height, SLICE_ROWS)]
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(_ndjson, slices[0])
-        for i in range(len(slices)):
-            chunk = pending.result()
-            if i + 1 < len(slices):
-                pending = pool.submit(_ndjson, slices[i + 1])
+    starts = range(0, frame.height, SLICE_ROWS)
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        pending = [pool.submit(_ndjson, frame.slice(i, SLICE_ROWS)) for i in starts[:WORKERS]]
+        for n in range(len(starts)):
+            chunk = pending.pop(0).result()
+            if n + WORKERS < len(starts):
+                pending.append(pool.submit(_ndjson, frame.slice(starts[n + WORKERS], SLICE_ROWS)))
             body = chunk[:-1].replace(b"\n", b",")
-            yield body if i == 0 else b"," + body
-            del chunk, body
+            del chunk
+            yield body if n == 0 else b"," + body
+            del body
     yield b"]"
 
 
