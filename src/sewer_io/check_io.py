@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import polars as pl
 
@@ -144,32 +144,31 @@ def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
 
 
 def summary_frame(ev: Evaluation) -> pl.DataFrame:
-    """One line per evaluated row with its citations and messages joined (CSV and table)."""
-    f = ev.findings.group_by("row", maintain_order=True).agg(
-        pl.col("citation").str.join("; ").alias("citations"),
-        pl.col("message").str.join("; ").alias("messages"),
+    """One line per evaluated row with its citations and messages joined (CSV and table).
+
+    Read from each result's nested findings and advisories (in the engine's order: by
+    severity), so no grouping or join over the long forms is needed; results are in row order.
+    """
+    item = pl.element().struct.field
+
+    def joined(column: str, text: pl.Expr) -> pl.Expr:
+        return pl.col(column).list.eval(text).list.join("; ").fill_null("")
+
+    frame = ev.results.select(
+        "row",
+        "sample_id",
+        pl.col("facility").fill_null(""),
+        pl.col("analyte").alias("parameter"),
+        pl.col("value_text").alias("value"),
+        pl.col("unit_symbol").alias("unit"),
+        "status",
+        joined("findings", item("citation")).alias("citations"),
+        joined("findings", item("message")).alias("messages"),
+        joined("advisories", format_text("{}: {}", item("code"), item("message"))).alias(
+            "advisories"
+        ),
     )
-    a = ev.advisories.group_by("row", maintain_order=True).agg(
-        format_text("{}: {}", pl.col("code"), pl.col("message")).str.join("; ").alias("advisories")
-    )
-    return (
-        ev.results.drop("findings", "advisories")
-        .join(f, on="row", how="left")
-        .join(a, on="row", how="left")
-        .sort("row")
-        .select(
-            "row",
-            "sample_id",
-            pl.col("facility").fill_null(""),
-            pl.col("analyte").alias("parameter"),
-            pl.col("value_text").alias("value"),
-            pl.col("unit_symbol").alias("unit"),
-            "status",
-            pl.col("citations").fill_null(""),
-            pl.col("messages").fill_null(""),
-            pl.col("advisories").fill_null(""),
-        )
-    )
+    return frame if frame.get_column("row").is_sorted() else frame.sort("row")
 
 
 def text_table(frame: pl.DataFrame) -> pl.Series:
@@ -192,6 +191,24 @@ def text_table(frame: pl.DataFrame) -> pl.Series:
         .alias("line")
     ).get_column("line")
     return pl.concat([pl.Series("line", [head, rule]), body])
+
+
+def write_lines(lines: pl.Series, out: TextIO) -> None:
+    """Each line and a newline, written as bytes by polars: no Python string of a report that
+    may be a hundred megabytes (it would be built, copied and encoded again)."""
+    frame = lines.drop_nulls().to_frame("line")
+    options: dict[str, Any] = {
+        "include_header": False,
+        "quote_style": "never",
+        "line_terminator": "\n",
+    }
+    sink = getattr(out, "buffer", None)
+    out.flush()
+    if sink is not None:
+        frame.write_csv(sink, **options)
+        sink.flush()
+    else:
+        out.write(frame.write_csv(**options))
 
 
 def labelled_lines(frame: pl.DataFrame, template: str, *columns: str) -> pl.Series:

@@ -362,7 +362,8 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
     df = df.with_columns(
         *[cond.fill_null(False).alias(f"_bad{i}") for i, (_, cond, _) in enumerate(checks)]
     )
-    any_bad = pl.any_horizontal([pl.col(f"_bad{i}") for i in range(len(checks))])
+    bad = df.select(pl.any_horizontal([pl.col(f"_bad{i}") for i in range(len(checks))]))
+    any_bad = bad.to_series()
     failing = df.filter(any_bad)
     errors = pl.concat(
         [
@@ -372,7 +373,11 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
             for i, (field, _, msg) in enumerate(checks)
         ]
     ).sort("row", maintain_order=True)
-    ok = df.filter(~any_bad).select(ROW_COLUMNS)
+    # The valid rows' columns only (a filter copies every column it keeps; none when all pass).
+    ok = df.select(ROW_COLUMNS)
+    del df, failing
+    if errors.height:
+        ok = ok.filter(~any_bad)
     return Prepared(_canonical(ok), errors)
 
 
