@@ -49,6 +49,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -484,16 +485,26 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
     except (pl.exceptions.PolarsError, OSError) as e:
         raise ReadingsError(f"{path}: cannot read: {_first_line(e)}") from None
     value = pl.col(v_name)
-    instants = aware_instants(raw[ts_name])
-    marked = raw.with_columns(
-        pl.Series("__tf", instants, dtype=pl.Int64), value.str.contains(_FAST_VALUE).alias("__pf")
-    )
-    quick = (pl.col("__tf") != NOT_READ) & pl.col("__pf").fill_null(False)
-    fast = marked.filter(quick)
-    slow = marked.filter(~quick).drop("__tf", "__pf")
     trimmed = value.str.strip_chars_end("0")
     point = trimmed.str.find(".", literal=True).cast(pl.Int64)
     dec = (trimmed.str.len_bytes().cast(pl.Int64) - point - 1).fill_null(0)
+    # The times (Arrow and numpy) are read in a thread while polars reads the values: both
+    # release the interpreter, so the two columns take the time of the longer one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(aware_instants, raw.get_column(ts_name))
+        valued = raw.with_columns(
+            value.str.contains(_FAST_VALUE).alias("__pf"), dec.cast(pl.Int32).alias("__dec")
+        )
+        instants = pending.result()
+    marked = valued.with_columns(pl.Series("__tf", instants, dtype=pl.Int64))
+    quick = (pl.col("__tf") != NOT_READ) & pl.col("__pf").fill_null(False)
+    flags = marked.select(quick.alias("q")).get_column("q")
+    helpers = ["__tf", "__pf", "__dec"]
+    if bool(flags.all()):  # the usual export: every row on the short path, nothing copied
+        fast, slow = marked, marked.clear().drop(helpers)
+    else:
+        fast = marked.filter(flags)
+        slow = marked.filter(~flags).drop(helpers)
     labels: list[pl.Expr] = []
     for key, default in (("meter", "default"), ("parameter", "flow"), ("unit", None)):
         if key in cols:
@@ -509,7 +520,7 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
         pl.col("__unit").alias("unit"),
         pl.col("__tf").cast(pl.Int64).alias("t"),
         value.alias("v"),
-        dec.cast(pl.Int32).alias("dec"),
+        pl.col("__dec").alias("dec"),
         pl.when(bad_meter).then(ERROR).otherwise(OK).cast(pl.UInt8).alias("state"),
         pl.when(bad_meter).then(4).otherwise(0).cast(pl.UInt8).alias("code"),
         pl.lit(None, dtype=pl.String).alias("raw"),
@@ -624,7 +635,10 @@ class _Builder:
     ) -> tuple[Series | None, list[RowError]]:
         """``df``: the compact rows (errors excluded) of one meter and one parameter."""
         missing = int((df["state"] == MISSING).sum())
-        ok, errors = self._units(parameter, df.filter(pl.col("state") == OK))
+        state = df.get_column("state")
+        ok, errors = self._units(
+            parameter, df if bool((state == OK).all()) else df.filter(state == OK)
+        )
         if ok.height == 0:
             return None, errors
         rows = ok["row"].to_numpy().astype(np.int64)
@@ -790,7 +804,9 @@ class Readings:
         self.options = options or ReadOptions()
         if self.options.dedupe not in (None, *DEDUPE):
             raise ValueError(f"dedupe must be one of {', '.join(DEDUPE)}")
-        self._lazy = compact(self.path, _scan(self.path), self.options)
+        # the columns are checked at once; the full lazy query (which samples the file for its
+        # time layouts) is built only for a file read in partitions (:meth:`series`)
+        _columns(self.path, _scan(self.path))
         self.errors: list[RowError] = []
         self.errors_total = 0
         self.spilled = False
@@ -871,7 +887,8 @@ class Readings:
         self.spilled = True
         folder = tempfile.mkdtemp(prefix="sewer-slugs-", dir=self.options.spill_dir)
         try:
-            keyed = self._lazy.with_columns(
+            lazy = compact(self.path, _scan(self.path), self.options)
+            keyed = lazy.with_columns(
                 pl.col("meter").fill_null(""), pl.col("parameter").fill_null("")
             )
             try:
