@@ -169,7 +169,7 @@ def test_summary_lines_are_the_long_findings_grouped_by_row() -> None:
         .join(f, on="row", how="left")
         .join(a, on="row", how="left")
         .sort("row")
-        .select(pl.all().fill_null(""))
+        .with_columns(pl.col(pl.String).fill_null(""))
     )
     got = summary_frame(ev).select("row", "citations", "messages", "advisories")
     assert got.equals(expected)
