@@ -11,7 +11,11 @@ Hygiene, as the issue and INTERPRETATIONS.md set it:
   one are town time (the jurisdiction's zone, America/New_York). A naive time that never
   happened (inside the hour skipped in March, ``2026-03-08T02:30``) is a row error that says
   it does not exist that day and shows it with the offset in force before the change; one
-  that happened twice (the hour repeated in November) is a row error asking for the offset.
+  that happened twice (the hour repeated in November) is a row error asking for the offset,
+  and showing the time with the offset of each occurrence (``-04:00`` the first time, ``-05:00``
+  the second). It is not guessed from the order of the rows: a file merged or sorted by its
+  clock text has the two hours interleaved, and a reading put an hour off would lengthen,
+  shorten or split a slug, whose 15 minutes the law counts.
   Neither is "not a timestamp": both are valid ISO 8601. Accepted layouts are ISO 8601 date
   and time, ``T`` or a space between them, with or without seconds and fractions; the layouts
   a file uses are taken from its first 1,000 timestamps (as a spreadsheet would), and a later
@@ -51,7 +55,7 @@ import tempfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -100,7 +104,8 @@ CODES: dict[int, tuple[str, str]] = {
     13: (
         "timestamp",
         "'{}' happened twice in {tz} (the clocks went back that day): "
-        "write the time with its UTC offset",
+        "write the time with its UTC offset ('{}{first}' the first time, "
+        "'{}{second}' the second)",
     ),
     10: (
         "value",
@@ -608,6 +613,30 @@ def _converted(
     return np.asarray(v)
 
 
+def _offset_text(offset: timedelta | None) -> str:
+    if offset is None:
+        return ""
+    minutes = int(offset.total_seconds()) // 60
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def _offsets_of_repeated(text: str, tz: str) -> tuple[str, str]:
+    """The UTC offsets of the two occurrences of a time the clocks repeated (``-04:00`` and
+    ``-05:00`` for 01:30 on the fall-back day in New York), for a row error; "" if none."""
+    try:
+        naive = datetime.fromisoformat(text)
+    except ValueError:
+        return "", ""
+    if naive.tzinfo is not None:
+        return "", ""
+    where = zone(tz)
+    return (
+        _offset_text(naive.replace(tzinfo=where, fold=0).utcoffset()),
+        _offset_text(naive.replace(tzinfo=where, fold=1).utcoffset()),
+    )
+
+
 def _offset_before(text: str, tz: str) -> str:
     """The UTC offset in force just before a time the clocks skipped (``-05:00`` for 02:30 on
     the spring-forward day in New York), for the example of a row error; "" if none."""
@@ -736,7 +765,11 @@ class _Builder:
         field, template = CODES[code]
         text = raw if raw is not None else ""
         tz = self.options.timezone
-        return field, template.format(text, text, tz=tz, offset=_offset_before(text, tz))
+        first, second = _offsets_of_repeated(text, tz)
+        offset = _offset_before(text, tz)
+        return field, template.format(
+            text, text, text, tz=tz, offset=offset, first=first, second=second
+        )
 
     def _dedupe(
         self,
