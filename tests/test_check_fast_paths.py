@@ -178,10 +178,12 @@ def test_summary_lines_are_the_long_findings_grouped_by_row() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.text(alphabet=" ab,\"'\\;µ°§–\t", max_size=8), min_size=1, max_size=30))
 def test_lines_written_as_bytes_are_the_lines_joined(lines: list[str]) -> None:
+    half = len(lines) // 2
+    parts = [pl.Series("line", lines[:half], dtype=pl.String), pl.Series("line", lines[half:])]
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
-    write_lines(pl.Series("line", lines, dtype=pl.String), out)
+    write_lines(parts, out)
     out.flush()
     assert out.buffer.getvalue().decode() == "\n".join(lines) + "\n"  # type: ignore[attr-defined]
     text = io.StringIO()
-    write_lines(pl.Series("line", lines, dtype=pl.String), text)
+    write_lines([*parts, pl.Series("line", [None], dtype=pl.String)], text)
     assert text.getvalue() == "\n".join(lines) + "\n"

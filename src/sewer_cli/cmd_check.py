@@ -72,9 +72,9 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FOUND if ev.has_violation or ev.errors.height else EXIT_OK
 
 
-def table_lines(ev: Evaluation, params: ParameterSet) -> pl.Series:
-    """The human report's lines: results with findings, samples, monthly averages, errors,
-    totals.
+def table_lines(ev: Evaluation, params: ParameterSet) -> list[pl.Series]:
+    """The human report's lines, section by section: results with findings, samples, monthly
+    averages, errors, totals.
 
     Every section is built column-wise by polars (a report may have a million lines), and
     written by polars as bytes (:func:`sewer_io.check_io.write_lines`)."""
@@ -123,7 +123,7 @@ def table_lines(ev: Evaluation, params: ParameterSet) -> pl.Series:
         f"{summary.height} result(s) evaluated: {tally or 'none'}; {ev.errors.height} row error(s)."
     )
     parts.append(pl.Series("line", ["", total]))
-    return pl.concat(parts)
+    return parts
 
 
 def _yn(column: str) -> pl.Expr:

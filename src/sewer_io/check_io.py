@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO
@@ -193,10 +193,10 @@ def text_table(frame: pl.DataFrame) -> pl.Series:
     return pl.concat([pl.Series("line", [head, rule]), body])
 
 
-def write_lines(lines: pl.Series, out: TextIO) -> None:
-    """Each line and a newline, written as bytes by polars: no Python string of a report that
-    may be a hundred megabytes (it would be built, copied and encoded again)."""
-    frame = lines.drop_nulls().to_frame("line")
+def write_lines(parts: Iterable[pl.Series], out: TextIO) -> None:
+    """Each line of each part and a newline, written as bytes by polars, part after part: no
+    Python string of a report that may be a hundred megabytes (it would be built, copied and
+    encoded again), and no copy of the parts into one column. Null lines are left out."""
     options: dict[str, Any] = {
         "include_header": False,
         "quote_style": "never",
@@ -204,11 +204,16 @@ def write_lines(lines: pl.Series, out: TextIO) -> None:
     }
     sink = getattr(out, "buffer", None)
     out.flush()
+    for lines in parts:
+        frame = (lines.drop_nulls() if lines.null_count() else lines).to_frame("line")
+        if frame.height == 0:
+            continue
+        if sink is not None:
+            frame.write_csv(sink, **options)
+        else:
+            out.write(frame.write_csv(**options))
     if sink is not None:
-        frame.write_csv(sink, **options)
         sink.flush()
-    else:
-        out.write(frame.write_csv(**options))
 
 
 def labelled_lines(frame: pl.DataFrame, template: str, *columns: str) -> pl.Series:
