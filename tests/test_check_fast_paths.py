@@ -9,14 +9,17 @@ summary lines read from each result's nested findings; the table written as byte
 from __future__ import annotations
 
 import io
+import json
 import random
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import polars as pl
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sewer_io import check_io
 from sewer_io.check_io import frame_with_rows, summary_frame, write_lines
 from sewer_rules.evaluation import evaluate_table
 from sewer_rules.evaluation.classify import classify_samples
@@ -187,3 +190,23 @@ def test_lines_written_as_bytes_are_the_lines_joined(lines: list[str]) -> None:
     text = io.StringIO()
     write_lines([*parts, pl.Series("line", [None], dtype=pl.String)], text)
     assert text.getvalue() == "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("slice_rows", [1, 2, 250_000])
+def test_null_nested_lists_are_written_empty_and_nothing_else_changes(
+    monkeypatch: pytest.MonkeyPatch, slice_rows: int
+) -> None:
+    """``"items":null`` becomes ``"items":[]`` on the bytes, never inside a string value."""
+    monkeypatch.setattr(check_io, "SLICE_ROWS", slice_rows)
+    frame = pl.DataFrame(
+        {
+            "row": [2, 3, 4, 5],
+            "text": ['"items":null', 'x\\"items":null', None, "§"],
+            "items": [None, [{"k": '"items":null'}], None, []],
+            "other": [None, [1], None, None],
+        }
+    )
+    doc = json.loads(b"".join(check_io._json_array(frame, ("items",))))
+    filled = frame.with_columns(pl.col("items").fill_null(pl.lit([], dtype=frame["items"].dtype)))
+    assert doc == filled.to_dicts()
+    assert [d["other"] for d in doc] == [None, [1], None, None]

@@ -56,10 +56,13 @@ def frame_with_rows(frame: pl.DataFrame, source: str) -> pl.DataFrame:
     return frame.with_row_index("row", offset=2).with_columns(pl.col("row").cast(pl.Int64))
 
 
+#: The nested lists of a result, null (not yet filled) where the result has none.
+NESTED = ("findings", "advisories")
+
+
 def results_frame(ev: Evaluation) -> pl.DataFrame:
-    """One row per evaluated result, with its findings and advisories nested, in contract order."""
-    findings = ev.results.schema["findings"]
-    advisories = ev.results.schema["advisories"]
+    """One row per evaluated result, with its findings and advisories nested, in contract order
+    (a result without any has null there: :func:`write_json` writes it ``[]``)."""
     return ev.results.select(
         "row",
         "sample_id",
@@ -67,8 +70,7 @@ def results_frame(ev: Evaluation) -> pl.DataFrame:
         pl.col("value_text").alias("value"),
         pl.col("unit_symbol").alias("unit"),
         "status",
-        pl.col("findings").fill_null(pl.lit([], dtype=findings)),
-        pl.col("advisories").fill_null(pl.lit([], dtype=advisories)),
+        *NESTED,
     )
 
 
@@ -79,35 +81,49 @@ SLICE_ROWS = 125_000
 WORKERS = 2
 
 
-def _ndjson(frame: pl.DataFrame) -> bytes:
-    buf = io.BytesIO()
-    frame.write_ndjson(buf)
-    return buf.getvalue()
-
-
-def _json_array(frame: pl.DataFrame) -> Iterator[bytes]:
-    """A frame as a JSON array of objects, in pieces to write in turn.
+def _objects(frame: pl.DataFrame, empty: tuple[str, ...] = ()) -> bytes:
+    """The frame's rows as JSON objects separated by commas; the top-level list fields named in
+    ``empty`` written ``[]`` when null.
 
     polars' NDJSON writer is three times faster than its JSON-array writer on nested rows, and
-    its lines are the array's objects: a JSON string never holds a raw newline, so the line
-    breaks are exactly the separators, and replacing them by commas gives the array. Slices of
-    :data:`SLICE_ROWS` are serialised by :data:`WORKERS` threads, at most one slice ahead of
-    each, and written in order: memory holds a few slices, never the whole array.
+    its lines are the objects: a JSON string never holds a raw newline, so the line breaks are
+    exactly the separators, and replacing them by commas gives the array's body. The empty lists
+    are also made on the bytes (``"findings":null`` → ``"findings":[]``), which is exact: that
+    sequence can only be a key and its value (a JSON string never holds an unescaped quote, and
+    no nested object has those keys), and filling the column first would cost more.
+    """
+    buf = io.BytesIO()
+    frame.write_ndjson(buf)
+    text = buf.getvalue()[:-1].replace(b"\n", b",")
+    for name in empty:
+        text = text.replace(f'"{name}":null'.encode(), f'"{name}":[]'.encode())
+    return text
+
+
+def _json_array(frame: pl.DataFrame, empty: tuple[str, ...] = ()) -> Iterator[bytes]:
+    """A frame as a JSON array of objects, in pieces to write in turn (see :func:`_objects`).
+
+    Slices of :data:`SLICE_ROWS` are serialised by :data:`WORKERS` threads, at most one slice
+    ahead of each, and written in order: memory holds a few slices, never the whole array.
     """
     yield b"["
     if frame.height == 0:
         yield b"]"
         return
     starts = range(0, frame.height, SLICE_ROWS)
+
+    def piece(i: int) -> bytes:
+        return _objects(frame.slice(starts[i], SLICE_ROWS), empty)
+
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        pending = [pool.submit(_ndjson, frame.slice(i, SLICE_ROWS)) for i in starts[:WORKERS]]
+        pending = [pool.submit(piece, i) for i in range(min(WORKERS, len(starts)))]
         for n in range(len(starts)):
-            chunk = pending.pop(0).result()
+            body = pending.pop(0).result()
             if n + WORKERS < len(starts):
-                pending.append(pool.submit(_ndjson, frame.slice(starts[n + WORKERS], SLICE_ROWS)))
-            body = chunk[:-1].replace(b"\n", b",")
-            del chunk
-            yield body if n == 0 else b"," + body
+                pending.append(pool.submit(piece, n + WORKERS))
+            if n:
+                yield b","
+            yield body
             del body
     yield b"]"
 
@@ -128,7 +144,7 @@ def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
 
     out.flush()
     write(json.dumps(head, ensure_ascii=False)[:-1].encode() + b', "results": ')
-    for part in _json_array(results_frame(ev)):
+    for part in _json_array(results_frame(ev), NESTED):
         write(part)
     sections = [("samples", samples)]
     if ev.monthly.height:
