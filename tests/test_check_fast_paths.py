@@ -183,10 +183,11 @@ def test_summary_lines_are_the_long_findings_grouped_by_row() -> None:
 def test_lines_written_as_bytes_are_the_lines_joined(lines: list[str]) -> None:
     half = len(lines) // 2
     parts = [pl.Series("line", lines[:half], dtype=pl.String), pl.Series("line", lines[half:])]
-    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8")
     write_lines(parts, out)
     out.flush()
-    assert out.buffer.getvalue().decode() == "\n".join(lines) + "\n"  # type: ignore[attr-defined]
+    assert raw.getvalue().decode() == "\n".join(lines) + "\n"
     text = io.StringIO()
     write_lines([*parts, pl.Series("line", [None], dtype=pl.String)], text)
     assert text.getvalue() == "\n".join(lines) + "\n"
