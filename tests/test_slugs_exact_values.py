@@ -131,3 +131,24 @@ def test_the_short_path_gives_the_rows_of_the_full_one(tmp_path: Path) -> None:
         short = compact_now(f, _scan(f), options).sort("row")
         assert short.to_dicts() == full.to_dicts()
         assert short.height == rows
+
+
+def test_a_repeated_autumn_time_names_both_offsets(tmp_path: Path) -> None:
+    """01:30 on the fall-back day happened twice in New York: the row error shows the time
+    with the offset of each occurrence (EDT the first time, EST the second)."""
+    from sewer_io.readings import Readings
+
+    f = tmp_path / "r.csv"
+    f.write_text(
+        "timestamp,value\n2024-11-03T01:00:00-04:00,1\n2024-11-03T01:30:00,2\n",
+        encoding="utf-8",
+    )
+    readings = Readings(f)
+    list(readings.series())
+    (error,) = readings.errors
+    assert (error.row, error.field) == (3, "timestamp")
+    assert error.message == (
+        "'2024-11-03T01:30:00' happened twice in America/New_York (the clocks went back that "
+        "day): write the time with its UTC offset ('2024-11-03T01:30:00-04:00' the first "
+        "time, '2024-11-03T01:30:00-05:00' the second)"
+    )

@@ -38,7 +38,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sewer_io.check_io import UnusableFile, read_results, write_csv_report, write_json
+    from sewer_io.check_io import (
+        UnusableFile,
+        read_results,
+        write_csv_report,
+        write_json,
+        write_lines,
+    )
     from sewer_rules.evaluation import evaluate_table
     from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
 
@@ -47,25 +53,31 @@ def run(args: argparse.Namespace) -> int:
         limits = PermitLimits.from_csv(args.limits) if args.limits else None
     except PermitLimitError as e:
         raise UsageError(str(e)) from None
-    try:
-        raw = read_results(args.results)
-    except UnusableFile as e:
-        raise UsageError(str(e)) from None
-    ev = evaluate_table(raw, params, limits)
+
+    def results() -> pl.DataFrame:
+        try:
+            return read_results(args.results)
+        except UnusableFile as e:
+            raise UsageError(str(e)) from None
+
+    # The table is passed without a name here, so the engine frees the text once validated.
+    ev = evaluate_table(results(), params, limits)
     with destination(args.output) as out:
         if args.format == "json":
             write_json(ev, params.jurisdiction, out)
         elif args.format == "csv":
             write_csv_report(ev, out)
         else:
-            out.write(render_table(ev, params) + "\n")
+            write_lines(table_lines(ev, params), out)
     return EXIT_FOUND if ev.has_violation or ev.errors.height else EXIT_OK
 
 
-def render_table(ev: Evaluation, params: ParameterSet) -> str:
-    """The human report: results with findings, samples, monthly averages, errors, totals.
+def table_lines(ev: Evaluation, params: ParameterSet) -> list[pl.Series]:
+    """The human report's lines, section by section: results with findings, samples, monthly
+    averages, errors, totals.
 
-    Every section is built column-wise by polars (a report may have a million lines)."""
+    Every section is built column-wise by polars (a report may have a million lines), and
+    written by polars as bytes (:func:`sewer_io.check_io.write_lines`)."""
     import polars as pl
 
     from sewer_io.check_io import labelled_lines, summary_frame, text_table
@@ -111,7 +123,7 @@ def render_table(ev: Evaluation, params: ParameterSet) -> str:
         f"{summary.height} result(s) evaluated: {tally or 'none'}; {ev.errors.height} row error(s)."
     )
     parts.append(pl.Series("line", ["", total]))
-    return str(pl.concat(parts).str.join("\n").item())
+    return parts
 
 
 def _yn(column: str) -> pl.Expr:

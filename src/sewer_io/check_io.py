@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import polars as pl
 
@@ -56,10 +56,13 @@ def frame_with_rows(frame: pl.DataFrame, source: str) -> pl.DataFrame:
     return frame.with_row_index("row", offset=2).with_columns(pl.col("row").cast(pl.Int64))
 
 
+#: The nested lists of a result, null (not yet filled) where the result has none.
+NESTED = ("findings", "advisories")
+
+
 def results_frame(ev: Evaluation) -> pl.DataFrame:
-    """One row per evaluated result, with its findings and advisories nested, in contract order."""
-    findings = ev.results.schema["findings"]
-    advisories = ev.results.schema["advisories"]
+    """One row per evaluated result, with its findings and advisories nested, in contract order
+    (a result without any has null there: :func:`write_json` writes it ``[]``)."""
     return ev.results.select(
         "row",
         "sample_id",
@@ -67,44 +70,61 @@ def results_frame(ev: Evaluation) -> pl.DataFrame:
         pl.col("value_text").alias("value"),
         pl.col("unit_symbol").alias("unit"),
         "status",
-        pl.col("findings").fill_null(pl.lit([], dtype=findings)),
-        pl.col("advisories").fill_null(pl.lit([], dtype=advisories)),
+        *NESTED,
     )
 
 
-#: Rows serialised at once: bounds the memory of the report to a slice, not the whole array.
-SLICE_ROWS = 250_000
+#: Rows serialised at once: bounds the memory of the report to a few slices, not the array.
+SLICE_ROWS = 125_000
+#: Slices serialised at the same time (polars releases the interpreter while it serialises, and
+#: its NDJSON writer uses one core per call: two workers use both cores of a small machine).
+WORKERS = 2
 
 
-def _ndjson(frame: pl.DataFrame) -> bytes:
-    buf = io.BytesIO()
-    frame.write_ndjson(buf)
-    return buf.getvalue()
-
-
-def _json_array(frame: pl.DataFrame) -> Iterator[bytes]:
-    """A frame as a JSON array of objects, in pieces to write in turn.
+def _objects(frame: pl.DataFrame, empty: tuple[str, ...] = ()) -> bytes:
+    """The frame's rows as JSON objects separated by commas; the top-level list fields named in
+    ``empty`` written ``[]`` when null.
 
     polars' NDJSON writer is three times faster than its JSON-array writer on nested rows, and
-    its lines are the array's objects: a JSON string never holds a raw newline, so the line
-    breaks are exactly the separators, and replacing them by commas gives the array. Slices of
-    :data:`SLICE_ROWS` keep memory to one slice; the next slice is serialised in a thread while
-    the previous one is written (polars releases the interpreter while it serialises).
+    its lines are the objects: a JSON string never holds a raw newline, so the line breaks are
+    exactly the separators, and replacing them by commas gives the array's body. The empty lists
+    are also made on the bytes (``"findings":null`` → ``"findings":[]``), which is exact: that
+    sequence can only be a key and its value (a JSON string never holds an unescaped quote, and
+    no nested object has those keys), and filling the column first would cost more.
+    """
+    buf = io.BytesIO()
+    frame.write_ndjson(buf)
+    text = buf.getvalue()[:-1].replace(b"\n", b",")
+    for name in empty:
+        text = text.replace(f'"{name}":null'.encode(), f'"{name}":[]'.encode())
+    return text
+
+
+def _json_array(frame: pl.DataFrame, empty: tuple[str, ...] = ()) -> Iterator[bytes]:
+    """A frame as a JSON array of objects, in pieces to write in turn (see :func:`_objects`).
+
+    Slices of :data:`SLICE_ROWS` are serialised by :data:`WORKERS` threads, at most one slice
+    ahead of each, and written in order: memory holds a few slices, never the whole array.
     """
     yield b"["
     if frame.height == 0:
         yield b"]"
         return
-    slices = [frame.slice(i, SLICE_ROWS) for i in range(0, frame.height, SLICE_ROWS)]
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(_ndjson, slices[0])
-        for i in range(len(slices)):
-            chunk = pending.result()
-            if i + 1 < len(slices):
-                pending = pool.submit(_ndjson, slices[i + 1])
-            body = chunk[:-1].replace(b"\n", b",")
-            yield body if i == 0 else b"," + body
-            del chunk, body
+    starts = range(0, frame.height, SLICE_ROWS)
+
+    def piece(i: int) -> bytes:
+        return _objects(frame.slice(starts[i], SLICE_ROWS), empty)
+
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        pending = [pool.submit(piece, i) for i in range(min(WORKERS, len(starts)))]
+        for n in range(len(starts)):
+            body = pending.pop(0).result()
+            if n + WORKERS < len(starts):
+                pending.append(pool.submit(piece, n + WORKERS))
+            if n:
+                yield b","
+            yield body
+            del body
     yield b"]"
 
 
@@ -124,7 +144,7 @@ def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
 
     out.flush()
     write(json.dumps(head, ensure_ascii=False)[:-1].encode() + b', "results": ')
-    for part in _json_array(results_frame(ev)):
+    for part in _json_array(results_frame(ev), NESTED):
         write(part)
     sections = [("samples", samples)]
     if ev.monthly.height:
@@ -140,32 +160,31 @@ def write_json(ev: Evaluation, jurisdiction: str, out: TextIO) -> None:
 
 
 def summary_frame(ev: Evaluation) -> pl.DataFrame:
-    """One line per evaluated row with its citations and messages joined (CSV and table)."""
-    f = ev.findings.group_by("row", maintain_order=True).agg(
-        pl.col("citation").str.join("; ").alias("citations"),
-        pl.col("message").str.join("; ").alias("messages"),
+    """One line per evaluated row with its citations and messages joined (CSV and table).
+
+    Read from each result's nested findings and advisories (in the engine's order: by
+    severity), so no grouping or join over the long forms is needed; results are in row order.
+    """
+    item = pl.element().struct.field
+
+    def joined(column: str, text: pl.Expr) -> pl.Expr:
+        return pl.col(column).list.eval(text).list.join("; ").fill_null("")
+
+    frame = ev.results.select(
+        "row",
+        "sample_id",
+        pl.col("facility").fill_null(""),
+        pl.col("analyte").alias("parameter"),
+        pl.col("value_text").alias("value"),
+        pl.col("unit_symbol").alias("unit"),
+        "status",
+        joined("findings", item("citation")).alias("citations"),
+        joined("findings", item("message")).alias("messages"),
+        joined("advisories", format_text("{}: {}", item("code"), item("message"))).alias(
+            "advisories"
+        ),
     )
-    a = ev.advisories.group_by("row", maintain_order=True).agg(
-        format_text("{}: {}", pl.col("code"), pl.col("message")).str.join("; ").alias("advisories")
-    )
-    return (
-        ev.results.drop("findings", "advisories")
-        .join(f, on="row", how="left")
-        .join(a, on="row", how="left")
-        .sort("row")
-        .select(
-            "row",
-            "sample_id",
-            pl.col("facility").fill_null(""),
-            pl.col("analyte").alias("parameter"),
-            pl.col("value_text").alias("value"),
-            pl.col("unit_symbol").alias("unit"),
-            "status",
-            pl.col("citations").fill_null(""),
-            pl.col("messages").fill_null(""),
-            pl.col("advisories").fill_null(""),
-        )
-    )
+    return frame if frame.get_column("row").is_sorted() else frame.sort("row")
 
 
 def text_table(frame: pl.DataFrame) -> pl.Series:
@@ -188,6 +207,29 @@ def text_table(frame: pl.DataFrame) -> pl.Series:
         .alias("line")
     ).get_column("line")
     return pl.concat([pl.Series("line", [head, rule]), body])
+
+
+def write_lines(parts: Iterable[pl.Series], out: TextIO) -> None:
+    """Each line of each part and a newline, written as bytes by polars, part after part: no
+    Python string of a report that may be a hundred megabytes (it would be built, copied and
+    encoded again), and no copy of the parts into one column. Null lines are left out."""
+    options: dict[str, Any] = {
+        "include_header": False,
+        "quote_style": "never",
+        "line_terminator": "\n",
+    }
+    sink = getattr(out, "buffer", None)
+    out.flush()
+    for lines in parts:
+        frame = (lines.drop_nulls() if lines.null_count() else lines).to_frame("line")
+        if frame.height == 0:
+            continue
+        if sink is not None:
+            frame.write_csv(sink, **options)
+        else:
+            out.write(frame.write_csv(**options))
+    if sink is not None:
+        sink.flush()
 
 
 def labelled_lines(frame: pl.DataFrame, template: str, *columns: str) -> pl.Series:

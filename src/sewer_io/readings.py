@@ -24,6 +24,7 @@ from sewer_rules.monitoring.readings import (
     ReadingsError,
     ReadOptions,
     SeriesSource,
+    check_columns,
     compact,
     compact_now,
     first_line,
@@ -49,7 +50,9 @@ class Readings(SeriesSource):
 
     def __init__(self, path: str | Path, options: ReadOptions | None = None) -> None:
         super().__init__(path, options)
-        self._lazy = compact(self.path, scan(self.path), self.options)
+        # the columns are checked at once; the full lazy query (which samples the file for its
+        # time layouts) is built only for a file read in partitions (:meth:`series`)
+        check_columns(self.path, scan(self.path))
 
     def _estimate(self) -> int:
         """Bytes the compact form of the file would take in memory (about 40 a row)."""
@@ -69,7 +72,8 @@ class Readings(SeriesSource):
         self.spilled = True
         folder = tempfile.mkdtemp(prefix="sewer-slugs-", dir=self.options.spill_dir)
         try:
-            keyed = self._lazy.with_columns(
+            lazy = compact(self.path, scan(self.path), self.options)
+            keyed = lazy.with_columns(
                 pl.col("meter").fill_null(""), pl.col("parameter").fill_null("")
             )
             try:

@@ -139,7 +139,12 @@ class ParameterSet:
 # --- strict YAML ---------------------------------------------------------------------------
 
 
-class _StrictLoader(yaml.SafeLoader):
+#: libyaml's safe loader when PyYAML was built with it (the pure-Python one reads the
+#: jurisdiction's parameters ten times slower: it was most of a command's start-up).
+_SafeBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _StrictLoader(_SafeBase):  # type: ignore[valid-type,misc]
     """SafeLoader that refuses duplicate keys (YAML would silently keep the last)."""
 
 

@@ -63,7 +63,7 @@ def _criteria_table(params: ParameterSet, starts: list[date]) -> pl.DataFrame:
         for col, dtype in (
             ("absent", pl.Boolean()),
             ("required", pl.Boolean()),
-            ("code", pl.Int8()),
+            ("bit", pl.Int32()),
         ):
             columns[f"{prefix}_{col}"] = []
             schema[f"{prefix}_{col}"] = dtype
@@ -83,8 +83,8 @@ def _criteria_table(params: ParameterSet, starts: list[date]) -> pl.DataFrame:
                 columns[f"{prefix}_absent"].append(None if c is None else c.mode is Mode.ABSENT)
                 columns[f"{prefix}_required"].append(None if c is None else c.required)
                 codes = [r.key for r in criteria if r.required]
-                columns[f"{prefix}_code"].append(
-                    codes.index(c.key) if c is not None and c.required else None
+                columns[f"{prefix}_bit"].append(
+                    1 << codes.index(c.key) if c is not None and c.required else None
                 )
                 columns[f"{prefix}_lo"].append(None if c is None else bound(c.minimum, on))
                 columns[f"{prefix}_hi"].append(None if c is None else bound(c.maximum, on))
@@ -173,31 +173,42 @@ def classify_samples(
     judged = (
         rows.select("row", "sample_id", "analyte", "canon", "nd", source.alias("source"))
         .with_columns(cperiod.alias("cperiod"))
-        .join(table, on=["cperiod", "analyte"], how="left")
+        .join(table, on=["cperiod", "analyte"], how="left", maintain_order="left")
         .select(
             "row",
             "sample_id",
             _source_verdict().alias("src_v"),
             *[_verdict(p).alias(f"{p}_v") for p in _PREFIX.values()],
-            # the required criterion a row meets, if it meets one
+            # the required criterion a row meets, if it meets one, as its bit
             *[
-                pl.when(_verdict(p) == _MET).then(pl.col(f"{p}_code")).alias(f"{p}_code")
+                pl.when(_verdict(p) == _MET).then(pl.col(f"{p}_bit")).alias(f"{p}_bit")
                 for p in _PREFIX.values()
             ],
         )
     )
     # Per sample: the lowest verdict of each definition (-1 broken, 0 undecided, 1 all met,
-    # null nothing judged) and how many of its required criteria were met (distinct codes).
-    per_sample = judged.group_by("sample_id").agg(
-        pl.col("row").min(),
-        pl.col("src_v").min(),
-        *[pl.col(f"{p}_v").min() for p in _PREFIX.values()],
-        *[pl.col(f"{p}_code").drop_nulls().n_unique().alias(f"{p}_met") for p in _PREFIX.values()],
-    )
+    # null nothing judged) and which of its required criteria were met (a bit each). When no
+    # two results share a sample (64-bit hashes all distinct: a collision only takes the general
+    # path) each result is its sample, and nothing is grouped.
+    verdicts = ["src_v", *[f"{p}_v" for p in _PREFIX.values()]]
+    bits = [f"{p}_bit" for p in _PREFIX.values()]
+    if judged.get_column("sample_id").hash().n_unique() == judged.height:
+        per_sample = judged
+    else:
+        per_sample = (
+            judged.group_by("sample_id")
+            .agg(
+                pl.col("row").min(),
+                *[pl.col(v).min() for v in verdicts],
+                *[pl.col(b).bitwise_or() for b in bits],
+            )
+            .sort("row")
+        )
 
     def all_met(p: str) -> pl.Expr:
         definition = next(d for d, q in _PREFIX.items() if q == p)
-        return pl.col(f"{p}_met") == n_required[definition]
+        met = pl.col(f"{p}_bit").fill_null(0).bitwise_count_ones()
+        return met == n_required[definition]
 
     cw, uw, src = pl.col("cw_v"), pl.col("uw_v"), pl.col("src_v")
     cooling = (
@@ -214,12 +225,8 @@ def classify_samples(
         .then(True)
         .otherwise(None)
     )
-    return (
-        per_sample.sort("row")
-        .select(
-            "sample_id",
-            cooling.alias("cooling_water"),
-            unpolluted.alias("unpolluted_water"),
-        )
-        .cast(pl.Schema(SAMPLE_SCHEMA))
-    )
+    return per_sample.select(
+        "sample_id",
+        cooling.alias("cooling_water"),
+        unpolluted.alias("unpolluted_water"),
+    ).cast(pl.Schema(SAMPLE_SCHEMA))

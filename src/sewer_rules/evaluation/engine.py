@@ -238,6 +238,7 @@ def evaluate_table(
     names = sorted({r.parameter for r in RULES} | set(HOLDING_TIME_PARAMETER.values()))
     periods = params.breakpoints(names)
     prepared = prepare(raw, params.timezone, periods[0])
+    del raw  # its text columns are freed here when the caller passed the table without a name
     starts = pl.Series("starts", periods, dtype=pl.Date)
     rows = prepared.rows.with_columns(
         (starts.search_sorted(prepared.rows.get_column("day"), side="right") - 1)

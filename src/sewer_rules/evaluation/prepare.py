@@ -99,37 +99,76 @@ def parse_datetimes(values: pl.Series, tz: str) -> pl.DataFrame:
     """ISO 8601 text → ``utc`` (aware datetime) and ``day`` (the calendar date in town time).
 
     Null when unparseable or not a local time. A laboratory file repeats each sample's time on
-    every result of the sample, so the distinct texts are parsed once and mapped back. Each
-    accepted form is tried in turn on the texts still unparsed (most files use one form).
-    Without an offset a time is town time; an ambiguous hour (the autumn change) is read as the
-    first, and a time that does not exist (the spring change) is refused.
+    every result of the sample, on consecutive lines: each run of one text is parsed once and
+    mapped back (finding the runs is a comparison with the previous line, where a hash of every
+    text would cost as much as parsing it). Each accepted form is tried in turn on the texts
+    still unparsed, the form of the file's first time first (most files use one form). Without
+    an offset a time is town time and its day is its own calendar date; an ambiguous hour (the
+    autumn change) is read as the first, and a time that does not exist (the spring change) is
+    refused.
     """
-    text = values.cast(pl.String)
-    distinct = text.unique().drop_nulls()
-    if distinct.len() * 2 > text.len():
-        utc = _parse_all(text, tz)
-        return pl.DataFrame({"utc": utc, "day": utc.dt.convert_time_zone(tz).dt.date()})
-    utc = _parse_all(distinct, tz)
-    day = utc.dt.convert_time_zone(tz).dt.date()
-    codes = text.cast(pl.Enum(distinct)).to_physical()
-    return pl.DataFrame({"utc": utc.gather(codes), "day": day.gather(codes)})
+    text = values.cast(pl.String).rename("text")
+    n = text.len()
+    heads = pl.select(
+        (pl.int_range(n, dtype=pl.UInt32) == 0) | text.ne_missing(text.shift(1))
+    ).to_series()
+    runs = int(heads.sum())
+    if runs == n:
+        utc, day = _parse_all(text, tz)
+        return pl.DataFrame({"utc": utc, "day": day})
+    utc, day = _parse_all(text.filter(heads), tz)
+    run = (heads.cum_sum() - 1).cast(pl.UInt32)
+    return pl.DataFrame({"utc": utc.gather(run), "day": day.gather(run)})
 
 
-def _parse_all(values: pl.Series, tz: str) -> pl.Series:
+def _formats(text: pl.Series, tz: str) -> list[str]:
+    """The accepted forms, the one that reads the first non-empty text first."""
+    formats = [*NAIVE_FORMATS, *AWARE_FORMATS]
+    probe = text.filter(text.is_not_null() & (text != "")).head(1)
+    if probe.len():
+        first = next((f for f in formats if _parse_as(probe, f, tz).is_not_null().all()), None)
+        if first is not None:
+            formats.remove(first)
+            formats.insert(0, first)
+    return formats
+
+
+def _parse_all(values: pl.Series, tz: str) -> tuple[pl.Series, pl.Series]:
+    """``utc`` and ``day`` of every text (null where none of the forms reads it)."""
     text = values.str.strip_chars()
-    result = pl.repeat(None, text.len(), dtype=UTC, eager=True)
+    utc = pl.repeat(None, text.len(), dtype=UTC, eager=True)
+    day = pl.repeat(None, text.len(), dtype=pl.Date, eager=True)
     todo = pl.arange(0, text.len(), eager=True, dtype=pl.UInt32)
-    for fmt in (*NAIVE_FORMATS, *AWARE_FORMATS):
+    for fmt in _formats(text, tz):
         pending = text.gather(todo) if todo.len() < text.len() else text
         pending_idx = todo
         keep = pending.is_not_null() & (pending != "")
-        pending, pending_idx = pending.filter(keep), pending_idx.filter(keep)
+        if not keep.all():
+            pending, pending_idx = pending.filter(keep), pending_idx.filter(keep)
         if pending.len() == 0:
             break
-        parsed = _parse_as(pending, fmt, tz)
-        result = result.scatter(pending_idx, parsed)
+        parsed, parsed_day = _parse_with_day(pending, fmt, tz)
+        if pending.len() == text.len():
+            utc, day = parsed, parsed_day
+        else:
+            utc, day = utc.scatter(pending_idx, parsed), day.scatter(pending_idx, parsed_day)
         todo = pending_idx.filter(parsed.is_null())
-    return result
+    return utc, day
+
+
+def _parse_with_day(text: pl.Series, fmt: str, tz: str) -> tuple[pl.Series, pl.Series]:
+    """The instants read in one form and their calendar dates in town time.
+
+    A naive time is town time: its date is its own (no conversion back from UTC)."""
+    if fmt.endswith("%z"):
+        utc = _parse_as(text, fmt, tz)
+        return utc, utc.dt.convert_time_zone(tz).dt.date()
+    naive = text.str.strptime(pl.Datetime("us"), fmt, strict=False)
+    utc = naive.dt.replace_time_zone(
+        tz, ambiguous="earliest", non_existent="null"
+    ).dt.convert_time_zone("UTC")
+    day = pl.select(pl.when(utc.is_not_null()).then(naive.dt.date())).to_series()
+    return utc, day
 
 
 def _parse_as(text: pl.Series, fmt: str, tz: str) -> pl.Series:
@@ -324,7 +363,8 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
     df = df.with_columns(
         *[cond.fill_null(False).alias(f"_bad{i}") for i, (_, cond, _) in enumerate(checks)]
     )
-    any_bad = pl.any_horizontal([pl.col(f"_bad{i}") for i in range(len(checks))])
+    bad = df.select(pl.any_horizontal([pl.col(f"_bad{i}") for i in range(len(checks))]))
+    any_bad = bad.to_series()
     failing = df.filter(any_bad)
     errors = pl.concat(
         [
@@ -334,7 +374,11 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
             for i, (field, _, msg) in enumerate(checks)
         ]
     ).sort("row", maintain_order=True)
-    ok = df.filter(~any_bad).select(ROW_COLUMNS)
+    # The valid rows' columns only (a filter copies every column it keeps; none when all pass).
+    ok = df.select(ROW_COLUMNS)
+    del df, failing
+    if errors.height:
+        ok = ok.filter(~any_bad)
     return Prepared(_canonical(ok), errors)
 
 
@@ -353,7 +397,8 @@ def _canonical(df: pl.DataFrame) -> pl.DataFrame:
         if conv.factor == 1 and conv.offset == 0:
             continue
         idx = (units == unit).arg_true()
-        converted = canon.gather(idx) * conv.decimal_factor + conv.decimal_offset
+        factor, offset = _scalar(conv.decimal_factor), _scalar(conv.decimal_offset)
+        converted = canon.gather(idx) * factor + offset
         canon = canon.scatter(idx, converted.cast(CANON))
     slow = df.get_column("exact").is_not_null()
     if slow.any():
@@ -365,3 +410,13 @@ def _canonical(df: pl.DataFrame) -> pl.DataFrame:
         ]
         canon = canon.scatter(idx, pl.Series(keys, dtype=CANON))
     return df.with_columns(canon.alias("canon"))
+
+
+def _scalar(value: Decimal) -> pl.Series:
+    """A one-value decimal series of ``value``'s own scale, built from its text.
+
+    Built so, not from the :class:`~decimal.Decimal` object: polars' constructor for Python
+    decimals imports numpy (a seventh of a second of start-up for ``sewer-use check``)."""
+    exponent = value.as_tuple().exponent
+    places = max(0, -exponent) if isinstance(exponent, int) else 0
+    return pl.Series("scalar", [f"{value:f}"]).cast(pl.Decimal(38, places))

@@ -12,7 +12,11 @@ Hygiene, as the issue and INTERPRETATIONS.md set it:
   one are town time (the jurisdiction's zone, America/New_York). A naive time that never
   happened (inside the hour skipped in March, ``2026-03-08T02:30``) is a row error that says
   it does not exist that day and shows it with the offset in force before the change; one
-  that happened twice (the hour repeated in November) is a row error asking for the offset.
+  that happened twice (the hour repeated in November) is a row error asking for the offset,
+  and showing the time with the offset of each occurrence (``-04:00`` the first time, ``-05:00``
+  the second). It is not guessed from the order of the rows: a file merged or sorted by its
+  clock text has the two hours interleaved, and a reading put an hour off would lengthen,
+  shorten or split a slug, whose 15 minutes the law counts.
   Neither is "not a timestamp": both are valid ISO 8601. Accepted layouts are ISO 8601 date
   and time, ``T`` or a space between them, with or without seconds and fractions; the layouts
   a file uses are taken from its first 1,000 timestamps (as a spreadsheet would), and a later
@@ -49,8 +53,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -99,7 +104,8 @@ CODES: dict[int, tuple[str, str]] = {
     13: (
         "timestamp",
         "'{}' happened twice in {tz} (the clocks went back that day): "
-        "write the time with its UTC offset",
+        "write the time with its UTC offset ('{}{first}' the first time, "
+        "'{}{second}' the second)",
     ),
     10: (
         "value",
@@ -160,6 +166,12 @@ def _columns(path: Path, lf: pl.LazyFrame) -> dict[str, tuple[str, pl.DataType]]
             have = ", ".join(repr(n) for n in schema.names()) or "none"
             raise ReadingsError(f"{path}: no column {need!r} (columns: {have})")
     return found
+
+
+def check_columns(path: Path, lf: pl.LazyFrame) -> dict[str, tuple[str, pl.DataType]]:
+    """The file's columns, checked at once (a missing or doubled column is refused before any
+    row is read), for a reader that builds the rest of its query later."""
+    return _columns(path, lf)
 
 
 def _text(name: str, dtype: pl.DataType) -> pl.Expr:
@@ -473,16 +485,26 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
     except (pl.exceptions.PolarsError, OSError) as e:
         raise ReadingsError(f"{path}: cannot read: {first_line(e)}") from None
     value = pl.col(v_name)
-    instants = aware_instants(raw[ts_name])
-    marked = raw.with_columns(
-        pl.Series("__tf", instants, dtype=pl.Int64), value.str.contains(_FAST_VALUE).alias("__pf")
-    )
-    quick = (pl.col("__tf") != NOT_READ) & pl.col("__pf").fill_null(False)
-    fast = marked.filter(quick)
-    slow = marked.filter(~quick).drop("__tf", "__pf")
     trimmed = value.str.strip_chars_end("0")
     point = trimmed.str.find(".", literal=True).cast(pl.Int64)
     dec = (trimmed.str.len_bytes().cast(pl.Int64) - point - 1).fill_null(0)
+    # The times (Arrow and numpy) are read in a thread while polars reads the values: both
+    # release the interpreter, so the two columns take the time of the longer one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(aware_instants, raw.get_column(ts_name))
+        valued = raw.with_columns(
+            value.str.contains(_FAST_VALUE).alias("__pf"), dec.cast(pl.Int32).alias("__dec")
+        )
+        instants = pending.result()
+    marked = valued.with_columns(pl.Series("__tf", instants, dtype=pl.Int64))
+    quick = (pl.col("__tf") != NOT_READ) & pl.col("__pf").fill_null(False)
+    flags = marked.select(quick.alias("q")).get_column("q")
+    helpers = ["__tf", "__pf", "__dec"]
+    if bool(flags.all()):  # the usual export: every row on the short path, nothing copied
+        fast, slow = marked, marked.clear().drop(helpers)
+    else:
+        fast = marked.filter(flags)
+        slow = marked.filter(~flags).drop(helpers)
     labels: list[pl.Expr] = []
     for key, default in (("meter", "default"), ("parameter", "flow"), ("unit", None)):
         if key in cols:
@@ -498,7 +520,7 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
         pl.col("__unit").alias("unit"),
         pl.col("__tf").cast(pl.Int64).alias("t"),
         value.alias("v"),
-        dec.cast(pl.Int32).alias("dec"),
+        pl.col("__dec").alias("dec"),
         pl.when(bad_meter).then(ERROR).otherwise(OK).cast(pl.UInt8).alias("state"),
         pl.when(bad_meter).then(4).otherwise(0).cast(pl.UInt8).alias("code"),
         pl.lit(None, dtype=pl.String).alias("raw"),
@@ -586,6 +608,30 @@ def _converted(
     return np.asarray(v)
 
 
+def _offset_text(offset: timedelta | None) -> str:
+    if offset is None:
+        return ""
+    minutes = int(offset.total_seconds()) // 60
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def _offsets_of_repeated(text: str, tz: str) -> tuple[str, str]:
+    """The UTC offsets of the two occurrences of a time the clocks repeated (``-04:00`` and
+    ``-05:00`` for 01:30 on the fall-back day in New York), for a row error; "" if none."""
+    try:
+        naive = datetime.fromisoformat(text)
+    except ValueError:
+        return "", ""
+    if naive.tzinfo is not None:
+        return "", ""
+    where = zone(tz)
+    return (
+        _offset_text(naive.replace(tzinfo=where, fold=0).utcoffset()),
+        _offset_text(naive.replace(tzinfo=where, fold=1).utcoffset()),
+    )
+
+
 def _offset_before(text: str, tz: str) -> str:
     """The UTC offset in force just before a time the clocks skipped (``-05:00`` for 02:30 on
     the spring-forward day in New York), for the example of a row error; "" if none."""
@@ -613,7 +659,10 @@ class _Builder:
     ) -> tuple[Series | None, list[RowError]]:
         """``df``: the compact rows (errors excluded) of one meter and one parameter."""
         missing = int((df["state"] == MISSING).sum())
-        ok, errors = self._units(parameter, df.filter(pl.col("state") == OK))
+        state = df.get_column("state")
+        ok, errors = self._units(
+            parameter, df if bool((state == OK).all()) else df.filter(state == OK)
+        )
         if ok.height == 0:
             return None, errors
         rows = ok["row"].to_numpy().astype(np.int64)
@@ -711,7 +760,11 @@ class _Builder:
         field, template = CODES[code]
         text = raw if raw is not None else ""
         tz = self.options.timezone
-        return field, template.format(text, text, tz=tz, offset=_offset_before(text, tz))
+        first, second = _offsets_of_repeated(text, tz)
+        offset = _offset_before(text, tz)
+        return field, template.format(
+            text, text, text, tz=tz, offset=offset, first=first, second=second
+        )
 
     def _dedupe(
         self,

@@ -1,0 +1,213 @@
+"""The fast paths of ``sewer-use check`` give what the plain reading gives.
+
+Each shortcut taken for speed (issue 10: a million rows in three seconds) is checked against a
+straightforward definition: times parsed once per run of equal lines and in the file's own form
+first; § 196-15 classifications without a group when every result is its own sample; the
+summary lines read from each result's nested findings; the table written as bytes by polars.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sewer_io import check_io
+from sewer_io.check_io import frame_with_rows, summary_frame, write_lines
+from sewer_rules.evaluation import evaluate_table
+from sewer_rules.evaluation.classify import classify_samples
+from sewer_rules.evaluation.prepare import parse_datetimes, prepare
+from sewer_rules.evaluation.text import format_text
+from sewer_rules.parameters import load_jurisdiction
+
+TOWN = "America/New_York"
+UTC = ZoneInfo("UTC")
+
+#: Texts of every accepted form, blanks, nonsense, the spring gap and the autumn repeated hour.
+TEXTS = [
+    "2024-01-05T08:30",
+    "2024-01-05T08:30:15",
+    "2024-01-05 08:30",
+    "2024-01-05 08:30:15",
+    "2024-01-05",
+    "2024-01-05T08:30:15.250",
+    "2024-07-04 23:59:59.5",
+    "2024-07-04T23:30:00-04:00",
+    "2024-07-05T01:30Z",
+    "2024-07-04 22:00:00+00:00",
+    "2024-07-04 22:00-05:00",
+    "2024-07-04T03:30:00.125+02:00",
+    "2024-07-04 03:30:00.5-07:00",
+    " 2024-02-29T12:00 ",
+    "2024-03-10T02:30",  # never happened in the town
+    "2024-11-03T01:30",  # happened twice: the first (EDT) is taken
+    "2024-02-30T10:00",
+    "soon",
+    "",
+]
+
+
+def plain(text: str | None) -> tuple[datetime | None, object]:
+    """One text read on its own: the instant in UTC and the town's calendar date."""
+    if text is None or not text.strip():
+        return None, None
+    t = text.strip().replace("Z", "+00:00")
+    try:
+        at = datetime.fromisoformat(t)
+    except ValueError:
+        return None, None
+    if at.tzinfo is None:
+        local = at.replace(tzinfo=ZoneInfo(TOWN), fold=0)
+        if local.astimezone(UTC).astimezone(ZoneInfo(TOWN)).replace(tzinfo=None) != at:
+            return None, None  # inside the spring-forward gap
+        at = local
+    return at.astimezone(UTC), at.astimezone(ZoneInfo(TOWN)).date()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([*TEXTS, None]), st.integers(min_value=1, max_value=4)),
+        min_size=1,
+        max_size=25,
+    )
+)
+def test_times_read_as_each_text_alone(runs: list[tuple[str | None, int]]) -> None:
+    """Runs of equal lines, repeats far apart, mixed forms in any order: each value is the
+    reading of its own text."""
+    texts = [t for t, n in runs for _ in range(n)]
+    got = parse_datetimes(pl.Series("t", texts, dtype=pl.String), TOWN)
+    for text, utc, day in zip(texts, got.get_column("utc"), got.get_column("day"), strict=True):
+        want_utc, want_day = plain(text)
+        assert (utc, day) == (want_utc, want_day), text
+
+
+def _table(rows: list[tuple[str, str, str, str]]) -> pl.DataFrame:
+    return frame_with_rows(
+        pl.DataFrame(
+            {
+                "sample_id": [r[0] for r in rows],
+                "sampled_at": ["2026-03-02T08:30"] * len(rows),
+                "sample_type": ["grab"] * len(rows),
+                "parameter": [r[1] for r in rows],
+                "value": [r[2] for r in rows],
+                "unit": [r[3] for r in rows],
+                "source": ["cooling system"] * len(rows),
+            }
+        ),
+        "generated",
+    )
+
+
+RESULTS = [
+    ("BOD", "4", "mg/l"),
+    ("BOD", "12", "mg/l"),
+    ("TSS", "3", "mg/l"),
+    ("TSS", "<2", "mg/l"),
+    ("O&G", "<5", "mg/l"),
+    ("O&G", "7", "mg/l"),
+    ("pH", "7.1", "SU"),
+    ("chloride", "30", "mg/l"),
+    ("copper", "0.2", "mg/l"),
+]
+
+
+def test_classifications_do_not_depend_on_the_layout_of_the_file() -> None:
+    """Each sample's classification is the same whether its results are on consecutive lines,
+    scattered through the file, or each sample has one result (the shortcut without a group)."""
+    params = load_jurisdiction("wappinger")
+    rng = random.Random(196)
+    rows = [(f"S{i % 40}", *rng.choice(RESULTS)) for i in range(400)]
+    rows += [(f"single{i}", *rng.choice(RESULTS)) for i in range(60)]
+
+    def classified(table: list[tuple[str, str, str, str]]) -> dict[str, tuple[object, object]]:
+        valid = prepare(_table(table), TOWN, load_jurisdiction("wappinger").breakpoints()[0]).rows
+        samples = classify_samples(valid, params)
+        assert samples.get_column("sample_id").is_unique().all()
+        return {s: (c, u) for s, c, u in samples.iter_rows()}
+
+    whole = classified(rows)
+    assert classified(sorted(rows)) == whole
+    shuffled = rows[:]
+    rng.shuffle(shuffled)
+    assert classified(shuffled) == whole
+    alone = {s: v for s, v in whole.items() if s.startswith("single")}
+    assert classified([r for r in rows if r[0].startswith("single")]) == alone
+    # one result per sample: every sample its own, against each read in a table of its own
+    singles = [r for r in rows if r[0].startswith("single")]
+    for row in singles[:10]:
+        assert classified([row]) == {row[0]: alone[row[0]]}
+    assert any(v != (None, None) for v in whole.values())
+
+
+def test_summary_lines_are_the_long_findings_grouped_by_row() -> None:
+    """The CSV and table summary (read from nested findings) equals the long findings and
+    advisories joined by row, as the office stores them."""
+    params = load_jurisdiction("wappinger")
+    rows = [(f"S{i // 3}", *RESULTS[i % len(RESULTS)]) for i in range(90)]
+    raw = _table(rows).with_columns(
+        pl.when(pl.col("row") % 2 == 0)
+        .then(pl.lit("composite"))
+        .otherwise(pl.lit("grab"))
+        .alias("sample_type")
+    )
+    ev = evaluate_table(raw, params)
+    assert ev.findings.height and ev.advisories.height
+    f = ev.findings.group_by("row", maintain_order=True).agg(
+        pl.col("citation").str.join("; ").alias("citations"),
+        pl.col("message").str.join("; ").alias("messages"),
+    )
+    a = ev.advisories.group_by("row", maintain_order=True).agg(
+        format_text("{}: {}", pl.col("code"), pl.col("message")).str.join("; ").alias("advisories")
+    )
+    expected = (
+        ev.results.select("row")
+        .join(f, on="row", how="left")
+        .join(a, on="row", how="left")
+        .sort("row")
+        .with_columns(pl.col(pl.String).fill_null(""))
+    )
+    got = summary_frame(ev).select("row", "citations", "messages", "advisories")
+    assert got.equals(expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(alphabet=" ab,\"'\\;µ°§–\t", max_size=8), min_size=1, max_size=30))
+def test_lines_written_as_bytes_are_the_lines_joined(lines: list[str]) -> None:
+    half = len(lines) // 2
+    parts = [pl.Series("line", lines[:half], dtype=pl.String), pl.Series("line", lines[half:])]
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8")
+    write_lines(parts, out)
+    out.flush()
+    assert raw.getvalue().decode() == "\n".join(lines) + "\n"
+    text = io.StringIO()
+    write_lines([*parts, pl.Series("line", [None], dtype=pl.String)], text)
+    assert text.getvalue() == "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("slice_rows", [1, 2, 250_000])
+def test_null_nested_lists_are_written_empty_and_nothing_else_changes(
+    monkeypatch: pytest.MonkeyPatch, slice_rows: int
+) -> None:
+    """``"items":null`` becomes ``"items":[]`` on the bytes, never inside a string value."""
+    monkeypatch.setattr(check_io, "SLICE_ROWS", slice_rows)
+    frame = pl.DataFrame(
+        {
+            "row": [2, 3, 4, 5],
+            "text": ['"items":null', 'x\\"items":null', None, "§"],
+            "items": [None, [{"k": '"items":null'}], None, []],
+            "other": [None, [1], None, None],
+        }
+    )
+    doc = json.loads(b"".join(check_io._json_array(frame, ("items",))))
+    filled = frame.with_columns(pl.col("items").fill_null(pl.lit([], dtype=frame["items"].dtype)))
+    assert doc == filled.to_dicts()
+    assert [d["other"] for d in doc] == [None, [1], None, None]
