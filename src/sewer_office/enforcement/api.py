@@ -373,7 +373,7 @@ class NoticeViewSet(viewsets.ReadOnlyModelViewSet):
         return response
 
 
-class MilestoneSerializer(serializers.ModelSerializer):
+class MilestoneSerializer(serializers.ModelSerializer[Milestone]):
     state_label = serializers.CharField(read_only=True)
     days_late = serializers.IntegerField(read_only=True, allow_null=True)
 
@@ -392,7 +392,7 @@ class MilestoneSerializer(serializers.ModelSerializer):
         )
 
 
-class ScheduleSerializer(serializers.ModelSerializer):
+class ScheduleSerializer(serializers.ModelSerializer[ComplianceSchedule]):
     number = serializers.CharField(read_only=True)
     establishment_name = serializers.CharField(source="establishment.name", read_only=True)
     milestones = MilestoneSerializer(many=True, read_only=True)
@@ -414,12 +414,12 @@ class ScheduleSerializer(serializers.ModelSerializer):
         )
 
 
-class MilestoneInput(serializers.Serializer):
+class MilestoneInput(serializers.Serializer[Any]):
     due_on = serializers.DateField()
     description = serializers.CharField()
 
 
-class ScheduleInput(serializers.Serializer):
+class ScheduleInput(serializers.Serializer[Any]):
     establishment = serializers.PrimaryKeyRelatedField(queryset=Establishment.objects.all())
     imposed_by = serializers.ChoiceField(choices=ImposedBy.choices)
     approval = serializers.PrimaryKeyRelatedField(
@@ -433,19 +433,19 @@ class ScheduleInput(serializers.Serializer):
     milestones = MilestoneInput(many=True)
 
 
-class AmendInput(serializers.Serializer):
+class AmendInput(serializers.Serializer[Any]):
     reason = serializers.CharField()
     requirement = serializers.CharField()
     citation = serializers.CharField()
     milestones = MilestoneInput(many=True, required=False)
 
 
-class CompletionInput(serializers.Serializer):
+class CompletionInput(serializers.Serializer[Any]):
     completed_on = serializers.DateField()
     completion_report = serializers.CharField()
 
 
-class ScheduleViewSet(viewsets.ReadOnlyModelViewSet):
+class ScheduleViewSet(viewsets.ReadOnlyModelViewSet[ComplianceSchedule]):
     """Compliance schedules (40 CFR 403.8(f)(1)(iv)); outside users see their facilities'."""
 
     serializer_class = ScheduleSerializer
@@ -490,7 +490,7 @@ class ScheduleViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(self.get_serializer(self.get_queryset().get(pk=schedule.pk)).data)
 
 
-class MilestoneViewSet(viewsets.ReadOnlyModelViewSet):
+class MilestoneViewSet(viewsets.ReadOnlyModelViewSet[Milestone]):
     """Milestones of compliance schedules, and the action recording a completion."""
 
     serializer_class = MilestoneSerializer
