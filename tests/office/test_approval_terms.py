@@ -5,6 +5,8 @@ facility pages."""
 
 from __future__ import annotations
 
+import re
+import zlib
 from datetime import date, timedelta
 from typing import Any
 
@@ -126,3 +128,19 @@ def test_flag_overdue_reports_expired_approvals(town: Town, capsys: Any) -> None
     assert "1 expired-approval finding(s) recorded" in capsys.readouterr().out
     assert main(["flag-overdue"]) == 0
     assert "0 expired-approval finding(s) recorded" in capsys.readouterr().out
+
+
+def _pdf_text(data: bytes) -> str:
+    """The letter's lines of text, joined by spaces (fpdf2 compresses its page streams)."""
+    streams = re.findall(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S)
+    raw = "".join(zlib.decompress(s).decode("latin-1") for s in streams if s[:1] == b"x")
+    lines = re.findall(r"\((.*?)\) Tj", raw)
+    return " ".join(line.replace("\\(", "(").replace("\\)", ")") for line in lines)
+
+
+def test_the_approval_letter_states_the_term(town: Town, login: Any) -> None:
+    a = granted(town, term_years="3")
+    r = login("owner").get(f"/permits/industrial/{a.pk}/letter.pdf")
+    assert r.status_code == 200
+    text = _pdf_text(r.content)
+    assert "term of 3 year(s)" in text and "March 09, 2024" in text

@@ -447,7 +447,7 @@ class CompletionInput(serializers.Serializer[Any]):
     completion_report = serializers.CharField()
 
 
-class ScheduleViewSet(viewsets.ReadOnlyModelViewSet[Any]):
+class ScheduleViewSet(viewsets.ReadOnlyModelViewSet[ComplianceSchedule]):
     """Compliance schedules (40 CFR 403.8(f)(1)(iv)); outside users see their facilities'."""
 
     serializer_class = ScheduleSerializer
@@ -492,7 +492,7 @@ class ScheduleViewSet(viewsets.ReadOnlyModelViewSet[Any]):
         return Response(self.get_serializer(self.get_queryset().get(pk=schedule.pk)).data)
 
 
-class MilestoneViewSet(viewsets.ReadOnlyModelViewSet[Any]):
+class MilestoneViewSet(viewsets.ReadOnlyModelViewSet[Milestone]):
     """Milestones of compliance schedules, and the action recording a completion."""
 
     serializer_class = MilestoneSerializer

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import Any, cast
 
 import django_filters
 from django import forms
@@ -104,6 +104,7 @@ class ScheduleFilter(django_filters.FilterSet):
         user = getattr(self.request, "user", None)
         if not is_staff_member(user):
             mine = visible(ComplianceSchedule.objects.all(), user)
-            self.filters["establishment"].queryset = Establishment.objects.filter(
+            establishment = cast(django_filters.ModelChoiceFilter, self.filters["establishment"])
+            establishment.queryset = Establishment.objects.filter(
                 compliance_schedules__in=mine
             ).distinct()

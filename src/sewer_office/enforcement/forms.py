@@ -130,7 +130,6 @@ class OpenForm(forms.Form):
     def __init__(self, *args: Any, kinds: list[tuple[str, str]] | None = None, **kw: Any) -> None:
         super().__init__(*args, **kw)
         cast(forms.ChoiceField, self.fields["kind"]).choices = kinds or []
-        self.fields["kind"].choices = kinds or []
 
 
 class MilestoneCompletionForm(forms.Form):

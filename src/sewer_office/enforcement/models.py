@@ -447,10 +447,9 @@ class ComplianceSchedule(TimeStamped):
 
     @builtins.property
     def imposed_by_text(self) -> str:
-        if self.approval_id:
-            return f"{self.get_imposed_by_display()} {self.approval.number}"
-        if self.notice_id:
-            return f"{self.get_imposed_by_display()} {self.notice.number}"
+        imposer = self.approval or self.notice
+        if imposer is not None:
+            return f"{self.get_imposed_by_display()} {imposer.number}"
         return self.get_imposed_by_display()
 
     def get_absolute_url(self) -> str:

@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -382,7 +382,7 @@ def notice_letter(request: HttpRequest, pk: int) -> HttpResponse:
 # --- compliance schedules (40 CFR 403.8(f)(1)(iv)) --------------------------------------
 
 
-def _schedules(request: HttpRequest) -> Any:
+def _schedules(request: HttpRequest) -> QuerySet[ComplianceSchedule]:
     return schedules.visible_schedules(
         ComplianceSchedule.objects.select_related(
             "establishment", "approval", "notice"

@@ -196,7 +196,7 @@ class IndustrialForm(ApplicationForm):
         help_text="the approval this application renews: apply before it expires "
         "(40 CFR 403.8(f)(1)(iii))",
     )
-    files = MultipleFileField(label="Supporting documents")
+    files = MultipleFileField(label="Supporting documents")  # type: ignore[assignment]  # see MultipleFileField
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -77,6 +77,13 @@ def approval_letter_pdf(approval: Any) -> bytes:
         para("Conditions", 11, "B", 1)
         for i, c in enumerate(conditions, start=1):
             para(f"{i}. {c.get_kind_display()} ({c.citation}): {c.text}")
+    if approval.expires_on is not None:
+        para(
+            f"This approval is issued for a term of {approval.term_years} year(s) and is in force "
+            f"through {approval.expires_on:%B %d, %Y} (40 CFR 403.8(f)(1)(iii)). Apply for its "
+            "renewal before that day: a discharge after it without an approval in force is a "
+            "violation of § 196-16 E."
+        )
     findings = (approval.evaluation or {}).get("findings") or []
     if findings:
         para("Determinations on the declared characteristics", 11, "B", 1)

@@ -96,9 +96,10 @@ class IndustrialDischargeApproval(Application):
     @property
     def renewal_timely(self) -> bool | None:
         """For a renewal: whether it was applied for before the renewed approval expired."""
-        if self.renews_id is None or self.renews.expires_on is None:
+        renewed = self.renews
+        if renewed is None or renewed.expires_on is None:
             return None
-        return self.filed_on <= self.renews.expires_on
+        return self.filed_on <= renewed.expires_on
 
 
 class ApprovalCondition(models.Model):
