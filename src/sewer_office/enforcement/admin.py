@@ -1,10 +1,19 @@
-"""Back office view of enforcement: violations, notices, corrections, costs, referrals: read-only — every change goes through the
+"""Back office view of enforcement: violations, notices, corrections, costs, referrals,
+compliance schedules and their milestones: read-only — every change goes through the
 app's services (pages, API, commands), so that it is made by the role the law names and audited."""
 
 from __future__ import annotations
 
 from sewer_office.core.admin import register_read_only
 
-from .models import Correction, Cost, Notice, Referral, Violation
+from .models import (
+    ComplianceSchedule,
+    Correction,
+    Cost,
+    Milestone,
+    Notice,
+    Referral,
+    Violation,
+)
 
-register_read_only(Violation, Notice, Correction, Cost, Referral)
+register_read_only(Violation, Notice, Correction, Cost, Referral, ComplianceSchedule, Milestone)
