@@ -2,7 +2,7 @@
 pretreatment report (40 CFR 403.12(i)), as data, CSV and PDF (fpdf2, like the letters).
 
 Each is built from the stored records in a handful of aggregate queries; the CSV cells that a
-spreadsheet would read as a formula (starting with ``=``, ``+``, ``-``, ``@``) are escaped.
+spreadsheet would read as a formula are escaped (``core.exports.escape``, as every list's export).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import Count, F, Q, Sum
 from fpdf import FPDF
 
+from sewer_office.core.exports import escape
 from sewer_office.enforcement import services as enforcement
 from sewer_office.enforcement.models import Cost, Notice, Referral, Violation
 from sewer_office.inspections.models import Inspection
@@ -33,18 +34,12 @@ from .models import Designation, ReportDue, SNCDetermination
 from .services import ListedUser, newspaper_text, snc_list
 
 
-def safe_cell(value: object) -> str:
-    """A cell as text, a leading ``=``, ``+``, ``-`` or ``@`` escaped (CSV injection)."""
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
-
-
 def to_csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> bytes:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
     w.writerow(header)
     for row in rows:
-        w.writerow([safe_cell(c) for c in row])
+        w.writerow([escape("" if c is None else str(c)) for c in row])
     return out.getvalue().encode("utf-8-sig")
 
 
