@@ -44,3 +44,23 @@ def test_queries_do_not_grow_with_the_violations(town: Town, login: Any) -> None
         _some(town)
     many = {f"{who} {url}": _queries(login(who), url) for who, url in PAGES}
     assert many == few
+
+
+def test_the_list_reads_only_its_page_of_violations(town: Town, login: Any) -> None:
+    """The download's rows are built only for a download: the page itself never reads every
+    violation (a generator expression over the queryset once did, with its prefetches)."""
+    _some(town)
+    c = login("superintendent")
+    c.get("/enforcement/")
+    with CaptureQueriesContext(connection) as ctx:
+        assert c.get("/enforcement/").status_code == 200
+    unlimited = [
+        q["sql"]
+        for q in ctx.captured_queries
+        if 'FROM "enforcement_violation"' in q["sql"].replace("`", '"')
+        and q["sql"].lstrip().upper().startswith("SELECT")
+        and "COUNT(" not in q["sql"].upper()
+        and " LIMIT " not in q["sql"].upper()
+        and " IN (" not in q["sql"].upper()
+    ]
+    assert unlimited == []

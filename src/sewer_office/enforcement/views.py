@@ -4,6 +4,7 @@ a violation, the notice letter (PDF). Every action calls the services (and throu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -123,17 +124,20 @@ def deadlines_between(request: HttpRequest, first: date, last: date) -> Any:
     )
 
 
+def _summaries(qs: QuerySet[Violation], today: date) -> Iterator[dict[str, Any]]:
+    """One row per violation for a download, read only when a download is asked for (a generator
+    function: a generator expression would run the query, and its prefetches, at once)."""
+    for v in qs.prefetch_related("notices__superseded_by", "corrections"):
+        yield services.violation_summary(v, today)
+
+
 @office_view()
 def violation_list(request: HttpRequest) -> HttpResponse:
     base = services.visible_violations(base_queryset(), request.user)
     fs = ViolationFilter(request.GET or None, queryset=base, request=request)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
-    today = timezone.localdate()
-    summaries = (
-        services.violation_summary(v, today)
-        for v in qs.prefetch_related("notices__superseded_by", "corrections")
-    )
-    if (download := export(request, summaries, VIOLATION_COLUMNS, "violations")) is not None:
+    rows = _summaries(qs, timezone.localdate())
+    if (download := export(request, rows, VIOLATION_COLUMNS, "violations")) is not None:
         return download
     page, query = page_of(request, qs)
     counts = dict(
