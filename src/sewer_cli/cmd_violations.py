@@ -31,8 +31,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     _setup()
     from sewer_office.enforcement.services import violation_summary
+    from sewer_office.enforcement.states import OPEN_STATES
     from sewer_office.enforcement.views import base_queryset
-    from sewer_office.enforcement.workflow import OPEN_STATES
 
     qs = base_queryset().prefetch_related("notices__superseded_by", "corrections")
     if args.open:

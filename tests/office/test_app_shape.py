@@ -118,6 +118,19 @@ def test_permit_models_import_no_workflow() -> None:
         assert kind.model.WORKFLOW is kind.workflow
 
 
+def test_enforcement_workflow_sits_above_its_services() -> None:
+    """Models, services, filters and schedules read enforcement/states.py, not the workflow;
+    the models' workflows are bound at start-up (EnforcementConfig.ready)."""
+    from sewer_office.enforcement import workflow
+    from sewer_office.enforcement.models import Milestone, Violation
+
+    for name in ("models.py", "services.py", "filters.py", "schedules.py", "states.py"):
+        text = (OFFICE / "enforcement" / name).read_text(encoding="utf-8")
+        assert "from .workflow" not in text, name
+    assert Violation.WORKFLOW is workflow.WORKFLOW
+    assert Milestone.WORKFLOW is workflow.MILESTONE_WORKFLOW
+
+
 def test_create_recorded_takes_the_citation_from_the_new_record(town: Town) -> None:
     from sewer_office.inspections.services import schedule
 

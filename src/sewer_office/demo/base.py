@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 from sewer_office.core.services import perform
 
 if TYPE_CHECKING:
     from .build import Town
+
+#: The demo town's clock (every back-dated moment of the demo is in it).
+TOWN = ZoneInfo("America/New_York")
 
 
 class RecordsBase:

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -31,6 +30,7 @@ from sewer_office.registry.models import (
 )
 
 from . import names
+from .base import TOWN
 from .enforcement import load_demo_enforcement
 from .grease import load_demo_grease
 from .inspections import load_demo_inspections
@@ -40,7 +40,6 @@ from .network import load_demo_network
 from .pretreatment import load_demo_pretreatment
 from .records import Records
 
-TOWN = ZoneInfo("America/New_York")
 PASSWORD = "demo"
 
 USERS = (

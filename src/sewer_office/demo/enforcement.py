@@ -45,6 +45,8 @@ from sewer_office.enforcement.models import Finding, Violation
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
+from .base import TOWN
+
 if TYPE_CHECKING:
     from .build import Town
 
@@ -54,8 +56,6 @@ SPAN_MARGIN_DAYS = 30
 
 
 def _at(day: date, hour: int = 10) -> datetime:
-    from .build import TOWN
-
     return datetime.combine(day, time(hour), tzinfo=TOWN)
 
 

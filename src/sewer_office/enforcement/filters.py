@@ -17,7 +17,7 @@ from sewer_office.accounts.roles import is_staff_member
 from sewer_office.registry.models import Establishment, Person
 
 from .models import ComplianceSchedule, Violation
-from .workflow import OPEN_STATES, WORKFLOW
+from .states import OPEN_STATES, VIOLATION_STATE_CHOICES
 
 
 class NamesSelect(forms.Select):
@@ -53,7 +53,7 @@ def _with_violations(
 
 
 class ViolationFilter(django_filters.FilterSet):
-    state = django_filters.ChoiceFilter(choices=WORKFLOW.choices)
+    state = django_filters.ChoiceFilter(choices=VIOLATION_STATE_CHOICES)
     # Choices of ids with names (an id outside them is refused, as a model choice would be).
     establishment = django_filters.ChoiceFilter(
         field_name="establishment", label="Facility", widget=NamesSelect, choices=list

@@ -33,7 +33,6 @@ from sewer_office.core.workflow import Workflow
 from sewer_office.findings.models import FACILITY_PATHS, Finding
 
 from .choices import CostCategory, ImposedBy, ReferralKind, ServiceMethod
-from .workflow import MILESTONE_WORKFLOW, WORKFLOW
 
 __all__ = ["FACILITY_PATHS", "FINDING_MODEL", "Finding"]
 
@@ -45,10 +44,6 @@ VIOLATION_PATHS = ("person", *FACILITY_PATHS, "property__owner")
 #: States an outside user does not see: a violation not yet noticed is the office's
 #: internal matter, and one dismissed before any notice was never served on anyone.
 HIDDEN_FROM_OUTSIDE = ("open", "dismissed")
-
-
-def _workflow() -> Workflow:
-    return WORKFLOW
 
 
 class Violation(TimeStamped):
@@ -96,7 +91,8 @@ class Violation(TimeStamped):
     opened_at = models.DateTimeField(default=timezone.now)
     state = models.CharField(max_length=24, default="open", db_index=True)
 
-    WORKFLOW: ClassVar[Workflow] = WORKFLOW
+    #: Bound to :data:`.workflow.WORKFLOW` when the app is ready (:mod:`.apps`).
+    WORKFLOW: ClassVar[Workflow]
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = VIOLATION_PATHS
     OUTSIDE_FILTER: ClassVar[Q] = ~Q(state__in=HIDDEN_FROM_OUTSIDE)
 
@@ -123,11 +119,11 @@ class Violation(TimeStamped):
 
     @builtins.property
     def state_label(self) -> str:
-        return _workflow().label(self.state)
+        return self.WORKFLOW.label(self.state)
 
     @builtins.property
     def is_open(self) -> bool:
-        return not _workflow().state(self.state).terminal
+        return not self.WORKFLOW.state(self.state).terminal
 
     @builtins.property
     def subject(self) -> str:
@@ -476,7 +472,8 @@ class Milestone(TimeStamped):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
-    WORKFLOW: ClassVar[Workflow] = MILESTONE_WORKFLOW
+    #: Bound to :data:`.workflow.MILESTONE_WORKFLOW` when the app is ready (:mod:`.apps`).
+    WORKFLOW: ClassVar[Workflow]
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"schedule__{p}" for p in SCHEDULE_PATHS)
 
     class Meta:
@@ -488,7 +485,7 @@ class Milestone(TimeStamped):
 
     @builtins.property
     def state_label(self) -> str:
-        return MILESTONE_WORKFLOW.label(self.state)
+        return self.WORKFLOW.label(self.state)
 
     @builtins.property
     def days_late(self) -> int | None:

@@ -22,7 +22,8 @@ from sewer_office.core.panels import Panel
 
 from . import schedules, services
 from .models import ComplianceSchedule, Notice, Violation
-from .workflow import OPEN_STATES, SERVERS, VERIFIERS, WORKFLOW
+from .states import OPEN_STATES, SERVERS, VERIFIERS
+from .workflow import WORKFLOW
 
 #: Rows of each list on the dashboard; the rest are one click away on /enforcement/.
 DASHBOARD_ROWS = 8

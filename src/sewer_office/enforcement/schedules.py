@@ -35,7 +35,7 @@ from . import rules
 from .choices import ImposedBy
 from .models import ComplianceSchedule, Milestone, Notice, Violation
 from .services import open_violation
-from .workflow import SCHEDULERS
+from .states import SCHEDULERS
 
 #: The rule a missed milestone breaks, cited on its finding.
 MISSED_CITATION = "40 CFR 403.8(f)(2)(viii)(E)"

@@ -34,7 +34,7 @@ from .choices import (
     ReferralKind,
 )
 from .models import Correction, Cost, Finding, Notice, Referral, Violation
-from .workflow import COST_RECORDERS, OPEN_STATES, OPENERS, WORKFLOW
+from .states import COST_RECORDERS, OPEN_STATES, OPENERS
 
 
 def visible_violations(qs: models.QuerySet[Violation], user: Any) -> models.QuerySet[Violation]:
@@ -726,7 +726,7 @@ def advance_clocks(day: date | None = None, *, at: datetime | None = None) -> in
     :func:`~sewer_office.core.services.perform` does); never taken from a request.
     """
     day = day or timezone.localdate()
-    transition = WORKFLOW.get("deadline_passed")
+    transition = Violation.WORKFLOW.get("deadline_passed")
     candidates = Violation.objects.filter(
         state="served", notices__deadline__lt=day, notices__superseded_by__isnull=True
     ).distinct()

@@ -32,14 +32,8 @@ from . import rules, schedules, services
 from .filters import ScheduleFilter, ViolationFilter
 from .letters import notice_pdf
 from .models import ComplianceSchedule, Finding, Milestone, Notice, Violation
-from .workflow import (
-    COST_RECORDERS,
-    MILESTONE_WORKFLOW,
-    OPEN_STATES,
-    OPENERS,
-    SCHEDULERS,
-    WORKFLOW,
-)
+from .states import COST_RECORDERS, OPEN_STATES, OPENERS, SCHEDULERS
+from .workflow import MILESTONE_WORKFLOW, WORKFLOW
 
 WEEK = 7
 

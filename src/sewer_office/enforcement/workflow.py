@@ -14,86 +14,30 @@
     open / notice_issued ──dismiss (a reason)──▶ dismissed
 
 A violation of § 196-20 is opened directly as ``referred`` (for immediate arrest): it never
-has a notice or a clock. The effects live in :mod:`.services`; this module only declares.
+has a notice or a clock. The effects and guards live in :mod:`.services` (a milestone's in
+:mod:`.schedules`), the states and roles in :mod:`.states`; this module only declares.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
-
-from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, ENGINEER, SUPERINTENDENT
-from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+from sewer_office.core.workflow import REASON_REQUIRED, Transition, Workflow
 
 from . import forms as eforms
-
-ISSUERS = frozenset({SUPERINTENDENT})
-SERVERS = frozenset({SUPERINTENDENT, CLERK})
-#: "the Superintendent and/or other authorized personnel as cited in § 196-21A" (§ 196-22 B):
-#: the Superintendent and the Town's inspectors (the engineer, the Building Inspector).
-VERIFIERS = frozenset({SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR})
-#: Staff who record a correction on the person's behalf (a telephone call, a letter).
-REPORTERS = frozenset({SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR, CLERK})
-OPENERS = frozenset({SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR})
-COST_RECORDERS = frozenset({SUPERINTENDENT, ENGINEER, CLERK})
-
-OPEN_STATES = (
-    "open",
-    "notice_issued",
-    "served",
-    "fines_accruing",
-    "correction_reported",
-    "referred",
+from . import schedules, services
+from .states import (
+    ISSUERS,
+    MILESTONE_RECORDERS,
+    MILESTONE_STATES,
+    REPORTERS,
+    SERVERS,
+    VERIFIERS,
+    VIOLATION_STATES,
 )
-
-
-def _effect(name: str) -> Any:
-    """The effect ``services.<name>``, looked up when applied (services import the models)."""
-
-    def run(violation: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-        from . import services
-
-        getattr(services, name)(violation, data, actor, at)
-
-    run.__name__ = name
-    return run
-
-
-def _schedule_effect(name: str) -> Any:
-    """The effect ``schedules.<name>``, looked up when applied (it imports the models)."""
-
-    def run(milestone: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-        from . import schedules
-
-        getattr(schedules, name)(milestone, data, actor, at)
-
-    run.__name__ = name
-    return run
-
-
-def _guard(name: str) -> Any:
-    def check(violation: Any, data: dict[str, Any]) -> str | None:
-        from . import services
-
-        result: str | None = getattr(services, name)(violation, data)
-        return result
-
-    return check
-
 
 WORKFLOW = Workflow(
     name="violation",
     initial="open",
-    states=[
-        State("open", "Open — awaiting the first response"),
-        State("notice_issued", "Notice issued — awaiting service"),
-        State("served", "Notice served — correction period running"),
-        State("fines_accruing", "Deadline passed uncorrected — fines accruing"),
-        State("correction_reported", "Correction reported — awaiting verification"),
-        State("referred", "Referred"),
-        State("corrected", "Correction verified", terminal=True),
-        State("dismissed", "Dismissed", terminal=True),
-    ],
+    states=list(VIOLATION_STATES),
     transitions=[
         Transition(
             "issue_notice",
@@ -103,8 +47,8 @@ WORKFLOW = Workflow(
             "§ 196-22 A",
             roles=ISSUERS,
             form=eforms.IssueForm,
-            guard=_guard("guard_issue"),
-            effect=_effect("effect_issue"),
+            guard=services.guard_issue,
+            effect=services.effect_issue,
             help="The response the guide names first for this kind, with its correction period.",
         ),
         Transition(
@@ -115,7 +59,7 @@ WORKFLOW = Workflow(
             "§ 196-22 A",
             roles=SERVERS,
             form=eforms.ServeForm,
-            effect=_effect("effect_serve"),
+            effect=services.effect_serve,
         ),
         Transition(
             "supersede_notice",
@@ -126,7 +70,7 @@ WORKFLOW = Workflow(
             roles=ISSUERS,
             reason=REASON_REQUIRED,
             form=eforms.SupersedeForm,
-            effect=_effect("effect_supersede"),
+            effect=services.effect_supersede,
             queue=False,
             help="An issued notice is never edited: a new notice replaces it, with the reason.",
         ),
@@ -139,7 +83,7 @@ WORKFLOW = Workflow(
             roles=REPORTERS,
             applicant=True,
             form=eforms.CorrectionForm,
-            effect=_effect("effect_report"),
+            effect=services.effect_report,
         ),
         Transition(
             "verify",
@@ -149,7 +93,7 @@ WORKFLOW = Workflow(
             "§ 196-22 B",
             roles=VERIFIERS,
             form=eforms.VerifyForm,
-            effect=_effect("effect_verify"),
+            effect=services.effect_verify,
         ),
         Transition(
             "reject_correction",
@@ -160,7 +104,7 @@ WORKFLOW = Workflow(
             roles=VERIFIERS,
             reason=REASON_REQUIRED,
             form=eforms.RejectForm,
-            effect=_effect("effect_reject"),
+            effect=services.effect_reject,
             danger=True,
         ),
         Transition(
@@ -180,8 +124,8 @@ WORKFLOW = Workflow(
             "§ 196-22",
             roles=ISSUERS,
             form=eforms.EscalateForm,
-            guard=_guard("guard_escalate"),
-            effect=_effect("effect_escalate"),
+            guard=services.guard_escalate,
+            effect=services.effect_escalate,
         ),
         Transition(
             "refer",
@@ -191,7 +135,7 @@ WORKFLOW = Workflow(
             "§ 196-22",
             roles=ISSUERS,
             form=eforms.ReferForm,
-            effect=_effect("effect_refer"),
+            effect=services.effect_refer,
             queue=False,
         ),
         Transition(
@@ -209,20 +153,10 @@ WORKFLOW = Workflow(
 )
 
 
-#: Who records a milestone's completion: the Superintendent, the engineer, the clerk (from the
-#: user's report); the facility itself may report it (40 CFR 403.12(c)).
-MILESTONE_RECORDERS = frozenset({SUPERINTENDENT, ENGINEER, CLERK})
-#: Who imposes and edits compliance schedules: the Superintendent and the engineer
-#: (§ 196-19 E(1); the approval's conditions are the engineer's, § 196-16 E).
-SCHEDULERS = frozenset({SUPERINTENDENT, ENGINEER})
-
 MILESTONE_WORKFLOW = Workflow(
     name="milestone",
     initial="pending",
-    states=[
-        State("pending", "Pending"),
-        State("completed", "Completed", terminal=True),
-    ],
+    states=list(MILESTONE_STATES),
     transitions=[
         Transition(
             "complete_milestone",
@@ -233,7 +167,7 @@ MILESTONE_WORKFLOW = Workflow(
             roles=MILESTONE_RECORDERS,
             applicant=True,
             form=eforms.MilestoneCompletionForm,
-            effect=_schedule_effect("effect_complete_milestone"),
+            effect=schedules.effect_complete_milestone,
             help="The day it was completed and the report of completion (40 CFR 403.12(c)).",
         ),
     ],
