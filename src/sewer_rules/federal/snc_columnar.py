@@ -40,7 +40,7 @@ from .snc_determination import (
     determine,
     six_month_windows,
 )
-from .snc_inputs import ROW_COLUMNS, measurements
+from .snc_inputs import ROW_COLUMNS
 
 Bound = tuple[Decimal, bool, Decimal | None]  # limit value, minimum?, TRC multiplier
 
@@ -60,6 +60,33 @@ def _flags(values: Sequence[Decimal], bound: Bound) -> tuple[list[bool], list[bo
         exceeds.append(a * q < p * den if minimum else a * q > p * den)
         at_trc.append(None if trc is None else a * bq >= bp * den)
     return exceeds, at_trc
+
+
+def _monthly(rows: pl.DataFrame) -> list[Measurement]:
+    """:func:`~.snc_determination.monthly_averages` of rows: days summed column-wise (decimal
+    sums are exact), each month's average made exact once (``Fraction``)."""
+    days = (
+        rows.with_columns(
+            pl.when(pl.col("nd"))
+            .then(pl.lit(0).cast(rows.schema["canon"]))
+            .otherwise(pl.col("canon"))
+            .alias("canon")
+        )
+        .group_by("facility", "analyte", "day")
+        .agg(pl.col("canon").sum().alias("s"), pl.len().alias("n"), pl.col("row"))
+        .with_columns(pl.col("day").dt.month_start().alias("first"))
+        .group_by("facility", "analyte", "first")
+        .agg("s", "n", pl.col("row").list.explode(keep_nulls=False, empty_as_null=False).sort())
+        .sort("facility", "analyte", "first")
+    )
+    out = []
+    for facility, analyte, first, sums, counts, rws in days.iter_rows():
+        if all(n == 1 for n in counts):
+            total = Fraction(sum(sums, Decimal(0)))
+        else:
+            total = sum((Fraction(x) / n for x, n in zip(sums, counts, strict=True)), Fraction(0))
+        out.append(Measurement(facility, analyte, first, total / len(sums), False, tuple(rws)))
+    return out
 
 
 def _loader(
@@ -107,8 +134,9 @@ def determine_table(
         if monthly_keys
         else pl.lit(False)
     )
+    # the months' averages, given to ``determine`` (averaging them again leaves them as they are)
     reference = determine(
-        measurements(monthly_rows) if monthly_rows.height else [],
+        _monthly(monthly_rows) if monthly_rows.height else [],
         monthly_limits,
         period,
         params,
