@@ -3,8 +3,9 @@
 Every service checks who may act, validates, and writes its records and their audit events in
 one transaction. Significant noncompliance is never decided here: the stored results, limits
 and report due dates are read in bulk (a few queries, whatever the number of facilities),
-handed to :func:`sewer_rules.federal.snc_determination.determine` as the command line hands it
-files, and its answer is stored per facility (:class:`~.models.SNCDetermination`); a facility
+handed to :func:`sewer_rules.federal.snc_columnar.determine_table` (the columnar counts, equal
+to :func:`~sewer_rules.federal.snc_determination.determine` that the command line uses on files,
+``tests/test_snc_columnar.py``), and its answer is stored per facility (:class:`~.models.SNCDetermination`); a facility
 in SNC gets one violation in the enforcement app per period (kind ``significant_noncompliance``
 of the response guide).
 """
