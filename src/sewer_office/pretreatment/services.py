@@ -3,8 +3,9 @@
 Every service checks who may act, validates, and writes its records and their audit events in
 one transaction. Significant noncompliance is never decided here: the stored results, limits
 and report due dates are read in bulk (a few queries, whatever the number of facilities),
-handed to :func:`sewer_rules.federal.snc_determination.determine` as the command line hands it
-files, and its answer is stored per facility (:class:`~.models.SNCDetermination`); a facility
+handed to :func:`sewer_rules.federal.snc_columnar.determine_table` (the columnar counts, equal
+to :func:`~sewer_rules.federal.snc_determination.determine` that the command line uses on files,
+``tests/test_snc_columnar.py``), and its answer is stored per facility (:class:`~.models.SNCDetermination`); a facility
 in SNC gets one violation in the enforcement app per period (kind ``significant_noncompliance``
 of the response guide).
 """
@@ -43,6 +44,7 @@ from sewer_office.registry.models import Establishment
 from sewer_rules.evaluation.engine import RULES
 from sewer_rules.evaluation.prepare import prepare
 from sewer_rules.federal import cfr403_siu, snc_inputs
+from sewer_rules.federal.snc_columnar import determine_table
 from sewer_rules.federal.snc_determination import (
     Determination,
     PeriodError,
@@ -50,7 +52,6 @@ from sewer_rules.federal.snc_determination import (
     SNCReport,
     Window,
     criterion,
-    determine,
     parse_period,
     six_month_windows,
 )
@@ -454,10 +455,11 @@ def read_period(text: str, rolling: bool | None, params: ParameterSet) -> tuple[
 
 def snc_inputs_for(
     period: Window, rolling: bool, establishment_ids: Sequence[int] | None, params: ParameterSet
-) -> tuple[dict[str, int], list[Any], list[Any], list[Report], dict[int, int]]:
+) -> tuple[dict[str, int], list[Any], pl.DataFrame, list[Report], dict[int, int]]:
     """Facilities, limits, measurements and reports of ``period``, read in bulk.
 
-    Returns the facility key → establishment id map, the limits and measurements of the rules,
+    Returns the facility key → establishment id map, the limits and the prepared result rows
+    of the rules (:func:`~sewer_rules.federal.snc_columnar.determine_table` counts them),
     the reports (F), and the map from a measurement's row to its stored result id.
     """
     windows = six_month_windows(period, rolling)
@@ -477,7 +479,7 @@ def snc_inputs_for(
     keys = {_facility_key(i, codes.get(i, "")): i for i in ids}
     table = permit_limits(ids)
     limits = snc_inputs.limits(table) if table is not None else []
-    measurements: list[Any] = []
+    measurements = pl.DataFrame()
     row_ids: dict[int, int] = {}
     if limits:
         tz = ZoneInfo(params.timezone)
@@ -498,7 +500,7 @@ def snc_inputs_for(
                     for row, fld, msg in prepared.errors.head(10).iter_rows()
                 ]
                 raise Blocked("Stored results the rules cannot read:\n" + "\n".join(bad))
-            measurements = snc_inputs.measurements(prepared.rows)
+            measurements = prepared.rows
             row_ids = dict(zip(raw.get_column("row"), raw.get_column("id"), strict=True))
     labels = dict(REPORT_CITATIONS)
     reports = [
@@ -659,7 +661,7 @@ def compute_snc(
         period, chosen, establishment_ids, params
     )
     try:
-        result: SNCReport = determine(
+        result: SNCReport = determine_table(
             measurements,
             limits,
             period,
@@ -679,7 +681,7 @@ def compute_snc(
         entry["measurements"] += sum(w.measurements for w in d.windows)
     for r in result.reports:
         per[r.report.facility]["reports"].append(r.as_dict())
-    run = SNCRun(period, chosen, measurements=len(measurements))
+    run = SNCRun(period, chosen, measurements=measurements.height)
     milestones = milestone_criteria(list(keys.values()), period)
     estabs = Establishment.objects.in_bulk(list(keys.values()))
     version = f"{params.jurisdiction}"

@@ -198,24 +198,41 @@ class Counted(NamedTuple):
 
 @dataclass(frozen=True)
 class WindowCount:
+    """The measurements of one window and their counts.
+
+    ``source`` is the counted measurements, or a function that makes them when they are first
+    asked for; ``tally`` (measurements, exceeding, at or above TRC), when given, is the counts
+    computed beforehand (the columnar path of :mod:`.snc_columnar`), which must be those of
+    the measurements ``source`` makes.
+    """
+
     window: Window
-    counted: tuple[Counted, ...]
+    source: tuple[Counted, ...] | Callable[[], tuple[Counted, ...]]
     trc: Decimal | None
     chronic_percent: Decimal
     trc_percent: Decimal
+    tally: tuple[int, int, int] | None = None
+
+    @cached_property
+    def counted(self) -> tuple[Counted, ...]:
+        return self.source if isinstance(self.source, tuple) else tuple(self.source())
 
     @property
     def measurements(self) -> int:
-        return len(self.counted)
+        return self.tally[0] if self.tally is not None else len(self.counted)
 
     @cached_property
     def exceeding(self) -> int:
+        if self.tally is not None:
+            return self.tally[1]
         return sum(c.exceeds for c in self.counted)
 
     @cached_property
     def trc_exceeding(self) -> int | None:
         if self.trc is None:
             return None
+        if self.tally is not None:
+            return self.tally[2]
         return sum(bool(c.at_or_above_trc) for c in self.counted)
 
     @cached_property
