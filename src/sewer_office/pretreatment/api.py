@@ -162,7 +162,9 @@ class SNCViewSet(viewsets.ReadOnlyModelViewSet[Any]):
         body = StaffCriterionInput(data=request.data)
         body.is_valid(raise_exception=True)
         v = body.validated_data
-        new = services.record_staff_criterion(det, v["criterion"], v["facts"], v["on"], request.user)
+        new = services.record_staff_criterion(
+            det, v["criterion"], v["facts"], v["on"], request.user
+        )
         return Response(SNCSerializer(new).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=RunInput, responses={201: RunOutput})

@@ -59,10 +59,11 @@ from sewer_rules.findings import Status
 from sewer_rules.parameters import ParameterError, ParameterSet
 from sewer_rules.units import convert
 
-_criterion_citation = criterion
-
 from .choices import BASIS_CITATIONS, REPORT_CITATIONS, DesignationBasis, DesignationStatus
 from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
+
+#: ``criterion`` is also the name of :func:`record_staff_criterion`'s parameter (the brief's).
+_criterion_citation = criterion
 
 #: The Control Authority's decisions (designation, report requirements, SNC runs).
 DECIDERS = frozenset({SUPERINTENDENT, ENGINEER})
@@ -710,8 +711,7 @@ def record_staff_criterion(
         errors["on"] = ["The day of the violation is required."]
     elif not determination.period_start <= on <= determination.period_end:
         errors["on"] = [
-            f"{on} is outside the period {determination.period_start}.."
-            f"{determination.period_end}."
+            f"{on} is outside the period {determination.period_start}..{determination.period_end}."
         ]
     elif on > _today(at):
         errors["on"] = ["The day cannot be in the future."]
