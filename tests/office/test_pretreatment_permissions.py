@@ -24,6 +24,7 @@ COVERED_URL_NAMES = {
     "pretreatment:index",
     "pretreatment:snc-run",
     "pretreatment:snc-detail",
+    "pretreatment:snc-staff-criterion",
     "pretreatment:facility",
     "pretreatment:designate",
     "pretreatment:require",
@@ -87,7 +88,11 @@ STAFF_PAGES = (
 
 def _posts(s: dict[str, Any], mine: bool = True) -> dict[str, tuple[str, dict[str, str]]]:
     est = s["f"].mine if mine else s["f"].theirs
-    return {
+    return {  # the staff criterion first: running SNC supersedes the determination
+        "staff-criterion": (
+            f"/pretreatment/snc/{s['det'][est.pk].pk}/staff-criterion/",
+            {"criterion": "C", "facts": "slug upset the plant", "on": "2026-03-04"},
+        ),
         "run": ("/pretreatment/snc/run/", {"period": "2026H1"}),
         "designate": (f"/pretreatment/facilities/{est.pk}/designate/", {"basis": "evaluated"}),
         "require": (
@@ -101,6 +106,15 @@ def _posts(s: dict[str, Any], mine: bool = True) -> dict[str, tuple[str, dict[st
     }
 
 
+STAFF_CRITERION = {"criterion": "H", "facts": "refused entry", "on": "2026-05-02"}
+
+
+def _staff_criterion_api(s: dict[str, Any], mine: bool) -> str:
+    est = s["f"].mine if mine else s["f"].theirs
+    current = SNCDetermination.objects.get(establishment=est, superseded_by__isnull=True)
+    return f"/api/pretreatment/snc/{current.pk}/staff-criterion/"
+
+
 def test_anonymous_goes_to_login_and_api_says_401(town: Town, client: Any) -> None:
     s = _setup(town)
     for url in ["/pretreatment/", *_own_pages(s, True), *STAFF_PAGES]:
@@ -111,6 +125,7 @@ def test_anonymous_goes_to_login_and_api_says_401(town: Town, client: Any) -> No
     for url in [*LISTS, *_own_endpoints(s, True)]:
         assert client.get(url).status_code == 401, url
     assert client.post("/api/pretreatment/snc/run/", {"period": "2026H1"}).status_code == 401
+    assert client.post(_staff_criterion_api(s, True), STAFF_CRITERION).status_code == 401
 
 
 def test_user_without_role_is_refused(town: Town, login: Any) -> None:
@@ -120,6 +135,7 @@ def test_user_without_role_is_refused(town: Town, login: Any) -> None:
         assert c.get(url).status_code == 403, url
     for url, data in _posts(s).values():
         assert c.post(url, data).status_code == 403, url
+    assert c.post(_staff_criterion_api(s, True), STAFF_CRITERION).status_code == 403
 
 
 @pytest.mark.parametrize("username", STAFF)
@@ -157,6 +173,10 @@ def test_owner_sees_its_own_only(town: Town, login: Any) -> None:
     assert r.status_code == 403
     url = f"/api/pretreatment/reports/{s['due'][s['f'].theirs.pk].pk}/received/"
     assert c.post(url, {"received_on": "2026-02-01"}).status_code == 404
+    api = _staff_criterion_api(s, True)
+    assert c.post(api, STAFF_CRITERION, content_type="application/json").status_code == 403
+    api = _staff_criterion_api(s, False)
+    assert c.post(api, STAFF_CRITERION, content_type="application/json").status_code == 404
     assert login("other").get(_own_pages(s, False)[0]).status_code == 200
 
 
@@ -177,6 +197,10 @@ def test_each_action_is_reserved_to_its_roles(town: Town, login: Any, username: 
         content_type="application/json",
     ).status_code
     assert code == (200 if username in RECEIVERS else 404 if username == "owner" else 403)
+    code = c.post(
+        _staff_criterion_api(s, False), STAFF_CRITERION, content_type="application/json"
+    ).status_code
+    assert code == (201 if username in DECIDERS else 404 if username == "owner" else 403)
 
 
 def test_bad_input_is_refused_with_its_message(town: Town, login: Any) -> None:

@@ -2,7 +2,9 @@
 
 ``GET /api/pretreatment/designations/``, ``/reports/``, ``/snc/`` (the web list's filters);
 ``POST /api/pretreatment/snc/run/`` (``{"period": "2026H1", "rolling": false}``) determines
-SNC as the page and the command do; ``POST /api/pretreatment/reports/<id>/received/``
+SNC as the page and the command do; ``POST /api/pretreatment/snc/<id>/staff-criterion/``
+(``{"criterion": "C", "facts": "...", "on": "2026-03-04"}``) records a criterion determined by
+staff (a new determination supersedes ``<id>``); ``POST /api/pretreatment/reports/<id>/received/``
 (``{"received_on": "2026-03-17"}``) records a received report. Outside users read their own
 facilities' records only; refusals answer with the services' message (400, 403, 409).
 """
@@ -85,6 +87,12 @@ class RunInput(serializers.Serializer[Any]):
     rolling = serializers.BooleanField(required=False, allow_null=True, default=None)
 
 
+class StaffCriterionInput(serializers.Serializer[Any]):
+    criterion = serializers.CharField(max_length=2)
+    facts = serializers.CharField(allow_blank=True)
+    on = serializers.DateField()
+
+
 class RunOutput(serializers.Serializer[Any]):
     period = serializers.DictField()
     rolling = serializers.BooleanField()
@@ -141,6 +149,23 @@ class SNCViewSet(viewsets.ReadOnlyModelViewSet[Any]):
         base = services.visible_determinations(self.request.user).select_related("superseded_by")
         fs = SNCFilter(self.request.query_params or None, queryset=base)
         return fs.qs if fs.is_bound and fs.is_valid() else base
+
+    @extend_schema(request=StaffCriterionInput, responses={201: SNCSerializer})
+    @action(detail=True, methods=["post"], url_path="staff-criterion")
+    def staff_criterion(self, request: Request, pk: str | None = None) -> Response:
+        """Record criterion (C), (D), (G) or (H) determined by the Control Authority: a new
+        determination in SNC supersedes this one (Superintendent, engineer)."""
+        det = self.get_object()
+        if not services.may_decide(request.user):
+            raise Forbidden("Recording a criterion of significant noncompliance: reserved to the "
+                            "Superintendent and the engineer (40 CFR 403.8(f)(2)(viii)).")  # fmt: skip
+        body = StaffCriterionInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        v = body.validated_data
+        new = services.record_staff_criterion(
+            det, v["criterion"], v["facts"], v["on"], request.user
+        )
+        return Response(SNCSerializer(new).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=RunInput, responses={201: RunOutput})
     @action(detail=False, methods=["post"])

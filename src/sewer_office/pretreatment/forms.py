@@ -46,3 +46,19 @@ class RequirementForm(forms.Form):
 class ReceivedForm(forms.Form):
     received_on = forms.DateField()
     note = forms.CharField(max_length=200, required=False)
+
+
+class StaffCriterionForm(forms.Form):
+    criterion = forms.ChoiceField(
+        choices=(
+            ("C", "(C) interference or pass through, endangering POTW personnel or the public"),
+            ("D", "(D) imminent endangerment, or the emergency authority exercised"),
+            ("G", "(G) failure to accurately report noncompliance"),
+            ("H", "(H) other violation adversely affecting the pretreatment program"),
+        )
+    )
+    facts = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="what happened and how the Control Authority determined it",
+    )
+    on = forms.DateField(help_text="day of the violation, within the period")

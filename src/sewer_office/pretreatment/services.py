@@ -62,6 +62,9 @@ from sewer_rules.units import convert
 from .choices import BASIS_CITATIONS, REPORT_CITATIONS, DesignationBasis, DesignationStatus
 from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
 
+#: ``criterion`` is also the name of :func:`record_staff_criterion`'s parameter (the brief's).
+_criterion_citation = criterion
+
 #: The Control Authority's decisions (designation, report requirements, SNC runs).
 DECIDERS = frozenset({SUPERINTENDENT, ENGINEER})
 #: Who records that a report was received.
@@ -623,6 +626,7 @@ def _open_snc_violation(actor: Any, det: SNCDetermination, at: datetime | None) 
     late = [
         f"{r['report']} due {r['due']}: {r['days_late']} days late" for r in det.reports if r["snc"]
     ]
+    late += [f"({s['criterion']}) {s['text']}" for s in det.staff_criteria]
     finding = record_finding(
         source=det,
         establishment=det.establishment,
@@ -640,6 +644,145 @@ def _open_snc_violation(actor: Any, det: SNCDetermination, at: datetime | None) 
         parameters_version=det.parameters_version,
     )
     return enforcement.open_from_finding(actor, finding, at=at)
+
+
+def _open_violation_once(
+    actor: Any, det: SNCDetermination, violation_id: int | None, at: datetime | None
+) -> bool:
+    """Link ``det`` to the violation of its facility × period, opening it when ``det`` is in
+    SNC and none was opened yet (one violation per facility and period). True when opened."""
+    if not det.snc or violation_id is not None:
+        return False
+    det.violation = _open_snc_violation(actor, det, at)
+    det.save(update_fields=["violation"])
+    return True
+
+
+#: The criteria of 40 CFR 403.8(f)(2)(viii) the Control Authority determines and staff record
+#: (the rules cannot compute them from stored results; (E) comes from compliance schedules).
+STAFF_CRITERIA: dict[str, str] = {
+    "C": "caused, alone or with other discharges, interference or pass through, including "
+    "endangering the health of POTW personnel or the general public",
+    "D": "caused imminent endangerment to the public or the environment, or resulted in the "
+    "exercise of the Control Authority's emergency authority",
+    "G": "failure to accurately report noncompliance",
+    "H": "any other violation that will adversely affect the operation or implementation of "
+    "the local pretreatment program",
+}
+
+
+def _carried_staff_criteria(prev: SNCDetermination | None) -> list[dict[str, str]]:
+    """The staff criteria (C), (D), (G), (H) of the determination a re-computation supersedes
+    ((E) is read again from the compliance schedules)."""
+    if prev is None:
+        return []
+    return [s for s in prev.staff_criteria if s.get("criterion") in STAFF_CRITERIA]
+
+
+def record_staff_criterion(
+    determination: SNCDetermination,
+    criterion: str,
+    facts: str,
+    on: date | None,
+    actor: Any,
+    *,
+    at: datetime | None = None,
+) -> SNCDetermination:
+    """Record that the facility of ``determination`` met criterion (C), (D), (G) or (H) of
+    40 CFR 403.8(f)(2)(viii) on ``on`` (a day of the period), as the Control Authority found
+    from ``facts``. A new determination supersedes the one in force (never edited), in SNC,
+    with the criterion, its citation and the facts; the facility's violation of the period is
+    opened if it was not in SNC before."""
+    _require(
+        actor, DECIDERS, "Recording a criterion of significant noncompliance",
+        "40 CFR 403.8(f)(2)(viii)",
+    )  # fmt: skip
+    letter = (criterion or "").strip().upper()
+    text = (facts or "").strip()
+    errors: dict[str, list[str]] = {}
+    if letter not in STAFF_CRITERIA:
+        errors["criterion"] = [
+            f"'{criterion}' is not a criterion recorded by staff (known: "
+            f"{', '.join(STAFF_CRITERIA)} of 40 CFR 403.8(f)(2)(viii))."
+        ]
+    if not text:
+        errors["facts"] = ["State the facts the Control Authority's determination rests on."]
+    if on is None:
+        errors["on"] = ["The day of the violation is required."]
+    elif not determination.period_start <= on <= determination.period_end:
+        errors["on"] = [
+            f"{on} is outside the period {determination.period_start}..{determination.period_end}."
+        ]
+    elif on > _today(at):
+        errors["on"] = ["The day cannot be in the future."]
+    if errors:
+        raise InvalidInput(errors)
+    assert on is not None
+    citation = str(_criterion_citation(letter))
+    with transaction.atomic():
+        prev = (
+            SNCDetermination.objects.select_for_update()
+            .select_related("establishment")
+            .get(pk=determination.pk)
+        )
+        if SNCDetermination.objects.filter(supersedes=prev).exists():
+            raise Blocked(
+                f"Determination #{prev.pk} has been superseded: record the criterion on the "
+                "one in force."
+            )
+        letters = sorted({*prev.criteria, letter})
+        staff = [
+            *prev.staff_criteria,
+            {
+                "criterion": letter,
+                "citation": citation,
+                "text": text,
+                "on": on.isoformat(),
+                "by": getattr(actor, "username", ""),
+            },
+        ]
+        violation_id = prev.violation_id or (
+            SNCDetermination.objects.filter(
+                establishment_id=prev.establishment_id,
+                period_start=prev.period_start,
+                period_end=prev.period_end,
+                violation__isnull=False,
+            )
+            .values_list("violation_id", flat=True)
+            .first()
+        )
+        det = SNCDetermination.objects.create(
+            establishment=prev.establishment,
+            period_start=prev.period_start,
+            period_end=prev.period_end,
+            rolling=prev.rolling,
+            snc=True,
+            criteria=letters,
+            citations=[str(_criterion_citation(c)) for c in letters],
+            determinations=prev.determinations,
+            reports=prev.reports,
+            staff_criteria=staff,
+            measurements=prev.measurements,
+            parameters_version=prev.parameters_version,
+            violation_id=violation_id,
+            computed_by=actor,
+            computed_at=at or timezone.now(),
+            supersedes=prev,
+        )
+        _open_violation_once(actor, det, violation_id, at)
+        audit.record(
+            actor=actor,
+            action="record_snc_criterion",
+            obj=det,
+            before={"id": prev.pk, "criteria": prev.criteria, "snc": prev.snc},
+            after={"criteria": letters, "snc": True, "violation": det.violation_id},
+            reason=text,
+            citation=citation,
+            state_from="snc" if prev.snc else "compliant",
+            state_to="snc",
+            at=at,
+        )
+    return det
 
 
 def compute_snc(
@@ -706,7 +849,8 @@ def compute_snc(
         )
         for key, est_id in sorted(keys.items()):
             entry = per.get(key, {"determinations": [], "reports": [], "measurements": 0})
-            staff = milestones.get(est_id, [])
+            prev = previous.get(est_id)
+            staff = milestones.get(est_id, []) + _carried_staff_criteria(prev)
             letters = sorted(
                 {c for d in entry["determinations"] for c in d["criteria"]}
                 | {c for r in entry["reports"] for c in r["criteria"]}
@@ -714,7 +858,6 @@ def compute_snc(
             )
             snc = bool(letters)
             violation_id = linked.get(est_id)
-            prev = previous.get(est_id)
             det = SNCDetermination.objects.create(
                 establishment_id=est_id,
                 period_start=period.start,
@@ -733,10 +876,8 @@ def compute_snc(
                 computed_at=at or timezone.now(),
                 supersedes=prev,
             )
-            if snc and violation_id is None:
-                det.establishment = estabs[est_id]
-                det.violation = _open_snc_violation(actor, det, at)
-                det.save(update_fields=["violation"])
+            det.establishment = estabs[est_id]
+            if _open_violation_once(actor, det, violation_id, at):
                 violation_id = det.violation_id
                 run.violations_opened += 1
             audit.record(

@@ -10,6 +10,7 @@ urlpatterns: list[URLPattern] = [
     path("", views.index, name="index"),
     path("snc/run/", views.snc_run, name="snc-run"),
     path("snc/<int:pk>/", views.snc_detail, name="snc-detail"),
+    path("snc/<int:pk>/staff-criterion/", views.staff_criterion, name="snc-staff-criterion"),
     path("facilities/<int:pk>/", views.facility, name="facility"),
     path("facilities/<int:pk>/designate/", views.designate, name="designate"),
     path("facilities/<int:pk>/reports/", views.require_report, name="require"),

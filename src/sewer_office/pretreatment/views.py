@@ -32,7 +32,7 @@ from sewer_office.registry.models import Establishment
 
 from . import reports, services
 from .filters import SNCFilter
-from .forms import DesignateForm, ReceivedForm, RequirementForm, RunForm
+from .forms import DesignateForm, ReceivedForm, RequirementForm, RunForm, StaffCriterionForm
 from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
 from .services import DECIDERS, RECEIVERS
 
@@ -100,14 +100,9 @@ def snc_run(request: HttpRequest) -> HttpResponse:
     return render(request, "pretreatment/index.html", _index_context(request, form), status=400)
 
 
-@office_view()
-def snc_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    det = get_object_or_404(
-        visible(
-            SNCDetermination.objects.select_related("establishment", "violation"), request.user
-        ),
-        pk=pk,
-    )
+def _snc_detail_context(
+    request: HttpRequest, det: SNCDetermination, form: StaffCriterionForm | None = None
+) -> dict[str, Any]:
     history = list(
         visible(
             SNCDetermination.objects.filter(
@@ -136,11 +131,57 @@ def snc_detail(request: HttpRequest, pk: int) -> HttpResponse:
         )
         for d in det.determinations
     ]
-    return render(
-        request,
-        "pretreatment/snc_detail.html",
-        {"det": det, "history": history, "series": series},
+    may_record = services.may_decide(request.user) and det.current
+    return {
+        "det": det,
+        "history": history,
+        "series": series,
+        "may_record": may_record,
+        "staff_form": (form or StaffCriterionForm()) if may_record else None,
+    }
+
+
+def _determination(request: HttpRequest, pk: int) -> SNCDetermination:
+    return get_object_or_404(
+        visible(
+            SNCDetermination.objects.select_related("establishment", "violation"), request.user
+        ),
+        pk=pk,
     )
+
+
+@office_view()
+def snc_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    det = _determination(request, pk)
+    return render(request, "pretreatment/snc_detail.html", _snc_detail_context(request, det))
+
+
+@require_POST
+@office_view(*DECIDERS)
+def staff_criterion(request: HttpRequest, pk: int) -> HttpResponse:
+    det = _determination(request, pk)
+    form = StaffCriterionForm(request.POST)
+    if form.is_valid():
+        try:
+            new = services.record_staff_criterion(
+                det,
+                form.cleaned_data["criterion"],
+                form.cleaned_data["facts"],
+                form.cleaned_data["on"],
+                request.user,
+            )
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            messages.success(
+                request,
+                f"Criterion ({form.cleaned_data['criterion']}) recorded: "
+                f"{new.establishment.name} is in significant noncompliance over "
+                f"{new.period_label} (40 CFR 403.8(f)(2)(viii)).",
+            )
+            return redirect("pretreatment:snc-detail", pk=new.pk)
+    ctx = _snc_detail_context(request, det, form)
+    return render(request, "pretreatment/snc_detail.html", ctx, status=400)
 
 
 def _facility_context(request: HttpRequest, est: Establishment, **forms: Any) -> dict[str, Any]:
