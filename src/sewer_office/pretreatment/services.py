@@ -175,7 +175,8 @@ def _record_designation(
 ) -> Designation:
     with transaction.atomic():
         previous = (
-            Designation.objects.select_for_update()
+            # of=self: the reverse one-to-one is an outer join, which PostgreSQL cannot lock
+            Designation.objects.select_for_update(of=("self",))
             .filter(establishment=establishment, superseded_by__isnull=True)
             .first()
         )
@@ -831,7 +832,7 @@ def compute_snc(
     with transaction.atomic():
         previous = {
             p.establishment_id: p
-            for p in SNCDetermination.objects.select_for_update().filter(
+            for p in SNCDetermination.objects.select_for_update(of=("self",)).filter(
                 establishment_id__in=list(keys.values()),
                 period_start=period.start,
                 period_end=period.end,
