@@ -321,20 +321,19 @@ def add_requirement(
     if errors:
         raise InvalidInput(errors)
     with transaction.atomic():
-        req = ReportRequirement.objects.create(
-            establishment=establishment,
-            kind=kind,
-            every_months=every_months,
-            first_due=first_due,
-            ends_on=ends_on,
-            created_by=actor,
-            created_at=at or timezone.now(),
-        )
-        audit.record(
+        req = audit.create_recorded(
+            ReportRequirement,
+            {
+                "establishment": establishment,
+                "kind": kind,
+                "every_months": every_months,
+                "first_due": first_due,
+                "ends_on": ends_on,
+                "created_by": actor,
+                "created_at": at or timezone.now(),
+            },
             actor=actor,
             action="require_report",
-            obj=req,
-            after=audit.snapshot(req),
             citation=REPORT_CITATIONS[kind],
             at=at,
         )
