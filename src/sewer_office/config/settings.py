@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "sewer_office.inspections",
     "sewer_office.enforcement",
     "sewer_office.pretreatment",
+    "sewer_office.billing",
     "sewer_office.api",
     "sewer_office.demo",
 ]

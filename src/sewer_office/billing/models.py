@@ -1,0 +1,350 @@
+"""Charges, billing runs, invoices, payments — the Town's books for the article.
+
+A :class:`Charge` is one amount owed, with the provision it rests on, the dated parameter
+values it used and its computation step by step (exact; cents half-up once, at the end). It is
+written once. An :class:`Invoice` bills charges to one person (§ 196-15 PERSON); it is numbered
+without gaps per year (:class:`NumberSequence`), never edited after issue: a mistake is a
+credit note (an invoice of kind ``credit_note`` against it) or a void, each with a reason. A
+:class:`BillingRun` computes every facility's surcharge of a period as :class:`RunLine` rows
+the clerk reviews before issue. A :class:`Payment` is recorded by the clerk and applied to
+invoices (:class:`PaymentApplication`); what is not applied is the person's credit; a
+:class:`Refund` returns money with a reason.
+
+Written-once records refuse updates and deletes (:class:`~sewer_office.core.models.
+ImmutableRecord`); the only change an issued invoice takes is its void, through the services.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from sewer_office.core.models import ImmutableRecord, TimeStamped
+
+from .choices import (
+    ChargeSource,
+    FlowSource,
+    InvoiceKind,
+    InvoiceState,
+    PaymentMethod,
+    RunLineStatus,
+    RunState,
+    Series,
+)
+
+
+class _WrittenOnce(models.Model):
+    """A record of legal or financial weight: created once, never changed or deleted."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not kwargs.pop("_allow_update", False):
+            raise ImmutableRecord(f"{type(self).__name__} records are written once")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableRecord(f"{type(self).__name__} records are never deleted")
+
+
+#: Outside users reach billing records as the person billed.
+PERSON_PATHS = ("person",)
+
+
+class NumberSequence(models.Model):
+    """The last number used in one series and year; locked FOR UPDATE to take the next one,
+    so that numbers are never skipped or used twice, whatever issues at the same time."""
+
+    series = models.CharField(max_length=20, choices=Series.choices)
+    year = models.PositiveIntegerField()
+    last = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["series", "year"], name="billing_sequence_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.series} {self.year}: {self.last}"
+
+
+class BillingRun(TimeStamped):
+    """Every facility's surcharge for one billing period, reviewed before issue.
+
+    All-or-nothing and idempotent: one run per period that is not discarded (the database
+    refuses a second); a correction after issue is a credit note plus a new invoice.
+    """
+
+    period = models.CharField(max_length=10, help_text="e.g. 2026-Q1")
+    start = models.DateField()
+    end = models.DateField(help_text="last day of the period (inclusive)")
+    state = models.CharField(max_length=20, choices=RunState.choices, default=RunState.DRAFT)
+    jurisdiction = models.CharField(max_length=40)
+    total = models.DecimalField(
+        max_digits=14, decimal_places=2, default=0, help_text="sum of the charged lines"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    issued_at = models.DateTimeField(null=True, blank=True)
+    discard_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("-start", "-id")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["period"],
+                condition=~Q(state="discarded"),
+                name="billing_one_run_per_period",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"Billing run {self.period}"
+
+
+class RunLine(models.Model):
+    """One facility's surcharge in a run: the amount, or why none can be stated."""
+
+    run = models.ForeignKey(BillingRun, on_delete=models.CASCADE, related_name="lines")
+    establishment = models.ForeignKey(
+        "registry.Establishment", on_delete=models.PROTECT, related_name="+"
+    )
+    person = models.ForeignKey("registry.Person", on_delete=models.PROTECT, related_name="+")
+    status = models.CharField(max_length=20, choices=RunLineStatus.choices)
+    flow_source = models.CharField(max_length=20, choices=FlowSource.choices)
+    amount = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    message = models.TextField(blank=True, help_text="why there is no amount, in words")
+    computation = models.JSONField(default=dict, help_text="steps, parameters and inputs")
+
+    class Meta:
+        ordering = ("run", "establishment__name", "id")
+        constraints = (
+            models.UniqueConstraint(fields=["run", "establishment"], name="billing_line_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.run.period} {self.establishment}: {self.get_status_display()}"
+
+
+class Charge(_WrittenOnce):
+    """One amount owed under the article, and everything it rests on."""
+
+    source = models.CharField(max_length=30, choices=ChargeSource.choices)
+    source_key = models.CharField(
+        max_length=120,
+        db_index=True,
+        help_text="what was charged, e.g. 'permits.buildingsewerpermit:12' or "
+        "'surcharge:7:2026-Q1' — a source is billed once unless credited",
+    )
+    citation = models.CharField(max_length=80)
+    description = models.CharField(max_length=300)
+    person = models.ForeignKey("registry.Person", on_delete=models.PROTECT, related_name="charges")
+    establishment = models.ForeignKey(
+        "registry.Establishment",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="charges",
+    )
+    property = models.ForeignKey(
+        "registry.Property", null=True, blank=True, on_delete=models.PROTECT, related_name="charges"
+    )
+    content_type = models.ForeignKey(
+        ContentType, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    object_id = models.CharField(max_length=64, blank=True)
+    assessed_on = models.DateField(help_text="the date whose parameters the amount rests on")
+    period_start = models.DateField(null=True, blank=True)
+    period_end = models.DateField(null=True, blank=True)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    computation = models.JSONField(
+        default=dict, help_text="steps shown, parameters used (value, authority, effective)"
+    )
+    run = models.ForeignKey(
+        BillingRun, null=True, blank=True, on_delete=models.PROTECT, related_name="charges"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = PERSON_PATHS
+
+    class Meta:
+        ordering = ("-assessed_on", "-id")
+
+    def __str__(self) -> str:
+        return f"{self.get_source_display()} USD {self.amount:,}"
+
+
+class Invoice(models.Model):
+    """An invoice or a credit note, numbered without gaps per year, never edited after issue.
+
+    ``state`` changes once at most, from issued to void (with ``void_reason``), through the
+    services; everything else is written at issue.
+    """
+
+    kind = models.CharField(max_length=20, choices=InvoiceKind.choices, default=InvoiceKind.INVOICE)
+    number = models.CharField(max_length=20, unique=True, help_text="e.g. 2026-0001")
+    year = models.PositiveIntegerField()
+    sequence = models.PositiveIntegerField()
+    person = models.ForeignKey("registry.Person", on_delete=models.PROTECT, related_name="invoices")
+    establishment = models.ForeignKey(
+        "registry.Establishment",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="invoices",
+    )
+    issued_on = models.DateField()
+    due_on = models.DateField(null=True, blank=True)
+    due_basis = models.JSONField(
+        default=dict, help_text="the dated parameter the due date rests on"
+    )
+    total = models.DecimalField(max_digits=14, decimal_places=2)
+    state = models.CharField(
+        max_length=20, choices=InvoiceState.choices, default=InvoiceState.ISSUED
+    )
+    credits = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="credit_notes",
+        help_text="for a credit note: the invoice it credits",
+    )
+    reason = models.TextField(blank=True, help_text="for a credit note: why")
+    run = models.ForeignKey(
+        BillingRun, null=True, blank=True, on_delete=models.PROTECT, related_name="invoices"
+    )
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    issued_at = models.DateTimeField(default=timezone.now)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.TextField(blank=True)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = PERSON_PATHS
+
+    class Meta:
+        ordering = ("-year", "-sequence")
+        constraints = (
+            models.UniqueConstraint(fields=["year", "sequence"], name="billing_invoice_number"),
+        )
+        indexes = (models.Index(fields=["person", "issued_on"], name="billing_invoice_person"),)
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.number}"
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableRecord("issued invoices are never deleted (void or credit them)")
+
+
+class InvoiceLine(_WrittenOnce):
+    """One line of an invoice: a charge (or its credit), with its citation and computation."""
+
+    invoice = models.ForeignKey(Invoice, on_delete=models.PROTECT, related_name="lines")
+    position = models.PositiveIntegerField()
+    charge = models.ForeignKey(Charge, on_delete=models.PROTECT, related_name="invoice_lines")
+    description = models.CharField(max_length=300)
+    citation = models.CharField(max_length=80)
+    amount = models.DecimalField(
+        max_digits=12, decimal_places=2, help_text="negative on a credit note"
+    )
+    computation = models.JSONField(default=dict)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"invoice__{p}" for p in PERSON_PATHS)
+
+    class Meta:
+        ordering = ("invoice", "position")
+        constraints = (
+            models.UniqueConstraint(fields=["invoice", "position"], name="billing_line_position"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.invoice.number} #{self.position}"
+
+
+class Payment(_WrittenOnce):
+    """Money received by the clerk from one person, with its receipt number."""
+
+    receipt_number = models.CharField(max_length=20, unique=True, help_text="e.g. R2026-0001")
+    person = models.ForeignKey("registry.Person", on_delete=models.PROTECT, related_name="payments")
+    received_on = models.DateField()
+    method = models.CharField(max_length=20, choices=PaymentMethod.choices)
+    reference = models.CharField(
+        max_length=60, blank=True, help_text="check number, card or transfer reference"
+    )
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    notes = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = PERSON_PATHS
+
+    class Meta:
+        ordering = ("-received_on", "-id")
+
+    def __str__(self) -> str:
+        return f"Payment {self.receipt_number} USD {self.amount:,}"
+
+
+class PaymentApplication(_WrittenOnce):
+    """Part of a payment applied to one invoice (partial payments; the rest is credit)."""
+
+    payment = models.ForeignKey(Payment, on_delete=models.PROTECT, related_name="applications")
+    invoice = models.ForeignKey(Invoice, on_delete=models.PROTECT, related_name="applications")
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    applied_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    applied_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"payment__{p}" for p in PERSON_PATHS)
+
+    class Meta:
+        ordering = ("applied_at", "id")
+
+    def __str__(self) -> str:
+        return f"{self.payment.receipt_number} → {self.invoice.number}: {self.amount}"
+
+
+class Refund(_WrittenOnce):
+    """Money returned to a person out of its credit, with the reason."""
+
+    person = models.ForeignKey("registry.Person", on_delete=models.PROTECT, related_name="refunds")
+    payment = models.ForeignKey(
+        Payment, null=True, blank=True, on_delete=models.PROTECT, related_name="refunds"
+    )
+    refunded_on = models.DateField()
+    method = models.CharField(max_length=20, choices=PaymentMethod.choices)
+    reference = models.CharField(max_length=60, blank=True)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    reason = models.TextField()
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = PERSON_PATHS
+
+    class Meta:
+        ordering = ("-refunded_on", "-id")
+
+    def __str__(self) -> str:
+        return f"Refund USD {self.amount:,} ({self.refunded_on})"
