@@ -51,13 +51,22 @@ def register_facilities(n: int, users: dict[str, Any]) -> list[Any]:
     person.representatives.add(users["owner"])
     ests = []
     for i in range(n):
-        prop = Property.objects.create(parcel_id=f"IU-{i:05d}", address=f"{i} Works Rd", owner=person)
+        prop = Property.objects.create(
+            parcel_id=f"IU-{i:05d}", address=f"{i} Works Rd", owner=person
+        )
         building = Building.objects.create(property=prop, use="industrial")
         est = Establishment.objects.create(
-            name=f"Works {i}", code=f"F{i:04d}", operator=person, building=building, kind="industrial"
+            name=f"Works {i}",
+            code=f"F{i:04d}",
+            operator=person,
+            building=building,
+            kind="industrial",
         )
         SamplingPoint.objects.create(
-            establishment=est, code="CM-1", manhole=f"MH{i:05d}", basis=SamplingBasis.CONTROL_MANHOLE
+            establishment=est,
+            code="CM-1",
+            manhole=f"MH{i:05d}",
+            basis=SamplingBasis.CONTROL_MANHOLE,
         )
         for kind, value in (("daily_maximum", "1.0"), ("monthly_average", "0.6")):
             DischargeLimit.objects.create(
@@ -209,7 +218,11 @@ def main() -> int:
             ("dashboard (superintendent)", "superintendent", "/"),
             ("dashboard (inspector)", "inspector", "/"),
             ("dashboard (owner)", "owner", "/"),
-            ("facility page (superintendent)", "superintendent", f"/registry/establishments/{busiest.pk}/"),
+            (
+                "facility page (superintendent)",
+                "superintendent",
+                f"/registry/establishments/{busiest.pk}/",
+            ),
             ("facility page (clerk)", "clerk", f"/registry/establishments/{busiest.pk}/"),
             ("facility page (owner)", "owner", f"/registry/establishments/{busiest.pk}/"),
             ("property page (clerk)", "clerk", f"/registry/properties/{prop.pk}/"),
@@ -261,7 +274,10 @@ def main() -> int:
             )
             if bp > 100:
                 slow.append(label)
-        print("p95 target (≤ 100 ms at full volume):", "met" if not slow else f"NOT met for {', '.join(slow)}")
+        print(
+            "p95 target (≤ 100 ms at full volume):",
+            "met" if not slow else f"NOT met for {', '.join(slow)}",
+        )
         if args.profile:
             import cProfile
             import pstats

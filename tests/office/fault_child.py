@@ -56,13 +56,13 @@ def setup() -> dict[str, Any]:
 
 def lab_file(path: str, rows: int) -> dict[str, Any]:
     """``rows`` results, three parameters per sample, one sample every ten minutes."""
-    start = datetime(2025, 1, 1, 8, 0)
+    start = datetime(2025, 1, 1, 13, 0, tzinfo=UTC)
     lines = ["sample_id,sampled_at,sample_type,parameter,value,unit,facility,sampling_point"]
     codes = ("OWNER-CAFE", "OTHER-PLANT")
     for i in range(rows):
         s = i // len(PARAMETERS)
         name, unit, value = PARAMETERS[i % len(PARAMETERS)]
-        at = (start + timedelta(minutes=10 * s)).strftime("%Y-%m-%dT%H:%M")
+        at = (start + timedelta(minutes=10 * s)).isoformat()
         lines.append(f"S{s},{at},grab,{name},{value},{unit},{codes[s % 2]},CM-1")
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return {"rows": rows}
@@ -99,10 +99,11 @@ def counts() -> dict[str, Any]:
 
 
 def _submitted_permit() -> Any:
-    from .factories import Town, new_record
+    from django.contrib.auth import get_user_model
+
     from sewer_office.registry.models import Person, Property
 
-    from django.contrib.auth import get_user_model
+    from .factories import Town, new_record
 
     town = Town()
     town.users = {u.username: u for u in get_user_model().objects.all()}
@@ -201,6 +202,9 @@ def lost() -> dict[str, Any]:
         audit.record = original  # type: ignore[assignment]
     connection.close()
     permit.refresh_from_db()
+    events = AuditEvent.objects.filter(
+        action="record_fee_payment", object_id=str(permit.pk)
+    ).count()
     after = client.post(
         f"/permits/building-sewer/{permit.pk}/actions/record_fee_payment/",
         {"receipt_number": "R-AGAIN"},
@@ -213,9 +217,7 @@ def lost() -> dict[str, Any]:
         "api_body": api_response.content.decode(),
         "state": permit.state,
         "receipt": permit.fee_receipt,
-        "events": AuditEvent.objects.filter(
-            action="record_fee_payment", object_id=str(permit.pk)
-        ).count(),
+        "events": events,
         "retry_status": after.status_code,
         "state_after_retry": state_after_retry,
     }

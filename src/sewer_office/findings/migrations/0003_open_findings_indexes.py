@@ -5,22 +5,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('contenttypes', '0002_remove_content_type_name'),
-        ('findings', '0002_federal_kinds'),
-        ('monitoring', '0002_finding_moved_to_findings'),
-        ('registry', '0004_network_moved_to_network'),
+        ("contenttypes", "0002_remove_content_type_name"),
+        ("findings", "0002_federal_kinds"),
+        ("monitoring", "0002_finding_moved_to_findings"),
+        ("registry", "0004_network_moved_to_network"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='finding',
-            index=models.Index(condition=models.Q(('current', True), ('review__in', ('new', 'acknowledged'))), fields=['-observed_at', '-id'], name='finding_open_recent'),
+            model_name="finding",
+            index=models.Index(
+                condition=models.Q(("current", True), ("review__in", ("new", "acknowledged"))),
+                fields=["-observed_at", "-id"],
+                name="finding_open_recent",
+            ),
         ),
         migrations.AddIndex(
-            model_name='finding',
-            index=models.Index(condition=models.Q(('current', True), ('review__in', ('new', 'acknowledged'))), fields=['establishment', '-observed_at', '-id'], name='finding_facility_open'),
+            model_name="finding",
+            index=models.Index(
+                condition=models.Q(("current", True), ("review__in", ("new", "acknowledged"))),
+                fields=["establishment", "-observed_at", "-id"],
+                name="finding_facility_open",
+            ),
         ),
     ]
