@@ -91,7 +91,9 @@ def store_violations(n: int, ests: list[Any], users: dict[str, Any], seed: int =
 
     rng = random.Random(seed)
     props = list(Property.objects.select_related("owner").order_by("id")[:2000])
-    today = date.today()
+    from django.utils import timezone
+
+    today = timezone.localdate()
     with transaction.atomic():
         rows = []
         for i in range(n):
@@ -147,7 +149,7 @@ def store_violations(n: int, ests: list[Any], users: dict[str, Any], seed: int =
                     served_by=users["superintendent"] if served else None,
                     service_method="personal" if served else "",
                     deadline=(today + timedelta(days=rng.randint(-40, 9))) if served else None,
-                    daily_amount=v.pk % 2 and 100 or None,
+                    daily_amount=100 if v.pk % 2 else None,
                 )
             )
         Notice.objects.bulk_create(notices, batch_size=2000)
