@@ -41,6 +41,8 @@ PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 #: the kill lands (it is sent as soon as the child's COPY is seen in pg_stat_activity).
 LAB_ROWS = 150_000
 METER_ROWS = 200_000
+#: The children's data directory (uploads, secret key), set by the ``pg_url`` fixture.
+DATA_DIR: list[str] = [""]
 
 
 def _admin() -> Any:
@@ -60,7 +62,7 @@ def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     admin.execute(f'CREATE DATABASE "{name}"')
     url = f"postgresql://postgres@127.0.0.1:5432/{name}"
     data = tmp_path_factory.mktemp("fault-data")
-    os.environ["_SEWER_FAULT_DATA"] = str(data)
+    DATA_DIR[:] = [str(data)]
     try:
         child(url, "setup")
         yield url
@@ -76,7 +78,7 @@ def _env(url: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST_"))}
     env.update(
         DATABASE_URL=url,
-        SEWER_USE_DATA_DIR=os.environ.get("_SEWER_FAULT_DATA", "/tmp"),
+        SEWER_USE_DATA_DIR=DATA_DIR[0],
         SEWER_USE_JURISDICTION="demo",
         PYTHONPATH=str(ROOT / "src") + os.pathsep + str(ROOT),
     )
