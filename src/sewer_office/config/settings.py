@@ -114,6 +114,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "sewer_office.core.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "sewer_office.config.urls"
@@ -165,6 +166,11 @@ STATIC_ROOT = DATA_DIR / "static"
 MEDIA_ROOT = DATA_DIR / "media"
 # Uploaded files are never served directly: downloads go through a view that checks access.
 MEDIA_URL = "/media-not-served/"
+# Uploads are written whole or not at all (a full disk leaves no partial file): core.storage.
+STORAGES = {
+    "default": {"BACKEND": "sewer_office.core.storage.AtomicFileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
 SEWER_USE_MAX_UPLOAD_BYTES = int(os.environ.get("SEWER_USE_MAX_UPLOAD_BYTES", 20 * 1024 * 1024))

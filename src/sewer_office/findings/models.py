@@ -26,6 +26,10 @@ from .choices import FindingKind, ReviewState
 FACILITY_PATHS = ("establishment__operator", "establishment__building__property__owner")
 
 
+#: Findings that wait on someone (``findings.queries.open_findings``), for the partial indexes.
+OPEN_CONDITION = models.Q(current=True, review__in=(ReviewState.NEW, ReviewState.ACKNOWLEDGED))
+
+
 class Finding(models.Model):
     """One determination of the law as code, with everything it rested on."""
 
@@ -99,6 +103,16 @@ class Finding(models.Model):
                 fields=["establishment", "review", "observed_at"], name="finding_facility_review"
             ),
             models.Index(fields=["source_type", "source_id"], name="finding_source"),
+            # The open findings newest first (dashboards, the findings list, facility pages):
+            # partial, so that reading the first rows costs the same at any size of the ledger.
+            models.Index(
+                fields=["-observed_at", "-id"], condition=OPEN_CONDITION, name="finding_open_recent"
+            ),
+            models.Index(
+                fields=["establishment", "-observed_at", "-id"],
+                condition=OPEN_CONDITION,
+                name="finding_facility_open",
+            ),
         )
 
     def __str__(self) -> str:

@@ -30,6 +30,7 @@ from sewer_office.accounts.roles import (
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
 from sewer_office.core.models import Attachment
+from sewer_office.core.storage import files_of_transaction, store_upload
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import record_finding
 
@@ -335,7 +336,7 @@ def add_photo(inspection: Inspection, actor: Any, upload: Any, title: str = "") 
     for chunk in upload.chunks():
         digest.update(chunk)
     upload.seek(0)
-    with transaction.atomic():
+    with files_of_transaction(), transaction.atomic():
         att = Attachment(
             content_type=ContentType.objects.get_for_model(inspection),
             object_id=str(inspection.pk),
@@ -344,7 +345,7 @@ def add_photo(inspection: Inspection, actor: Any, upload: Any, title: str = "") 
             sha256=digest.hexdigest(),
             uploaded_by=actor,
         )
-        att.file.save(upload.name, upload, save=False)
+        store_upload(att, upload, "photo")
         att.save()
         audit.record(
             actor=actor,

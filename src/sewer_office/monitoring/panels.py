@@ -25,6 +25,9 @@ from .services import SAMPLERS
 
 DASHBOARD_ROWS = 8
 RECENT_SAMPLES = 10
+#: The dashboard counts new findings up to this many, then shows "1,000+": a count bounded by
+#: the partial index, whose cost does not grow with the ledger (the full list is one click away).
+COUNT_CAP = 1000
 
 
 def facility_panel(request: Any, establishment: Any) -> Panel | None:
@@ -66,11 +69,13 @@ def dashboard_panel(request: Any) -> Panel | None:
     if not is_staff_member(user):
         return None
     new = open_findings(user).filter(review=ReviewState.NEW)
+    new_count = new[: COUNT_CAP + 1].count()
     return Panel(
         title="Findings and sampling",
         template="monitoring/_dashboard_panel.html",
         context={
-            "new_count": new.count(),
+            "new_count": new_count,
+            "new_count_label": f"{COUNT_CAP:,}+" if new_count > COUNT_CAP else str(new_count),
             "new": list(new[:DASHBOARD_ROWS]),
             "due": queries.sampling_due(user)[:DASHBOARD_ROWS],
         },

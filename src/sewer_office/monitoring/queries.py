@@ -35,7 +35,7 @@ def recent_results(est: Any, user: Any) -> list[LabResult]:
     qs = visible(
         LabResult.objects.filter(establishment=est)
         .exclude(state=ResultState.SUPERSEDED)
-        .select_related("event", "event__sampling_point"),
+        .select_related("establishment", "event", "event__sampling_point"),
         user,
     ).order_by("-sampled_at", "id")[:RECENT_RESULTS]
     rows = list(qs)

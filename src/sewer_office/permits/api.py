@@ -30,7 +30,7 @@ from sewer_office.core.services import perform
 
 from .kinds import KINDS, Kind, may_file
 from .models import ApprovalCondition
-from .services.common import attach, may_upload
+from .services.common import attach_all, may_upload
 
 
 class AuditEventSerializer(serializers.ModelSerializer[AuditEvent]):
@@ -193,8 +193,7 @@ def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet[Any]]:
             if request.method == "POST":
                 if not may_upload(request.user, record):
                     raise PermissionDenied("You may not add files to this record.")
-                for f in request.FILES.getlist("files"):
-                    attach(record, f, request.user)
+                attach_all(record, request.FILES.getlist("files"), request.user)
             ct = ContentType.objects.get_for_model(record)
             atts = Attachment.objects.filter(content_type=ct, object_id=str(record.pk))
             return Response(AttachmentSerializer(atts, many=True).data)

@@ -27,7 +27,7 @@ from sewer_office.core.services import perform
 
 from .kinds import KINDS, Kind, kind_of, may_file
 from .services.building_sewer import plan_checks
-from .services.common import attach, may_upload
+from .services.common import attach_all, may_upload
 from .services.subdivision import sewer_duty
 
 PAGE_SIZE = 25
@@ -203,8 +203,7 @@ def record_upload(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
     if not files:
         messages.error(request, "Choose a file to upload.")
     try:
-        for f in files:
-            attach(record, f, request.user, title=request.POST.get("title", "") or f.name or "")
+        attach_all(record, files, request.user, title=request.POST.get("title", ""))
     except InvalidInput as e:
         messages.error(request, e.message)
     else:

@@ -16,6 +16,7 @@ from sewer_office.accounts.roles import APPLICANT, VIEWER, has_role, roles_of
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.models import Attachment
+from sewer_office.core.storage import files_of_transaction, store_upload
 from sewer_office.permits.models.base import Application
 
 A = TypeVar("A", bound=Application)
@@ -48,7 +49,7 @@ def create_application(
 ) -> A:
     """Save a new application in its initial state with its number and an audit event."""
     when = at or timezone.now()
-    with transaction.atomic():
+    with files_of_transaction(), transaction.atomic():
         record.state = initial_state or record.WORKFLOW.initial
         if not record.filed_on:
             record.filed_on = timezone.localdate(when)
@@ -100,7 +101,7 @@ def attach(
     )
     if at is not None:
         att.created_at = at
-    att.file.save(upload.name, upload, save=False)
+    store_upload(att, upload, "files")
     att.save()
     audit.record(
         actor=actor,
@@ -110,6 +111,12 @@ def attach(
         at=at,
     )
     return att
+
+
+def attach_all(record: Any, uploads: list[Any], actor: Any, *, title: str = "") -> list[Attachment]:
+    """Store several files with the record, all or none (a refused file keeps none)."""
+    with files_of_transaction(), transaction.atomic():
+        return [attach(record, f, actor, title=title or f.name or "") for f in uploads]
 
 
 def may_upload(user: Any, record: Application) -> bool:
