@@ -93,7 +93,11 @@ def home_panel(user: Any) -> Panel | None:
     return Panel(
         title="My facility at a glance",
         template="monitoring/_home_panel.html",
-        context={"facilities": rows, "more": facilities.count() - len(shown), "days": HOME_DUE_DAYS},
+        context={
+            "facilities": rows,
+            "more": facilities.count() - len(shown),
+            "days": HOME_DUE_DAYS,
+        },
         order=1,
     )
 

@@ -5,22 +5,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('inspections', '0001_initial'),
-        ('monitoring', '0002_finding_moved_to_findings'),
-        ('registry', '0004_network_moved_to_network'),
+        ("inspections", "0001_initial"),
+        ("monitoring", "0002_finding_moved_to_findings"),
+        ("registry", "0004_network_moved_to_network"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='inspection',
-            name='completion_key',
-            field=models.CharField(blank=True, default='', max_length=64),
+            model_name="inspection",
+            name="completion_key",
+            field=models.CharField(blank=True, default="", max_length=64),
         ),
         migrations.AddConstraint(
-            model_name='inspection',
-            constraint=models.UniqueConstraint(condition=models.Q(('completion_key', ''), _negated=True), fields=('completion_key',), name='inspection_completion_key_unique'),
+            model_name="inspection",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("completion_key", ""), _negated=True),
+                fields=("completion_key",),
+                name="inspection_completion_key_unique",
+            ),
         ),
     ]

@@ -120,7 +120,11 @@
           sending = false;
           if (r.ok && r.redirected) { // recorded: the office answered with the inspection's page
             pending = false;
-            return clearDraft().then(function () { window.location.assign(r.url); });
+            // show that answer (it carries the office's message), at the inspection's address
+            return clearDraft().then(function () {
+              window.history.replaceState(null, "", r.url);
+              document.open(); document.write(html); document.close();
+            });
           }
           pending = false; // refused: show the office's answer (its errors); the draft stays
           saveDraft();

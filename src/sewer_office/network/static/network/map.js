@@ -115,7 +115,7 @@
     }
     var renderer = L.canvas({ tolerance: 6 });
     var bounds = L.latLngBounds([]);
-    var facilities = [];
+    var facilities = [], later = [];
     data.features.forEach(function (f) {
       var p = f.properties, g = f.geometry;
       if (p.kind === "pipe") {
@@ -123,12 +123,7 @@
         line.bindTooltip("Pipe " + esc(p.id) + (p.diameter_in ? " · " + esc(p.diameter_in) + " in" : "") + (p.public ? "" : " · private"), { sticky: true });
         pipes[p.id] = line.addTo(map);
       } else if (p.kind === "manhole") {
-        var ll = [g.coordinates[1], g.coordinates[0]];
-        var m = L.circleMarker(ll, L.extend({ renderer: renderer, isPublic: p.public, manhole: p.id }, manholeStyle(false, p.public)));
-        m.bindTooltip("Manhole " + esc(p.id) + (p.public ? "" : " (private)"));
-        m.on("click", function () { trace(p.id); });
-        manholes[p.id] = m.addTo(map);
-        bounds.extend(ll);
+        later.push(f);
       } else if (p.kind === "facility") {
         facilities.push(f);
       }
@@ -143,6 +138,15 @@
         esc(p.address) + "<br>" + open);
       mark.addTo(map);
     });
+    later.forEach(function (f) { // manholes above the facilities: a click on one traces
+      var p = f.properties, g = f.geometry;
+      var ll = [g.coordinates[1], g.coordinates[0]];
+      var m = L.circleMarker(ll, L.extend({ renderer: renderer, isPublic: p.public, manhole: p.id }, manholeStyle(false, p.public)));
+      m.bindTooltip("Manhole " + esc(p.id) + (p.public ? "" : " (private)"));
+      m.on("click", function () { trace(p.id); });
+      manholes[p.id] = m.addTo(map);
+      bounds.extend(ll);
+    });
     if (bounds.isValid()) { map.fitBounds(bounds, { padding: [20, 20] }); } else { map.setView([0, 0], 2); }
     labels.addTo(map);
     map.on("moveend", refreshLabels);
@@ -151,6 +155,7 @@
       map: map,
       manholePoint: function (id) { return map.latLngToContainerPoint(manholes[id].getLatLng()); },
       traced: function () { return traced; },
+      centre: function (id, zoom) { map.setView(manholes[id].getLatLng(), zoom, { animate: false }); },
     };
     status.textContent = Object.keys(manholes).length + " manholes, " + facilities.length + " facilities on the map.";
     if (box.dataset.manhole) { trace(box.dataset.manhole); }
