@@ -129,6 +129,7 @@ def test_every_page_and_endpoint_is_covered(town: Town) -> None:
         "registry:network",
         "network-trace",
         "network-import",
+        "network-geojson",  # its battery: test_field_and_map.test_map_geojson_permission_battery
     }
     covered |= _declared("COVERED_URL_NAMES")
     api_actions = {

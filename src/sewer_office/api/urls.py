@@ -44,6 +44,7 @@ urlpatterns = [
     path("docs/", views.docs, name="api-docs"),
     path("network/trace/<str:manhole>/", network_api.trace, name="network-trace"),
     path("network/import/", network_api.import_network, name="network-import"),
+    path("network/geojson/", network_api.network_geojson, name="network-geojson"),
     *(p for app_api in APP_APIS for p in app_api.PATHS),
     path("", include(router.urls)),
 ]

@@ -182,6 +182,11 @@ SEWER_USE_JURISDICTION = os.environ.get("SEWER_USE_JURISDICTION", "wappinger")
 #: The office's reading of "immediately" (§ 196-19 D(9)(d)): hours after a slug's start within
 #: which the user's report counts as immediate. Local policy, not a number of the law.
 SEWER_USE_SLUG_REPORT_HOURS = int(os.environ.get("SEWER_USE_SLUG_REPORT_HOURS", "24"))
+#: The network map's background: a tile URL template ({z}/{x}/{y}, e.g. a town's own tile
+#: server) and its attribution. Empty (the default): the map draws the network on a plain
+#: background, and the office fetches nothing from outside.
+SEWER_USE_MAP_TILE_URL = os.environ.get("SEWER_USE_MAP_TILE_URL", "")
+SEWER_USE_MAP_TILE_ATTRIBUTION = os.environ.get("SEWER_USE_MAP_TILE_ATTRIBUTION", "")
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes anonymous requests answer 401, not 403.

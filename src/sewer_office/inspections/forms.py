@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, cast
 
 from django import forms
@@ -71,8 +72,44 @@ class ScheduleForm(forms.Form):
         cast(InspectorChoice, self.fields["inspector"]).queryset = performers()
 
 
+class CameraInput(forms.ClearableFileInput):
+    """Several photos at once, the tablet's camera offered first (``capture``)."""
+
+    allow_multiple_selected = True
+
+    def __init__(self) -> None:
+        super().__init__(attrs={"accept": "image/*", "capture": "environment", "multiple": True})
+
+
+class PhotosField(forms.FileField):
+    """Zero or more uploaded photos (a list; each is checked by the service)."""
+
+    widget = CameraInput
+
+    def clean(self, data: Any, initial: Any = None) -> Any:
+        files = data if isinstance(data, list | tuple) else ([data] if data else [])
+        return [super(PhotosField, self).clean(f, initial) for f in files]
+
+
+#: The answers as the tablet shows them: the checklist items are statements of what should be
+#: so — "yes" it is (pass), "no" it is not (fail), or not applicable.
+ANSWER_WORDS = {Answer.PASS: "Yes", Answer.FAIL: "No", Answer.NOT_APPLICABLE: "Not applicable"}
+
+
 class CompleteForm(forms.Form):
-    """The checklist of the inspection's kind, one pass/fail/n.a. choice and note per item."""
+    """The checklist of the inspection's kind, one yes/no/n.a. choice and note per item."""
+
+    submission_key = forms.CharField(
+        max_length=64,
+        required=False,
+        widget=forms.HiddenInput,
+        help_text="Given with the form: the same form sent twice completes the inspection once.",
+    )
+    photos = PhotosField(
+        required=False,
+        label="Photos taken on the visit",
+        help_text="Take them with the tablet's camera or choose files: JPEG, PNG, GIF or WebP.",
+    )
 
     credentials_presented = forms.BooleanField(
         required=False,
@@ -98,6 +135,7 @@ class CompleteForm(forms.Form):
     def __init__(self, inspection: Inspection, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.inspection = inspection
+        self.fields["submission_key"].initial = secrets.token_hex(16)
         if inspection.establishment_id:
             recent = SamplingEvent.objects.filter(
                 establishment_id=inspection.establishment_id
@@ -109,7 +147,7 @@ class CompleteForm(forms.Form):
             del self.fields["samples"]
         for item in items(inspection.kind):
             self.fields[f"item_{item.key}"] = forms.ChoiceField(
-                choices=Answer.choices,
+                choices=[(a.value, ANSWER_WORDS[a]) for a in Answer],
                 widget=forms.RadioSelect,
                 label=f"{item.question} ({item.citation})",
             )

@@ -73,6 +73,10 @@ class Inspection(TimeStamped):
     )
     samples_text = models.TextField(blank=True, help_text="samples taken, one per line")
     completed_at = models.DateTimeField(null=True, blank=True)
+    #: The key of the form that completed it (a random key given with the form): the same form
+    #: sent again — a tablet resending its draft when the connection returns — finds the
+    #: inspection already completed with its key and writes nothing a second time.
+    completion_key = models.CharField(max_length=64, blank=True, default="")
     cancel_reason = models.TextField(blank=True)
 
     ACCESS_PATHS = INSPECTION_PATHS
@@ -86,6 +90,13 @@ class Inspection(TimeStamped):
         indexes = (
             models.Index(fields=["state", "scheduled_for"], name="inspection_state_when"),
             models.Index(fields=["establishment", "state"], name="inspection_facility_state"),
+        )
+        constraints = (
+            models.UniqueConstraint(
+                fields=["completion_key"],
+                condition=~models.Q(completion_key=""),
+                name="inspection_completion_key_unique",
+            ),
         )
 
     def __str__(self) -> str:

@@ -186,13 +186,22 @@ def complete(
     samples: Iterable[Any] = (),
     samples_text: str = "",
     at: datetime | None = None,
+    submission_key: str = "",
+    photos: Iterable[Any] = (),
 ) -> Inspection:
     """Record the inspection as performed by ``actor``; failed items become findings.
 
     Refused (:class:`Blocked`) when the inspector did not present credentials: the article
     lets only employees "bearing proper credentials and identification" enter (§ 196-21 A, B).
+
+    ``submission_key`` is the key of the form sent (see :func:`already_completed_by`): the
+    same form sent again returns the inspection it completed and writes nothing. ``photos``
+    (uploads taken on the visit) are stored with the answers, in the same transaction.
     """
     require_performer(actor, "Completing an inspection")
+    submission_key = submission_key.strip()[:64]
+    if already_completed_by(inspection, submission_key):
+        return inspection
     _require_state(inspection, InspectionState.SCHEDULED, "Completing the inspection")
     if not credentials_presented or not credential.strip():
         raise Blocked(
@@ -212,11 +221,19 @@ def complete(
         errors["samples"] = ["Only samples of the facility inspected can be listed."]
     if errors:
         raise InvalidInput(errors)
+    photos = list(photos)
+    for upload in photos:
+        _check_photo(upload, field="photos")
     cleaned = _clean_answers(inspection.kind, answers)
-    with transaction.atomic():
+    with files_of_transaction(), transaction.atomic():
         locked = Inspection.objects.select_for_update().get(pk=inspection.pk)
+        if already_completed_by(locked, submission_key):  # sent twice at once: the second waits
+            return locked
         _require_state(locked, InspectionState.SCHEDULED, "Completing the inspection")
         before = audit.snapshot(locked)
+        for upload in photos:
+            _attach_photo(locked, actor, upload, "")
+        locked.completion_key = submission_key
         locked.inspector = actor
         locked.credentials_presented = True
         locked.credential = credential.strip()
@@ -261,6 +278,15 @@ def complete(
             at=at,
         )
     return locked
+
+
+def already_completed_by(inspection: Inspection, submission_key: str) -> bool:
+    """Whether ``inspection`` was completed by the form of this key (a resend: nothing to do)."""
+    return (
+        bool(submission_key)
+        and inspection.state == InspectionState.COMPLETED
+        and inspection.completion_key == submission_key
+    )
 
 
 def cancel(inspection: Inspection, actor: Any, reason: str) -> Inspection:
@@ -309,12 +335,12 @@ def add_addendum(inspection: Inspection, actor: Any, text: str) -> InspectionAdd
     return addendum
 
 
-def _check_photo(upload: Any) -> None:
+def _check_photo(upload: Any, field: str = "photo") -> None:
     limit = min(MAX_PHOTO_BYTES, settings.SEWER_USE_MAX_UPLOAD_BYTES)
     name = getattr(upload, "name", "photo")
     if upload.size > limit:
         raise InvalidInput(
-            {"photo": [f"{name}: larger than the {limit // (1024 * 1024)} MB allowed."]}
+            {field: [f"{name}: larger than the {limit // (1024 * 1024)} MB allowed."]}
         )
     declared = (getattr(upload, "content_type", "") or "").split(";")[0].strip().lower()
     head = upload.read(16)
@@ -324,7 +350,7 @@ def _check_photo(upload: Any) -> None:
     if ok and declared == "image/webp":
         ok = head[8:12] == b"WEBP"
     if not ok:
-        raise InvalidInput({"photo": [f"{name}: not a JPEG, PNG, GIF or WebP image."]})
+        raise InvalidInput({field: [f"{name}: not a JPEG, PNG, GIF or WebP image."]})
 
 
 def add_photo(inspection: Inspection, actor: Any, upload: Any, title: str = "") -> Attachment:
@@ -332,27 +358,33 @@ def add_photo(inspection: Inspection, actor: Any, upload: Any, title: str = "") 
     require_performer(actor, "Adding a photo")
     _require_state(inspection, InspectionState.SCHEDULED, "Adding a photo")
     _check_photo(upload)
+    with files_of_transaction(), transaction.atomic():
+        return _attach_photo(inspection, actor, upload, title)
+
+
+def _attach_photo(inspection: Inspection, actor: Any, upload: Any, title: str) -> Attachment:
+    """Store a checked photo and its audit event (inside the caller's transaction and
+    :func:`~sewer_office.core.storage.files_of_transaction`, so a failed block keeps no file)."""
     digest = hashlib.sha256()
     for chunk in upload.chunks():
         digest.update(chunk)
     upload.seek(0)
-    with files_of_transaction(), transaction.atomic():
-        att = Attachment(
-            content_type=ContentType.objects.get_for_model(inspection),
-            object_id=str(inspection.pk),
-            title=(title or upload.name)[:200],
-            size=upload.size,
-            sha256=digest.hexdigest(),
-            uploaded_by=actor,
-        )
-        store_upload(att, upload, "photo")
-        att.save()
-        audit.record(
-            actor=actor,
-            action="add_photo",
-            obj=inspection,
-            after={"attachment": att.pk, "title": att.title, "sha256": att.sha256},
-        )
+    att = Attachment(
+        content_type=ContentType.objects.get_for_model(inspection),
+        object_id=str(inspection.pk),
+        title=(title or upload.name)[:200],
+        size=upload.size,
+        sha256=digest.hexdigest(),
+        uploaded_by=actor,
+    )
+    store_upload(att, upload, "photo")
+    att.save()
+    audit.record(
+        actor=actor,
+        action="add_photo",
+        obj=inspection,
+        after={"attachment": att.pk, "title": att.title, "sha256": att.sha256},
+    )
     return att
 
 

@@ -152,12 +152,20 @@ def inspection_schedule(request: HttpRequest) -> HttpResponse:
 @office_view(*services.PERFORMERS)
 def inspection_complete(request: HttpRequest, pk: int) -> HttpResponse:
     inspection = _inspection(request, pk)
+    key = request.POST.get("submission_key", "") if request.method == "POST" else ""
+    if services.already_completed_by(inspection, key):
+        # the tablet sent its draft again (the answer to the first send was lost): done once
+        messages.success(request, f"{inspection.number} completed (already recorded).")
+        return redirect(inspection.get_absolute_url())
     if inspection.state != InspectionState.SCHEDULED:
         messages.error(request, f"{inspection.number} is {inspection.get_state_display().lower()}.")
         return redirect(inspection.get_absolute_url())
     now = timezone.localtime().replace(second=0, microsecond=0)
     form = iforms.CompleteForm(
-        inspection, request.POST or None, initial={"started_at": now, "ended_at": now}
+        inspection,
+        request.POST or None,
+        request.FILES or None,
+        initial={"started_at": now, "ended_at": now},
     )
     status = 200
     if request.method == "POST":
@@ -176,6 +184,8 @@ def inspection_complete(request: HttpRequest, pk: int) -> HttpResponse:
                     observations=d.get("observations") or "",
                     samples=d.get("samples") or (),
                     samples_text=d.get("samples_text") or "",
+                    submission_key=d.get("submission_key") or "",
+                    photos=d.get("photos") or (),
                 )
             except OfficeError as e:
                 add_office_error(form, e, prefix="note_")

@@ -3,7 +3,10 @@ reported, § 196-19 D(9)(d)) on the facility page; slugs not reported on the sta
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
@@ -14,6 +17,9 @@ from .services import unreported
 from .views import slug_rows
 
 RECENT = 5
+#: The outside user's home: slugs of the last ``HOME_DAYS`` days, at most ``HOME_ROWS``.
+HOME_DAYS = 45
+HOME_ROWS = 10
 
 
 def facility_panel(request: Any, establishment: Any) -> Panel | None:
@@ -41,9 +47,34 @@ def facility_panel(request: Any, establishment: Any) -> Panel | None:
     )
 
 
+def home_panel(user: Any) -> Panel | None:
+    """An outside user's slugs of the last weeks, unreported first, each with its report
+    deadline (§ 196-19 D(9)(d)): one query for the slugs, one for their reports."""
+    since = timezone.now() - timedelta(days=HOME_DAYS)
+    slugs = visible(
+        SlugEvent.objects.filter(superseded_by__isnull=True, start__gte=since)
+        .select_related("meter__sampling_point__establishment")
+        .prefetch_related("reports"),
+        user,
+    ).order_by("-start", "-id")[:HOME_ROWS]
+    rows = slug_rows(slugs)
+    if not rows:
+        return None
+    now = timezone.now()
+    for r in rows:
+        r["due_soon"] = r["report"] is None and now <= r["due"] <= now + timedelta(hours=24)
+    rows.sort(key=lambda r: (r["report"] is not None, r["due"]))
+    return Panel(
+        "My slugs",
+        "meters/home_panel.html",
+        {"slugs": rows, "unreported": sum(1 for r in rows if r["report"] is None)},
+        order=2,
+    )
+
+
 def dashboard_panel(request: Any) -> Panel | None:
     if not is_staff_member(request.user):
-        return None
+        return home_panel(request.user)
     qs = unreported(SlugEvent.objects.select_related("meter__sampling_point__establishment"))
     return Panel(
         "Slugs not reported",

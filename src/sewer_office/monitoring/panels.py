@@ -18,6 +18,7 @@ from sewer_office.accounts.roles import (
 from sewer_office.core.panels import Panel
 from sewer_office.findings.choices import ReviewState
 from sewer_office.findings.queries import open_findings
+from sewer_office.registry.models import Establishment
 
 from . import queries
 from .models import DischargeLimit, SamplingEvent, SamplingPoint
@@ -64,10 +65,50 @@ def facility_panel(request: Any, establishment: Any) -> Panel | None:
     )
 
 
+#: The outside user's home: at most this many facilities, results and findings each.
+HOME_FACILITIES = 5
+HOME_ROWS = 5
+#: How far ahead the outside user's home looks for sampling due.
+HOME_DUE_DAYS = 31
+
+
+def home_panel(user: Any) -> Panel | None:
+    """An outside user's facilities at a glance: sampling due, latest results with their
+    status and citations, open findings. Bounded: a fixed number of queries per facility and
+    at most :data:`HOME_FACILITIES` facilities (the user's own, the count of the rest shown)."""
+    facilities = visible(Establishment.objects.all(), user).order_by("name", "id")
+    shown = list(facilities[:HOME_FACILITIES])
+    if not shown:
+        return None
+    due = queries.sampling_due(user, within_days=HOME_DUE_DAYS)
+    rows = []
+    for est in shown:
+        findings = open_findings(user).filter(establishment=est)
+        rows.append(
+            {
+                "est": est,
+                "due": [d for d in due if d["point"].establishment_id == est.pk][:HOME_ROWS],
+                "results": queries.recent_results(est, user)[:HOME_ROWS],
+                "findings": list(findings[:HOME_ROWS]),
+                "findings_count": findings.count(),
+            }
+        )
+    return Panel(
+        title="My facility at a glance",
+        template="monitoring/_home_panel.html",
+        context={
+            "facilities": rows,
+            "more": facilities.count() - len(shown),
+            "days": HOME_DUE_DAYS,
+        },
+        order=1,
+    )
+
+
 def dashboard_panel(request: Any) -> Panel | None:
     user = request.user
     if not is_staff_member(user):
-        return None
+        return home_panel(user)
     new = open_findings(user).filter(review=ReviewState.NEW)
     new_count = new[: COUNT_CAP + 1].count()
     return Panel(

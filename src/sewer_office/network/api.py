@@ -1,12 +1,14 @@
 """Network API: ``GET /api/network/trace/{manhole}/`` (the JSON of ``sewer-use trace``; staff
-only, as the network page) and ``POST /api/network/import/`` (Superintendent or engineer)."""
+only, as the network page; ``?area=1`` adds the traced manholes and pipes the map highlights),
+``GET /api/network/geojson/`` (the active network and its facilities for the map, staff only)
+and ``POST /api/network/import/`` (Superintendent or engineer)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.exceptions import PermissionDenied
@@ -27,7 +29,12 @@ def _staff(request: Request) -> None:
 @extend_schema(
     tags=["Network"],
     summary="Facilities and properties upstream of a manhole, nearest first",
-    parameters=[],
+    parameters=[
+        OpenApiParameter("limit", int, description="at most this many parcels"),
+        OpenApiParameter(
+            "area", bool, description="add the traced manholes and pipes (for the map)"
+        ),
+    ],
     responses=inline_serializer(
         "UpstreamTrace",
         {"manhole": serializers.CharField(), "upstream": serializers.ListField()},
@@ -42,7 +49,34 @@ def trace(request: Request, manhole: str) -> Response:
         n = int(limit) if limit else None
     except ValueError:
         return Response({"detail": "limit must be a whole number"}, status=400)
-    return Response(ns.trace(manhole, limit=n).as_dict())
+    area = request.query_params.get("area", "").lower() in ("1", "true", "yes")
+    return Response(ns.trace(manhole, limit=n).as_dict(area=area))
+
+
+@extend_schema(
+    tags=["Network"],
+    summary="The active network and its facilities as GeoJSON (for the map)",
+    responses=inline_serializer(
+        "NetworkMap",
+        {
+            "type": serializers.CharField(),
+            "network": serializers.DictField(),
+            "crs": serializers.DictField(),
+            "features": serializers.ListField(),
+        },
+    ),
+)
+@api_view(["GET"])
+@permission_classes([OfficeUser])
+def network_geojson(request: Request) -> Response:
+    _staff(request)
+    data = ns.map_geojson()
+    if data is None:
+        return Response(
+            {"detail": "No sewer network has been imported yet (sewer-use import-network)."},
+            status=404,
+        )
+    return Response(data, content_type="application/geo+json")
 
 
 @extend_schema(

@@ -1,11 +1,15 @@
-"""The network page: the active sewer network drawn by the server (SVG), a manhole picker, and
-the upstream trace — the traced area highlighted and the ordered list of what drains there.
+"""The network page: the active sewer network on an interactive map (Leaflet, shipped with the
+static files; the network from ``/api/network/geojson/``), a manhole picker, and the upstream
+trace — the traced area highlighted and the ordered list of what drains there. Clicking a
+manhole traces from it (``/api/network/trace/{manhole}/?area=1``); without JavaScript, the
+picker and the server's drawing (SVG) do the same.
 
 Staff only: the trace lists other people's properties, so outside users get 403.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
@@ -28,6 +32,8 @@ def network_page(request: HttpRequest) -> HttpResponse:
         "version": None,
         "rows": TRACE_ROWS,
         "recent_days": ns.RECENT_DAYS,
+        "tile_url": settings.SEWER_USE_MAP_TILE_URL,
+        "tile_attribution": settings.SEWER_USE_MAP_TILE_ATTRIBUTION,
     }
     if found is None:
         return render(request, "network/network.html", context)

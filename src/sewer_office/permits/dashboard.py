@@ -42,6 +42,12 @@ def build(user: Any) -> dict[str, Any]:
                 rows = list(qs[:QUEUE_ROWS])
                 for r in rows:
                     r.waiting_on_me = r.state in mine or r.state in wf.states_for_roles(acting)
+                    if not acting:  # the outside user's home: what each application waits for
+                        r.waits_for = [
+                            (t.label, "you" if t.applicant and not t.roles else t.who())
+                            for t in wf.transitions
+                            if r.state in t.sources and t.queue
+                        ]
                 queues.append({"kind": kind, "title": title, "count": count, "rows": rows})
     if acting:
         for kind in KINDS.values():
