@@ -28,6 +28,7 @@ PANEL_MODULES = (
     "sewer_office.grease.panels",
     "sewer_office.inspections.panels",
     "sewer_office.enforcement.panels",
+    "sewer_office.billing.panels",
 )
 
 
