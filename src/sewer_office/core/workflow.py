@@ -67,10 +67,11 @@ class Transition:
     #: put every open record in the actor's work queue on the dashboard.
     queue: bool = True
     #: Not a manual step: what makes it (e.g. "a payment settling the permit's fee invoice,
-    #: recorded by the clerk in billing"). Never offered on the pages or the API, never in a
-    #: work queue; :func:`~sewer_office.core.services.perform` makes it only when its caller
-    #: says ``automatic=True`` (the higher app that owns the event), still as an actor the
-    #: transition's roles name.
+    #: recorded by the clerk in billing"). Never offered as an action on the pages or the API;
+    #: still in the work queue of its roles (the clerk has the fee to take, elsewhere);
+    #: :func:`~sewer_office.core.services.perform` makes it only when its caller says
+    #: ``automatic=True`` (the higher app that owns the event), as an actor the transition's
+    #: roles name.
     automatic: str = ""
 
     @property
@@ -158,12 +159,7 @@ class Workflow:
     def states_for_roles(self, roles: Iterable[str]) -> set[str]:
         """States from which someone with ``roles`` can move a record (their work queue)."""
         wanted = set(roles)
-        return {
-            s
-            for t in self.transitions
-            if t.queue and not t.automatic and t.roles & wanted
-            for s in t.sources
-        }
+        return {s for t in self.transitions if t.queue and t.roles & wanted for s in t.sources}
 
     def states_for_applicant(self) -> set[str]:
         return {
