@@ -374,7 +374,8 @@ def apply_credit(
         who = _lock_person(person)
         payments = list(Payment.objects.filter(person=who).order_by("received_on", "id"))
         left = unapplied_of(payments)
-        credit = sum((v for v in left.values() if v > 0), ZERO)
+        # refunds not tied to a payment come out of the credit as a whole
+        credit = min(sum((v for v in left.values() if v > 0), ZERO), credit_of(who))
         if credit <= 0:
             raise Blocked(f"{who.name} has no credit to apply.")
         plan = _plan(who, allocations, credit)
@@ -413,7 +414,7 @@ def refund(
         if payment is not None:
             if payment.person_id != who.pk:
                 raise InvalidInput({"payment": ["That payment was made by another person."]})
-            available = unapplied_of([payment])[payment.pk]
+            available = min(unapplied_of([payment])[payment.pk], credit_of(who))
             source = f"payment {payment.receipt_number}"
         else:
             available = credit_of(who)
