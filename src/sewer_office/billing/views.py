@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -267,8 +268,10 @@ def statement_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 @office_view()
 def statement_index(request: HttpRequest) -> HttpResponse:
     """The persons with a billing record: staff see every one, outside users their own."""
-    billed = Invoice.objects.values("person_id").union(Payment.objects.values("person_id"))
-    persons = visible(Person.objects.filter(pk__in=[r["person_id"] for r in billed]), request.user)
+    billed = Q(pk__in=Invoice.objects.order_by().values("person_id")) | Q(
+        pk__in=Payment.objects.order_by().values("person_id")
+    )
+    persons = visible(Person.objects.filter(billed), request.user)
     return render(request, "billing/statement_index.html", {"persons": persons.order_by("name")})
 
 
