@@ -6,8 +6,7 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from sewer_office.billing.payments import issue_permit_fee_invoice
-from sewer_office.permits.models import BuildingSewerPermit
+from sewer_office.billing.models import Invoice
 
 from .billing_money_factories import pay_fee
 from .factories import GOOD_DESIGN, PASSWORD, Town, new_record
@@ -59,7 +58,9 @@ def test_building_sewer_permit_end_to_end_through_the_api(town: Town) -> None:
     clerk = _token_client("clerk")
     r = clerk.post(url + "record_fee_payment/", {"receipt_number": "R-77"}, format="json")
     assert r.status_code == 403 and "fee invoice" in r.json()["detail"]
-    invoice = issue_permit_fee_invoice(town.u("clerk"), BuildingSewerPermit.objects.get(pk=pk))
+    r = clerk.post(f"/api/billing/permit-fees/building-sewer/{pk}/invoice/", format="json")
+    assert r.status_code == 201 and r.json()["total"] == "200.00", r.content
+    invoice = Invoice.objects.get(pk=r.json()["id"])
     r = clerk.post(
         "/api/billing/payments/",
         {"person": invoice.person_id, "amount": "200.00", "method": "check",

@@ -7,7 +7,8 @@
 "invoices": [12, 13]}``, or ``"applications": [{"invoice": 12, "amount": "50.00"}]``) records a
 payment (clerk); ``GET /api/billing/payments/<id>/receipt/`` is its receipt PDF;
 ``POST /api/billing/statements/<person id>/refund/`` and ``.../apply-credit/`` refund credit
-and apply it (clerk). Staff read everything; outside users read their own persons' charges,
+and apply it (clerk); ``POST /api/billing/permit-fees/<building-sewer|subdivision>/<id>/invoice/``
+issues a permit's fee invoice (clerk). Staff read everything; outside users read their own persons' charges,
 invoices, receipts and statements — another's is 404. Refusals answer with the services'
 message (400, 403, 409).
 """
@@ -23,10 +24,12 @@ from django.urls import URLPattern, path
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action, api_view
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
+from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
 from sewer_office.registry.models import Person
 
 from . import payments, receipts, statements
@@ -313,6 +316,26 @@ def apply_credit(request: Request, person: int) -> Response:
     return Response(ApplicationSerializer(done, many=True).data, status=status.HTTP_201_CREATED)
 
 
+FEE_MODELS: dict[str, Any] = {
+    "building-sewer": BuildingSewerPermit,
+    "subdivision": SubdivisionSewer,
+}
+
+
+@extend_schema(request=None, responses={201: InvoiceSerializer})
+@api_view(["POST"])
+def permit_fee_invoice(request: Request, kind: str, pk: int) -> Response:
+    """Issue the permit's fee invoice to its applicant, due on the application date (clerk);
+    the payment that settles it makes the permit's fee step."""
+    payments.require_money_role(request.user, "Issuing a permit's fee invoice")
+    model = FEE_MODELS.get(kind)
+    if model is None:
+        raise NotFound(f"No fee is invoiced for {kind!r} records.")
+    record = get_object_or_404(model, pk=pk)
+    invoice = payments.issue_permit_fee_invoice(request.user, record)
+    return Response(InvoiceSerializer(invoice).data, status=status.HTTP_201_CREATED)
+
+
 ROUTES: list[tuple[str, Any, str]] = [
     ("billing/charges", ChargeViewSet, "billing-charge"),
     ("billing/invoices", InvoiceViewSet, "billing-invoice"),
@@ -323,5 +346,10 @@ PATHS: list[URLPattern] = [
     path("billing/statements/<int:person>/refund/", refund, name="billing-refund"),
     path(
         "billing/statements/<int:person>/apply-credit/", apply_credit, name="billing-apply-credit"
+    ),
+    path(
+        "billing/permit-fees/<slug:kind>/<int:pk>/invoice/",
+        permit_fee_invoice,
+        name="billing-permit-fee-invoice",
     ),
 ]
