@@ -11,7 +11,8 @@ from typing import Any
 from django.db import transaction
 
 from sewer_office.billing.choices import ChargeSource, InvoiceKind, Series
-from sewer_office.billing.models import Charge, Invoice, InvoiceLine, NumberSequence
+from sewer_office.billing.models import Charge, Invoice, InvoiceLine
+from sewer_office.billing.numbers import next_number
 from sewer_office.billing.payments import (
     Allocation,
     issue_permit_fee_invoice,
@@ -51,16 +52,11 @@ def invoice(
 ) -> Invoice:
     """An issued invoice (or credit note) of one line for ``amount``, numbered in sequence."""
     with transaction.atomic():
-        NumberSequence.objects.get_or_create(series=Series.INVOICE, year=issued_on.year)
-        seq = NumberSequence.objects.select_for_update().get(
-            series=Series.INVOICE, year=issued_on.year
-        )
-        seq.last += 1
-        seq.save()
+        sequence, number = next_number(Series.INVOICE, issued_on.year)
         value = Decimal(amount)
         charge = Charge.objects.create(
             source=ChargeSource.SURCHARGE,
-            source_key=f"test:{seq.last}",
+            source_key=f"test:{number}",
             citation="§ 196-19 E(1)(d)",
             description=description,
             person=person,
@@ -70,9 +66,9 @@ def invoice(
         )
         inv = Invoice.objects.create(
             kind=kind,
-            number=f"{issued_on.year}-{seq.last:04d}",
+            number=number,
             year=issued_on.year,
-            sequence=seq.last,
+            sequence=sequence,
             person=person,
             issued_on=issued_on,
             due_on=due_on,

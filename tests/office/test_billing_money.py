@@ -161,9 +161,9 @@ def test_the_permit_fee_step_is_made_by_the_payment_that_settles_its_invoice(
 ) -> None:
     permit = new_record("building-sewer", town)
     inv = issue_permit_fee_invoice(town.u("clerk"), permit)
-    assert inv.total == D("200.00") and inv.due_on == permit.filed_on
+    assert inv.total == D("200.00") and inv.due_basis["name"] == "invoice.due_days"
     line = inv.lines.get()
-    assert line.citation == "§ 196-18 B"
+    assert line.citation == "§ 196-18 B(1)"
     assert line.computation["parameters"][0]["name"] == "fee.building_sewer.class_1"
     with pytest.raises(Blocked, match="already invoiced"):
         issue_permit_fee_invoice(town.u("clerk"), permit)
@@ -185,7 +185,7 @@ def test_subdivision_fee_by_estimated_cost_paid_through_billing(town: Town) -> N
     sub = pay_fee(town, sub, method="transfer", reference="ACH 5521")
     assert sub.state == "fee_paid" and sub.fee_receipt.startswith("R")
     charge = sub_charge = Payment.objects.get().applications.get().invoice.lines.get().charge
-    assert charge.citation == "§ 196-23 C" and sub_charge.amount == sub.fee_amount
+    assert charge.citation.startswith("§ 196-23 C") and sub_charge.amount == sub.fee_amount
 
 
 def test_statement_runs_the_balance_and_it_equals_owed_less_credit(town: Town) -> None:

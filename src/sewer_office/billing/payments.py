@@ -36,13 +36,14 @@ from sewer_office.accounts.roles import CLERK, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.services import perform
-from sewer_office.permits.rules import subdivision_fee
+from sewer_office.permits.rules import subdivision_fee as subdivision_fee_rule
 from sewer_office.permits.services.building_sewer import assess_fee as bs_fee
 from sewer_office.permits.services.building_sewer import (
     fee_not_configured_message as bs_not_configured,
 )
 from sewer_office.registry.models import Person
 
+from .charges import building_sewer_fee, subdivision_fee
 from .choices import (
     METHODS_NEEDING_REFERENCE,
     ChargeSource,
@@ -51,15 +52,9 @@ from .choices import (
     PaymentMethod,
     Series,
 )
-from .models import (
-    Charge,
-    Invoice,
-    InvoiceLine,
-    NumberSequence,
-    Payment,
-    PaymentApplication,
-    Refund,
-)
+from .invoices import issue_invoice
+from .models import Invoice, InvoiceLine, Payment, PaymentApplication, Refund
+from .numbers import next_number
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
@@ -189,7 +184,7 @@ def open_invoices(person: Person) -> list[tuple[Invoice, Decimal]]:
 def next_receipt_number(year: int) -> str:
     """The next receipt number of ``year`` (``R2026-0001``), without gaps: the sequence row is
     locked FOR UPDATE until the caller's transaction ends (call inside it)."""
-    return f"R{year}-{_next_sequence(Series.RECEIPT, year):04d}"
+    return next_number(Series.RECEIPT, year)[1]
 
 
 # --- recording payments ----------------------------------------------------------------------
@@ -511,11 +506,13 @@ def applications_by_invoice(invoice_ids: Sequence[int]) -> dict[int, list[Paymen
 # Decided: the fee invoice is issued by the clerk (the billing page of permit fees, linked
 # from the permit page), not at filing: filing stays a permits service (permits never import
 # billing), and an application filed while the fee is not configured gets its invoice once
-# the Town Board's resolution is recorded. The fee is due on the application date: § 196-18 B
-# ("shall be paid to the Town at the time the application is filed") and § 196-23 C ("the
-# fee to accompany the application") fix it; no due-days parameter applies.
+# the Town Board's resolution is recorded. The charge is billing-core's (charges.py: citation,
+# the dated fee of the application date, steps), the invoice too (invoices.issue_invoice:
+# numbered, due after ``invoice.due_days``). The law wants the fee with the application
+# (§ 196-18 B, § 196-23 C): the permit waits in its fee step until the invoice is paid.
 
-#: The permit kinds whose fee billing invoices, with the source and what the law says.
+#: The permit kinds whose fee billing invoices, with the source and what the law says of
+#: when it is paid.
 FEE_KINDS: dict[str, tuple[str, str]] = {
     "permits.buildingsewerpermit": (
         ChargeSource.BUILDING_SEWER_FEE,
@@ -526,6 +523,13 @@ FEE_KINDS: dict[str, tuple[str, str]] = {
         ChargeSource.SUBDIVISION_FEE,
         "§ 196-23 C: the fee to accompany the application",
     ),
+}
+
+
+#: billing-core's charge of each fee source (citation, dated parameter, steps).
+FEE_CHARGES: dict[str, Any] = {
+    ChargeSource.BUILDING_SEWER_FEE: building_sewer_fee,
+    ChargeSource.SUBDIVISION_FEE: subdivision_fee,
 }
 
 
@@ -565,7 +569,7 @@ def fee_assessment(record: Any) -> tuple[Decimal | None, dict[str, Any], str]:
             "",
         )
     if label == "permits.subdivisionsewer":
-        result = subdivision_fee(record.estimated_cost, record.filed_on)
+        result = subdivision_fee_rule(record.estimated_cost, record.filed_on)
         rate = result.rate
         param = {
             "name": rate.name,
@@ -593,97 +597,27 @@ def fee_assessment(record: Any) -> tuple[Decimal | None, dict[str, Any], str]:
 
 
 def issue_permit_fee_invoice(actor: Any, record: Any, *, at: datetime | None = None) -> Invoice:
-    """Charge the permit's fee and issue its invoice to the applicant (the clerk), due on
-    the application date. Refused when the fee is not configured (naming the resolution to
+    """Charge the permit's fee and issue its invoice to the applicant (the clerk). Refused when the fee is not configured (naming the resolution to
     record), when the step is past, or when an invoice not void already bills it."""
     require_money_role(actor, "Issuing a permit's fee invoice")
     label = record._meta.label_lower
     if label not in FEE_KINDS:
         raise InvalidInput({"permit": [f"{record._meta.verbose_name} carries no fee."]})
-    source, due_text = FEE_KINDS[label]
+    source = FEE_KINDS[label][0]
     step = record.WORKFLOW.get(FEE_STEPS[source])
     if record.state not in step.sources:
         raise Blocked(
             f"{record.number} is {record.WORKFLOW.label(record.state).lower()}: its fee step is "
             "past, there is no fee to invoice."
         )
-    amount, computation, blocked = fee_assessment(record)
+    amount, _, blocked = fee_assessment(record)
     if amount is None:
         raise Blocked(blocked)
     when = at or timezone.now()
-    ct = ContentType.objects.get_for_model(record)
     with transaction.atomic():
         who = _lock_person(record.applicant)
         if any(i.state == InvoiceState.ISSUED for i in fee_invoices_of(record)):
             raise Blocked(f"The fee of {record.number} is already invoiced.")
-        citation = due_text.split(":")[0]
-        charge = audit.create_recorded(
-            Charge,
-            {
-                "source": source,
-                "source_key": fee_key(record),
-                "citation": citation,
-                "description": f"{ChargeSource(source).label}, {record.number}",
-                "person": who,
-                "property": record.property,
-                "content_type": ct,
-                "object_id": str(record.pk),
-                "assessed_on": record.filed_on,
-                "amount": amount,
-                "computation": computation,
-                "created_by": actor,
-                "created_at": when,
-            },
-            actor=actor,
-            action="charge",
-            citation=citation,
-            at=when,
-        )
-        issued_on = _today(when)
-        year = issued_on.year
-        sequence = _next_sequence(Series.INVOICE, year)
-        invoice = audit.create_recorded(
-            Invoice,
-            {
-                "kind": InvoiceKind.INVOICE,
-                "number": f"{year}-{sequence:04d}",
-                "year": year,
-                "sequence": sequence,
-                "person": who,
-                "issued_on": issued_on,
-                "due_on": record.filed_on,
-                "due_basis": {"citation": citation, "text": due_text},
-                "total": amount,
-                "issued_by": actor,
-                "issued_at": when,
-            },
-            actor=actor,
-            action="issue_invoice",
-            citation=citation,
-            at=when,
-        )
-        audit.create_recorded(
-            InvoiceLine,
-            {
-                "invoice": invoice,
-                "position": 1,
-                "charge": charge,
-                "description": charge.description,
-                "citation": citation,
-                "amount": amount,
-                "computation": computation,
-            },
-            actor=actor,
-            action="invoice_line",
-            citation=citation,
-            at=when,
-        )
+        charge = FEE_CHARGES[source](record, actor)
+        invoice = issue_invoice(who, [charge], actor, _today(when))
     return invoice
-
-
-def _next_sequence(series: str, year: int) -> int:
-    NumberSequence.objects.get_or_create(series=series, year=year)
-    seq = NumberSequence.objects.select_for_update().get(series=series, year=year)
-    seq.last += 1
-    seq.save(update_fields=["last"])
-    return seq.last

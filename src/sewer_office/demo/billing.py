@@ -5,7 +5,8 @@ The building sewer and subdivision permits take their fee step from the payment 
 invoice (:func:`pay_permit_fee`, called by the permit builders at the day of the fee step):
 cash, checks with their numbers, cards and transfers with their references, in turn. Then
 :func:`load_demo_billing` leaves part of the permits still waiting on their fee invoiced and
-overdue, one of them partly paid, and the homeowner ``owner`` an overpayment held as credit,
+overdue, one of them partly paid, one credited in full by a credit note (its applicant
+withdrew), and the homeowner ``owner`` an overpayment held as credit,
 part of it refunded.
 """
 
@@ -15,6 +16,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from sewer_office.billing.invoices import credit_note
 from sewer_office.billing.payments import (
     Allocation,
     issue_permit_fee_invoice,
@@ -22,6 +24,7 @@ from sewer_office.billing.payments import (
     record_payment,
     refund,
 )
+from sewer_office.core.services import perform
 from sewer_office.permits.models import BuildingSewerPermit
 
 if TYPE_CHECKING:
@@ -62,8 +65,9 @@ def load_demo_billing(town: Town) -> None:
     anchor_at = town.moment(0, 30)
     waiting = list(BuildingSewerPermit.objects.filter(state="submitted").order_by("filed_on", "id"))
     issued = []
-    for permit in waiting[:3]:
-        issued.append(issue_permit_fee_invoice(clerk, permit, at=town.moment(2)))
+    for permit in waiting[:3]:  # invoiced when filed: now past due
+        filed = (town.anchor - permit.filed_on).days
+        issued.append(issue_permit_fee_invoice(clerk, permit, at=town.moment(filed)))
     if issued:
         first = issued[0]
         record_payment(
@@ -78,6 +82,11 @@ def load_demo_billing(town: Town) -> None:
             at=town.moment(1),
         )
         assert outstanding(first) > 0
+    if len(issued) == 3:  # the third applicant withdrew: its fee invoice credited in full
+        withdrawn = waiting[2]
+        credit_note(issued[2], clerk, "Application withdrawn before review; fee not due.",
+                    issued_on=town.anchor - timedelta(days=1))  # fmt: skip
+        perform(withdrawn, "withdraw", clerk, reason="Owner's written request.", at=town.moment(1))
     owner = town.owner_person
     assert owner is not None, "the homeowner is built before billing"
     record_payment(
