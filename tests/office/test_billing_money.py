@@ -28,6 +28,7 @@ from sewer_office.billing.payments import (
 from sewer_office.billing.receipts import receipt_pdf, statement_pdf
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent, ImmutableRecord
+from sewer_office.permits.models import BuildingSewerPermit
 from sewer_office.registry.models import Person
 
 from .billing_money_factories import invoice, pay_fee
@@ -328,3 +329,25 @@ def test_permit_fee_page_issues_the_invoice(town: Town, login: Any) -> None:
     assert (
         'id="automatic-record_fee_payment"' in page and "/actions/record_fee_payment/" not in page
     )
+
+
+def test_demo_town_billing(db: Any, settings: Any) -> None:
+    from sewer_office.demo.build import build_demo_town
+
+    settings.SEWER_USE_JURISDICTION = "demo"
+    town = build_demo_town()
+    today = town.anchor
+    paid = BuildingSewerPermit.objects.exclude(state__in=("submitted", "withdrawn")).exclude(
+        fee_receipt=""
+    )
+    assert paid.exists() and all(p.fee_receipt.startswith("R") for p in paid)
+    assert Payment.objects.filter(receipt_number__in=paid.values("fee_receipt")).count() == (
+        paid.count()
+    )
+    late = statements.overdue(today, town.users["clerk"])
+    assert len(late) >= 2
+    assert any(a.outstanding < a.invoice.total for a in late)  # partly paid
+    assert Invoice.objects.filter(kind=InvoiceKind.CREDIT_NOTE).exists()
+    assert town.owner_person is not None and credit_of(town.owner_person) == D("50.00")
+    st = statements.statement(town.owner_person)
+    assert st.balance == st.owed - st.credit
