@@ -1,0 +1,1 @@
+"""Billing pages, one module per owner: :mod:`.core` (runs, invoices, charges)."""
