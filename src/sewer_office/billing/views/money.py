@@ -22,6 +22,11 @@ from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import STAFF_ROLES, is_staff_member
+from sewer_office.billing import exports, payments, receipts, statements
+from sewer_office.billing.filters import PaymentFilter
+from sewer_office.billing.forms import AgingForm, CreditForm, PaymentForm, PeriodForm, RefundForm
+from sewer_office.billing.models import Invoice, Payment
+from sewer_office.billing.payments import MONEY_ROLES, Allocation
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import export
@@ -29,12 +34,6 @@ from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
 from sewer_office.registry.models import Person
-
-from . import exports, payments, receipts, statements
-from .filters import PaymentFilter
-from .forms import AgingForm, CreditForm, PaymentForm, PeriodForm, RefundForm
-from .models import Invoice, Payment
-from .payments import MONEY_ROLES, Allocation
 
 
 def _file(body: bytes, content_type: str, name: str, inline: bool = False) -> HttpResponse:
