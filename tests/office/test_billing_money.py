@@ -15,13 +15,14 @@ from django.utils import timezone
 
 from sewer_office.billing import exports, statements
 from sewer_office.billing.choices import InvoiceKind
-from sewer_office.billing.models import Invoice, Payment, PaymentApplication, Refund
+from sewer_office.billing.models import BillingRun, Invoice, Payment, PaymentApplication, Refund
 from sewer_office.billing.payments import (
     Allocation,
     apply_credit,
     credit_of,
     issue_permit_fee_invoice,
     outstanding,
+    outstanding_of,
     record_payment,
     refund,
 )
@@ -351,3 +352,9 @@ def test_demo_town_billing(db: Any, settings: Any) -> None:
     assert town.owner_person is not None and credit_of(town.owner_person) == D("50.00")
     st = statements.statement(town.owner_person)
     assert st.balance == st.owed - st.credit
+    run = BillingRun.objects.get(state="issued")  # the last quarter's surcharges
+    issued = list(Invoice.objects.filter(run=run))
+    assert issued and sum(i.total for i in issued) == run.total
+    left = outstanding_of(issued)
+    assert any(left[i.pk] == 0 for i in issued)
+    assert len(issued) < 2 or any(0 < left[i.pk] < i.total for i in issued)

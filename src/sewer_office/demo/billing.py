@@ -1,5 +1,6 @@
-"""The demo town's billing: permit fees invoiced and paid at the clerk's desk, and the money
-side of the town's invoices — paid, partly paid and overdue — with a credit held and refunded.
+"""The demo town's billing: the last quarter's surcharges of the demo facilities issued
+through the billing run, permit fees invoiced and paid at the clerk's desk, and the money
+side — paid, partly paid and overdue invoices, a credit note, a credit held and refunded.
 
 The building sewer and subdivision permits take their fee step from the payment of their fee
 invoice (:func:`pay_permit_fee`, called by the permit builders at the day of the fee step):
@@ -12,11 +13,14 @@ part of it refunded.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import csv
+import io
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from sewer_office.billing.invoices import credit_note
+from sewer_office.billing.models import Invoice
 from sewer_office.billing.payments import (
     Allocation,
     issue_permit_fee_invoice,
@@ -24,8 +28,11 @@ from sewer_office.billing.payments import (
     record_payment,
     refund,
 )
+from sewer_office.billing.runs import create_run, issue_run
 from sewer_office.core.services import perform
+from sewer_office.monitoring.lab_import import import_lab_file
 from sewer_office.permits.models import BuildingSewerPermit
+from sewer_office.registry.models import Establishment
 
 if TYPE_CHECKING:
     from .build import Town
@@ -58,9 +65,75 @@ def pay_permit_fee(clerk: Any, permit: Any, at: datetime, paid_on: Any) -> Any:
     return permit
 
 
+def last_quarter(anchor: date) -> tuple[str, date]:
+    """The last calendar quarter that ended before ``anchor``: its label and last day."""
+    q = (anchor.month - 1) // 3  # the current quarter, 0-based
+    year, q = (anchor.year, q) if q > 0 else (anchor.year - 1, 4)
+    last = date(year, 3 * q, 1) + timedelta(days=32)
+    return f"{year}-Q{q}", last.replace(day=1) - timedelta(days=1)
+
+
+#: Weekly composite oil and grease (mg/l) in the quarter, per facility with a declared flow:
+#: above the 50 mg/l of normal sewage (§ 196-15 NORMAL SEWAGE), each by its own margin.
+GREASE: dict[str, tuple[int, int]] = {
+    "Hudson Creamery": (130, 210),
+    "Dutchess Precision Machining": (105, 160),
+    "Acme Plating Corporation": (60, 99),
+}
+
+
+def _grease_csv(town: Town, first: date, last: date) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["sample_id", "sampled_at", "sample_type", "parameter", "value", "unit",
+                "facility", "sampling_point", "method"])  # fmt: skip
+    for est in Establishment.objects.filter(name__in=GREASE).order_by("name"):
+        low, high = GREASE[est.name]
+        day = first + timedelta(days=2)
+        while day <= min(last, town.anchor - timedelta(days=1)):
+            value = town.rng.randint(low, high)
+            w.writerow([f"{est.code}-OG-{day:%y%m%d}", f"{day:%Y-%m-%d}T07:00", "composite",
+                        "Oil and grease", value, "mg/l", est.code, "CM-1", "EPA 1664"])  # fmt: skip
+            day += timedelta(days=7)
+    return out.getvalue()
+
+
+def surcharges(town: Town) -> None:
+    """The last quarter's extra-strength surcharges, through the billing run (computed,
+    reviewed, issued five days after the quarter's end), then the money: every third invoice
+    paid in full by check, every third half paid by transfer, the rest left overdue."""
+    clerk = town.users["clerk"]
+    period, last_day = last_quarter(town.anchor)
+    first_day = (last_day.replace(day=1) - timedelta(days=62)).replace(day=1)
+    report = import_lab_file(
+        _grease_csv(town, first_day, last_day).encode(),
+        "demo-grease-composites.csv",
+        town.users["superintendent"],
+        today=town.anchor,
+    )
+    if not report.stored:
+        raise RuntimeError(f"demo grease results refused: {report.errors[:5]} {report.refused}")
+    run = create_run(period, clerk)
+    issue_run(run, clerk, issued_on=min(last_day + timedelta(days=5), town.anchor))
+    for k, inv in enumerate(Invoice.objects.filter(run=run).order_by("sequence")):
+        paid_on = min(last_day + timedelta(days=12 + k), town.anchor)
+        days = (town.anchor - paid_on).days
+        if k % 3 == 0:
+            record_payment(clerk, person=inv.person, amount=inv.total, method="check",
+                           reference=f"{3100 + k}", received_on=paid_on,
+                           allocations=[Allocation(inv)], at=town.moment(days))  # fmt: skip
+        elif k % 3 == 1:
+            record_payment(clerk, person=inv.person, method="transfer",
+                           amount=(inv.total / 2).quantize(Decimal("0.01")),
+                           reference=f"ACH {88000 + k}", received_on=paid_on,
+                           allocations=[Allocation(inv)], at=town.moment(days))  # fmt: skip
+
+
 def load_demo_billing(town: Town) -> None:
-    """Fee invoices of the permits still waiting on their fee: overdue (the fee is due at
-    filing), one partly paid; an overpayment held as credit and partly refunded."""
+    """The quarter's surcharges (:func:`surcharges`); fee invoices of the permits still
+    waiting on their fee: overdue, one partly paid, one credited; an overpayment held as credit
+    and partly refunded."""
+    surcharges(town)
     clerk = town.users["clerk"]
     anchor_at = town.moment(0, 30)
     waiting = list(BuildingSewerPermit.objects.filter(state="submitted").order_by("filed_on", "id"))
