@@ -174,7 +174,8 @@ def add_meters(ests: list[Any], metered: int, days: int) -> int:
     first = datetime(2026, 1, 1, tzinfo=TOWN)
     minutes = days * 1440
     adapt = connection.ops.adapt_datetimefield_value
-    stamps = [adapt(first + timedelta(minutes=m)) for m in range(minutes)]
+    utc = first.astimezone(ZoneInfo("UTC"))  # minutes in UTC: no repeated or missing hour at DST
+    stamps = [adapt(utc + timedelta(minutes=m)) for m in range(minutes)]
     total = 0
     for e in ests[:metered]:
         meter = Meter.objects.create(
