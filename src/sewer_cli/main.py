@@ -38,6 +38,10 @@ class UsageError(Exception):
 # Every sub-command: name → (module of sewer_cli that registers it, the one-line help it gives).
 # In the order of the modules, and within a module in the order its register() adds them.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "bill": (
+        "cmd_bill",
+        "§ 196-19 E(1)(d): a billing run of the facilities' surcharges for a period",
+    ),
     "check": (
         "cmd_check",
         "evaluate laboratory results against the ordinance and permit limits",

@@ -14,6 +14,7 @@ from django.utils import timezone
 from sewer_office.core.services import perform
 from sewer_office.registry.services import declare_public_sewer_available
 
+from .billing_money_factories import pay_fee
 from .factories import Town, new_record
 
 
@@ -21,7 +22,7 @@ def bsp_to(t: Town, state: str, **kw: Any) -> Any:
     """A building sewer permit taken to ``state`` along the law's path."""
     p = new_record("building-sewer", t, **kw)
     steps: list[tuple[str, str, dict[str, Any]]] = [
-        ("record_fee_payment", "clerk", {"receipt_number": "R-1"}),
+        ("record_fee_payment", "clerk", {}),  # the fee invoice paid in billing
         ("approve_plans", "engineer", {}),
         (
             "record_road_opening_permit",
@@ -42,7 +43,7 @@ def bsp_to(t: Town, state: str, **kw: Any) -> Any:
     for name, who, data in steps[: order.index(state)]:
         if name == "approve_plans" and p.reuses_old_sewer:
             p = perform(p, "examine_old_sewer", t.u("superintendent"), {"result": "meets"})
-        p = perform(p, name, t.u(who), data)
+        p = pay_fee(t, p) if name == "record_fee_payment" else perform(p, name, t.u(who), data)
     return p
 
 
@@ -86,7 +87,7 @@ def run_all(t: Town) -> None:
     perform(s3, "withdraw", clerk, reason="sold")
     # Subdivision: to filing; a rejection and a withdrawal.
     d = new_record("subdivision", t)
-    d = perform(d, "record_fee_payment", clerk, {"receipt_number": "S-1"})
+    d = pay_fee(t, d)  # record_fee_payment, made by the payment
     d = perform(d, "record_health_approval", clerk, {"health_approval_ref": "H-1"})
     d = perform(d, "approve_plans", eng)
     perform(d, "record_filing", clerk, {})

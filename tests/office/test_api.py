@@ -6,6 +6,9 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from sewer_office.billing.models import Invoice
+
+from .billing_money_factories import pay_fee
 from .factories import GOOD_DESIGN, PASSWORD, Town, new_record
 
 
@@ -51,8 +54,25 @@ def test_building_sewer_permit_end_to_end_through_the_api(town: Town) -> None:
         owner.post(url + "record_fee_payment/", {"receipt_number": "1"}, format="json").status_code
         == 403
     )
+    # the clerk cannot tick the fee as paid either: the payment of its invoice makes the step
+    clerk = _token_client("clerk")
+    r = clerk.post(url + "record_fee_payment/", {"receipt_number": "R-77"}, format="json")
+    assert r.status_code == 403 and "fee invoice" in r.json()["detail"]
+    r = clerk.post(f"/api/billing/permit-fees/building-sewer/{pk}/invoice/", format="json")
+    assert r.status_code == 201 and r.json()["total"] == "200.00", r.content
+    invoice = Invoice.objects.get(pk=r.json()["id"])
+    r = clerk.post(
+        "/api/billing/payments/",
+        {"person": invoice.person_id, "amount": "200.00", "method": "check",
+         "reference": "1044", "invoices": [invoice.pk]},
+        format="json",
+    )  # fmt: skip
+    assert r.status_code == 201, r.content
+    assert (
+        owner.get(f"/api/permits/building-sewer/{pk}/").json()["fee_receipt"]
+        == (r.json()["receipt_number"])
+    )
     steps = [
-        ("clerk", "record_fee_payment", {"receipt_number": "R-77"}),
         ("engineer", "approve_plans", {}),
         (
             "highway",
@@ -69,7 +89,11 @@ def test_building_sewer_permit_end_to_end_through_the_api(town: Town) -> None:
     detail = owner.get(f"/api/permits/building-sewer/{pk}/").json()
     assert detail["state"] == "completed" and detail["available_actions"] == []
     timeline = owner.get(f"/api/permits/building-sewer/{pk}/timeline/").json()
-    assert [e["action"] for e in timeline] == ["file", *[s[1] for s in steps]]
+    assert [e["action"] for e in timeline] == [
+        "file",
+        "record_fee_payment",
+        *[s[1] for s in steps],
+    ]
     assert timeline[-1]["citation"] == "§ 196-18 J"
     prop = owner.get(f"/api/properties/{town.owner_home.pk}/").json()
     assert prop["wastewater_service"] == "public_sewer"
@@ -102,11 +126,7 @@ def test_list_filters_are_shared_with_the_web_list(town: Town, login: Any) -> No
     a = new_record("building-sewer", town)
     b = new_record("building-sewer", town, mine=False)
     clerk = _token_client("clerk")
-    clerk.post(
-        f"/api/permits/building-sewer/{b.pk}/transitions/record_fee_payment/",
-        {"receipt_number": "9"},
-        format="json",
-    )
+    pay_fee(town, b)
     ids = {
         r["id"]
         for r in clerk.get("/api/permits/building-sewer/?state=plan_review").json()["results"]

@@ -48,6 +48,24 @@ def _succeeded(page: Any) -> None:
         raise AssertionError(f"{page.url}: {errors}")
 
 
+def _pay_fee_at_the_desk(page: Any, base: str, number: str, amount: str) -> str:
+    """The clerk issues the permit's fee invoice and records its payment in billing; the
+    receipt number."""
+    page.goto(f"{base}/billing/permit-fees/")
+    page.locator(f"#fee-{number} button[type=submit]").click()
+    _succeeded(page)
+    invoice = page.locator(f"#fee-{number} td.invoice").inner_text().strip()
+    page.locator(f"#fee-{number} a", has_text="Record payment").click()
+    form = page.locator("#payment-form")
+    form.locator("label", has_text=invoice).locator("input[name=invoices]").check()
+    form.locator("[name=amount]").fill(amount)
+    form.locator("[name=method]").select_option("check")
+    form.locator("[name=reference]").fill("1044")
+    form.locator("#save-payment").click()
+    _succeeded(page)
+    return str(page.locator("h1").inner_text()).split()[-1]
+
+
 def test_owner_applies_and_the_office_completes_the_connection(
     live_server: Any, browser: Any, tmp_path: Path, settings: Any
 ) -> None:
@@ -78,7 +96,9 @@ def test_owner_applies_and_the_office_completes_the_connection(
     clerk = _sign_in(browser, base, "clerk")
     assert clerk.locator("a", has_text=number).count() == 1  # on the clerk's dashboard
     clerk.goto(url)
-    _act(clerk, "record_fee_payment", {"receipt_number": "R-2026-17"})
+    assert clerk.locator("#automatic-record_fee_payment").count() == 1  # not a checkbox
+    _pay_fee_at_the_desk(clerk, base, number, "200.00")
+    clerk.goto(url)
     assert "Plan review" in clerk.locator("h1").inner_text()
 
     engineer = _sign_in(browser, base, "engineer")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sewer_office.core.services import perform
 from sewer_office.permits.models import BuildingSewerPermit
 
+from .billing_money_factories import pay_fee
 from .factories import Town, new_record, plan_file
 from .paths import bsp_to
 
@@ -58,7 +58,7 @@ def test_engineer_sees_design_checks_and_cannot_approve_failing_plans(
     from .factories import BAD_DESIGN
 
     p = new_record("building-sewer", town, design=BAD_DESIGN)
-    p = perform(p, "record_fee_payment", town.u("clerk"), {"receipt_number": "1"})
+    p = pay_fee(town, p)
     c = login("engineer")
     page = c.get(f"/permits/building-sewer/{p.pk}/").content.decode()
     assert 'id="plan-checks"' in page and "§ 196-18 F" in page and "failed" in page
@@ -102,12 +102,7 @@ def test_detail_shows_timeline_with_citations_and_who_is_awaited(town: Town, log
 
 def test_dashboards_show_each_roles_queue(town: Town, login: Any) -> None:
     submitted = new_record("building-sewer", town)
-    review = perform(
-        new_record("building-sewer", town, mine=False),
-        "record_fee_payment",
-        town.u("clerk"),
-        {"receipt_number": "1"},
-    )
+    review = pay_fee(town, new_record("building-sewer", town, mine=False))
     clerk = login("clerk").get("/").content.decode()
     assert submitted.number in clerk and review.number not in clerk
     eng = login("engineer").get("/").content.decode()

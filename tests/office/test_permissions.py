@@ -16,9 +16,9 @@ import pytest
 from django.urls import reverse
 
 from sewer_office.core.models import Attachment
-from sewer_office.core.services import perform
 from sewer_office.permits.kinds import KINDS
 
+from .billing_money_factories import pay_fee
 from .factories import USERS, Town, new_record
 
 STAFF = ("superintendent", "engineer", "inspector", "clerk", "highway", "viewer")
@@ -350,4 +350,4 @@ def test_viewer_has_no_actions(town: Town, login: Any) -> None:
     assert "/actions/" not in page
     assert c.get(f"/api/permits/building-sewer/{record.pk}/").json()["available_actions"] == []
     assert set(USERS) >= {"viewer"}
-    perform(record, "record_fee_payment", town.u("clerk"), {"receipt_number": "1"})
+    pay_fee(town, record)

@@ -10,6 +10,8 @@ import pytest
 from django.contrib.contenttypes.models import ContentType
 from django.utils import timezone
 
+from sewer_office.billing.models import Invoice, Payment
+from sewer_office.billing.payments import issue_permit_fee_invoice
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent, ImmutableRecord
 from sewer_office.core.services import perform
@@ -19,6 +21,7 @@ from sewer_office.permits.services.minor import file_flushing_notice, require_in
 from sewer_office.permits.services.private_system import file_private_system
 from sewer_office.registry.services import declare_public_sewer_available
 
+from .billing_money_factories import pay_fee
 from .factories import BAD_DESIGN, Town, new_record
 from .paths import bsp_to, run_all
 
@@ -34,17 +37,28 @@ def test_every_declared_transition_is_exercised_with_an_audit_event(town: Town) 
 
 def test_transition_writes_audit_event_with_actor_citation_and_values(town: Town) -> None:
     p = new_record("building-sewer", town)
-    p = perform(p, "record_fee_payment", town.u("clerk"), {"receipt_number": "R-9"}, reason="cash")
+    p = pay_fee(town, p)
+    receipt = Payment.objects.get().receipt_number
     e = AuditEvent.objects.filter(action="record_fee_payment").get()
     assert e.actor == town.u("clerk") and e.actor_name == "clerk"
     assert (e.state_from, e.state_to) == ("submitted", "plan_review")
-    assert e.citation == "§ 196-18 B" and e.reason == "cash"
-    assert e.before["fee_receipt"] == "" and e.after["fee_receipt"] == "R-9"
+    assert e.citation == "§ 196-18 B" and receipt in e.reason
+    assert e.before["fee_receipt"] == "" and e.after["fee_receipt"] == receipt
     assert e.after["fee_paid_on"] == timezone.localdate().isoformat()
     with pytest.raises(ImmutableRecord):
         e.save()
     with pytest.raises(ImmutableRecord):
         e.delete()
+
+
+def test_fee_step_is_not_a_manual_step(town: Town) -> None:
+    """The clerk cannot tick the fee as paid: only the payment of its invoice makes it."""
+    p = new_record("building-sewer", town)
+    assert "record_fee_payment" not in {t.name for t in p.WORKFLOW.available(town.u("clerk"), p)}
+    with pytest.raises(Forbidden, match="settles the permit's fee invoice"):
+        perform(p, "record_fee_payment", town.u("clerk"), {"receipt_number": "R-1"})
+    p.refresh_from_db()
+    assert p.state == "submitted" and p.fee_receipt == ""
 
 
 def test_fee_in_force_on_the_application_date_is_assessed(town: Town) -> None:
@@ -59,16 +73,17 @@ def test_fee_not_configured_blocks_payment_with_a_clear_message(town: Town, sett
     p = new_record("building-sewer", town)
     assert p.fee_amount is None
     with pytest.raises(Blocked) as info:
-        perform(p, "record_fee_payment", town.u("clerk"), {"receipt_number": "R-1"})
+        issue_permit_fee_invoice(town.u("clerk"), p)
     assert "not configured" in info.value.message and "§ 196-18 B(1)" in info.value.message
     p.refresh_from_db()
     assert p.state == "submitted"
     assert not AuditEvent.objects.filter(action="record_fee_payment").exists()
+    assert not Invoice.objects.exists()
 
 
 def test_failed_design_checks_block_plan_approval(town: Town) -> None:
     p = new_record("building-sewer", town, design=BAD_DESIGN)
-    p = perform(p, "record_fee_payment", town.u("clerk"), {"receipt_number": "R-1"})
+    p = pay_fee(town, p)
     with pytest.raises(Blocked) as info:
         perform(p, "approve_plans", town.u("engineer"))
     assert "§ 196-18 F" in info.value.message and "§ 196-18 H" in info.value.message
@@ -77,7 +92,7 @@ def test_failed_design_checks_block_plan_approval(town: Town) -> None:
 
 def test_old_sewer_needs_superintendents_examination(town: Town) -> None:
     p = new_record("building-sewer", town, reuse=True)
-    p = perform(p, "record_fee_payment", town.u("clerk"), {"receipt_number": "R-1"})
+    p = pay_fee(town, p)
     with pytest.raises(Blocked, match="§ 196-18 E"):
         perform(p, "approve_plans", town.u("engineer"))
     p = perform(p, "examine_old_sewer", town.u("superintendent"), {"result": "fails"})
@@ -300,7 +315,7 @@ def test_subdivision_provision_and_fee_follow_area_and_date(town: Town, settings
     settings.SEWER_USE_JURISDICTION = "wappinger"
     blocked = new_record("subdivision", town)
     with pytest.raises(Blocked, match="not configured"):
-        perform(blocked, "record_fee_payment", town.u("clerk"), {"receipt_number": "S-1"})
+        issue_permit_fee_invoice(town.u("clerk"), blocked)
 
 
 # --- grinders, interceptors, flushing ------------------------------------------------------------

@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
+from sewer_office.billing import api as billing_api
 from sewer_office.enforcement import api as enforcement_api
 from sewer_office.grease import api as grease_api
 from sewer_office.inspections import api as inspections_api
@@ -33,6 +34,7 @@ APP_APIS = (
     inspections_api,
     enforcement_api,
     pretreatment_api,
+    billing_api,
 )
 for app_api in APP_APIS:
     for prefix, viewset, basename in app_api.ROUTES:

@@ -31,6 +31,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("inspections/", include("sewer_office.inspections.urls")),
     path("enforcement/", include("sewer_office.enforcement.urls")),
     path("pretreatment/", include("sewer_office.pretreatment.urls")),
+    path("billing/", include("sewer_office.billing.urls")),
     path("api/", include("sewer_office.api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -29,6 +29,7 @@ PANEL_MODULES = (
     "sewer_office.inspections.panels",
     "sewer_office.enforcement.panels",
     "sewer_office.pretreatment.panels",
+    "sewer_office.billing.panels",
 )
 
 

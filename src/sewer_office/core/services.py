@@ -75,17 +75,25 @@ def perform(
     files: Any = None,
     reason: str = "",
     at: datetime | None = None,
+    automatic: bool = False,
 ) -> M:
     """Make transition ``name`` on ``record`` as ``actor``; returns the updated record.
 
     ``at`` back-dates the event; it exists for loading historical records (the demo town,
-    paper files being digitised) and is never taken from a request.
+    paper files being digitised) and is never taken from a request. ``automatic`` is said only
+    by the app whose event makes an automatic transition (billing, for a permit's fee step
+    settled by a payment); the pages and the API never say it, so such a step is refused there.
     """
     workflow = _driven(record).WORKFLOW
     try:
         transition = workflow.get(name)
     except KeyError:
         raise TransitionNotAllowed(f"unknown action {name!r}") from None
+    if transition.automatic and not automatic:
+        raise Forbidden(
+            f"{transition.label}: not a manual step — made by {transition.automatic} "
+            f"({transition.citation})."
+        )
     if not workflow.permits(actor, _driven(record), transition):
         raise Forbidden(
             f"{transition.label}: reserved to {transition.who()} ({transition.citation})."

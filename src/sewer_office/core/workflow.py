@@ -66,6 +66,13 @@ class Transition:
     #: False for side actions (withdrawal on the applicant's behalf, notes) that should not
     #: put every open record in the actor's work queue on the dashboard.
     queue: bool = True
+    #: Not a manual step: what makes it (e.g. "a payment settling the permit's fee invoice,
+    #: recorded by the clerk in billing"). Never offered as an action on the pages or the API;
+    #: still in the work queue of its roles (the clerk has the fee to take, elsewhere);
+    #: :func:`~sewer_office.core.services.perform` makes it only when its caller says
+    #: ``automatic=True`` (the higher app that owns the event), as an actor the transition's
+    #: roles name.
+    automatic: str = ""
 
     @property
     def reason_required(self) -> bool:
@@ -73,6 +80,8 @@ class Transition:
 
     def who(self) -> str:
         """The actors the law allows, for messages and the pages."""
+        if self.automatic:
+            return self.automatic
         names = sorted(role_label(r) for r in self.roles)
         if self.applicant:
             names.append("the applicant")
@@ -141,7 +150,11 @@ class Workflow:
         self, user: Any, record: WorkflowRecord, owned: bool | None = None
     ) -> list[Transition]:
         """Transitions ``user`` may make on ``record`` now (the buttons on its page)."""
-        return [t for t in self.from_state(record.state) if self.permits(user, record, t, owned)]
+        return [
+            t
+            for t in self.from_state(record.state)
+            if not t.automatic and self.permits(user, record, t, owned)
+        ]
 
     def states_for_roles(self, roles: Iterable[str]) -> set[str]:
         """States from which someone with ``roles`` can move a record (their work queue)."""
@@ -149,7 +162,12 @@ class Workflow:
         return {s for t in self.transitions if t.queue and t.roles & wanted for s in t.sources}
 
     def states_for_applicant(self) -> set[str]:
-        return {s for t in self.transitions if t.queue and t.applicant for s in t.sources}
+        return {
+            s
+            for t in self.transitions
+            if t.queue and not t.automatic and t.applicant
+            for s in t.sources
+        }
 
     @property
     def open_states(self) -> list[str]:

@@ -16,6 +16,7 @@ from sewer_office.permits.services.subdivision import file_subdivision
 from sewer_office.registry.choices import EstablishmentKind
 
 from .base import RecordsBase
+from .billing import pay_permit_fee
 
 
 class Approvals(RecordsBase):
@@ -175,11 +176,7 @@ class Approvals(RecordsBase):
                 at=self.at(start),
             )
             steps: tuple[tuple[str, str, dict[str, Any]], ...] = (
-                (
-                    "record_fee_payment",
-                    "clerk",
-                    {"paid_on": self.day(start - 5), "receipt_number": f"S-{sub.pk:04d}"},
-                ),
+                ("record_fee_payment", "clerk", {}),
                 (
                     "record_health_approval",
                     "clerk",
@@ -192,6 +189,10 @@ class Approvals(RecordsBase):
                 ("record_filing", "clerk", {"filed_with_planning_board_on": self.day(start - 60)}),
             )
             for k, (step, who, data) in enumerate(steps[:depth]):
+                if step == "record_fee_payment":  # made by the payment of the fee invoice
+                    day = start - 5 - 20 * k
+                    sub = pay_permit_fee(clerk, sub, self.at(day), self.day(day))
+                    continue
                 sub = self.do(sub, step, who, start - 5 - 20 * k, data)
         rejected = file_subdivision(
             clerk,

@@ -31,6 +31,7 @@ from sewer_office.registry.models import (
 
 from . import names
 from .base import TOWN
+from .billing import load_demo_billing
 from .enforcement import load_demo_enforcement
 from .grease import load_demo_grease
 from .inspections import load_demo_inspections
@@ -97,6 +98,7 @@ def _monitoring(town: Town) -> None:
     load_demo_inspections(town)
     load_demo_enforcement(town)
     load_demo_pretreatment(town)
+    load_demo_billing(town)
 
 
 def _users(town: Town) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from sewer_office.permits.services.building_sewer import file_building_sewer_permit
 
 from .base import RecordsBase
+from .billing import pay_permit_fee
 
 GOOD_DESIGN = {
     "buildings": [
@@ -74,15 +75,8 @@ class BuildingSewers(RecordsBase):
     # --- § 196-18 building sewer permits ---------------------------------------------------------
 
     def bsp_step(self, permit: Any, step: str, days_ago: int) -> Any:
-        receipt = f"R-{permit.pk:05d}"
-        if step == "record_fee_payment":
-            return self.do(
-                permit,
-                step,
-                "clerk",
-                days_ago,
-                {"paid_on": self.day(days_ago), "receipt_number": receipt},
-            )
+        if step == "record_fee_payment":  # made by the payment of the fee invoice
+            return pay_permit_fee(self.user("clerk"), permit, self.at(days_ago), self.day(days_ago))
         if step == "approve_plans":
             if permit.reuses_old_sewer:
                 permit = self.do(

@@ -117,6 +117,7 @@ def _detail_context(
         "record": record,
         "workflow": wf,
         "actions": actions,
+        "automatic": [t for t in wf.from_state(record.state) if t.automatic],
         "timeline": audit.timeline(record),
         "attachments": Attachment.objects.filter(
             content_type=ContentType.objects.get_for_model(record), object_id=str(record.pk)

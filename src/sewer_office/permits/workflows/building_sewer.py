@@ -2,7 +2,7 @@
 
 ::
 
-    submitted ──record_fee_payment (clerk, § 196-18 B)──▶ plan_review
+    submitted ──record_fee_payment (billing: fee invoice paid, § 196-18 B)──▶ plan_review
     plan_review ──approve_plans (engineer, § 196-18 D, F, G, H)──▶ plans_approved
     plans_approved ──record_road_opening_permit (highway, § 196-18 K)──▶ road_opening_permitted
     road_opening_permitted ──notify_ready (applicant/clerk, § 196-18 J)──▶ ready_for_inspection
@@ -12,6 +12,10 @@
     submitted/plan_review ──reject (engineer)──▶ rejected
     any open ──withdraw (applicant/clerk)──▶ withdrawn
     submitted/plan_review ──examine_old_sewer (superintendent, § 196-18 E)──▶ (same state)
+
+The fee step is not made on the permit: the clerk issues the fee invoice from the billing
+pages (``/billing/permit-fees/``) and records the payment there; the payment that settles
+the invoice makes ``record_fee_payment`` with its date and receipt number.
 
 Guards: payment needs the fee in force on the application date to be configured; plan approval
 needs no failed design check and, when an old building sewer is reused, the Superintendent's
@@ -37,7 +41,7 @@ from sewer_office.permits.services.building_sewer import (
 from sewer_office.registry.choices import WastewaterService
 from sewer_office.registry.services import set_wastewater_service
 
-from .common import date_field, day, withdraw
+from .common import FEE_PAID_BY_BILLING, date_field, day, withdraw
 
 FEE_CITATION = "§ 196-18 B"
 PLAN_CITATION = "§ 196-18 D; § 196-18 F; § 196-18 G; § 196-18 H"
@@ -183,6 +187,7 @@ WORKFLOW = Workflow(
             "plan_review",
             FEE_CITATION,
             roles=frozenset({CLERK}),
+            automatic=FEE_PAID_BY_BILLING,
             form=FeePaymentForm,
             guard=_fee_guard,
             effect=_fee_effect,

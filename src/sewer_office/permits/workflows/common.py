@@ -42,3 +42,10 @@ def withdraw(sources: tuple[str, ...], citation: str) -> Transition:
         danger=True,
         queue=False,
     )
+
+
+#: What makes a permit's fee step: never a checkbox on the permit, a payment recorded in
+#: billing (which sits above the permits and calls ``perform(..., automatic=True)``).
+FEE_PAID_BY_BILLING = (
+    "a payment that settles the permit's fee invoice (recorded by the clerk on /billing/)"
+)

@@ -2,7 +2,7 @@
 
 ::
 
-    submitted ──record_fee_payment (clerk, § 196-23 C)──▶ fee_paid
+    submitted ──record_fee_payment (billing: fee invoice paid, § 196-23 C)──▶ fee_paid
     fee_paid ──record_health_approval (clerk, § 196-16 G)──▶ health_approved
     health_approved ──approve_plans (engineer, § 196-16 G)──▶ plans_approved
     plans_approved ──record_filing (clerk, § 196-16 G)──▶ filed
@@ -13,6 +13,7 @@ What the subdivision must provide follows from its area on the application date:
 (public sewer available) provide public sewer (§ 196-23 A); Phase III provides private systems
 complying with § 196-17 until public sewer is available (§ 196-23 B). The fee is a share of
 the estimated construction cost (§ 196-23 C), a dated parameter: not configured blocks payment.
+The fee step is made by billing when a payment settles the fee invoice (``/billing/permit-fees/``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from sewer_office.accounts.roles import CLERK, ENGINEER
 from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
 from sewer_office.permits.services.subdivision import assess_fee, store_fee
 
-from .common import date_field, day, withdraw
+from .common import FEE_PAID_BY_BILLING, date_field, day, withdraw
 
 
 class FeePaymentForm(forms.Form):
@@ -96,6 +97,7 @@ WORKFLOW = Workflow(
             "fee_paid",
             "§ 196-23 C",
             roles=frozenset({CLERK}),
+            automatic=FEE_PAID_BY_BILLING,
             form=FeePaymentForm,
             guard=_fee_guard,
             effect=_fee_effect,

@@ -1,0 +1,355 @@
+"""API of billing: charges, invoices, payments and statements.
+
+``GET /api/billing/charges/``, ``/invoices/``, ``/payments/`` (the filters of the pages:
+``?person=``, ``?state=``, ``?source=``...); ``GET /api/billing/statements/<person id>/``
+(``?start=&end=``) — the statement with its running balance. ``POST /api/billing/payments/``
+(``{"person": 3, "amount": "120.00", "method": "check", "reference": "1044",
+"invoices": [12, 13]}``, or ``"applications": [{"invoice": 12, "amount": "50.00"}]``) records a
+payment (clerk); ``GET /api/billing/payments/<id>/receipt/`` is its receipt PDF;
+``POST /api/billing/statements/<person id>/refund/`` and ``.../apply-credit/`` refund credit
+and apply it (clerk); ``POST /api/billing/permit-fees/<building-sewer|subdivision>/<id>/invoice/``
+issues a permit's fee invoice (clerk). Staff read everything; outside users read their own persons' charges,
+invoices, receipts and statements — another's is 404. Refusals answer with the services'
+message (400, 403, 409).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import URLPattern, path
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action, api_view
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from sewer_office.accounts.access import visible
+from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
+from sewer_office.registry.models import Person
+
+from . import payments, receipts, statements
+from .filters import ChargeFilter, InvoiceFilter, PaymentFilter
+from .models import Charge, Invoice, InvoiceLine, Payment, PaymentApplication
+from .payments import Allocation
+
+
+class ChargeSerializer(serializers.ModelSerializer[Charge]):
+    class Meta:
+        model = Charge
+        fields = (
+            "id",
+            "source",
+            "source_key",
+            "citation",
+            "description",
+            "person",
+            "establishment",
+            "property",
+            "assessed_on",
+            "period_start",
+            "period_end",
+            "amount",
+            "computation",
+            "run",
+            "created_at",
+        )
+
+
+class LineSerializer(serializers.ModelSerializer[InvoiceLine]):
+    class Meta:
+        model = InvoiceLine
+        fields = ("position", "charge", "description", "citation", "amount", "computation")
+
+
+class InvoiceSerializer(serializers.ModelSerializer[Invoice]):
+    lines = LineSerializer(many=True, read_only=True)
+    outstanding = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Invoice
+        fields = (
+            "id",
+            "kind",
+            "number",
+            "person",
+            "establishment",
+            "issued_on",
+            "due_on",
+            "due_basis",
+            "total",
+            "outstanding",
+            "state",
+            "credits",
+            "reason",
+            "void_reason",
+            "run",
+            "lines",
+        )
+
+    def get_outstanding(self, obj: Invoice) -> str:
+        return str(payments.outstanding(obj))
+
+
+class ApplicationSerializer(serializers.ModelSerializer[PaymentApplication]):
+    invoice_number = serializers.CharField(source="invoice.number", read_only=True)
+
+    class Meta:
+        model = PaymentApplication
+        fields = ("invoice", "invoice_number", "amount", "applied_at")
+
+
+class PaymentSerializer(serializers.ModelSerializer[Payment]):
+    applications = ApplicationSerializer(many=True, read_only=True)
+    unapplied = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Payment
+        fields = (
+            "id",
+            "receipt_number",
+            "person",
+            "received_on",
+            "method",
+            "reference",
+            "amount",
+            "notes",
+            "recorded_at",
+            "applications",
+            "unapplied",
+        )
+
+    def get_unapplied(self, obj: Payment) -> str:
+        return str(payments.unapplied_of([obj])[obj.pk])
+
+
+class AllocationInput(serializers.Serializer[Any]):
+    invoice = serializers.IntegerField()
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2, required=False)
+
+
+class PaymentInput(serializers.Serializer[Any]):
+    person = serializers.IntegerField()
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    method = serializers.CharField(max_length=20)
+    reference = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
+    received_on = serializers.DateField(required=False, allow_null=True, default=None)
+    notes = serializers.CharField(required=False, default="", allow_blank=True)
+    invoices = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    applications = AllocationInput(many=True, required=False, default=list)
+
+
+class RefundInput(serializers.Serializer[Any]):
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    reason = serializers.CharField()
+    method = serializers.CharField(max_length=20)
+    reference = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
+    refunded_on = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class CreditInput(serializers.Serializer[Any]):
+    applications = AllocationInput(many=True)
+
+
+class ChargeViewSet(viewsets.ReadOnlyModelViewSet[Charge]):
+    """Charges with their citation, parameters and computation."""
+
+    serializer_class = ChargeSerializer
+    filterset_class = ChargeFilter
+
+    def get_queryset(self) -> Any:
+        return visible(Charge.objects.order_by("-assessed_on", "-id"), self.request.user)
+
+
+class InvoiceViewSet(viewsets.ReadOnlyModelViewSet[Invoice]):
+    """Invoices and credit notes, with their lines and what is still outstanding."""
+
+    serializer_class = InvoiceSerializer
+    filterset_class = InvoiceFilter
+
+    def get_queryset(self) -> Any:
+        return visible(
+            Invoice.objects.prefetch_related("lines").order_by("-year", "-sequence"),
+            self.request.user,
+        )
+
+
+def _invoices_of(request: Request, person: Person, ids: list[int]) -> dict[int, Invoice]:
+    found = {i.pk: i for i in visible(Invoice.objects.filter(pk__in=ids), request.user)}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise serializers.ValidationError({"invoices": [f"No invoice {missing[0]}."]})
+    return found
+
+
+def _allocations(request: Request, person: Person, data: dict[str, Any]) -> list[Allocation]:
+    explicit = data.get("applications") or []
+    ids = [a["invoice"] for a in explicit] or list(data.get("invoices") or [])
+    found = _invoices_of(request, person, ids)
+    if explicit:
+        return [Allocation(found[a["invoice"]], a.get("amount")) for a in explicit]
+    return [Allocation(found[i]) for i in ids]
+
+
+class PaymentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Payment]):
+    """Payments received, with what each paid; POST records one (clerk)."""
+
+    serializer_class = PaymentSerializer
+    filterset_class = PaymentFilter
+
+    def get_queryset(self) -> Any:
+        return visible(
+            Payment.objects.prefetch_related("applications__invoice").order_by(
+                "-received_on", "-id"
+            ),
+            self.request.user,
+        )
+
+    @extend_schema(request=PaymentInput, responses={201: PaymentSerializer})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        payments.require_money_role(request.user, "Recording a payment")
+        body = PaymentInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        v = body.validated_data
+        person = Person.objects.filter(pk=v["person"]).first()
+        if person is None:
+            raise serializers.ValidationError({"person": [f"No person {v['person']}."]})
+        payment = payments.record_payment(
+            request.user,
+            person=person,
+            amount=v["amount"],
+            method=v["method"],
+            received_on=v["received_on"],
+            reference=v["reference"],
+            notes=v["notes"],
+            allocations=_allocations(request, person, v),
+        )
+        return Response(PaymentSerializer(payment).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={(200, "application/pdf"): bytes})
+    @action(detail=True, methods=["get"])
+    def receipt(self, request: Request, pk: str | None = None) -> HttpResponse:
+        """The receipt as PDF."""
+        payment = self.get_object()
+        response = HttpResponse(receipts.receipt_pdf(payment), content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="receipt-{payment.receipt_number}.pdf"'
+        return response
+
+
+def _person(request: Request, pk: int) -> Person:
+    return get_object_or_404(visible(Person.objects.all(), request.user), pk=pk)
+
+
+def _money(value: Decimal) -> str:
+    return f"{value:.2f}"
+
+
+class StatementQuery(serializers.Serializer[Any]):
+    start = serializers.DateField(required=False, allow_null=True, default=None)
+    end = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+@extend_schema(parameters=[StatementQuery], responses={200: dict})
+@api_view(["GET"])
+def statement(request: Request, person: int) -> Response:
+    """The person's statement: every entry with its running balance, what is owed and the
+    credit held (``?start=&end=`` for a span, with the balance brought forward)."""
+    who = _person(request, person)
+    q = StatementQuery(data=request.query_params)
+    q.is_valid(raise_exception=True)
+    st = statements.statement(who, q.validated_data["start"], q.validated_data["end"])
+    return Response(
+        {
+            "person": {"id": who.pk, "name": who.name},
+            "start": st.start,
+            "end": st.end,
+            "opening": _money(st.opening),
+            "entries": [
+                {
+                    "date": e.on,
+                    "kind": e.kind,
+                    "reference": e.reference,
+                    "description": e.description,
+                    "charges": _money(e.charges),
+                    "credits": _money(e.credits),
+                    "balance": _money(e.balance),
+                }
+                for e in st.entries
+            ],
+            "balance": _money(st.balance),
+            "owed": _money(st.owed),
+            "credit": _money(st.credit),
+        }
+    )
+
+
+@extend_schema(request=RefundInput, responses={201: dict})
+@api_view(["POST"])
+def refund(request: Request, person: int) -> Response:
+    """Refund part of the person's credit, with the reason (clerk)."""
+    who = _person(request, person)
+    payments.require_money_role(request.user, "Recording a refund")
+    body = RefundInput(data=request.data)
+    body.is_valid(raise_exception=True)
+    r = payments.refund(request.user, person=who, **body.validated_data)
+    return Response(
+        {"id": r.pk, "amount": _money(r.amount), "refunded_on": r.refunded_on, "reason": r.reason},
+        status=status.HTTP_201_CREATED,
+    )
+
+
+@extend_schema(request=CreditInput, responses={201: ApplicationSerializer(many=True)})
+@api_view(["POST"])
+def apply_credit(request: Request, person: int) -> Response:
+    """Apply the person's credit to invoices (clerk)."""
+    who = _person(request, person)
+    payments.require_money_role(request.user, "Applying credit")
+    body = CreditInput(data=request.data)
+    body.is_valid(raise_exception=True)
+    done = payments.apply_credit(
+        request.user, person=who, allocations=_allocations(request, who, body.validated_data)
+    )
+    return Response(ApplicationSerializer(done, many=True).data, status=status.HTTP_201_CREATED)
+
+
+FEE_MODELS: dict[str, Any] = {
+    "building-sewer": BuildingSewerPermit,
+    "subdivision": SubdivisionSewer,
+}
+
+
+@extend_schema(request=None, responses={201: InvoiceSerializer})
+@api_view(["POST"])
+def permit_fee_invoice(request: Request, kind: str, pk: int) -> Response:
+    """Issue the permit's fee invoice to its applicant, due on the application date (clerk);
+    the payment that settles it makes the permit's fee step."""
+    payments.require_money_role(request.user, "Issuing a permit's fee invoice")
+    model = FEE_MODELS.get(kind)
+    if model is None:
+        raise NotFound(f"No fee is invoiced for {kind!r} records.")
+    record = get_object_or_404(model, pk=pk)
+    invoice = payments.issue_permit_fee_invoice(request.user, record)
+    return Response(InvoiceSerializer(invoice).data, status=status.HTTP_201_CREATED)
+
+
+ROUTES: list[tuple[str, Any, str]] = [
+    ("billing/charges", ChargeViewSet, "billing-charge"),
+    ("billing/invoices", InvoiceViewSet, "billing-invoice"),
+    ("billing/payments", PaymentViewSet, "billing-payment"),
+]
+PATHS: list[URLPattern] = [
+    path("billing/statements/<int:person>/", statement, name="billing-statement"),
+    path("billing/statements/<int:person>/refund/", refund, name="billing-refund"),
+    path(
+        "billing/statements/<int:person>/apply-credit/", apply_credit, name="billing-apply-credit"
+    ),
+    path(
+        "billing/permit-fees/<slug:kind>/<int:pk>/invoice/",
+        permit_fee_invoice,
+        name="billing-permit-fee-invoice",
+    ),
+]

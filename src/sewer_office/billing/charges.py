@@ -1,0 +1,312 @@
+"""Charges from every source, each with its citation, the dated parameters it used and its steps.
+
+A charge is written once (:class:`~sewer_office.billing.models.Charge`) with its audit event;
+a source (``source_key``) is charged once. When the Town Board's amount is not configured in
+the jurisdiction's parameters the charge is refused (:class:`~sewer_office.core.errors.Blocked`)
+with the parameter's name and the resolution to record — never a made-up or zero amount.
+
+Sources and their provisions:
+
+- building sewer permit and inspection fee per class, on the application date (§ 196-18 B);
+- industrial discharge approval fee (§ 196-16 E, ``fee.industrial_discharge_approval``);
+- subdivision sewer permit fee by estimated construction cost (§ 196-23 C);
+- copies of the article (§ 196-23 D, ``fee.article_copy`` × copies);
+- other fees the jurisdiction defines (``fee.reinspection``...);
+- the Town's expense, loss or damage recorded on a violation (§ 196-22 C);
+- the extra-strength surcharge of a billing run (§ 196-19 E(1)(d); :mod:`.runs`).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import models, transaction
+
+from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
+from sewer_office.core import audit
+from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.enforcement.models import Cost
+from sewer_office.permits.models.building_sewer import BuildingSewerPermit
+from sewer_office.permits.models.industrial import IndustrialDischargeApproval
+from sewer_office.permits.models.subdivision import SubdivisionSewer
+from sewer_office.registry.models import Person
+from sewer_rules.ordinance.s196_18_building_sewers import permit_fee
+from sewer_rules.ordinance.s196_23_developers import subdivision_sewer_fee
+
+from .choices import SOURCE_CITATIONS, ChargeSource
+from .models import Charge
+from .rules import not_configured_message, parameter_dict, params
+
+CENT = Decimal("0.01")
+#: Who may assess charges and bill: the clerk takes fees (§ 196-18 B), the Superintendent and
+#: the engineer assess the surcharge and the Town's costs (§ 196-19 E(1)(d), § 196-22 C).
+BILLING_ROLES = (CLERK, SUPERINTENDENT, ENGINEER)
+
+
+def may_bill(actor: Any) -> bool:
+    return has_role(actor, *BILLING_ROLES)
+
+
+def require_biller(actor: Any) -> None:
+    if not may_bill(actor):
+        raise Forbidden(
+            "Billing: reserved to the clerk, the Superintendent and the engineer "
+            "(§ 196-18 B, § 196-19 E(1)(d), § 196-22 C)."
+        )
+
+
+def cents(x: Decimal) -> Decimal:
+    return x.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def already_charged(source_key: str) -> bool:
+    """Whether ``source_key`` has a charge not credited away (a source is billed once)."""
+    charges = Charge.objects.filter(source_key=source_key)
+    for charge in charges:
+        credited = sum(
+            (line.amount for line in charge.invoice_lines.filter(invoice__kind="credit_note")),
+            Decimal(0),
+        )
+        voided = charge.invoice_lines.filter(invoice__kind="invoice", invoice__state="void")
+        if charge.amount + credited > 0 and not voided.exists():
+            return True
+    return False
+
+
+def create_charge(
+    *,
+    source: str,
+    source_key: str,
+    person: Person,
+    amount: Decimal,
+    description: str,
+    assessed_on: date,
+    parameters: list[dict[str, Any]],
+    steps: list[str],
+    actor: Any,
+    citation: str = "",
+    obj: models.Model | None = None,
+    establishment: Any = None,
+    property: Any = None,
+    period: tuple[date, date] | None = None,
+    extra: dict[str, Any] | None = None,
+    run: Any = None,
+    check_once: bool = True,
+) -> Charge:
+    """Write one charge and its audit event (in one transaction)."""
+    if amount < 0:
+        raise InvalidInput({"amount": ["A charge is not negative (a credit is a credit note)."]})
+    if check_once and already_charged(source_key):
+        raise Blocked(f"{source_key} is already charged (a correction is a credit note).")
+    cite = citation or SOURCE_CITATIONS.get(source, "")
+    computation: dict[str, Any] = {
+        "citation": cite,
+        "parameters": parameters,
+        "steps": steps,
+        "jurisdiction": params().version,
+        **(extra or {}),
+    }
+    fields: dict[str, Any] = {
+        "source": source,
+        "source_key": source_key,
+        "citation": cite,
+        "description": description[:300],
+        "person": person,
+        "establishment": establishment,
+        "property": property,
+        "assessed_on": assessed_on,
+        "amount": cents(amount),
+        "computation": computation,
+        "run": run,
+        "created_by": actor if getattr(actor, "is_authenticated", False) else None,
+    }
+    if obj is not None:
+        fields["content_type"] = ContentType.objects.get_for_model(obj)
+        fields["object_id"] = str(obj.pk)
+    if period is not None:
+        fields["period_start"], fields["period_end"] = period
+    with transaction.atomic():
+        return audit.create_recorded(
+            Charge, fields, actor=actor, action="billing.charge_created", citation=cite
+        )
+
+
+def _key(obj: models.Model) -> str:
+    return f"{obj._meta.label_lower}:{obj.pk}"
+
+
+def _fixed_fee(pv: Any, on: date, what: str) -> Decimal:
+    if pv.value is None:
+        raise Blocked(not_configured_message(pv, on, what))
+    return Decimal(pv.value)
+
+
+def building_sewer_fee(permit: BuildingSewerPermit, actor: Any) -> Charge:
+    """§ 196-18 B: the permit and inspection fee of the permit's class, on its application date."""
+    require_biller(actor)
+    on = permit.filed_on
+    pv = permit_fee(permit.permit_class, params(), on)
+    amount = _fixed_fee(pv, on, f"Building sewer permit {permit.number}")
+    return create_charge(
+        source=ChargeSource.BUILDING_SEWER_FEE,
+        source_key=_key(permit),
+        person=permit.applicant,
+        amount=amount,
+        description=f"Permit and inspection fee, building sewer permit {permit.number} "
+        f"(class {permit.permit_class})",
+        assessed_on=on,
+        parameters=[parameter_dict(pv)],
+        steps=[
+            f"class {permit.permit_class} permit (§ 196-18 B({permit.permit_class}))",
+            f"fee in force on the application date {on}: {pv.name} = USD {amount} "
+            f"({pv.authority or 'no authority recorded'}, since {pv.effective})",
+        ],
+        citation=f"§ 196-18 B({permit.permit_class})",
+        actor=actor,
+        obj=permit,
+        property=permit.property,
+    )
+
+
+def industrial_approval_fee(approval: IndustrialDischargeApproval, actor: Any) -> Charge:
+    """§ 196-16 E: the fee for the engineer's written approval, on the application date."""
+    require_biller(actor)
+    on = approval.filed_on
+    pv = params().get("fee.industrial_discharge_approval", on)
+    amount = _fixed_fee(pv, on, f"Industrial discharge approval {approval.number}")
+    return create_charge(
+        source=ChargeSource.INDUSTRIAL_APPROVAL_FEE,
+        source_key=_key(approval),
+        person=approval.applicant,
+        amount=amount,
+        description=f"Industrial discharge approval fee, {approval.number}",
+        assessed_on=on,
+        parameters=[parameter_dict(pv)],
+        steps=[
+            f"fee in force on the application date {on}: {pv.name} = USD {amount} "
+            f"({pv.authority or 'no authority recorded'}, since {pv.effective})"
+        ],
+        actor=actor,
+        obj=approval,
+        establishment=approval.establishment,
+        property=approval.property,
+    )
+
+
+def subdivision_fee(subdivision: SubdivisionSewer, actor: Any) -> Charge:
+    """§ 196-23 C: the fee by the estimated cost of the sewer construction."""
+    require_biller(actor)
+    on = subdivision.filed_on
+    fee = subdivision_sewer_fee(subdivision.estimated_cost, params(), on)
+    if fee.fee is None:
+        raise Blocked(not_configured_message(fee.rate, on, f"Subdivision {subdivision.number}"))
+    return create_charge(
+        source=ChargeSource.SUBDIVISION_FEE,
+        source_key=_key(subdivision),
+        person=subdivision.applicant,
+        amount=fee.fee,
+        description=f"Subdivision sewer permit fee, {subdivision.name} ({subdivision.number})",
+        assessed_on=on,
+        parameters=[parameter_dict(fee.rate)],
+        steps=[
+            f"estimated cost of the sewer construction: USD {subdivision.estimated_cost:,}",
+            fee.message,
+        ],
+        actor=actor,
+        obj=subdivision,
+        property=subdivision.property,
+        extra={"fee": fee.as_dict()},
+    )
+
+
+def article_copies(person: Person, copies: int, on: date, actor: Any) -> Charge:
+    """§ 196-23 D: ``fee.article_copy`` × the number of copies."""
+    require_biller(actor)
+    if copies < 1:
+        raise InvalidInput({"copies": ["At least one copy."]})
+    pv = params().get("fee.article_copy", on)
+    unit = _fixed_fee(pv, on, "Copies of the article")
+    amount = unit * copies
+    return create_charge(
+        source=ChargeSource.ARTICLE_COPY,
+        source_key=f"article_copy:{person.pk}:{on.isoformat()}",
+        person=person,
+        amount=amount,
+        description=f"{copies} cop{'y' if copies == 1 else 'ies'} of the article",
+        assessed_on=on,
+        parameters=[parameter_dict(pv)],
+        steps=[f"{copies} × USD {unit} ({pv.name}, since {pv.effective}) = USD {cents(amount)}"],
+        actor=actor,
+        check_once=False,
+    )
+
+
+def other_fee(
+    person: Person,
+    parameter: str,
+    on: date,
+    actor: Any,
+    *,
+    description: str = "",
+    quantity: int = 1,
+    source_key: str = "",
+    obj: models.Model | None = None,
+) -> Charge:
+    """Another fee the jurisdiction file defines (``fee.*``, e.g. ``fee.reinspection``)."""
+    require_biller(actor)
+    if not parameter.startswith("fee."):
+        raise InvalidInput({"parameter": [f"{parameter!r} is not a fee (fee.*)."]})
+    try:
+        declared = params().parameter(parameter)
+    except ValueError as e:
+        raise InvalidInput({"parameter": [str(e)]}) from None
+    if declared.unit != "USD":
+        raise InvalidInput({"parameter": [f"{parameter} is not an amount in USD."]})
+    if quantity < 1:
+        raise InvalidInput({"quantity": ["At least one."]})
+    pv = params().get(parameter, on)
+    unit = _fixed_fee(pv, on, declared.description)
+    amount = unit * quantity
+    key = source_key or (_key(obj) + f":{parameter}" if obj is not None else "")
+    return create_charge(
+        source=ChargeSource.OTHER_FEE,
+        source_key=key or f"{parameter}:{person.pk}:{on.isoformat()}",
+        person=person,
+        amount=amount,
+        description=description or declared.description,
+        assessed_on=on,
+        parameters=[parameter_dict(pv)],
+        steps=[f"{quantity} × USD {unit} ({pv.name}, since {pv.effective}) = USD {cents(amount)}"],
+        citation=declared.reference,
+        actor=actor,
+        obj=obj,
+        check_once=bool(key),
+    )
+
+
+def cost_recovery(cost: Cost, actor: Any) -> Charge:
+    """§ 196-22 C: an item of the Town's expense, loss or damage recorded on a violation."""
+    require_biller(actor)
+    violation = cost.violation
+    hours = f", {cost.hours} h" if cost.hours else ""
+    return create_charge(
+        source=ChargeSource.COST_RECOVERY,
+        source_key=_key(cost),
+        person=violation.person,
+        amount=cost.amount,
+        description=f"Town's {cost.get_category_display().lower()}: {cost.description}",
+        assessed_on=cost.incurred_on,
+        parameters=[],
+        steps=[
+            f"cost recorded on violation {violation.pk} on {cost.incurred_on}{hours}: "
+            f"USD {cost.amount}",
+            "§ 196-22 C: the violator is liable for the expense, loss or damage occasioned",
+        ],
+        actor=actor,
+        obj=cost,
+        establishment=violation.establishment,
+        property=violation.property,
+    )

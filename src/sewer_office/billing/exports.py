@@ -1,0 +1,180 @@
+"""The accounting export: every invoice line and every payment (and refund) of a span of
+days, one row each, in the layout documented in ``docs/billing-export.md`` — for the Town's
+accounting system. Written through :mod:`sewer_office.core.exports` (CSV or Excel; text
+cells escaped against formula injection by its ``escape()``).
+
+Amounts are exact decimals with two places: positive for what is owed (an invoice line, a
+refund paid out), negative for a credit note's line and for money received (a payment), so
+that the column sums to the change in what the Town is owed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Q
+
+from sewer_office.core.exports import Column
+
+from .choices import InvoiceKind, InvoiceState
+from .models import InvoiceLine, Payment, Refund
+from .statements import BUCKET_LABELS, BUCKETS
+
+#: The columns, in order (docs/billing-export.md describes each).
+HEADERS = (
+    "record_type",
+    "document_number",
+    "document_date",
+    "due_date",
+    "line",
+    "person_id",
+    "person_name",
+    "facility",
+    "source",
+    "citation",
+    "description",
+    "amount",
+    "method",
+    "reference",
+    "applied_to",
+    "credits_document",
+    "status",
+)
+
+
+def _field(name: str) -> Column:
+    def value(row: dict[str, Any]) -> Any:
+        return row[name]
+
+    return Column(name, value)
+
+
+COLUMNS = tuple(_field(h) for h in HEADERS)
+
+
+def _span(field: str, start: date | None, end: date | None) -> Q:
+    q = Q()
+    if start is not None:
+        q &= Q(**{f"{field}__gte": start})
+    if end is not None:
+        q &= Q(**{f"{field}__lte": end})
+    return q
+
+
+def rows(start: date | None = None, end: date | None = None) -> Iterator[dict[str, Any]]:
+    """The export's rows: invoice lines (by document date, number, line), then payments, then
+    refunds, each in date order."""
+    lines = (
+        InvoiceLine.objects.filter(_span("invoice__issued_on", start, end))
+        .select_related("invoice__person", "invoice__establishment", "invoice__credits", "charge")
+        .order_by("invoice__issued_on", "invoice__year", "invoice__sequence", "position")
+    )
+    for line in lines.iterator(chunk_size=2000):
+        inv = line.invoice
+        credit = inv.kind == InvoiceKind.CREDIT_NOTE
+        amount = Decimal(line.amount)
+        yield {
+            "record_type": "credit_note_line" if credit else "invoice_line",
+            "document_number": inv.number,
+            "document_date": inv.issued_on,
+            "due_date": inv.due_on,
+            "line": line.position,
+            "person_id": inv.person_id,
+            "person_name": inv.person.name,
+            "facility": inv.establishment.name if inv.establishment else "",
+            "source": line.charge.source,
+            "citation": line.citation,
+            "description": line.description,
+            "amount": -abs(amount) if credit else amount,
+            "method": "",
+            "reference": "",
+            "applied_to": "",
+            "credits_document": inv.credits.number if inv.credits else "",
+            "status": "void" if inv.state == InvoiceState.VOID else "issued",
+        }
+    payments = (
+        Payment.objects.filter(_span("received_on", start, end))
+        .select_related("person")
+        .prefetch_related("applications__invoice")
+        .order_by("received_on", "id")
+    )
+    for p in payments:
+        applied = "; ".join(
+            f"{a.invoice.number}={a.amount}"
+            for a in sorted(p.applications.all(), key=lambda a: a.pk)
+        )
+        yield {
+            "record_type": "payment",
+            "document_number": p.receipt_number,
+            "document_date": p.received_on,
+            "due_date": None,
+            "line": None,
+            "person_id": p.person_id,
+            "person_name": p.person.name,
+            "facility": "",
+            "source": "",
+            "citation": "",
+            "description": p.notes,
+            "amount": -Decimal(p.amount),
+            "method": p.method,
+            "reference": p.reference,
+            "applied_to": applied,
+            "credits_document": "",
+            "status": "received",
+        }
+    refunds = (
+        Refund.objects.filter(_span("refunded_on", start, end))
+        .select_related("person", "payment")
+        .order_by("refunded_on", "id")
+    )
+    for r in refunds:
+        yield {
+            "record_type": "refund",
+            "document_number": f"REFUND-{r.pk}",
+            "document_date": r.refunded_on,
+            "due_date": None,
+            "line": None,
+            "person_id": r.person_id,
+            "person_name": r.person.name,
+            "facility": "",
+            "source": "",
+            "citation": "",
+            "description": r.reason,
+            "amount": Decimal(r.amount),
+            "method": r.method,
+            "reference": r.reference,
+            "applied_to": r.payment.receipt_number if r.payment else "",
+            "credits_document": "",
+            "status": "paid_out",
+        }
+
+
+#: The payments list's download columns (``/billing/payments/?format=csv``).
+PAYMENT_COLUMNS = (
+    Column("Receipt", "receipt_number"),
+    Column("Received on", "received_on"),
+    Column("Paid by", "person.name"),
+    Column("Method", "get_method_display"),
+    Column("Reference", "reference"),
+    Column("Amount", "amount"),
+    Column("Recorded by", "recorded_by.username"),
+)
+
+
+def _bucket(name: str) -> Column:
+    def value(row: Any) -> Any:
+        return row.buckets[name]
+
+    return Column(BUCKET_LABELS[name], value)
+
+
+def aging_columns() -> list[Column]:
+    """The aging report's download columns (``/billing/aging/?format=csv``)."""
+    return [
+        Column("Person", "person.name"),
+        *(_bucket(b) for b, _ in BUCKETS),
+        Column("Total", "total"),
+    ]

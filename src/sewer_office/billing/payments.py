@@ -1,0 +1,623 @@
+"""Money received and returned: payments, their applications to invoices, credit, refunds.
+
+The clerk records a payment (cash; a check with its number; a card or a transfer with its
+reference — required), and it takes the next receipt number of the year, without gaps
+(series ``receipt``). A payment is applied to invoices of the same person — partly, or in
+full — never beyond an invoice's outstanding amount; what is not applied is the person's
+credit, which the clerk may apply later to another invoice or refund with a reason.
+
+Every service here runs in one transaction, with the person's row locked FOR UPDATE (so two
+clerks cannot spend the same credit, nor overpay the same invoice) and an audit event for
+each record written. Payments, applications and refunds are written once: a mistake is
+corrected by a refund (with its reason) or a credit note, never by an edit.
+
+When a payment settles an invoice carrying a permit's fee (the building sewer permit's
+permit and inspection fee, § 196-18 B; the subdivision sewer fee, § 196-23 C), billing makes
+the permit's fee step (``record_fee_payment``) through :func:`core.services.perform`, with the
+payment's date and receipt number, in the same transaction: the step is no longer a checkbox
+on the permit (its transition is ``automatic`` in the permit's workflow).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from sewer_office.accounts.roles import CLERK, has_role
+from sewer_office.core import audit
+from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.core.services import perform
+from sewer_office.permits.rules import subdivision_fee as subdivision_fee_rule
+from sewer_office.permits.services.building_sewer import assess_fee as bs_fee
+from sewer_office.permits.services.building_sewer import (
+    fee_not_configured_message as bs_not_configured,
+)
+from sewer_office.registry.models import Person
+
+from .charges import building_sewer_fee, subdivision_fee
+from .choices import (
+    METHODS_NEEDING_REFERENCE,
+    ChargeSource,
+    InvoiceKind,
+    InvoiceState,
+    PaymentMethod,
+    Series,
+)
+from .invoices import issue_invoice
+from .models import Invoice, InvoiceLine, Payment, PaymentApplication, Refund
+from .numbers import next_number
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+#: Who records money (§ 196-18 B: fees "paid to the Town" — the clerk takes them).
+MONEY_ROLES = frozenset({CLERK})
+#: Charges whose settlement makes a permit's fee step, and the step it makes.
+FEE_STEPS: dict[str, str] = {
+    ChargeSource.BUILDING_SEWER_FEE: "record_fee_payment",
+    ChargeSource.SUBDIVISION_FEE: "record_fee_payment",
+}
+PAYMENT_CITATION = "§ 196-15 PERSON"
+
+
+def may_record_money(user: Any) -> bool:
+    return has_role(user, *MONEY_ROLES)
+
+
+def require_money_role(actor: Any, what: str) -> None:
+    if not may_record_money(actor):
+        raise Forbidden(f"{what}: reserved to the clerk, who takes the Town's money.")
+
+
+def _today(at: datetime | None) -> date:
+    return timezone.localdate(at) if at is not None else timezone.localdate()
+
+
+# --- reading balances ------------------------------------------------------------------------
+
+
+def money(value: Any, field: str) -> Decimal:
+    """A positive amount in dollars and cents, or :class:`InvalidInput` naming ``field``."""
+    try:
+        amount = Decimal(str(value).strip().replace(",", "").lstrip("$"))
+    except (InvalidOperation, ValueError):
+        raise InvalidInput({field: [f"{value!r} is not an amount in dollars."]}) from None
+    if not amount.is_finite() or amount <= 0:
+        raise InvalidInput({field: ["The amount must be more than zero."]})
+    if amount != amount.quantize(CENT):
+        raise InvalidInput({field: ["The amount has more than two decimal places (cents)."]})
+    return amount.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def outstanding_of(invoices: Iterable[Invoice]) -> dict[int, Decimal]:
+    """What is still owed on each invoice: its total, less its credit notes (issued, not void)
+    and the payments applied to it. A void invoice or a credit note owes nothing."""
+    rows = list(invoices)
+    ids = [i.pk for i in rows]
+    applied = dict(
+        PaymentApplication.objects.filter(invoice_id__in=ids)
+        .order_by()
+        .values("invoice_id")
+        .annotate(s=Sum("amount"))
+        .values_list("invoice_id", "s")
+    )
+    credited = dict(
+        Invoice.objects.filter(
+            credits_id__in=ids, kind=InvoiceKind.CREDIT_NOTE, state=InvoiceState.ISSUED
+        )
+        .order_by()
+        .values("credits_id")
+        .annotate(s=Sum("total"))
+        .values_list("credits_id", "s")
+    )
+    out: dict[int, Decimal] = {}
+    for inv in rows:
+        if inv.kind != InvoiceKind.INVOICE or inv.state != InvoiceState.ISSUED:
+            out[inv.pk] = ZERO
+            continue
+        left = Decimal(inv.total) - abs(Decimal(credited.get(inv.pk) or 0))
+        left -= Decimal(applied.get(inv.pk) or 0)
+        out[inv.pk] = max(left, ZERO).quantize(CENT)
+    return out
+
+
+def outstanding(invoice: Invoice) -> Decimal:
+    return outstanding_of([invoice])[invoice.pk]
+
+
+def unapplied_of(payments: Sequence[Payment]) -> dict[int, Decimal]:
+    """What of each payment is not applied to an invoice nor refunded out of it."""
+    ids = [p.pk for p in payments]
+    applied = dict(
+        PaymentApplication.objects.filter(payment_id__in=ids)
+        .order_by()
+        .values("payment_id")
+        .annotate(s=Sum("amount"))
+        .values_list("payment_id", "s")
+    )
+    refunded = dict(
+        Refund.objects.filter(payment_id__in=ids)
+        .order_by()
+        .values("payment_id")
+        .annotate(s=Sum("amount"))
+        .values_list("payment_id", "s")
+    )
+    return {
+        p.pk: Decimal(p.amount) - Decimal(applied.get(p.pk) or 0) - Decimal(refunded.get(p.pk) or 0)
+        for p in payments
+    }
+
+
+def credit_of(person: Person) -> Decimal:
+    """The person's credit: payments received, less what was applied and what was refunded."""
+    paid = Payment.objects.filter(person=person).aggregate(s=Sum("amount"))["s"] or ZERO
+    applied = (
+        PaymentApplication.objects.filter(payment__person=person).aggregate(s=Sum("amount"))["s"]
+        or ZERO
+    )
+    refunded = Refund.objects.filter(person=person).aggregate(s=Sum("amount"))["s"] or ZERO
+    return (Decimal(paid) - Decimal(applied) - Decimal(refunded)).quantize(CENT)
+
+
+def open_invoices(person: Person) -> list[tuple[Invoice, Decimal]]:
+    """The person's invoices with something outstanding, oldest due first."""
+    invoices = list(
+        Invoice.objects.filter(
+            person=person, kind=InvoiceKind.INVOICE, state=InvoiceState.ISSUED
+        ).order_by("due_on", "issued_on", "id")
+    )
+    left = outstanding_of(invoices)
+    return [(i, left[i.pk]) for i in invoices if left[i.pk] > 0]
+
+
+# --- receipt numbers -------------------------------------------------------------------------
+
+
+def next_receipt_number(year: int) -> str:
+    """The next receipt number of ``year`` (``R2026-0001``), without gaps: the sequence row is
+    locked FOR UPDATE until the caller's transaction ends (call inside it)."""
+    return next_number(Series.RECEIPT, year)[1]
+
+
+# --- recording payments ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """Part of a payment (or of credit) to apply to one invoice; ``amount`` None: as much as
+    the invoice still owes (within what is left to apply)."""
+
+    invoice: Invoice
+    amount: Decimal | None = None
+
+
+def _check_reference(method: str, reference: str) -> None:
+    if method not in PaymentMethod.values:
+        raise InvalidInput({"method": [f"{method!r} is not a method of payment."]})
+    if method in METHODS_NEEDING_REFERENCE and not reference.strip():
+        what = "check number" if method == PaymentMethod.CHECK else "reference"
+        raise InvalidInput(
+            {"reference": [f"A payment by {PaymentMethod(method).label.lower()} needs its {what}."]}
+        )
+
+
+def _lock_person(person: Person) -> Person:
+    return Person.objects.select_for_update().get(pk=person.pk)
+
+
+def _plan(
+    person: Person, allocations: Sequence[Allocation], available: Decimal
+) -> list[tuple[Invoice, Decimal]]:
+    """The amounts to apply, checked: the person's own issued invoices, each at most what it
+    owes, all together at most ``available``. Invoices are locked FOR UPDATE."""
+    ids = [a.invoice.pk for a in allocations]
+    if len(set(ids)) != len(ids):
+        raise InvalidInput({"invoices": ["An invoice is named twice."]})
+    locked = {
+        i.pk: i
+        for i in Invoice.objects.select_for_update(of=("self",)).filter(pk__in=ids).order_by("pk")
+    }
+    left = outstanding_of(locked.values())
+    plan: list[tuple[Invoice, Decimal]] = []
+    rest = available
+    for a in allocations:
+        inv = locked[a.invoice.pk]
+        if inv.person_id != person.pk:
+            raise InvalidInput({"invoices": [f"Invoice {inv.number} is billed to another person."]})
+        if inv.kind != InvoiceKind.INVOICE or inv.state != InvoiceState.ISSUED:
+            raise Blocked(f"{inv} is {inv.get_state_display().lower()}: nothing can be paid on it.")
+        owed = left[inv.pk]
+        if owed <= 0:
+            raise Blocked(f"Invoice {inv.number} is paid in full: nothing is outstanding on it.")
+        amount = min(owed, rest) if a.amount is None else money(a.amount, "amount")
+        if amount > owed:
+            raise InvalidInput(
+                {
+                    "amount": [
+                        f"USD {amount:,} is more than the USD {owed:,} outstanding on invoice "
+                        f"{inv.number}: an invoice is never paid beyond what it owes."
+                    ]
+                }
+            )
+        if amount > rest:
+            raise InvalidInput(
+                {"amount": [f"USD {amount:,} is more than the USD {rest:,} there is to apply."]}
+            )
+        if amount <= 0:
+            continue
+        rest -= amount
+        plan.append((inv, amount))
+    return plan
+
+
+def _apply(
+    actor: Any,
+    payments: Sequence[Payment],
+    plan: list[tuple[Invoice, Decimal]],
+    at: datetime,
+) -> list[PaymentApplication]:
+    """Write the applications of ``plan``, drawing on ``payments`` oldest first."""
+    left = unapplied_of(payments)
+    out: list[PaymentApplication] = []
+    for inv, amount in plan:
+        need = amount
+        for p in payments:
+            take = min(need, left[p.pk])
+            if take <= 0:
+                continue
+            out.append(
+                audit.create_recorded(
+                    PaymentApplication,
+                    {
+                        "payment": p,
+                        "invoice": inv,
+                        "amount": take,
+                        "applied_by": actor,
+                        "applied_at": at,
+                    },
+                    actor=actor,
+                    action="apply_payment",
+                    citation=_citation_of(inv),
+                    at=at,
+                )
+            )
+            left[p.pk] -= take
+            need -= take
+            if need == 0:
+                break
+    return out
+
+
+def _citation_of(invoice: Invoice) -> str:
+    cites = sorted(
+        set(InvoiceLine.objects.filter(invoice=invoice).values_list("citation", flat=True)) - {""}
+    )
+    return "; ".join(cites) or PAYMENT_CITATION
+
+
+def record_payment(
+    actor: Any,
+    *,
+    person: Person,
+    amount: Any,
+    method: str,
+    received_on: date | None = None,
+    reference: str = "",
+    notes: str = "",
+    allocations: Sequence[Allocation] = (),
+    at: datetime | None = None,
+) -> Payment:
+    """Record money received from ``person`` and apply it to ``allocations`` (in order);
+    what is left is the person's credit. A permit's fee invoice settled by it makes the
+    permit's fee step."""
+    require_money_role(actor, "Recording a payment")
+    total = money(amount, "amount")
+    reference = reference.strip()
+    _check_reference(method, reference)
+    when = at or timezone.now()
+    day = received_on or _today(when)
+    if day > _today(when):
+        raise InvalidInput({"received_on": ["A payment cannot be received in the future."]})
+    with transaction.atomic():
+        who = _lock_person(person)
+        plan = _plan(who, allocations, total)
+        payment = audit.create_recorded(
+            Payment,
+            {
+                "receipt_number": next_receipt_number(day.year),
+                "person": who,
+                "received_on": day,
+                "method": method,
+                "reference": reference,
+                "amount": total,
+                "notes": notes.strip(),
+                "recorded_by": actor,
+                "recorded_at": when,
+            },
+            actor=actor,
+            action="record_payment",
+            citation=PAYMENT_CITATION,
+            at=when,
+        )
+        _apply(actor, [payment], plan, when)
+        settle_permit_fees(actor, [inv for inv, _ in plan], payment, when)
+    return payment
+
+
+def apply_credit(
+    actor: Any,
+    *,
+    person: Person,
+    allocations: Sequence[Allocation],
+    at: datetime | None = None,
+) -> list[PaymentApplication]:
+    """Apply the person's credit (earlier payments not yet applied) to invoices, oldest
+    payment first."""
+    require_money_role(actor, "Applying credit")
+    if not allocations:
+        raise InvalidInput({"invoices": ["Name the invoice to apply the credit to."]})
+    when = at or timezone.now()
+    with transaction.atomic():
+        who = _lock_person(person)
+        payments = list(Payment.objects.filter(person=who).order_by("received_on", "id"))
+        left = unapplied_of(payments)
+        # refunds not tied to a payment come out of the credit as a whole
+        credit = min(sum((v for v in left.values() if v > 0), ZERO), credit_of(who))
+        if credit <= 0:
+            raise Blocked(f"{who.name} has no credit to apply.")
+        plan = _plan(who, allocations, credit)
+        if not plan:
+            raise InvalidInput({"amount": ["Nothing to apply."]})
+        applications = _apply(actor, [p for p in payments if left[p.pk] > 0], plan, when)
+        last = max((a.payment for a in applications), key=lambda p: (p.received_on, p.pk))
+        settle_permit_fees(actor, [inv for inv, _ in plan], last, when)
+    return applications
+
+
+def refund(
+    actor: Any,
+    *,
+    person: Person,
+    amount: Any,
+    reason: str,
+    method: str,
+    reference: str = "",
+    refunded_on: date | None = None,
+    payment: Payment | None = None,
+    at: datetime | None = None,
+) -> Refund:
+    """Return money to ``person`` out of its credit (out of one payment's unapplied rest when
+    ``payment`` is named), with the reason."""
+    require_money_role(actor, "Recording a refund")
+    total = money(amount, "amount")
+    if not reason.strip():
+        raise InvalidInput({"reason": ["A refund needs its reason."]})
+    reference = reference.strip()
+    _check_reference(method, reference)
+    when = at or timezone.now()
+    day = refunded_on or _today(when)
+    with transaction.atomic():
+        who = _lock_person(person)
+        if payment is not None:
+            if payment.person_id != who.pk:
+                raise InvalidInput({"payment": ["That payment was made by another person."]})
+            available = min(unapplied_of([payment])[payment.pk], credit_of(who))
+            source = f"payment {payment.receipt_number}"
+        else:
+            available = credit_of(who)
+            source = f"{who.name}'s credit"
+        if total > available:
+            raise Blocked(
+                f"A refund of USD {total:,} is more than the USD {max(available, ZERO):,} of "
+                f"{source}: only credit is refunded."
+            )
+        return audit.create_recorded(
+            Refund,
+            {
+                "person": who,
+                "payment": payment,
+                "refunded_on": day,
+                "method": method,
+                "reference": reference,
+                "amount": total,
+                "reason": reason.strip(),
+                "recorded_by": actor,
+                "recorded_at": when,
+            },
+            actor=actor,
+            action="refund",
+            citation=PAYMENT_CITATION,
+            at=when,
+        )
+
+
+# --- permit fees settled by payment ----------------------------------------------------------
+
+
+def settle_permit_fees(
+    actor: Any, invoices: Iterable[Invoice], payment: Payment, at: datetime
+) -> list[Any]:
+    """For each invoice now paid in full that bills a permit's fee, make the permit's fee
+    step with the payment's date and receipt (inside the caller's transaction)."""
+    invoices = list(invoices)
+    left = outstanding_of(invoices)
+    done: list[Any] = []
+    for inv in invoices:
+        if left[inv.pk] > 0:
+            continue
+        for line in InvoiceLine.objects.filter(invoice=inv).select_related("charge"):
+            charge = line.charge
+            step = FEE_STEPS.get(charge.source)
+            if step is None or charge.content_type_id is None:
+                continue
+            model = ContentType.objects.get_for_id(charge.content_type_id)
+            record: Any = model.get_object_for_this_type(pk=charge.object_id)
+            workflow = getattr(record, "WORKFLOW", None)
+            if workflow is None or record.state not in workflow.get(step).sources:
+                continue
+            done.append(
+                perform(
+                    record,
+                    step,
+                    actor,
+                    {"paid_on": payment.received_on, "receipt_number": payment.receipt_number},
+                    automatic=True,
+                    reason=f"paid in full by receipt {payment.receipt_number} "
+                    f"(invoice {inv.number})",
+                    at=at,
+                )
+            )
+    return done
+
+
+def fee_invoices_of(record: Any) -> list[Invoice]:
+    """The invoices that bill ``record``'s fee (a permit), newest first."""
+    ct = ContentType.objects.get_for_model(record)
+    return list(
+        Invoice.objects.filter(
+            lines__charge__content_type=ct,
+            lines__charge__object_id=str(record.pk),
+            kind=InvoiceKind.INVOICE,
+        )
+        .distinct()
+        .order_by("-issued_on", "-id")
+    )
+
+
+def applications_by_invoice(invoice_ids: Sequence[int]) -> dict[int, list[PaymentApplication]]:
+    out: dict[int, list[PaymentApplication]] = defaultdict(list)
+    for a in PaymentApplication.objects.filter(invoice_id__in=invoice_ids).select_related(
+        "payment"
+    ):
+        out[a.invoice_id].append(a)
+    return out
+
+
+# --- permit fee invoices ---------------------------------------------------------------------
+#
+# Decided: the fee invoice is issued by the clerk (the billing page of permit fees, linked
+# from the permit page), not at filing: filing stays a permits service (permits never import
+# billing), and an application filed while the fee is not configured gets its invoice once
+# the Town Board's resolution is recorded. The charge is billing-core's (charges.py: citation,
+# the dated fee of the application date, steps), the invoice too (invoices.issue_invoice:
+# numbered, due after ``invoice.due_days``). The law wants the fee with the application
+# (§ 196-18 B, § 196-23 C): the permit waits in its fee step until the invoice is paid.
+
+#: The permit kinds whose fee billing invoices, with the source and what the law says of
+#: when it is paid.
+FEE_KINDS: dict[str, tuple[str, str]] = {
+    "permits.buildingsewerpermit": (
+        ChargeSource.BUILDING_SEWER_FEE,
+        "§ 196-18 B: the permit and inspection fee shall be paid to the Town at the time the "
+        "application is filed",
+    ),
+    "permits.subdivisionsewer": (
+        ChargeSource.SUBDIVISION_FEE,
+        "§ 196-23 C: the fee to accompany the application",
+    ),
+}
+
+
+#: billing-core's charge of each fee source (citation, dated parameter, steps).
+FEE_CHARGES: dict[str, Any] = {
+    ChargeSource.BUILDING_SEWER_FEE: building_sewer_fee,
+    ChargeSource.SUBDIVISION_FEE: subdivision_fee,
+}
+
+
+def fee_key(record: Any) -> str:
+    return f"{record._meta.label_lower}:{record.pk}"
+
+
+def fee_assessment(record: Any) -> tuple[Decimal | None, dict[str, Any], str]:
+    """The permit's fee on its application date: amount (None: not configured), the
+    computation (parameters and steps) and, when not configured, the message that says which
+    resolution to record. Read through the permit's own fee services (the rules)."""
+    label = record._meta.label_lower
+    if label == "permits.buildingsewerpermit":
+        fee = bs_fee(record)
+        param = {
+            "name": fee.name,
+            "value": None if fee.value is None else str(fee.value),
+            "unit": fee.unit,
+            "authority": fee.authority,
+            "effective": fee.effective.isoformat(),
+            "reference": fee.reference,
+        }
+        if fee.value is None:
+            return None, {"parameters": [param]}, bs_not_configured(record, fee)
+        steps = [
+            f"class {record.permit_class} permit and inspection fee in force on "
+            f"{record.filed_on:%Y-%m-%d}: USD {fee.value:,} ({fee.name}, {fee.authority}, "
+            f"effective {fee.effective:%Y-%m-%d})",
+            f"amount: USD {fee.value.quantize(CENT, rounding=ROUND_HALF_UP):,}",
+        ]
+        return (
+            fee.value.quantize(CENT, rounding=ROUND_HALF_UP),
+            {
+                "parameters": [param],
+                "steps": steps,
+            },
+            "",
+        )
+    if label == "permits.subdivisionsewer":
+        result = subdivision_fee_rule(record.estimated_cost, record.filed_on)
+        rate = result.rate
+        param = {
+            "name": rate.name,
+            "value": None if rate.value is None else str(rate.value),
+            "unit": rate.unit,
+            "authority": rate.authority,
+            "effective": rate.effective.isoformat(),
+            "reference": rate.reference,
+        }
+        computation = {"parameters": [param], "inputs": result.as_dict()}
+        if result.fee is None:
+            return (
+                None,
+                computation,
+                (
+                    f"{result.message}. The Town Board sets the rate by resolution: record it in "
+                    "the parameter file before invoicing the fee."
+                ),
+            )
+        computation["steps"] = [result.message]
+        return Decimal(result.fee).quantize(CENT, rounding=ROUND_HALF_UP), computation, ""
+    raise InvalidInput(
+        {"permit": [f"{record._meta.verbose_name} carries no fee billing invoices."]}
+    )
+
+
+def issue_permit_fee_invoice(actor: Any, record: Any, *, at: datetime | None = None) -> Invoice:
+    """Charge the permit's fee and issue its invoice to the applicant (the clerk). Refused when the fee is not configured (naming the resolution to
+    record), when the step is past, or when an invoice not void already bills it."""
+    require_money_role(actor, "Issuing a permit's fee invoice")
+    label = record._meta.label_lower
+    if label not in FEE_KINDS:
+        raise InvalidInput({"permit": [f"{record._meta.verbose_name} carries no fee."]})
+    source = FEE_KINDS[label][0]
+    step = record.WORKFLOW.get(FEE_STEPS[source])
+    if record.state not in step.sources:
+        raise Blocked(
+            f"{record.number} is {record.WORKFLOW.label(record.state).lower()}: its fee step is "
+            "past, there is no fee to invoice."
+        )
+    amount, _, blocked = fee_assessment(record)
+    if amount is None:
+        raise Blocked(blocked)
+    when = at or timezone.now()
+    with transaction.atomic():
+        who = _lock_person(record.applicant)
+        if any(i.state == InvoiceState.ISSUED for i in fee_invoices_of(record)):
+            raise Blocked(f"The fee of {record.number} is already invoiced.")
+        charge = FEE_CHARGES[source](record, actor)
+        invoice = issue_invoice(who, [charge], actor, _today(when))
+    return invoice

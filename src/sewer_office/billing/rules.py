@@ -1,0 +1,36 @@
+"""The seam to :mod:`sewer_rules` for billing: the jurisdiction in use and parameter records."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.conf import settings
+
+from sewer_rules.parameters import ParameterSet, ParameterValue, load_jurisdiction
+
+
+def params() -> ParameterSet:
+    """The parameter set in use (``SEWER_USE_JURISDICTION``; cached by the loader)."""
+    return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
+
+
+def parameter_dict(pv: ParameterValue) -> dict[str, Any]:
+    """A dated parameter value as stored with a charge: name, value, authority, effective."""
+    return {
+        "name": pv.name,
+        "value": None if pv.value is None else str(pv.value),
+        "unit": pv.unit,
+        "effective": pv.effective.isoformat(),
+        "reference": pv.reference,
+        "authority": pv.authority,
+    }
+
+
+def not_configured_message(pv: ParameterValue, on: date, what: str) -> str:
+    """Why a charge cannot be stated: the parameter and the resolution to record."""
+    return (
+        f"{what}: {pv.name} is not configured in {params().jurisdiction} on {on} (entry in "
+        f"force since {pv.effective}, {pv.reference}). Record the Town Board resolution that "
+        f"sets it in the jurisdiction's parameters before billing."
+    )

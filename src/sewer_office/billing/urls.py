@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from django.urls import URLPattern, path
+
+from .views import core, money
+
+app_name = "billing"
+
+urlpatterns: list[URLPattern] = [
+    path("payments/", money.payment_list, name="payments"),
+    path("payments/new/", money.payment_new, name="payment-new"),
+    path("payments/<int:pk>/", money.payment_detail, name="payment-detail"),
+    path("payments/<int:pk>/receipt.pdf", money.receipt_pdf, name="receipt"),
+    path("statements/", money.statement_index, name="statements"),
+    path("statements/<int:pk>/", money.statement, name="statement"),
+    path("statements/<int:pk>/statement.pdf", money.statement_pdf, name="statement-pdf"),
+    path("statements/<int:pk>/apply-credit/", money.apply_credit, name="apply-credit"),
+    path("statements/<int:pk>/refund/", money.refund, name="refund"),
+    path("aging/", money.aging, name="aging"),
+    path("export/", money.accounting_export, name="export"),
+    path("permit-fees/", money.permit_fees, name="permit-fees"),
+    path(
+        "permit-fees/<slug:kind>/<int:pk>/invoice/",
+        money.permit_fee_invoice,
+        name="permit-fee-invoice",
+    ),
+    path("runs/", core.run_list, name="runs"),
+    path("runs/new/", core.run_create, name="run-create"),
+    path("runs/<int:pk>/", core.run_detail, name="run"),
+    path("runs/<int:pk>/issue/", core.run_issue, name="run-issue"),
+    path("runs/<int:pk>/discard/", core.run_discard, name="run-discard"),
+    path("invoices/", core.invoice_list, name="invoices"),
+    path("invoices/<int:pk>/", core.invoice_detail, name="invoice"),
+    path("invoices/<int:pk>/pdf", core.invoice_pdf_view, name="invoice-pdf"),
+    path("charges/", core.charge_list, name="charges"),
+]

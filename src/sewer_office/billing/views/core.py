@@ -1,0 +1,125 @@
+"""Billing pages: runs (list, review with each line's computation, issue, discard), invoices
+(list, detail, PDF) and charges (list). Staff see everything; an outside user sees only the
+invoices and charges of the persons they represent; runs are the billing staff's."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import STAFF_ROLES
+from sewer_office.billing import runs
+from sewer_office.billing.charges import BILLING_ROLES, may_bill
+from sewer_office.billing.models import BillingRun, Charge, Invoice
+from sewer_office.billing.pdf import invoice_pdf
+from sewer_office.core.decorators import office_view
+from sewer_office.core.errors import OfficeError
+from sewer_office.core.paging import page_of
+
+PAGE_SIZE = 50
+
+
+@office_view(*STAFF_ROLES)
+def run_list(request: HttpRequest) -> HttpResponse:
+    page, query = page_of(request, BillingRun.objects.all(), PAGE_SIZE)
+    return render(
+        request,
+        "billing/run_list.html",
+        {"page": page, "query": query, "may_bill": may_bill(request.user)},
+    )
+
+
+@require_POST
+@office_view(*BILLING_ROLES)
+def run_create(request: HttpRequest) -> HttpResponse:
+    try:
+        run = runs.create_run(request.POST.get("period", ""), request.user)
+    except OfficeError as e:
+        messages.error(request, e.message)
+        return redirect("billing:runs")
+    messages.success(request, f"Draft run {run.period} computed: review it before issue.")
+    return redirect("billing:run", pk=run.pk)
+
+
+@office_view(*STAFF_ROLES)
+def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    run = get_object_or_404(BillingRun, pk=pk)
+    lines = run.lines.select_related("establishment", "person")
+    page, query = page_of(request, lines, PAGE_SIZE)
+    return render(
+        request,
+        "billing/run_detail.html",
+        {
+            "run": run,
+            "page": page,
+            "query": query,
+            "may_bill": may_bill(request.user) and run.state == "draft",
+            "invoices": run.invoices.count(),
+        },
+    )
+
+
+@require_POST
+@office_view(*BILLING_ROLES)
+def run_issue(request: HttpRequest, pk: int) -> HttpResponse:
+    run = get_object_or_404(BillingRun, pk=pk)
+    try:
+        run = runs.issue_run(run, request.user)
+    except OfficeError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, f"Run {run.period} issued: {run.invoices.count()} invoice(s).")
+    return redirect("billing:run", pk=pk)
+
+
+@require_POST
+@office_view(*BILLING_ROLES)
+def run_discard(request: HttpRequest, pk: int) -> HttpResponse:
+    run = get_object_or_404(BillingRun, pk=pk)
+    try:
+        runs.discard_run(run, request.user, request.POST.get("reason", ""))
+    except OfficeError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, f"Run {run.period} discarded.")
+    return redirect("billing:run", pk=pk)
+
+
+@office_view()
+def invoice_list(request: HttpRequest) -> HttpResponse:
+    qs = visible(Invoice.objects.select_related("person", "establishment"), request.user)
+    page, query = page_of(request, qs, PAGE_SIZE)
+    return render(request, "billing/invoice_list.html", {"page": page, "query": query})
+
+
+@office_view()
+def invoice_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    qs = visible(Invoice.objects.select_related("person", "establishment", "credits"), request.user)
+    invoice = get_object_or_404(qs, pk=pk)
+    return render(
+        request,
+        "billing/invoice_detail.html",
+        {
+            "invoice": invoice,
+            "lines": invoice.lines.select_related("charge"),
+            "credit_notes": invoice.credit_notes.all(),
+        },
+    )
+
+
+@office_view()
+def invoice_pdf_view(request: HttpRequest, pk: int) -> HttpResponse:
+    invoice = get_object_or_404(visible(Invoice.objects.all(), request.user), pk=pk)
+    response = HttpResponse(invoice_pdf(invoice), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{invoice.number}.pdf"'
+    return response
+
+
+@office_view()
+def charge_list(request: HttpRequest) -> HttpResponse:
+    qs = visible(Charge.objects.select_related("person", "establishment"), request.user)
+    page, query = page_of(request, qs, PAGE_SIZE)
+    return render(request, "billing/charge_list.html", {"page": page, "query": query})

@@ -1,0 +1,372 @@
+"""The money pages of billing: payments and receipts, credit and refunds, statements, the
+aging report, the permits' fee invoices and the accounting export. Every change calls the
+services (:mod:`.payments`), so the pages refuse exactly what the API refuses.
+
+Who sees what: staff see every payment, statement and the aging report; the clerk records
+payments, applies credit, refunds and issues permit fee invoices. Outside users see their
+own persons' statements and receipts (another's is 404), and not the aging report, the
+export or the permit fee queue (403).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import STAFF_ROLES, is_staff_member
+from sewer_office.billing import exports, payments, receipts, statements
+from sewer_office.billing.filters import PaymentFilter
+from sewer_office.billing.forms import AgingForm, CreditForm, PaymentForm, PeriodForm, RefundForm
+from sewer_office.billing.models import Invoice, Payment
+from sewer_office.billing.payments import MONEY_ROLES, Allocation
+from sewer_office.core.decorators import office_view
+from sewer_office.core.errors import OfficeError
+from sewer_office.core.exports import export
+from sewer_office.core.forms import add_office_error
+from sewer_office.core.paging import page_of
+from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
+from sewer_office.registry.models import Person
+
+
+def _file(body: bytes, content_type: str, name: str, inline: bool = False) -> HttpResponse:
+    response = HttpResponse(body, content_type=content_type)
+    how = "inline" if inline else "attachment"
+    response["Content-Disposition"] = f'{how}; filename="{name}"'
+    return response
+
+
+def _person(request: HttpRequest, pk: int) -> Person:
+    return get_object_or_404(visible(Person.objects.all(), request.user), pk=pk)
+
+
+def _open_invoices(person: Person | None) -> Any:
+    if person is None:
+        return Invoice.objects.none()
+    ids = [i.pk for i, _ in payments.open_invoices(person)]
+    return Invoice.objects.filter(pk__in=ids).order_by("due_on", "id")
+
+
+# --- payments ---------------------------------------------------------------------------------
+
+
+@office_view()
+def payment_list(request: HttpRequest) -> HttpResponse:
+    base = visible(
+        Payment.objects.select_related("person", "recorded_by").order_by("-received_on", "-id"),
+        request.user,
+    )
+    fs = PaymentFilter(request.GET or None, queryset=base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    if (download := export(request, qs, exports.PAYMENT_COLUMNS, "payments")) is not None:
+        return download
+    page, query = page_of(request, qs)
+    return render(
+        request,
+        "billing/payment_list.html",
+        {
+            "filter": fs,
+            "page": page,
+            "query": query,
+            "may_record": payments.may_record_money(request.user),
+            "staff": is_staff_member(request.user),
+        },
+    )
+
+
+def _payment_form_page(
+    request: HttpRequest, form: PaymentForm, person: Person | None, status: int = 200
+) -> HttpResponse:
+    return render(
+        request,
+        "billing/payment_form.html",
+        {
+            "form": form,
+            "person": person,
+            "open": payments.open_invoices(person) if person is not None else [],
+            "credit": payments.credit_of(person) if person is not None else None,
+        },
+        status=status,
+    )
+
+
+@office_view(*MONEY_ROLES)
+def payment_new(request: HttpRequest) -> HttpResponse:
+    """GET ``?person=<id>``: the form with that person's open invoices; POST records it."""
+    raw = request.POST.get("person") or request.GET.get("person") or ""
+    person = Person.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+    if request.method != "POST":
+        form = PaymentForm(
+            open_invoices=_open_invoices(person),
+            initial={"person": person, "received_on": timezone.localdate()},
+        )
+        return _payment_form_page(request, form, person)
+    form = PaymentForm(request.POST, open_invoices=_open_invoices(person))
+    if form.is_valid():
+        d = form.cleaned_data
+        chosen = sorted(d["invoices"], key=lambda i: (i.due_on or i.issued_on, i.pk))
+        try:
+            payment = payments.record_payment(
+                request.user,
+                person=d["person"],
+                amount=d["amount"],
+                method=d["method"],
+                received_on=d["received_on"],
+                reference=d["reference"],
+                notes=d["notes"],
+                allocations=[Allocation(i) for i in chosen],
+            )
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            messages.success(
+                request,
+                f"Payment recorded: receipt {payment.receipt_number}, USD {payment.amount:,}.",
+            )
+            return redirect("billing:payment-detail", pk=payment.pk)
+    return _payment_form_page(request, form, person, status=400)
+
+
+def _payment(request: HttpRequest, pk: int) -> Payment:
+    return get_object_or_404(
+        visible(Payment.objects.select_related("person", "recorded_by"), request.user), pk=pk
+    )
+
+
+@office_view()
+def payment_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    payment = _payment(request, pk)
+    return render(
+        request,
+        "billing/payment_detail.html",
+        {
+            "payment": payment,
+            "applications": payment.applications.select_related("invoice").order_by("id"),
+            "refunds": payment.refunds.order_by("id"),
+            "unapplied": payments.unapplied_of([payment])[payment.pk],
+        },
+    )
+
+
+@office_view()
+def receipt_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    payment = _payment(request, pk)
+    name = f"receipt-{payment.receipt_number}.pdf"
+    return _file(receipts.receipt_pdf(payment), "application/pdf", name, True)
+
+
+# --- credit and refunds -------------------------------------------------------------------
+
+
+@require_POST
+@office_view(*MONEY_ROLES)
+def apply_credit(request: HttpRequest, pk: int) -> HttpResponse:
+    person = _person(request, pk)
+    form = CreditForm(request.POST, open_invoices=_open_invoices(person))
+    if form.is_valid():
+        try:
+            done = payments.apply_credit(
+                request.user,
+                person=person,
+                allocations=[Allocation(form.cleaned_data["invoice"], form.cleaned_data["amount"])],
+            )
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            total = sum(a.amount for a in done)
+            messages.success(request, f"Credit of USD {total:,} applied.")
+            return redirect("billing:statement", pk=person.pk)
+    return _statement_page(request, person, credit_form=form, status=400)
+
+
+@require_POST
+@office_view(*MONEY_ROLES)
+def refund(request: HttpRequest, pk: int) -> HttpResponse:
+    person = _person(request, pk)
+    form = RefundForm(request.POST)
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            r = payments.refund(
+                request.user,
+                person=person,
+                amount=d["amount"],
+                reason=d["reason"],
+                method=d["method"],
+                reference=d["reference"],
+                refunded_on=d["refunded_on"],
+            )
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            messages.success(request, f"Refund of USD {r.amount:,} recorded.")
+            return redirect("billing:statement", pk=person.pk)
+    return _statement_page(request, person, refund_form=form, status=400)
+
+
+# --- statements and aging -------------------------------------------------------------------
+
+
+def _period(request: HttpRequest) -> tuple[PeriodForm, date | None, date | None]:
+    form = PeriodForm(request.GET or None)
+    if form.is_bound and form.is_valid():
+        return form, form.cleaned_data["start"], form.cleaned_data["end"]
+    return form, None, None
+
+
+def _statement_page(
+    request: HttpRequest,
+    person: Person,
+    credit_form: CreditForm | None = None,
+    refund_form: RefundForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    period, start, end = _period(request)
+    st = statements.statement(person, start, end)
+    may = payments.may_record_money(request.user)
+    open_ = _open_invoices(person)
+    return render(
+        request,
+        "billing/statement_detail.html",
+        {
+            "st": st,
+            "person": person,
+            "period": period,
+            "query": request.GET.urlencode(),
+            "may_record": may,
+            "credit_form": (credit_form or CreditForm(open_invoices=open_))
+            if may and st.credit > 0 and open_.exists()
+            else credit_form,
+            "refund_form": (refund_form or RefundForm()) if may and st.credit > 0 else refund_form,
+        },
+        status=status,
+    )
+
+
+@office_view()
+def statement(request: HttpRequest, pk: int) -> HttpResponse:
+    person = _person(request, pk)
+    return _statement_page(request, person)
+
+
+@office_view()
+def statement_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    person = _person(request, pk)
+    _, start, end = _period(request)
+    st = statements.statement(person, start, end)
+    return _file(receipts.statement_pdf(st), "application/pdf", f"statement-{person.pk}.pdf", True)
+
+
+@office_view()
+def statement_index(request: HttpRequest) -> HttpResponse:
+    """The persons with a billing record: staff see every one, outside users their own."""
+    billed = Q(pk__in=Invoice.objects.order_by().values("person_id")) | Q(
+        pk__in=Payment.objects.order_by().values("person_id")
+    )
+    persons = visible(Person.objects.filter(billed), request.user)
+    return render(request, "billing/statement_index.html", {"persons": persons.order_by("name")})
+
+
+@office_view(*STAFF_ROLES)
+def aging(request: HttpRequest) -> HttpResponse:
+    form = AgingForm(request.GET or None)
+    on = timezone.localdate()
+    if form.is_bound and form.is_valid() and form.cleaned_data["on"]:
+        on = form.cleaned_data["on"]
+    report = statements.aging(on, request.user)
+    columns = exports.aging_columns()
+    if (download := export(request, report.rows, columns, "aging")) is not None:
+        return download
+    return render(
+        request,
+        "billing/aging.html",
+        {
+            "report": report,
+            "form": form,
+            "buckets": [(b, statements.BUCKET_LABELS[b]) for b, _ in statements.BUCKETS],
+            "query": request.GET.urlencode(),
+        },
+    )
+
+
+@office_view(*STAFF_ROLES)
+def accounting_export(request: HttpRequest) -> HttpResponse:
+    """``/billing/export/?start=2026-01-01&end=2026-03-31[&format=xlsx]``: the accounting
+    export (CSV unless Excel is asked for), layout in docs/billing-export.md."""
+    form = PeriodForm(request.GET or None)
+    start = end = None
+    if form.is_bound and form.is_valid():
+        start, end = form.cleaned_data["start"], form.cleaned_data["end"]
+    elif form.is_bound:
+        return HttpResponse(
+            "; ".join(f"{k}: {' '.join(str(m) for m in v)}" for k, v in form.errors.items()),
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    get = request.GET.copy()
+    get.setdefault("format", "csv")
+    request.GET = get  # type: ignore[assignment]  # the export reads the format from GET
+    out = export(request, list(exports.rows(start, end)), exports.COLUMNS, "accounting")
+    assert out is not None
+    return out
+
+
+# --- permit fees ------------------------------------------------------------------------------
+
+
+def _fee_permits() -> list[Any]:
+    rows = []
+    for model in (BuildingSewerPermit, SubdivisionSewer):
+        for record in model.objects.filter(state="submitted").select_related(
+            "applicant", "property"
+        ):
+            amount, _, blocked = payments.fee_assessment(record)
+            invoices = payments.fee_invoices_of(record)
+            rows.append(
+                {
+                    "record": record,
+                    "amount": amount,
+                    "blocked": blocked,
+                    "invoice": next((i for i in invoices if i.state == "issued"), None),
+                }
+            )
+    return sorted(rows, key=lambda r: (r["record"].filed_on, r["record"].number))
+
+
+@office_view(*STAFF_ROLES)
+def permit_fees(request: HttpRequest) -> HttpResponse:
+    """Permits whose fee is due: its amount, its invoice (issue it), then the payment."""
+    rows = _fee_permits()
+    left = payments.outstanding_of([r["invoice"] for r in rows if r["invoice"]])
+    for r in rows:
+        r["outstanding"] = left.get(r["invoice"].pk) if r["invoice"] else None
+    return render(
+        request,
+        "billing/payment_permit_fees.html",
+        {"rows": rows, "may_record": payments.may_record_money(request.user)},
+    )
+
+
+@require_POST
+@office_view(*MONEY_ROLES)
+def permit_fee_invoice(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
+    model = {"building-sewer": BuildingSewerPermit, "subdivision": SubdivisionSewer}.get(kind)
+    if model is None:
+        return HttpResponse(status=404)
+    record = get_object_or_404(model, pk=pk)
+    try:
+        invoice = payments.issue_permit_fee_invoice(request.user, record)
+    except OfficeError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(
+            request, f"Invoice {invoice.number} issued for the fee of {record.number}."
+        )
+    return redirect("billing:permit-fees")
