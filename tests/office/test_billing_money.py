@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from sewer_office.billing import exports, statements
 from sewer_office.billing.choices import InvoiceKind
+from sewer_office.billing.invoices import credit_note
 from sewer_office.billing.models import BillingRun, Invoice, Payment, PaymentApplication, Refund
 from sewer_office.billing.payments import (
     Allocation,
@@ -358,3 +359,29 @@ def test_demo_town_billing(db: Any, settings: Any) -> None:
     left = outstanding_of(issued)
     assert any(left[i.pk] == 0 for i in issued)
     assert len(issued) < 2 or any(0 < left[i.pk] < i.total for i in issued)
+
+
+def test_a_credit_note_on_a_paid_invoice_gives_the_paid_excess_back_as_credit(
+    town: Town,
+) -> None:
+    """A correction after payment (credit note plus a new invoice): what was paid on the
+    credited invoice becomes the person's credit again, and can be applied to the new one."""
+    a = _inv(town, "300.00")
+    _pay(town, "200.00", a)
+    assert outstanding(a) == D("100.00") and credit_of(town.owner_person) == D("0.00")
+    credit_note(a, town.u("clerk"), "wrong flow: rebilled")
+    assert outstanding(a) == D("0.00")
+    assert credit_of(town.owner_person) == D("200.00")
+    st = statements.statement(town.owner_person)
+    assert st.balance == st.owed - st.credit == D("-200.00")
+    b = _inv(town, "250.00", days_ago=1)
+    apply_credit(town.u("clerk"), person=town.owner_person, allocations=[Allocation(b)])
+    assert outstanding(b) == D("50.00") and credit_of(town.owner_person) == D("0.00")
+    assert AuditEvent.objects.filter(action="billing.payment_released").count() == 1
+
+
+def test_a_credit_note_on_an_unpaid_invoice_releases_no_payment(town: Town) -> None:
+    a = _inv(town, "300.00")
+    credit_note(a, town.u("clerk"), "billed in error")
+    assert outstanding(a) == D("0.00") and credit_of(town.owner_person) == D("0.00")
+    assert not PaymentApplication.objects.filter(invoice=a).exists()

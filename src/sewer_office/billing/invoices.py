@@ -5,7 +5,10 @@ the invoice series (:mod:`.numbers`); its due date rests on the dated parameter
 ``invoice.due_days`` in force on the day of issue (not configured → issue is refused with the
 resolution to record). Once issued it is never edited: a credit note (its own number in the
 same series, negative lines, with a reason) corrects it, or it is voided with a reason while
-nothing is paid on it. Every change writes its audit event in the same transaction.
+nothing is paid on it. A credit note for more than is still owed (the invoice was paid) gives
+the paid excess back to the person's credit: the payments' applications to the invoice are
+reversed by that much (negative applications, newest first), so the money can be applied to
+the corrected invoice or refunded. Every change writes its audit event in the same transaction.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from sewer_office.registry.models import Person
 
 from .charges import require_biller
 from .choices import InvoiceKind, InvoiceState, Series
-from .models import Charge, Invoice, InvoiceLine
+from .models import Charge, Invoice, InvoiceLine, PaymentApplication
 from .numbers import next_number
 from .rules import not_configured_message, parameter_dict, params
 
@@ -200,7 +203,48 @@ def credit_note(
             reason=reason.strip(),
             state_to=InvoiceState.ISSUED,
         )
+        _release_paid_excess(invoice, note, actor)
     return note
+
+
+def _release_paid_excess(invoice: Invoice, note: Invoice, actor: Any) -> None:
+    """Give back to the person's credit what ``note`` credits beyond what was still owed.
+
+    Owed before the note = total − earlier credit notes − payments applied. What the note
+    credits beyond that was paid: the payments' applications to ``invoice`` are reversed by
+    that amount (negative applications, newest payment first), each with its audit event.
+    """
+    earlier = Invoice.objects.filter(
+        credits=invoice, kind=InvoiceKind.CREDIT_NOTE, state=InvoiceState.ISSUED
+    ).exclude(pk=note.pk).aggregate(s=Sum("total"))["s"] or Decimal(0)
+    applications = list(
+        PaymentApplication.objects.filter(invoice=invoice).order_by("-applied_at", "-id")
+    )
+    applied = sum((Decimal(a.amount) for a in applications), Decimal(0))
+    owed_before = max(Decimal(invoice.total) - abs(Decimal(earlier)) - applied, Decimal(0))
+    excess = abs(Decimal(note.total)) - owed_before
+    if excess <= 0:
+        return
+    by_payment: dict[int, Decimal] = {}
+    for a in applications:
+        by_payment[a.payment_id] = by_payment.get(a.payment_id, Decimal(0)) + Decimal(a.amount)
+    for payment_id in dict.fromkeys(a.payment_id for a in applications):
+        if excess <= 0:
+            break
+        take = min(excess, by_payment[payment_id])
+        if take <= 0:
+            continue
+        PaymentApplication.objects.create(
+            payment_id=payment_id, invoice=invoice, amount=-take, applied_by=actor
+        )
+        audit.record(
+            actor=actor,
+            action="billing.payment_released",
+            obj=invoice,
+            after={"payment": payment_id, "amount": str(-take), "credit_note": note.number},
+            reason=f"credited by {note.number} after payment: back to the person's credit",
+        )
+        excess -= take
 
 
 def void_invoice(invoice: Invoice, actor: Any, reason: str) -> Invoice:
