@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import io
+import itertools
 import json
 import logging
 import os
@@ -313,7 +314,7 @@ def test_audit_events_are_chained_and_tampering_is_found(town: Town) -> None:
         )
     events = list(AuditEvent.objects.order_by("id"))
     assert all(e.digest and len(e.digest) == 64 for e in events)
-    assert all(b.prev_hash == a.digest for a, b in zip(events, events[1:], strict=False))
+    assert all(b.prev_hash == a.digest for a, b in itertools.pairwise(events))
     checked, broken = audit.verify_chain()
     assert broken is None and checked == len(events)
 

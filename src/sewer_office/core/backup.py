@@ -133,6 +133,16 @@ def _dump_database(target: Path) -> None:
         raise BackupError(f"backups of a {connection.vendor} database are not supported")
 
 
+def _audit_head() -> str:
+    """The last event's digest ("" when the schema predates the chain: core 0001)."""
+    table = AuditEvent._meta.db_table
+    with connection.cursor() as cursor:
+        columns = {c.name for c in connection.introspection.get_table_description(cursor, table)}
+    if "digest" not in columns:
+        return ""
+    return AuditEvent.objects.order_by("-id").values_list("digest", flat=True).first() or ""
+
+
 def backup(directory: Path) -> dict[str, Any]:
     """Write a backup of the office into ``directory`` (new or empty); returns the manifest."""
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
@@ -143,7 +153,7 @@ def backup(directory: Path) -> dict[str, Any]:
     # The schema version and the audit head first: the dump holds at least this much.
     schema = applied_migrations()
     events = AuditEvent.objects.count()
-    head = AuditEvent.objects.order_by("-id").values_list("digest", flat=True).first() or ""
+    head = _audit_head()
     _dump_database(database)
     parts = [_part(directory, database, "database")]
     media_root = Path(settings.MEDIA_ROOT)
