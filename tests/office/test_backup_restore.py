@@ -37,9 +37,7 @@ def _env(data: Path, **extra: str) -> dict[str, str]:
 
 
 def _cli(env: dict[str, str], *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [SEWER_USE, *args], env=env, capture_output=True, text=True
-    )
+    done = subprocess.run([SEWER_USE, *args], env=env, capture_output=True, text=True)
     if check and done.returncode != 0:
         pytest.fail(f"sewer-use {' '.join(args)}: {done.returncode}\n{done.stdout}{done.stderr}")
     return done
@@ -186,9 +184,7 @@ def test_restore_of_an_older_schema_migrates_forward(demo_sqlite: Path, tmp_path
         assert "digest" not in columns
     backup = tmp_path / "backup"
     _cli(_env(old), "backup", str(backup))
-    assert json.loads((backup / "manifest.json").read_text())["schema"]["core"] == [
-        "0001_initial"
-    ]
+    assert json.loads((backup / "manifest.json").read_text())["schema"]["core"] == ["0001_initial"]
     target = tmp_path / "new"
     out = _cli(_env(target), "restore", str(backup)).stdout
     assert "core.0002_audit_chain" in out and "core.0003_record_protection" in out
@@ -304,9 +300,8 @@ def test_postgresql_round_trip_keeps_every_row_and_file(
 def _refused(conn: Any, sql: str, *params: Any) -> str:
     import psycopg
 
-    with pytest.raises(psycopg.errors.RestrictViolation) as caught:
-        with conn.transaction():
-            conn.execute(sql, params)
+    with pytest.raises(psycopg.errors.RestrictViolation) as caught, conn.transaction():
+        conn.execute(sql, params)
     return str(caught.value)
 
 
@@ -318,7 +313,9 @@ def _assert_protected(name: str) -> None:
         assert one
         message = _refused(conn, "UPDATE core_auditevent SET reason = 'x' WHERE id = %s", one[0])
         assert "record of legal weight" in message and "reason cannot change" in message
-        assert "never deleted" in _refused(conn, "DELETE FROM core_auditevent WHERE id = %s", one[0])
+        assert "never deleted" in _refused(
+            conn, "DELETE FROM core_auditevent WHERE id = %s", one[0]
+        )
 
 
 def test_postgresql_refuses_raw_changes_of_records_of_legal_weight(
@@ -396,7 +393,9 @@ def test_postgresql_refuses_raw_changes_of_records_of_legal_weight(
             row = conn.execute(f"SELECT id FROM {table} LIMIT 1").fetchone()
             if row is None:
                 continue
-            value = "NOT snc" if column == "snc" else ("amount + 1" if column == "amount" else "'x'")
+            value = (
+                "NOT snc" if column == "snc" else ("amount + 1" if column == "amount" else "'x'")
+            )
             _refused(conn, f"UPDATE {table} SET {column} = {value} WHERE id = %s", row[0])
             _refused(conn, f"DELETE FROM {table} WHERE id = %s", row[0])
         # and the application's own writes still work: flag-overdue records and transitions
