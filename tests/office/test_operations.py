@@ -345,3 +345,29 @@ def test_record_many_continues_the_chain(town: Town) -> None:
     audit.record(actor=None, action="after", obj=user)
     checked, broken = audit.verify_chain()
     assert broken is None and checked == AuditEvent.objects.count() >= 2503
+
+
+@pytest.mark.parametrize(
+    ("object_id", "object_repr"),
+    [("1", "x"), ("123456", "laboratory result #123456"), ('a"b\\', "é\u2028\x00 ☃")],
+)
+def test_batch_hasher_gives_the_digest_of_event_hash(object_id: str, object_repr: str) -> None:
+    from datetime import UTC, datetime
+
+    from sewer_office.core.chain import batch_hasher, event_hash
+
+    common = {
+        "at": datetime(2026, 12, 3, 16, 0, 0, 123456, tzinfo=UTC),
+        "actor_id": 3,
+        "actor_name": "clerk",
+        "action": "approve_result",
+        "content_type_id": 12,
+        "after": {"state": "approved", "n": 1e30, "list": [True, None, "1"]},
+        "state_from": "reported",
+        "state_to": "approved",
+        "citation": "§ 196-19 I",
+    }
+    prev = "ab" * 32
+    expected = event_hash({**common, "object_id": object_id, "object_repr": object_repr}, prev)
+    assert batch_hasher(common)(object_id, object_repr, prev) == expected
+    assert batch_hasher(common)(object_id + "x", object_repr, prev) != expected

@@ -23,7 +23,7 @@ from django.db import models, transaction
 from django.db.models.fields.files import FieldFile
 from django.utils import timezone
 
-from .chain import GENESIS, HASHED_FIELDS, event_hash
+from .chain import GENESIS, HASHED_FIELDS, batch_hasher, event_hash
 from .models import AuditEvent
 
 #: The PostgreSQL advisory lock key of the audit chain's head ("sewer-use audit").
@@ -111,6 +111,19 @@ def record_many(
     label = model._meta.verbose_name
     when = at or timezone.now()
     actor_name = real_actor.get_username() if real_actor else "system"
+    common = AuditEvent(
+        at=when,
+        actor=real_actor,
+        actor_name=actor_name,
+        action=action,
+        content_type=content_type,
+        after=after,
+        reason=reason,
+        citation=citation,
+        state_from=state_from,
+        state_to=state_to,
+    )
+    digest_of = batch_hasher(event_values(common))
     with transaction.atomic():
         head = _chain_head()
         for start in range(0, len(ids), 1000):
@@ -132,7 +145,8 @@ def record_many(
                 for pk in ids[start : start + 1000]
             ]
             for event in batch:
-                head = _link(event, head)
+                event.prev_hash = head
+                event.digest = head = digest_of(event.object_id, event.object_repr, head)
             AuditEvent.objects.bulk_create(batch)
     return len(ids)
 
