@@ -193,12 +193,18 @@ def suspended(connection: Any, model: str) -> Iterator[None]:
     table = connection.ops.quote_name(str(global_apps.get_model(model)._meta.db_table))
     names = [connection.ops.quote_name(f"{TRIGGER_PREFIX}_{op}") for op in ("update", "delete")]
     with connection.cursor() as cursor:
+        # ALTER TABLE refuses while foreign-key checks of this transaction wait (Django's are
+        # deferred): run them now, and defer them again after.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
         for name in names:
             cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER {name}")
     try:
         yield
     finally:
         with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
             for name in names:
                 cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER {name}")
 
