@@ -5,7 +5,8 @@ Django is imported inside the command functions only, so that the rules commands
 
 - ``sewer-use serve [--host 127.0.0.1] [--port 8000] [--production] [--workers N]``:
   Django's development server on a laptop (DEBUG on); gunicorn when ``--production`` is
-  given or DEBUG is off (``SEWER_USE_DEBUG=0``).
+  given or DEBUG is off (``SEWER_USE_DEBUG=0``); gunicorn refuses to start while migrations
+  are pending, collects the static files (served by WhiteNoise) and logs JSON lines.
 - ``sewer-use demo [--host] [--port]``: migrate, load the demo town if the database is empty,
   print the URL and the demo logins, serve. Uses the ``demo`` jurisdiction (example fees)
   unless ``SEWER_USE_JURISDICTION`` says otherwise.
@@ -100,6 +101,14 @@ def _serve(host: str, port: int, workers: int, settings: Any) -> int:
         print(f"Development server (DEBUG on) at http://{host}:{port}/", flush=True)
         _call("runserver", f"{host}:{port}", use_reloader=False)
         return 0
+    pending = _pending_migrations()
+    if pending:
+        print(
+            f"sewer-use: {len(pending)} migration(s) not applied ({', '.join(pending[:3])}...): "
+            "run `sewer-use manage migrate` first",
+            file=sys.stderr,
+        )
+        return 2
     _call("collectstatic", interactive=False, verbosity=0)
     count = workers or (2 * (os.cpu_count() or 1) + 1)
     cmd = [
@@ -111,14 +120,29 @@ def _serve(host: str, port: int, workers: int, settings: Any) -> int:
         f"{host}:{port}",
         "--workers",
         str(count),
-        "--access-logfile",
+        # The office writes its own access lines (JSON, with the request id); gunicorn's
+        # errors go to standard error. Behind a proxy on this machine, trust its headers.
+        "--error-logfile",
         "-",
+        "--forwarded-allow-ips",
+        os.environ.get("SEWER_USE_FORWARDED_ALLOW_IPS", "127.0.0.1,::1"),
+        "--timeout",
+        os.environ.get("SEWER_USE_WORKER_TIMEOUT", "120"),
     ]
     print(f"gunicorn ({count} workers) at http://{host}:{port}/", flush=True)
     # Replace this process with gunicorn, so that signals (Ctrl-C, a service manager's TERM)
     # reach the server itself and no orphaned workers are left behind.
     os.execve(sys.executable, cmd, os.environ.copy())
     return 0  # not reached
+
+
+def _pending_migrations() -> list[str]:
+    connection = importlib.import_module("django.db").connection
+    executor = importlib.import_module("django.db.migrations.executor").MigrationExecutor(
+        connection
+    )
+    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    return [f"{m.app_label}.{m.name}" for m, _ in plan]
 
 
 def run_serve(args: argparse.Namespace) -> int:

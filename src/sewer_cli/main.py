@@ -38,6 +38,11 @@ class UsageError(Exception):
 # Every sub-command: name → (module of sewer_cli that registers it, the one-line help it gives).
 # In the order of the modules, and within a module in the order its register() adds them.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "backup": (
+        "cmd_backup",
+        "back up the office: database dump, uploaded files and a manifest (SHA-256)",
+    ),
+    "restore": ("cmd_backup", "restore a backup of the office into an empty installation"),
     "bill": (
         "cmd_bill",
         "§ 196-19 E(1)(d): a billing run of the facilities' surcharges for a period",
@@ -109,6 +114,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "surcharge": (
         "cmd_surcharge",
         "§ 196-19 E(1)(d), J: extra-strength surcharge of a billing period",
+    ),
+    "verify-audit": (
+        "cmd_verify_audit",
+        "check the hash chain over the audit events (first broken link)",
     ),
     "violations": ("cmd_violations", "list the office's violations (§ 196-22)"),
 }

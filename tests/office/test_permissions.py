@@ -121,6 +121,7 @@ def test_every_page_and_endpoint_is_covered(town: Town) -> None:
         "attachment-download",
         "registry:area-declare",
         "healthz",
+        "readyz",
         "login",
         "logout",
         "password_change_done",

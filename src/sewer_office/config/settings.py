@@ -107,6 +107,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "sewer_office.core.requestlog.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -174,8 +175,13 @@ STORAGES = {
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
 SEWER_USE_MAX_UPLOAD_BYTES = int(os.environ.get("SEWER_USE_MAX_UPLOAD_BYTES", 20 * 1024 * 1024))
-# Without a front web server (e.g. nginx), the office serves its own static files.
+# Without a front web server serving /static/ (deploy/nginx.conf does), the office serves its
+# collected static files itself, through WhiteNoise (compressed, cached).
 SEWER_USE_SERVE_STATIC = _flag("SEWER_USE_SERVE_STATIC", True)
+if SEWER_USE_SERVE_STATIC and not DEBUG:
+    MIDDLEWARE.insert(2, "whitenoise.middleware.WhiteNoiseMiddleware")
+#: /readyz answers 503 when the uploads' disk has no more free space than this (default 1 GiB).
+SEWER_USE_MIN_FREE_BYTES = int(os.environ.get("SEWER_USE_MIN_FREE_BYTES", str(1 << 30)))
 
 #: Which parameter file the rules read: ``wappinger`` (amounts not configured) or ``demo``.
 SEWER_USE_JURISDICTION = os.environ.get("SEWER_USE_JURISDICTION", "wappinger")
@@ -244,12 +250,33 @@ if PRODUCTION:
     if _flag("SEWER_USE_BEHIND_PROXY", False):
         # A TLS-terminating proxy in front: trust its scheme header.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    # /healthz is probed over plain HTTP by load balancers and orchestrators.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # /healthz and /readyz are probed over plain HTTP by load balancers and orchestrators.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 
+# Logs: JSON lines on standard error (one object a line, with the request id), or plain text
+# with SEWER_USE_LOG_FORMAT=text. Every request writes an access line (sewer_office.request).
+_LOG_FORMAT = os.environ.get("SEWER_USE_LOG_FORMAT", "json" if PRODUCTION else "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "sewer_office.core.requestlog.RequestIdFilter"}},
+    "formatters": {
+        "json": {"()": "sewer_office.core.requestlog.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "json" if _LOG_FORMAT == "json" else "text",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("SEWER_USE_LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "sewer_office.request": {
+            "level": os.environ.get(
+                "SEWER_USE_ACCESS_LOG_LEVEL", "INFO" if PRODUCTION else "WARNING"
+            )
+        }
+    },
 }

@@ -1,11 +1,10 @@
-"""The office's URLs: pages per app, the API under ``/api/``, ``/healthz`` and the back office."""
+"""The office's URLs: pages per app, the API under ``/api/``, ``/healthz``, ``/readyz`` and the
+back office."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import admin
-from django.urls import URLPattern, URLResolver, include, path, re_path
-from django.views.static import serve
+from django.urls import URLPattern, URLResolver, include, path
 
 from sewer_office.core import views as core_views
 from sewer_office.core.law import law_page
@@ -14,6 +13,7 @@ from sewer_office.registry import urls as registry_urls
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", core_views.healthz, name="healthz"),
+    path("readyz", core_views.readyz, name="readyz"),
     path("", core_views.dashboard, name="dashboard"),
     path("files/<int:pk>/", core_views.download_attachment, name="attachment-download"),
     path("law/", law_page, name="law"),
@@ -35,9 +35,3 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("sewer_office.api.urls")),
     path("admin/", admin.site.urls),
 ]
-
-if settings.SEWER_USE_SERVE_STATIC and not settings.DEBUG:
-    # No front web server: serve the collected static files (CSS, vendored JS) ourselves.
-    urlpatterns.append(
-        re_path(r"^static/(?P<path>.*)$", serve, {"document_root": settings.STATIC_ROOT})
-    )

@@ -2,11 +2,18 @@
 
 Callers are services, inside the transaction that makes the change (``transaction.atomic``),
 so that the change and its audit event are committed together or not at all.
+
+Each event is a link of the hash chain (:mod:`.chain`): its ``prev_hash`` is the digest of the
+event before it, its ``digest`` the SHA-256 of its content after that. Appending takes the
+chain's head under a lock held to the end of the transaction (on PostgreSQL a transaction
+advisory lock; SQLite transactions of the office already write one at a time), so that two
+transactions never link to the same event.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -16,7 +23,11 @@ from django.db import models, transaction
 from django.db.models.fields.files import FieldFile
 from django.utils import timezone
 
+from .chain import GENESIS, HASHED_FIELDS, batch_hasher, event_hash
 from .models import AuditEvent
+
+#: The PostgreSQL advisory lock key of the audit chain's head ("sewer-use audit").
+CHAIN_LOCK_KEY = 0x5E3E2A0D17
 
 M = TypeVar("M", bound=models.Model)
 
@@ -59,7 +70,7 @@ def record(
 ) -> AuditEvent:
     """Append one audit event for ``obj`` (call inside the change's transaction)."""
     real_actor = actor if getattr(actor, "is_authenticated", False) else None
-    return AuditEvent.objects.create(
+    event = AuditEvent(
         at=at or timezone.now(),
         actor=real_actor,
         actor_name=real_actor.get_username() if real_actor else "system",
@@ -74,6 +85,10 @@ def record(
         state_from=state_from,
         state_to=state_to,
     )
+    with transaction.atomic():
+        _link(event, _chain_head())
+        event.save()
+    return event
 
 
 def record_many(
@@ -95,27 +110,109 @@ def record_many(
     content_type = ContentType.objects.get_for_model(model)
     label = model._meta.verbose_name
     when = at or timezone.now()
-    AuditEvent.objects.bulk_create(
-        (
-            AuditEvent(
-                at=when,
-                actor=real_actor,
-                actor_name=real_actor.get_username() if real_actor else "system",
-                action=action,
-                content_type=content_type,
-                object_id=str(pk),
-                object_repr=f"{label} #{pk}",
-                after=after,
-                reason=reason,
-                citation=citation,
-                state_from=state_from,
-                state_to=state_to,
-            )
-            for pk in ids
-        ),
-        batch_size=1000,
+    actor_name = real_actor.get_username() if real_actor else "system"
+    common = AuditEvent(
+        at=when,
+        actor=real_actor,
+        actor_name=actor_name,
+        action=action,
+        content_type=content_type,
+        after=after,
+        reason=reason,
+        citation=citation,
+        state_from=state_from,
+        state_to=state_to,
     )
+    digest_of = batch_hasher(event_values(common))
+    with transaction.atomic():
+        head = _chain_head()
+        for start in range(0, len(ids), 1000):
+            batch = [
+                AuditEvent(
+                    at=when,
+                    actor=real_actor,
+                    actor_name=actor_name,
+                    action=action,
+                    content_type=content_type,
+                    object_id=str(pk),
+                    object_repr=f"{label} #{pk}",
+                    after=after,
+                    reason=reason,
+                    citation=citation,
+                    state_from=state_from,
+                    state_to=state_to,
+                )
+                for pk in ids[start : start + 1000]
+            ]
+            for event in batch:
+                event.prev_hash = head
+                event.digest = head = digest_of(event.object_id, event.object_repr, head)
+            AuditEvent.objects.bulk_create(batch)
     return len(ids)
+
+
+def _chain_head() -> str:
+    """The digest of the last event, with the chain locked to the end of the transaction."""
+    if transaction.get_connection().vendor == "postgresql":
+        with transaction.get_connection().cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
+    last = AuditEvent.objects.order_by("-id").values_list("digest", flat=True).first()
+    return last or GENESIS
+
+
+def _link(event: AuditEvent, prev_hash: str) -> str:
+    """Set ``event``'s link after ``prev_hash``; its digest (the next event's ``prev_hash``)."""
+    event.prev_hash = prev_hash
+    event.digest = event_hash(event_values(event), prev_hash)
+    return event.digest
+
+
+def event_values(event: AuditEvent) -> dict[str, Any]:
+    """The fields of ``event`` that its digest covers (:data:`.chain.HASHED_FIELDS`)."""
+    values = {name: getattr(event, name) for name in HASHED_FIELDS}
+    if timezone.is_naive(values["at"]):  # stored as Django stores naive times: local time
+        values["at"] = timezone.make_aware(values["at"])
+    return values
+
+
+@dataclass(frozen=True)
+class BrokenLink:
+    """The first event of the chain that does not verify, and why."""
+
+    event_id: int
+    at: datetime
+    problem: str
+
+    def __str__(self) -> str:
+        return f"audit event #{self.event_id} ({self.at.isoformat()}): {self.problem}"
+
+
+def verify_chain(chunk_size: int = 5000) -> tuple[int, BrokenLink | None]:
+    """Walk the chain oldest first: (events checked, the first broken link or None).
+
+    A link is broken when the event's ``prev_hash`` is not the digest of the event before it
+    (an event before it was removed, inserted or relinked) or when its ``digest`` is not the
+    hash of its content (the event itself was changed).
+    """
+    prev = GENESIS
+    checked = 0
+    rows = AuditEvent.objects.order_by("id").values("id", "prev_hash", "digest", *HASHED_FIELDS)
+    for row in rows.iterator(chunk_size=chunk_size):
+        checked += 1
+        if row["prev_hash"] != prev:
+            problem = (
+                "it has no link (recorded without the chain)"
+                if not row["prev_hash"]
+                else "its link to the previous event is broken (an event before it was "
+                "removed, inserted or changed)"
+            )
+            return checked, BrokenLink(row["id"], row["at"], problem)
+        if row["digest"] != event_hash(row, row["prev_hash"]):
+            return checked, BrokenLink(
+                row["id"], row["at"], "its content does not match its hash (it was changed)"
+            )
+        prev = row["digest"]
+    return checked, None
 
 
 def create_recorded(

@@ -3,7 +3,9 @@
 Every state change in the office writes an :class:`AuditEvent` in the same database
 transaction as the change itself (see :mod:`sewer_office.core.audit`), so the record's
 timeline can never disagree with the record. Audit events are append-only: the model refuses
-updates and deletes, because a legal record's history must not be rewritten.
+updates and deletes, because a legal record's history must not be rewritten; below the
+application, PostgreSQL triggers refuse them too (:mod:`sewer_office.core.protection`), and a
+hash chain over the events shows any change made anyway (``sewer-use verify-audit``).
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ class AuditEvent(models.Model):
     state_to = models.CharField(max_length=40, blank=True)
     reason = models.TextField(blank=True)
     citation = models.CharField(max_length=80, blank=True)
+    #: The hash chain (:mod:`sewer_office.core.chain`): the previous event's ``digest`` and the
+    #: SHA-256 of this event's content after it, written by :mod:`sewer_office.core.audit`.
+    prev_hash = models.CharField(max_length=64, blank=True, default="")
+    digest = models.CharField(max_length=64, blank=True, default="")
 
     target = GenericForeignKey("content_type", "object_id")
 

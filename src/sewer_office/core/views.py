@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import never_cache
@@ -20,14 +24,48 @@ from .panels import dashboard_context, dashboard_panels
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database answers, 503 otherwise (for load balancers and monitors)."""
+    """Liveness: 200 while the process answers (no database query: a probe that restarts the
+    server must not do so because the database is down)."""
+    return JsonResponse({"status": "ok"})
+
+
+@require_GET
+@never_cache
+def readyz(request: HttpRequest) -> JsonResponse:
+    """Readiness: 200 when the office can serve — the database answers, every migration is
+    applied, the uploads' disk has more free space than ``SEWER_USE_MIN_FREE_BYTES`` — else
+    503 with the check that failed (for load balancers and monitors)."""
+    checks: dict[str, Any] = {}
+    ok = True
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
+        checks["database"] = {"ok": True, "vendor": connection.vendor}
     except Exception as e:
-        return JsonResponse({"status": "error", "database": str(e)[:200]}, status=503)
-    return JsonResponse({"status": "ok", "database": connection.vendor})
+        ok = False
+        checks["database"] = {"ok": False, "error": str(e)[:200]}
+    if checks["database"]["ok"]:
+        try:
+            executor = MigrationExecutor(connection)
+            pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
+            checks["migrations"] = {
+                "ok": not pending,
+                "pending": [f"{m.app_label}.{m.name}" for m, _ in pending],
+            }
+            ok = ok and not pending
+        except Exception as e:
+            ok = False
+            checks["migrations"] = {"ok": False, "error": str(e)[:200]}
+    media = Path(settings.MEDIA_ROOT)
+    probe = media if media.exists() else Path(settings.DATA_DIR)
+    free = shutil.disk_usage(probe).free
+    minimum = int(settings.SEWER_USE_MIN_FREE_BYTES)
+    checks["disk"] = {"ok": free > minimum, "free_bytes": free, "min_free_bytes": minimum}
+    ok = ok and free > minimum
+    return JsonResponse(
+        {"status": "ok" if ok else "unavailable", **checks}, status=200 if ok else 503
+    )
 
 
 @office_view()
