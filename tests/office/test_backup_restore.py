@@ -389,15 +389,34 @@ def test_postgresql_refuses_raw_changes_of_records_of_legal_weight(
             ("enforcement_cost", "amount"),
             ("enforcement_referral", "note"),
             ("pretreatment_sncdetermination", "snc"),
+            ("billing_invoice", "total"),
+            ("billing_invoiceline", "amount"),
+            ("billing_charge", "amount"),
+            ("billing_payment", "amount"),
+            ("billing_paymentapplication", "amount"),
+            ("billing_refund", "amount"),
         ):
             row = conn.execute(f"SELECT id FROM {table} LIMIT 1").fetchone()
             if row is None:
                 continue
-            value = (
-                "NOT snc" if column == "snc" else ("amount + 1" if column == "amount" else "'x'")
-            )
+            value = {"snc": "NOT snc", "note": "'x'"}.get(column, f"{column} + 1")
             _refused(conn, f"UPDATE {table} SET {column} = {value} WHERE id = %s", row[0])
             _refused(conn, f"DELETE FROM {table} WHERE id = %s", row[0])
+        # an issued invoice's one move: its void, recorded once; never back
+        issued = conn.execute(
+            "SELECT id FROM billing_invoice WHERE state = 'issued' LIMIT 1"
+        ).fetchone()
+        if issued:
+            with conn.transaction():
+                conn.execute(
+                    "UPDATE billing_invoice SET state = 'void', voided_at = now(), "
+                    "void_reason = 'test' WHERE id = %s",
+                    [issued[0]],
+                )
+                _refused(
+                    conn, "UPDATE billing_invoice SET state = 'issued' WHERE id = %s", issued[0]
+                )
+                raise psycopg.Rollback()
         # and the application's own writes still work: flag-overdue records and transitions
     done = _cli(_env(demo_pg[1], DATABASE_URL=PG + name), "flag-overdue")
     assert "recorded" in done.stdout

@@ -77,6 +77,17 @@ PROTECTED: tuple[Protected, ...] = (
     Protected("enforcement.Referral"),
     # a determination links the violation it opened once, right after it is recorded
     Protected("pretreatment.SNCDetermination", fill_once=("violation_id",)),
+    # the Town's books: an issued invoice or credit note changes only by its void, once
+    Protected(
+        "billing.Invoice",
+        fill_once=("voided_by_id", "voided_at", "void_reason"),
+        transitions=(("state", "issued", "void"),),
+    ),
+    Protected("billing.InvoiceLine"),
+    Protected("billing.Charge"),
+    Protected("billing.Payment"),
+    Protected("billing.PaymentApplication"),
+    Protected("billing.Refund"),
 )
 
 _FUNCTION_SQL = f"""
