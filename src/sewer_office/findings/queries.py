@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Case, Count, IntegerField, QuerySet, Value, When
 
 from sewer_office.accounts.access import visible
+from sewer_office.core.statuses import SEVERITY
 
 from .choices import ReviewState
 from .models import Finding
@@ -22,3 +23,22 @@ def open_findings(user: Any) -> QuerySet[Finding]:
         ),
         user,
     ).order_by("-observed_at", "-id")
+
+
+def by_severity(qs: QuerySet[Finding]) -> QuerySet[Finding]:
+    """The review queue's order: the most severe status first (violations before
+    surcharge-level findings), then the oldest, so that what waited longest comes first."""
+    rank = Case(
+        *[When(status=code, then=Value(r)) for code, r in SEVERITY.items()],
+        default=Value(len(SEVERITY)),
+        output_field=IntegerField(),
+    )
+    return qs.annotate(severity=rank).order_by("severity", "observed_at", "id")
+
+
+def status_counts(qs: QuerySet[Finding]) -> list[tuple[str, int]]:
+    """``(status, count)`` of ``qs``, the most severe first (statuses absent are left out)."""
+    rows = qs.order_by().values_list("status").annotate(n=Count("id"))
+    counts: dict[str, int] = dict(rows)
+    known = [(s, counts.pop(s)) for s in SEVERITY if s in counts]
+    return known + sorted(counts.items())

@@ -17,7 +17,7 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core.panels import Panel
 from sewer_office.findings.choices import ReviewState
-from sewer_office.findings.queries import open_findings
+from sewer_office.findings.queries import by_severity, open_findings, status_counts
 
 from . import queries
 from .models import DischargeLimit, SamplingEvent, SamplingPoint
@@ -66,12 +66,14 @@ def dashboard_panel(request: Any) -> Panel | None:
     if not is_staff_member(user):
         return None
     new = open_findings(user).filter(review=ReviewState.NEW)
+    counts = status_counts(new)
     return Panel(
         title="Findings and sampling",
         template="monitoring/_dashboard_panel.html",
         context={
-            "new_count": new.count(),
-            "new": list(new[:DASHBOARD_ROWS]),
+            "new_count": sum(n for _s, n in counts),
+            "counts": counts,
+            "new": list(by_severity(new)[:DASHBOARD_ROWS]),
             "due": queries.sampling_due(user)[:DASHBOARD_ROWS],
         },
         order=10,
