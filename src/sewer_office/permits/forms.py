@@ -265,3 +265,27 @@ class FlushingForm(ApplicationForm):
         required=False, label="The flushing water is unpolluted water as defined in § 196-15"
     )
     tri_municipal_notified_on = forms.DateField(widget=DateInput, label="Tri-Municipal notified on")
+
+
+class AllPermitsForm(forms.Form):
+    """The filters of the list of every permit and approval (``/permits/``)."""
+
+    q = forms.CharField(
+        required=False,
+        label="Search",
+        widget=forms.TextInput(attrs={"placeholder": "number, applicant, address"}),
+    )
+    kind = forms.ChoiceField(required=False, label="Kind")
+    open = forms.ChoiceField(
+        required=False,
+        label="Open or closed",
+        choices=(("", "any"), ("true", "open"), ("false", "closed")),
+    )
+    property = forms.CharField(required=False, label="Property (address or tax parcel)")
+    filed_after = forms.DateField(required=False, label="Filed on or after", widget=DateInput)
+    filed_before = forms.DateField(required=False, label="Filed on or before", widget=DateInput)
+
+    def __init__(self, *args: Any, kinds: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        kind = cast(forms.ChoiceField, self.fields["kind"])
+        kind.choices = [("", "every kind"), *kinds]

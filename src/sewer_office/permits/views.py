@@ -25,6 +25,8 @@ from sewer_office.core.models import Attachment
 from sewer_office.core.paging import page_of
 from sewer_office.core.services import perform
 
+from . import forms as pforms
+from . import listing
 from .kinds import KINDS, Kind, kind_of, may_file
 from .services.building_sewer import plan_checks
 from .services.common import attach, may_upload
@@ -70,8 +72,25 @@ def _record(request: HttpRequest, kind: Kind, pk: int) -> Any:
 
 @office_view()
 def index(request: HttpRequest) -> HttpResponse:
-    kinds = [(k, may_file(request.user, k)) for k in KINDS.values()]
-    return render(request, "permits/index.html", {"kinds": kinds})
+    """Counts per kind, and one list of every permit and approval the user may see."""
+    form = pforms.AllPermitsForm(
+        request.GET or None, kinds=[(k.slug, k.plural) for k in KINDS.values()]
+    )
+    data: dict[str, Any] = {}
+    if form.is_bound and form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
+    page, query = page_of(request, listing.all_permits(request.user, data), PAGE_SIZE)
+    page.object_list = listing.labelled(page.object_list)
+    return render(
+        request,
+        "permits/index.html",
+        {
+            "counts": listing.kind_counts(request.user, may_file),
+            "form": form,
+            "page": page,
+            "query": query,
+        },
+    )
 
 
 @office_view()

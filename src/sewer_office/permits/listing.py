@@ -1,0 +1,81 @@
+"""Every permit and approval in one list: the counts per kind and the records of all kinds.
+
+Each kind has its own table; the list of all of them is the union of each kind's visible
+records, filtered by each kind's own filterset (search, open only, filing dates, property),
+so that the one list and a kind's list answer the same filter the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import CharField, Count, Q, QuerySet, Value
+from django.urls import reverse
+
+from sewer_office.accounts.access import visible
+
+from .kinds import KINDS, Kind
+
+#: The filters the list of all permits shares with every kind's list.
+SHARED_FILTERS = ("q", "open", "property", "filed_after", "filed_before")
+COLUMNS = ("pk", "number", "filed_on", "state", "applicant__name", "property__address")
+
+
+@dataclass(frozen=True)
+class KindCount:
+    kind: Kind
+    total: int
+    open: int
+    may_file: bool
+
+
+def kind_counts(user: Any, may_file: Any) -> list[KindCount]:
+    """Each kind with how many records the user may see, how many open, and whether the user
+    may file one."""
+    out = []
+    for k in KINDS.values():
+        row = visible(k.model.objects.all(), user).aggregate(
+            total=Count("id"), open=Count("id", filter=Q(state__in=k.workflow.open_states))
+        )
+        out.append(KindCount(k, row["total"], row["open"], may_file(user, k)))
+    return out
+
+
+def _one_kind(k: Kind, user: Any, data: dict[str, Any]) -> QuerySet[Any]:
+    base = visible(k.model.objects.all(), user)
+    shared = {name: data[name] for name in SHARED_FILTERS if data.get(name) not in (None, "")}
+    fs = k.filterset(shared or None, queryset=base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    return (
+        qs.order_by()
+        .annotate(kind_slug=Value(k.slug, output_field=CharField()))
+        .values(*COLUMNS, "kind_slug")
+    )
+
+
+def all_permits(user: Any, data: dict[str, Any]) -> QuerySet[Any]:
+    """The records of every kind (or of ``data["kind"]``) as rows of :data:`COLUMNS` and
+    ``kind_slug``, newest filing first; a queryset, so that a page of it is one query."""
+    chosen = [KINDS[data["kind"]]] if data.get("kind") in KINDS else list(KINDS.values())
+    parts = [_one_kind(k, user, data) for k in chosen]
+    qs = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
+    return qs.order_by("-filed_on", "-number")
+
+
+def labelled(rows: Any) -> list[dict[str, Any]]:
+    """Rows of :func:`all_permits` with their kind, state label, open flag and link."""
+    out = []
+    for row in rows:
+        k = KINDS[row["kind_slug"]]
+        state = k.workflow.state(row["state"])
+        out.append(
+            {
+                **row,
+                "kind": k,
+                "state_label": state.label,
+                "is_open": not state.terminal,
+                "url": reverse("permits:detail", args=[k.slug, row["pk"]]),
+            }
+        )
+    return out
