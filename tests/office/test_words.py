@@ -118,7 +118,7 @@ GLITCH = re.compile(r"[,;]\s*[,;.)]|\(\s*\)|since\s*[),.]|\s[,;.)](?!\w)|on\s*\.
 
 
 def _text(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html)).strip()
 
 
 class _F:
