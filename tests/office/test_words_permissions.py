@@ -22,7 +22,7 @@ from sewer_office.findings.services import record_finding
 from .factories import Town, new_record
 from .monitoring_factories import facilities
 
-COVERED_URL_NAMES = {"search", "monitoring:finding-acknowledge"}
+COVERED_URL_NAMES = {"search", "monitoring:finding-acknowledge", "api-redoc"}
 
 STAFF = ("superintendent", "engineer", "inspector", "clerk", "highway", "viewer")
 
@@ -89,3 +89,19 @@ def test_bulk_acknowledge_is_for_officers(town: Town, login: Any) -> None:
         assert r.status_code == 302
         g.refresh_from_db()
         assert g.review == ReviewState.ACKNOWLEDGED and g.reviewed_by == town.u(username)
+
+
+@pytest.mark.parametrize("username", [*STAFF, "owner"])
+def test_api_reference_in_redoc_from_our_static_files(town: Town, login: Any, username: str) -> None:
+    r = login(username).get("/api/docs/redoc/")
+    assert r.status_code == 200
+    page = r.content.decode()
+    assert "/static/drf_spectacular_sidecar/redoc/" in page and "/api/schema/" in page
+    assert "https://" not in page  # nothing fetched from a CDN or a font service
+    docs = login(username).get("/api/docs/").content.decode()
+    assert 'nav class="toc"' in docs and "/api/docs/redoc/" in docs
+
+
+def test_api_reference_refused_without_sign_in_or_role(town: Town, login: Any) -> None:
+    assert login(None).get("/api/docs/redoc/").status_code == 302
+    assert login("norole").get("/api/docs/redoc/").status_code == 403
