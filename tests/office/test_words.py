@@ -50,7 +50,9 @@ def _render(text: str, **context: Any) -> str:
 
 def test_status_tag_shows_label_and_tone_and_keeps_code_on_hover() -> None:
     html = _render("{% status s %}", s="abnormal_strength")
-    assert "Abnormal strength" in html and "tone-slate" in html and 'title="abnormal_strength"' in html
+    assert (
+        "Abnormal strength" in html and "tone-slate" in html and 'title="abnormal_strength"' in html
+    )
     assert "tone-red" in _render("{% status 'prohibited' %}")
     assert "tone-amber" in _render("{% status 'review' %}")
     assert "tone-slate" in _render("{% status 'no_limit' %}")
@@ -179,7 +181,10 @@ def queue(town: Town) -> dict[str, Any]:
 
 def test_queue_sorted_by_severity_then_age_with_counts(queue: dict[str, Any], login: Any) -> None:
     body = login("superintendent").get("/monitoring/findings/").content.decode()
-    order = [body.index(queue[k].message) for k in ("old_prohibited", "new_prohibited", "review", "old_abnormal")]
+    order = [
+        body.index(queue[k].message)
+        for k in ("old_prohibited", "new_prohibited", "review", "old_abnormal")
+    ]
     assert order == sorted(order)
     counts = body.split('id="status-counts"')[1].split("</ul>")[0]
     assert re.search(r"Prohibited</span>\s*<span class=\"count\">2<", counts)
@@ -230,7 +235,9 @@ def test_bulk_acknowledge_one_audit_event_per_finding(queue: dict[str, Any], tow
         acknowledge_findings([], sup)
 
 
-def test_bulk_acknowledge_is_all_or_nothing(queue: dict[str, Any], town: Town, monkeypatch: Any) -> None:
+def test_bulk_acknowledge_is_all_or_nothing(
+    queue: dict[str, Any], town: Town, monkeypatch: Any
+) -> None:
     from sewer_office.findings import services
 
     calls = {"n": 0}
@@ -244,9 +251,7 @@ def test_bulk_acknowledge_is_all_or_nothing(queue: dict[str, Any], town: Town, m
 
     monkeypatch.setattr(services.audit, "record", failing)
     with pytest.raises(RuntimeError):
-        acknowledge_findings(
-            [queue["old_prohibited"], queue["review"]], town.u("superintendent")
-        )
+        acknowledge_findings([queue["old_prohibited"], queue["review"]], town.u("superintendent"))
     assert Finding.objects.filter(review=ReviewState.ACKNOWLEDGED).count() == 0
 
 
@@ -256,7 +261,10 @@ def test_bulk_acknowledge_page(queue: dict[str, Any], login: Any) -> None:
     assert 'id="bulk-acknowledge"' in page and 'name="finding"' in page
     r = c.post(
         "/monitoring/findings/acknowledge/",
-        {"finding": [queue["review"].pk, queue["old_abnormal"].pk], "next": "/monitoring/findings/"},
+        {
+            "finding": [queue["review"].pk, queue["old_abnormal"].pk],
+            "next": "/monitoring/findings/",
+        },
         follow=True,
     )
     assert "Acknowledged 2 findings." in r.content.decode()
@@ -324,9 +332,105 @@ def test_permits_index_counts_and_lists_every_kind(town: Town, login: Any) -> No
 
 
 def test_permit_property_filter_takes_an_address(town: Town, login: Any) -> None:
-    mine, theirs = new_record("building-sewer", town), new_record("building-sewer", town, mine=False)
+    mine, theirs = (
+        new_record("building-sewer", town),
+        new_record("building-sewer", town, mine=False),
+    )
     body = login("clerk").get("/permits/building-sewer/?property=100-02 Main").content.decode()
     assert theirs.number in body and mine.number not in body
     assert town.other_home is not None
-    body = login("clerk").get(f"/permits/building-sewer/?property={town.other_home.pk}").content.decode()
+    body = (
+        login("clerk")
+        .get(f"/permits/building-sewer/?property={town.other_home.pk}")
+        .content.decode()
+    )
     assert theirs.number in body and mine.number not in body
+
+
+# --- the homeowner's building sewer permit --------------------------------------------------
+
+
+def _owner_only(town: Town) -> None:
+    """Leave the owner one property with one building (and no facility), as a homeowner."""
+    from sewer_office.registry.models import Establishment, Property
+
+    Establishment.objects.filter(operator=town.owner_person).delete()
+    Property.objects.filter(owner=town.owner_person).exclude(pk=town.owner_home.pk).delete()
+
+
+def test_homeowner_form_in_owner_words_with_single_choices_filled_in(
+    town: Town, login: Any
+) -> None:
+    _owner_only(town)
+    page = login("owner").get("/permits/building-sewer/new/").content.decode()
+    assert "design_json" not in page and "JSON" not in page
+    assert "Height of the Town sewer at the connection" in page
+    assert re.search(rf'<option value="{town.owner_person.pk}" selected>', page)
+    assert re.search(rf'<option value="{town.owner_home.pk}" selected>', page)
+    assert "---------" not in page.split('name="property"')[1].split("</select>")[0]
+    # staff keep the full design box
+    assert "design_json" in login("clerk").get("/permits/building-sewer/new/").content.decode()
+
+
+def test_homeowner_sees_design_checks_before_filing_and_next_steps_after(
+    town: Town, login: Any
+) -> None:
+    from sewer_office.permits.models import BuildingSewerPermit
+
+    _owner_only(town)
+    c = login("owner")
+    fields = {
+        "applicant": town.owner_person.pk,
+        "property": town.owner_home.pk,
+        "permit_class": 1,
+        "diameter": "4 in",
+        "slope": "1/4 in/ft",
+        "connected_sources": ["sanitary_fixtures", "sump_pump"],
+    }
+    r = c.post("/permits/building-sewer/new/", {**fields, "check": "1"})
+    page = r.content.decode()
+    assert r.status_code == 200 and 'id="design-checks"' in page
+    checks = page.split('id="design-checks"')[1].split("</section>")[0]
+    assert "§ 196-18 H" in checks and "failed" in checks and "File anyway" in page
+    assert not BuildingSewerPermit.objects.exists()  # nothing filed, no fee assessed
+    # filing without confirming shows the checks again; confirming files
+    assert c.post("/permits/building-sewer/new/", fields).status_code == 200
+    assert not BuildingSewerPermit.objects.exists()
+    r = c.post("/permits/building-sewer/new/", {**fields, "file_anyway": "1", "files": [_plan()]})
+    assert r.status_code == 302
+    permit = BuildingSewerPermit.objects.get()
+    page = c.get(r["Location"]).content.decode()
+    steps = page.split('id="next-steps"')[1].split("</section>")[0]
+    assert "Town Clerk" in steps and "waiting on Clerk to record fee payment" in steps
+    assert _text(steps).count(" .") == 0
+    if permit.fee_amount is not None:
+        assert money(permit.fee_amount) in steps
+    assert 'id="plan-checks"' in page
+
+
+def _plan() -> Any:
+    from .factories import plan_file
+
+    return plan_file()
+
+
+def test_hub_offers_a_homeowner_only_what_applies(town: Town, login: Any) -> None:
+    _owner_only(town)
+    page = login("owner").get("/permits/").content.decode()
+    kinds = page.split('id="kinds"')[1].split("</section>")[0]
+    assert "/permits/building-sewer/new/" in kinds
+    assert "/permits/industrial/new/" not in kinds and "Industrial discharge approvals" not in kinds
+    staff = login("clerk").get("/permits/").content.decode().split('id="kinds"')[1]
+    assert "Industrial discharge approvals" in staff
+
+
+def test_long_pages_have_a_table_of_contents(town: Town, login: Any) -> None:
+    facilities(town)
+    c = login("superintendent")
+    for url in ("/", f"/registry/establishments/{town.owner_restaurant.pk}/"):
+        page = c.get(url).content.decode()
+        toc = page.split('<nav class="toc"')[1].split("</nav>")[0]
+        targets = re.findall(r'href="#([\w-]+)"', toc)
+        assert len(targets) >= 2, url
+        for t in targets:
+            assert f'id="{t}"' in page, (url, t)

@@ -47,7 +47,10 @@ def test_search_anonymous_and_without_role(town: Town, login: Any) -> None:
 @pytest.mark.parametrize("username", STAFF)
 def test_staff_find_everyones_records(town: Town, login: Any, username: str) -> None:
     facilities(town)
-    mine, theirs = new_record("building-sewer", town), new_record("building-sewer", town, mine=False)
+    mine, theirs = (
+        new_record("building-sewer", town),
+        new_record("building-sewer", town, mine=False),
+    )
     body = login(username).get("/search/?q=100-0").content.decode()
     for text in ("100-01 Main St", "100-02 Main St", mine.number, theirs.number):
         assert text in body
@@ -59,7 +62,10 @@ def test_staff_find_everyones_records(town: Town, login: Any, username: str) -> 
 
 def test_outside_user_finds_only_their_own(town: Town, login: Any) -> None:
     facilities(town)
-    mine, theirs = new_record("building-sewer", town), new_record("building-sewer", town, mine=False)
+    mine, theirs = (
+        new_record("building-sewer", town),
+        new_record("building-sewer", town, mine=False),
+    )
     c = login("owner")
     body = c.get("/search/?q=100-0").content.decode()
     assert "100-01 Main St" in body and mine.number in body
@@ -80,7 +86,10 @@ def test_bulk_acknowledge_is_for_officers(town: Town, login: Any) -> None:
     for username in ("inspector", "clerk", "highway", "viewer", "owner", "other", "norole"):
         r = login(username).post("/monitoring/findings/acknowledge/", {"finding": [f.pk]})
         assert r.status_code == 403, username
-    assert login(None).post("/monitoring/findings/acknowledge/", {"finding": [f.pk]}).status_code == 302
+    assert (
+        login(None).post("/monitoring/findings/acknowledge/", {"finding": [f.pk]}).status_code
+        == 302
+    )
     f.refresh_from_db()
     assert f.review == ReviewState.NEW
     for username in ("superintendent", "engineer"):
@@ -92,7 +101,9 @@ def test_bulk_acknowledge_is_for_officers(town: Town, login: Any) -> None:
 
 
 @pytest.mark.parametrize("username", [*STAFF, "owner"])
-def test_api_reference_in_redoc_from_our_static_files(town: Town, login: Any, username: str) -> None:
+def test_api_reference_in_redoc_from_our_static_files(
+    town: Town, login: Any, username: str
+) -> None:
     r = login(username).get("/api/docs/redoc/")
     assert r.status_code == 200
     page = r.content.decode()

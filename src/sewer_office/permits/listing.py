@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django import forms
 from django.db.models import CharField, Count, Q, QuerySet, Value
 from django.urls import reverse
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import is_staff_member
 
 from .kinds import KINDS, Kind
 
@@ -30,15 +32,32 @@ class KindCount:
     may_file: bool
 
 
+def applies(user: Any, k: Kind) -> bool:
+    """Whether an outside user has what filing ``k`` needs: a record to choose for each of
+    the form's required choices (a homeowner without a facility files no industrial
+    approval). Staff file for anyone: always."""
+    if is_staff_member(user):
+        return True
+    form = k.form(user=user)
+    for field in form.fields.values():
+        if isinstance(field, forms.ModelChoiceField) and field.required:
+            if field.queryset is None or not field.queryset.exists():
+                return False
+    return True
+
+
 def kind_counts(user: Any, may_file: Any) -> list[KindCount]:
     """Each kind with how many records the user may see, how many open, and whether the user
-    may file one."""
+    may file one. An outside user is offered only the kinds that apply to them: those they
+    have records of or could file."""
     out = []
     for k in KINDS.values():
         row = visible(k.model.objects.all(), user).aggregate(
             total=Count("id"), open=Count("id", filter=Q(state__in=k.workflow.open_states))
         )
-        out.append(KindCount(k, row["total"], row["open"], may_file(user, k)))
+        can_file = may_file(user, k) and applies(user, k)
+        if is_staff_member(user) or row["total"] or can_file:
+            out.append(KindCount(k, row["total"], row["open"], can_file))
     return out
 
 
