@@ -6,14 +6,13 @@ the list of every permit, the search."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
 import pytest
 from django.template import Context, Template
 from django.template.loader import render_to_string
-from django.utils import timezone
 
 from sewer_office.core.audit import timeline
 from sewer_office.core.errors import Forbidden, InvalidInput
@@ -37,7 +36,7 @@ def _finding(est: Any, status: str, day: int, kind: str = "lab_result") -> Findi
         status=status,
         citation="§ 196-19 C(3)",
         message=f"{status} on day {day}",
-        observed_at=timezone.make_aware(datetime(2026, 3, day, 10)),
+        observed_at=datetime(2026, 3, day, 15, tzinfo=UTC),
     )
 
 
@@ -141,7 +140,7 @@ class _F:
         {"limit": "5", "limit_unit": "mg/l"},
         {"parameter": "monthly_average"},
         {"parameter": "monthly_average", "limit": "51660.920139"},
-        {"parameter": "p", "effective": datetime(2025, 1, 1).date()},
+        {"parameter": "p", "effective": date(2025, 1, 1)},
     ],
 )
 def test_message_templates_read_as_sentences_with_parts_missing(parts: dict[str, Any]) -> None:
@@ -284,7 +283,7 @@ def test_import_page_shows_citations_of_prohibited_results(town: Town, login: An
         limit_type="daily_maximum",
         value="1.0",
         unit="mg/l",
-        effective_from=datetime(2025, 1, 1).date(),
+        effective_from=date(2025, 1, 1),
     )
     data = (HEADER + "M1,2026-03-02T10:00,grab,pH,4.0,SU,OWNER-CAFE,CM-1\n").encode()
     imp = import_lab_file(data, "lab.csv", town.u("superintendent")).lab_import

@@ -9,11 +9,10 @@ acknowledgement of findings.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from sewer_office.findings.choices import ReviewState
 from sewer_office.findings.models import Finding
@@ -35,7 +34,7 @@ def _finding(est: Any, status: str = "prohibited", day: int = 2) -> Finding:
         status=status,
         citation="§ 196-19 C(3)",
         message=f"{status} finding",
-        observed_at=timezone.make_aware(datetime(2026, 3, day, 10)),
+        observed_at=datetime(2026, 3, day, 15, tzinfo=UTC),
     )
 
 

@@ -40,9 +40,12 @@ def applies(user: Any, k: Kind) -> bool:
         return True
     form = k.form(user=user)
     for field in form.fields.values():
-        if isinstance(field, forms.ModelChoiceField) and field.required:
-            if field.queryset is None or not field.queryset.exists():
-                return False
+        if (
+            isinstance(field, forms.ModelChoiceField)
+            and field.required
+            and (field.queryset is None or not field.queryset.exists())
+        ):
+            return False
     return True
 
 
@@ -65,12 +68,13 @@ def _one_kind(k: Kind, user: Any, data: dict[str, Any]) -> QuerySet[Any]:
     base = visible(k.model.objects.all(), user)
     shared = {name: data[name] for name in SHARED_FILTERS if data.get(name) not in (None, "")}
     fs = k.filterset(shared or None, queryset=base)
-    qs = fs.qs if fs.is_bound and fs.is_valid() else base
-    return (
+    qs: QuerySet[Any] = fs.qs if fs.is_bound and fs.is_valid() else base
+    rows: QuerySet[Any] = (
         qs.order_by()
         .annotate(kind_slug=Value(k.slug, output_field=CharField()))
         .values(*COLUMNS, "kind_slug")
     )
+    return rows
 
 
 def all_permits(user: Any, data: dict[str, Any]) -> QuerySet[Any]:
