@@ -29,18 +29,26 @@ def test_owner_files_with_plans_and_sees_field_errors(town: Town, login: Any) ->
     )
     assert bad.status_code == 400
     assert "diameter" in bad.context["form"].errors
+    fields = {
+        "applicant": town.owner_person.pk,
+        "property": town.owner_home.pk,
+        "permit_class": 1,
+        "diameter": "4 in",
+        "slope": "2 %",
+        "connected_sources": ["sanitary_fixtures", "laundry"],
+        "building_drain_elevation_ft": "101",
+        "public_sewer_elevation_ft": "96",
+        "length_ft": "50",
+    }
+    # 2 % is less than 1/4 in/ft: the owner is shown § 196-18 F failing before filing
+    shown = c.post("/permits/building-sewer/new/", fields)
+    assert shown.status_code == 200 and 'id="design-checks"' in shown.content.decode()
+    assert not BuildingSewerPermit.objects.exists()
     good = c.post(
         "/permits/building-sewer/new/",
         {
-            "applicant": town.owner_person.pk,
-            "property": town.owner_home.pk,
-            "permit_class": 1,
-            "diameter": "4 in",
-            "slope": "2 %",
-            "connected_sources": ["sanitary_fixtures", "laundry"],
-            "building_drain_elevation_ft": "101",
-            "public_sewer_elevation_ft": "96",
-            "length_ft": "50",
+            **fields,
+            "file_anyway": "1",
             "files": [plan_file("site-plan.pdf"), plan_file("profile.pdf")],
         },
     )
@@ -66,9 +74,9 @@ def test_engineer_sees_design_checks_and_cannot_approve_failing_plans(
     assert r.status_code == 409 and "cannot be approved" in r.content.decode()
     p.refresh_from_db()
     assert p.state == "plan_review"
-    assert (
-        "plan-checks" not in login("owner").get(f"/permits/building-sewer/{p.pk}/").content.decode()
-    )
+    # issue 15: the applicant sees the checks staff see
+    owner_page = login("owner").get(f"/permits/building-sewer/{p.pk}/").content.decode()
+    assert 'id="plan-checks"' in owner_page and "failed" in owner_page
 
 
 def test_action_form_errors_are_shown_by_field(town: Town, login: Any) -> None:

@@ -44,6 +44,7 @@ urlpatterns = [
     path("token/", views.TokenView.as_view(), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", views.docs, name="api-docs"),
+    path("docs/redoc/", views.redoc, name="api-redoc"),
     path("network/trace/<str:manhole>/", network_api.trace, name="network-trace"),
     path("network/import/", network_api.import_network, name="network-import"),
     path("network/geojson/", network_api.network_geojson, name="network-geojson"),

@@ -6,6 +6,9 @@ it has something to say about a property), each returning a :class:`Panel` or No
 to show to this user); the facility page, the property page and the dashboard render the
 panels in order, so a new activity joins the pages without any page knowing its models.
 
+The header's search box asks every app's ``search(request, q)`` hook for a
+:class:`SearchGroup` of what matches ``q`` among the records this user may see (or None).
+
 The permits and the network, whose records the pages lay out themselves (the dashboard's
 work queues, a property's permits, its sampling point), contribute template context instead: ``dashboard_context(request)``,
 ``facility_context(request, establishment)``, ``property_context(request, prop)``, each a
@@ -21,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 PANEL_MODULES = (
+    "sewer_office.registry.panels",
     "sewer_office.permits.panels",
     "sewer_office.network.panels",
     "sewer_office.monitoring.panels",
@@ -39,6 +43,29 @@ class Panel:
     template: str
     context: dict[str, Any] = field(default_factory=dict)
     order: int = 50
+
+
+@dataclass
+class SearchHit:
+    label: str
+    url: str
+    detail: str = ""
+
+
+@dataclass
+class SearchGroup:
+    """What one kind of record has matching a search: at most ``SEARCH_ROWS`` hits, and
+    ``more`` when there were more (the group's ``list_url`` lists them all, if any)."""
+
+    title: str
+    hits: list[SearchHit]
+    more: bool = False
+    list_url: str = ""
+    order: int = 50
+
+
+#: Hits per group on the search page.
+SEARCH_ROWS = 10
 
 
 def _hooks(hook: str) -> list[Any]:
@@ -85,3 +112,14 @@ def facility_context(request: Any, establishment: Any) -> dict[str, Any]:
 
 def property_context(request: Any, prop: Any) -> dict[str, Any]:
     return _context("property_context", request, prop)
+
+
+def search_groups(request: Any, q: str) -> list[SearchGroup]:
+    """Every app's matches of ``q`` (already stripped, not empty), by ``order``."""
+    groups: list[SearchGroup] = []
+    for contribute in _hooks("search"):
+        found = contribute(request, q)
+        if found is None:
+            continue
+        groups.extend(found if isinstance(found, list) else [found])
+    return sorted((g for g in groups if g.hits), key=lambda g: g.order)

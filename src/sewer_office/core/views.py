@@ -1,4 +1,4 @@
-"""Pages of the core: health check, the role dashboard, and attachment downloads."""
+"""Pages of the core: health check, the role dashboard, the search, attachment downloads."""
 
 from __future__ import annotations
 
@@ -18,7 +18,10 @@ from sewer_office.accounts.access import can_see
 
 from .decorators import office_view
 from .models import Attachment
-from .panels import dashboard_context, dashboard_panels
+from .panels import dashboard_context, dashboard_panels, search_groups
+
+#: A search shorter than this finds too much to be of use.
+SEARCH_MIN_CHARS = 2
 
 
 @require_GET
@@ -73,6 +76,19 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     context = dashboard_context(request)
     context["panels"] = dashboard_panels(request)
     return render(request, "core/dashboard.html", context)
+
+
+@office_view()
+def search(request: HttpRequest) -> HttpResponse:
+    """``/search/?q=``: properties, facilities, persons, permits and manholes matching ``q``,
+    among what this user may see (an outside user: their own), from every app's hook."""
+    q = request.GET.get("q", "").strip()
+    groups = search_groups(request, q) if len(q) >= SEARCH_MIN_CHARS else []
+    return render(
+        request,
+        "core/search.html",
+        {"q": q, "search_q": q, "groups": groups, "too_short": 0 < len(q) < SEARCH_MIN_CHARS},
+    )
 
 
 @office_view()

@@ -113,6 +113,12 @@ class Finding(models.Model):
                 condition=OPEN_CONDITION,
                 name="finding_facility_open",
             ),
+            # The review queue one status at a time, oldest first (queries.severity_queue).
+            models.Index(
+                fields=["review", "status", "observed_at", "id"],
+                condition=OPEN_CONDITION,
+                name="finding_open_status",
+            ),
         )
 
     def __str__(self) -> str:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Case, Count, IntegerField, QuerySet, Value, When
 
 from sewer_office.accounts.access import visible
+from sewer_office.core.statuses import SEVERITY
 
 from .choices import ReviewState
 from .models import Finding
@@ -22,3 +23,46 @@ def open_findings(user: Any) -> QuerySet[Finding]:
         ),
         user,
     ).order_by("-observed_at", "-id")
+
+
+def by_severity(qs: QuerySet[Finding]) -> QuerySet[Finding]:
+    """The review queue's order: the most severe status first (violations before
+    surcharge-level findings), then the oldest, so that what waited longest comes first."""
+    rank = Case(
+        *[When(status=code, then=Value(r)) for code, r in SEVERITY.items()],
+        default=Value(len(SEVERITY)),
+        output_field=IntegerField(),
+    )
+    return qs.annotate(severity=rank).order_by("severity", "observed_at", "id")
+
+
+def severity_queue(
+    qs: QuerySet[Finding], rows: int, cap: int
+) -> tuple[list[Finding], list[tuple[str, int, str]]]:
+    """The first ``rows`` of :func:`by_severity` and the count of each status, capped at
+    ``cap`` (shown "``cap``+"), at a cost that does not grow with the ledger.
+
+    One status at a time, most severe first: each count stops at ``cap`` + 1 rows and each
+    page of rows is a LIMIT over the open findings' (status, time) index, so a dashboard costs
+    the same with 2,000 or 2,000,000 findings stored (the plain GROUP BY and CASE ordering of
+    :func:`status_counts` and :func:`by_severity` read every open finding).
+    """
+    found: list[Finding] = []
+    counts: list[tuple[str, int, str]] = []
+    for code in SEVERITY:
+        of_status = qs.filter(status=code)
+        n = of_status.order_by()[: cap + 1].count()
+        if not n:
+            continue
+        counts.append((code, min(n, cap), f"{cap:,}+" if n > cap else f"{n:,}"))
+        if len(found) < rows:
+            found.extend(of_status.order_by("observed_at", "id")[: rows - len(found)])
+    return found, counts
+
+
+def status_counts(qs: QuerySet[Finding]) -> list[tuple[str, int]]:
+    """``(status, count)`` of ``qs``, the most severe first (statuses absent are left out)."""
+    rows = qs.order_by().values_list("status").annotate(n=Count("id"))
+    counts: dict[str, int] = dict(rows)
+    known = [(s, counts.pop(s)) for s in SEVERITY if s in counts]
+    return known + sorted(counts.items())

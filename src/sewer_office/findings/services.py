@@ -102,3 +102,45 @@ def review_finding(finding: Finding, actor: Any, review: str, note: str = "") ->
             citation=locked.citation,
         )
     return locked
+
+
+def acknowledge_findings(findings: Any, actor: Any, note: str = "") -> int:
+    """Acknowledge many findings at once (Superintendent or engineer): one transaction, one
+    audited change per finding. Findings already acknowledged, closed or needing no review
+    are left as they are; returns how many were acknowledged.
+
+    ``findings`` is a queryset or a list of findings (the caller has already limited it to
+    what the user may see).
+    """
+    if not has_role(actor, *REVIEWERS):
+        raise Forbidden("Reviewing findings is reserved to the Superintendent and the engineer.")
+    ids = [f.pk for f in findings]
+    if not ids:
+        raise InvalidInput({"findings": ["Choose at least one finding to acknowledge."]})
+    text = note.strip()
+    done = 0
+    with transaction.atomic():
+        locked = list(
+            Finding.objects.select_for_update()
+            .filter(pk__in=ids, review=ReviewState.NEW)
+            .order_by("id")
+        )
+        now = timezone.now()
+        for finding in locked:
+            before = audit.snapshot(finding)
+            finding.review = ReviewState.ACKNOWLEDGED
+            finding.review_note = text
+            finding.reviewed_by = actor
+            finding.reviewed_at = now
+            finding.save(update_fields=["review", "review_note", "reviewed_by", "reviewed_at"])
+            audit.record(
+                actor=actor,
+                action=f"finding_{ReviewState.ACKNOWLEDGED}",
+                obj=finding,
+                before=before,
+                after=audit.snapshot(finding),
+                reason=text,
+                citation=finding.citation,
+            )
+            done += 1
+    return done

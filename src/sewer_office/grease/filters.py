@@ -8,13 +8,15 @@ import django_filters
 from django.db import models
 from django.utils import timezone
 
+from sewer_office.core.lookup import FACILITY_TEXT, id_or_text
+
 from .choices import InterceptorKind
 from .models import GreaseInterceptor
 from .services import overdue
 
 
 class InterceptorFilter(django_filters.FilterSet):
-    establishment = django_filters.NumberFilter(field_name="establishment_id", label="Est. id")
+    establishment = django_filters.CharFilter(method="by_facility", label="Facility (code or name)")
     q = django_filters.CharFilter(method="search", label="Search")
     kind = django_filters.ChoiceFilter(choices=InterceptorKind.choices)
     active = django_filters.BooleanFilter()
@@ -22,7 +24,10 @@ class InterceptorFilter(django_filters.FilterSet):
 
     class Meta:
         model = GreaseInterceptor
-        fields = ("establishment", "kind", "active")
+        fields = ("kind", "active")
+
+    def by_facility(self, qs: models.QuerySet[Any], name: str, value: str) -> models.QuerySet[Any]:
+        return id_or_text(qs, value, "establishment_id", FACILITY_TEXT)
 
     def only_overdue(
         self, qs: models.QuerySet[Any], name: str, value: bool | None

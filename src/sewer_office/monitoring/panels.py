@@ -17,7 +17,7 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core.panels import Panel
 from sewer_office.findings.choices import ReviewState
-from sewer_office.findings.queries import open_findings
+from sewer_office.findings.queries import open_findings, severity_queue
 from sewer_office.registry.models import Establishment
 
 from . import queries
@@ -110,14 +110,20 @@ def dashboard_panel(request: Any) -> Panel | None:
     if not is_staff_member(user):
         return home_panel(user)
     new = open_findings(user).filter(review=ReviewState.NEW)
-    new_count = new[: COUNT_CAP + 1].count()
+    rows, counts = severity_queue(new, DASHBOARD_ROWS, COUNT_CAP)
+    new_count = sum(n for _code, n, _label in counts)
     return Panel(
         title="Findings and sampling",
         template="monitoring/_dashboard_panel.html",
         context={
             "new_count": new_count,
-            "new_count_label": f"{COUNT_CAP:,}+" if new_count > COUNT_CAP else str(new_count),
-            "new": list(new[:DASHBOARD_ROWS]),
+            "new_count_label": (
+                f"{new_count:,}+"
+                if any(lbl.endswith("+") for _c, _n, lbl in counts)
+                else f"{new_count:,}"
+            ),
+            "counts": counts,
+            "new": rows,
             "due": queries.sampling_due(user)[:DASHBOARD_ROWS],
         },
         order=10,

@@ -15,6 +15,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from sewer_office.accounts.access import visible
+from sewer_office.core.statuses import SEVERITY
 from sewer_office.findings.models import Finding
 from sewer_rules.analytes import BY_NAME, resolve
 from sewer_rules.evaluation.engine import RULES
@@ -38,7 +39,12 @@ def recent_results(est: Any, user: Any) -> list[LabResult]:
         .select_related("establishment", "event", "event__sampling_point"),
         user,
     ).order_by("-sampled_at", "id")[:RECENT_RESULTS]
-    rows = list(qs)
+    return with_citations(list(qs))
+
+
+def with_citations(rows: list[LabResult]) -> list[LabResult]:
+    """``rows`` with ``citations``: the (status, citation) of each one's current findings,
+    the most severe first, so that every list of results shows why a status is what it is."""
     cites: dict[int, list[tuple[str, str]]] = {}
     for rid, status, citation in Finding.objects.filter(
         result_id__in=[r.pk for r in rows], current=True
@@ -46,7 +52,9 @@ def recent_results(est: Any, user: Any) -> list[LabResult]:
         cites.setdefault(rid, []).append((status, citation))
     for r in rows:
         # for the template: not a field of the model
-        r.citations = sorted(set(cites.get(r.pk, [])))  # type: ignore[attr-defined]
+        r.citations = sorted(  # type: ignore[attr-defined]
+            set(cites.get(r.pk, [])), key=lambda sc: (SEVERITY.get(sc[0], 99), sc[1])
+        )
     return rows
 
 

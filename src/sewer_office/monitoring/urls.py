@@ -16,6 +16,7 @@ urlpatterns = [
     path("results/<int:pk>/", views.result_detail, name="result"),
     path("results/<int:pk>/correct/", views.result_correct, name="result-correct"),
     path("findings/", views.finding_list, name="findings"),
+    path("findings/acknowledge/", views.finding_acknowledge, name="finding-acknowledge"),
     path("findings/<int:pk>/review/", views.finding_review, name="finding-review"),
     path("facilities/<int:pk>/chart/<str:parameter>.svg", views.chart, name="chart"),
     path("facilities/<int:pk>/points/new/", views.point_create, name="point-create"),

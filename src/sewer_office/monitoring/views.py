@@ -19,7 +19,8 @@ from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import Column, export
 from sewer_office.core.paging import page_of
 from sewer_office.findings.models import Finding
-from sewer_office.findings.services import review_finding
+from sewer_office.findings.queries import by_severity, status_counts
+from sewer_office.findings.services import acknowledge_findings, review_finding
 from sewer_office.registry.models import Establishment
 
 from . import forms as mforms
@@ -114,7 +115,11 @@ def import_list(request: HttpRequest) -> HttpResponse:
     if (download := export(request, qs, IMPORT_COLUMNS, "lab-imports")) is not None:
         return download
     page, query = page_of(request, qs, PAGE_SIZE)
-    return render(request, "monitoring/import_list.html", {"page": page, "query": query})
+    return render(
+        request,
+        "monitoring/import_list.html",
+        {"page": page, "query": query, "may_report": has_role(request.user, *REPORTERS)},
+    )
 
 
 @office_view()
@@ -124,6 +129,7 @@ def import_detail(request: HttpRequest, pk: int) -> HttpResponse:
         imp.results.select_related("establishment", "event").order_by("row"), request.user
     )
     page, query = page_of(request, results, PAGE_SIZE)
+    page.object_list = queries.with_citations(list(page.object_list))
     return render(
         request,
         "monitoring/import_detail.html",
@@ -158,8 +164,16 @@ def result_list(request: HttpRequest) -> HttpResponse:
     if (download := export(request, qs, RESULT_COLUMNS, "results")) is not None:
         return download
     page, query = page_of(request, qs, PAGE_SIZE)
+    page.object_list = queries.with_citations(list(page.object_list))
     return render(
-        request, "monitoring/result_list.html", {"page": page, "query": query, "filter": fs.form}
+        request,
+        "monitoring/result_list.html",
+        {
+            "page": page,
+            "query": query,
+            "filter": fs.form,
+            "may_report": has_role(request.user, *REPORTERS),
+        },
     )
 
 
@@ -182,6 +196,10 @@ def result_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "r": result,
             "findings": result.findings.order_by("-current", "id"),
             "later": later,
+            # a link to the import only when this user may open it (an outside user's
+            # result may come from the office's import of the laboratory's file)
+            "import_visible": result.lab_import_id is not None
+            and visible(LabImport.objects.filter(pk=result.lab_import_id), request.user).exists(),
             "may_correct": has_role(request.user, *OFFICERS)
             and result.state != ResultState.SUPERSEDED,
             "form": mforms.CorrectionForm(
@@ -243,9 +261,14 @@ def finding_list(request: HttpRequest) -> HttpResponse:
     data = request.GET.copy()
     data["review"] = review
     fs = FindingFilter(data, queryset=base)
-    qs = fs.qs.order_by("-observed_at", "-id")
+    qs = by_severity(fs.qs)
     if (download := export(request, qs, FINDING_COLUMNS, "findings")) is not None:
         return download
+    # The counts per status are of the list as filtered, but for the status itself, so that
+    # each count is a link that narrows the list to that status.
+    unstatused = data.copy()
+    unstatused["status"] = ""
+    counts = status_counts(FindingFilter(unstatused, queryset=base).qs)
     page, query = page_of(request, qs, PAGE_SIZE)
     return render(
         request,
@@ -253,11 +276,42 @@ def finding_list(request: HttpRequest) -> HttpResponse:
         {
             "page": page,
             "query": query,
+            "filter": fs.form,
             "review": review,
+            "status": data.get("status", ""),
+            "counts": counts,
+            "counts_total": sum(n for _s, n in counts),
+            "counts_query": _without(unstatused, "status", "page"),
             "may_review": has_role(request.user, *OFFICERS),
             "review_form": mforms.ReviewForm(),
         },
     )
+
+
+def _without(data: Any, *names: str) -> str:
+    """The query string of ``data`` without ``names`` (to add one of them back in a link)."""
+    q = data.copy()
+    for name in names:
+        q.pop(name, None)
+    return str(q.urlencode())
+
+
+@require_POST
+@office_view(*OFFICERS)
+def finding_acknowledge(request: HttpRequest) -> HttpResponse:
+    """Acknowledge the ticked findings at once (one audited change per finding)."""
+    ids = [int(i) for i in request.POST.getlist("finding") if i.isdigit()]
+    chosen = list(visible(Finding.objects.filter(pk__in=ids), request.user))
+    try:
+        n = acknowledge_findings(chosen, request.user, request.POST.get("note", ""))
+    except OfficeError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, f"Acknowledged {n} finding{'s' if n != 1 else ''}.")
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        return redirect(target)
+    return redirect("monitoring:findings")
 
 
 @require_POST

@@ -8,6 +8,7 @@ import django_filters
 from django.db import models
 from django.db.models import Q
 
+from sewer_office.core.lookup import PROPERTY_TEXT, id_or_text
 from sewer_office.core.workflow import Workflow
 from sewer_office.registry.models import Person, Property, ServiceArea
 
@@ -43,7 +44,9 @@ class ApplicationFilter(django_filters.FilterSet):
         queryset=ServiceArea.objects.all(),
         label="Service area",
     )
-    property = django_filters.NumberFilter(field_name="property_id", label="Property id")
+    property = django_filters.CharFilter(
+        method="by_property", label="Property (address or tax parcel)"
+    )
     filed_after = django_filters.DateFilter(
         field_name="filed_on", lookup_expr="gte", label="Filed on or after"
     )
@@ -72,6 +75,9 @@ class ApplicationFilter(django_filters.FilterSet):
             | Q(applicant_id__in=people.values("id"))
             | Q(property_id__in=places.values("id"))
         )
+
+    def by_property(self, qs: models.QuerySet[Any], name: str, value: str) -> models.QuerySet[Any]:
+        return id_or_text(qs, value, "property_id", PROPERTY_TEXT)
 
     def only_open(
         self, qs: models.QuerySet[Any], name: str, value: bool | None

@@ -91,14 +91,54 @@ class ApplicationForm(forms.Form):
 
 def narrow_choices(form: forms.Form, user: Any) -> None:
     """Staff pick records by id (hundreds of them; the registry pages link here with the id
-    filled in); outside users pick from the few records that are theirs."""
+    filled in); outside users pick from the few records that are theirs, and a choice with
+    only one possible answer comes filled in."""
     if user is None or not is_staff_member(user):
+        for name in ("applicant", "property", "building", "establishment"):
+            field = form.fields.get(name)
+            if isinstance(field, forms.ModelChoiceField):
+                only = list(field.queryset[:2]) if field.queryset is not None else []
+                if len(only) == 1:
+                    form.initial.setdefault(name, only[0].pk)
+                    if field.required:
+                        field.empty_label = None
         return
     for name in ("applicant", "property", "building", "establishment"):
         field = form.fields.get(name)
         if isinstance(field, forms.ModelChoiceField):
             field.widget = forms.NumberInput(attrs={"placeholder": f"{name} id"})
             field.help_text = f"The {name}'s id, shown on its registry page."
+
+
+#: The building sewer form's technical fields in an owner's words (outside users).
+OWNER_WORDS: dict[str, tuple[str, str]] = {
+    "permit_class": (
+        "Kind of building",
+        "Class 1: a house or other residential building; class 2: a commercial or "
+        "industrial building (§ 196-18 B).",
+    ),
+    "diameter": ("Pipe size", "The inside diameter of the new sewer pipe, e.g. 4 in."),
+    "slope": ("Pipe slope", "How much the pipe falls per foot, e.g. 1/4 in/ft."),
+    "length_ft": ("Pipe length (ft)", "From the house to the Town sewer, if known."),
+    "building_drain_elevation_ft": (
+        "Height of the house drain where it leaves the building (ft)",
+        "From your plumber's or engineer's plans; leave blank if you do not know it.",
+    ),
+    "basement_floor_elevation_ft": (
+        "Height of the basement floor (ft)",
+        "From the plans; leave blank if there is no basement or you do not know it.",
+    ),
+    "public_sewer_elevation_ft": (
+        "Height of the Town sewer at the connection (ft)",
+        "The Town's engineer can give it to you; leave blank if you do not know it.",
+    ),
+    "connected_sources": (
+        "What will drain into the sewer",
+        "Roof, yard, sump and footing drains may not be connected (§ 196-18 F).",
+    ),
+    "lift": ("Pump", "Only if the sewage must be pumped up to the Town sewer (§ 196-18 H)."),
+    "files": ("Plans", "Your plans and specifications (PDF or pictures)."),
+}
 
 
 class BuildingSewerForm(ApplicationForm):
@@ -140,6 +180,12 @@ class BuildingSewerForm(ApplicationForm):
             ("", "none (gravity)"),
             *LIFTS.items(),
         ]
+        if not is_staff_member(self.user):
+            # An owner's words: no JSON, and the pipe heights explained.
+            del self.fields["design_json"]
+            for name, (label, help_text) in OWNER_WORDS.items():
+                self.fields[name].label = label
+                self.fields[name].help_text = help_text
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -265,3 +311,27 @@ class FlushingForm(ApplicationForm):
         required=False, label="The flushing water is unpolluted water as defined in § 196-15"
     )
     tri_municipal_notified_on = forms.DateField(widget=DateInput, label="Tri-Municipal notified on")
+
+
+class AllPermitsForm(forms.Form):
+    """The filters of the list of every permit and approval (``/permits/``)."""
+
+    q = forms.CharField(
+        required=False,
+        label="Search",
+        widget=forms.TextInput(attrs={"placeholder": "number, applicant, address"}),
+    )
+    kind = forms.ChoiceField(required=False, label="Kind")
+    open = forms.ChoiceField(
+        required=False,
+        label="Open or closed",
+        choices=(("", "any"), ("true", "open"), ("false", "closed")),
+    )
+    property = forms.CharField(required=False, label="Property (address or tax parcel)")
+    filed_after = forms.DateField(required=False, label="Filed on or after", widget=DateInput)
+    filed_before = forms.DateField(required=False, label="Filed on or before", widget=DateInput)
+
+    def __init__(self, *args: Any, kinds: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        kind = cast(forms.ChoiceField, self.fields["kind"])
+        kind.choices = [("", "every kind"), *kinds]

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+from django.utils.http import urlencode
+
 from sewer_office.accounts.access import visible
+from sewer_office.core.panels import SEARCH_ROWS, SearchGroup, SearchHit
 
 from . import dashboard
 from .kinds import KINDS, may_file
+from .listing import all_permits, labelled
 from .models import GrinderApproval, IndustrialDischargeApproval, InterceptorRequirement
 
 #: Records of each kind shown on a property page; the rest are one click away (the list
@@ -66,3 +71,31 @@ def facility_context(request: Any, establishment: Any) -> dict[str, Any]:
             GrinderApproval.objects.filter(establishment=establishment), request.user
         ),
     }
+
+
+def search(request: Any, q: str) -> SearchGroup:
+    """Permits and approvals of every kind whose number, applicant or address contains ``q``."""
+    found = labelled(all_permits(request.user, {"q": q})[: SEARCH_ROWS + 1])
+    return SearchGroup(
+        title="Permits and approvals",
+        hits=[
+            SearchHit(
+                r["number"],
+                r["url"],
+                " · ".join(
+                    x
+                    for x in (
+                        r["kind"].label,
+                        r["applicant__name"],
+                        r["property__address"],
+                        r["state_label"],
+                    )
+                    if x
+                ),
+            )
+            for r in found[:SEARCH_ROWS]
+        ],
+        more=len(found) > SEARCH_ROWS,
+        list_url=reverse("permits:index") + "?" + urlencode({"q": q}) + "#all-permits",
+        order=15,
+    )

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.roles import is_staff_member
+from sewer_office.accounts.roles import is_staff_member, role_label
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
@@ -25,8 +25,10 @@ from sewer_office.core.models import Attachment
 from sewer_office.core.paging import page_of
 from sewer_office.core.services import perform
 
+from . import forms as pforms
+from . import listing
 from .kinds import KINDS, Kind, kind_of, may_file
-from .services.building_sewer import plan_checks
+from .services.building_sewer import design_checks, next_steps, plan_checks
 from .services.common import attach_all, may_upload
 from .services.subdivision import sewer_duty
 
@@ -64,14 +66,46 @@ def _kind(slug: str) -> Kind:
         raise Http404("No such kind of application.") from None
 
 
+def waiting_on(wf: Any, record: Any) -> list[str]:
+    """Who the record waits for, and to do what: ``Clerk to record fee payment``."""
+    out: list[str] = []
+    for t in wf.transitions:
+        if record.state in t.sources and t.queue:
+            names = sorted(role_label(r) for r in t.roles)
+            if t.applicant:
+                names.append("the applicant")
+            who = " or ".join(names) if names else "the office"
+            text = f"{who} to {t.label[:1].lower()}{t.label[1:]}"
+            if text not in out:
+                out.append(text)
+    return out
+
+
 def _record(request: HttpRequest, kind: Kind, pk: int) -> Any:
     return get_object_or_404(visible(kind.queryset(), request.user), pk=pk)
 
 
 @office_view()
 def index(request: HttpRequest) -> HttpResponse:
-    kinds = [(k, may_file(request.user, k)) for k in KINDS.values()]
-    return render(request, "permits/index.html", {"kinds": kinds})
+    """Counts per kind, and one list of every permit and approval the user may see."""
+    form = pforms.AllPermitsForm(
+        request.GET or None, kinds=[(k.slug, k.plural) for k in KINDS.values()]
+    )
+    data: dict[str, Any] = {}
+    if form.is_bound and form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
+    page, query = page_of(request, listing.all_permits(request.user, data), PAGE_SIZE)
+    page.object_list = listing.labelled(page.object_list)
+    return render(
+        request,
+        "permits/index.html",
+        {
+            "counts": listing.kind_counts(request.user, may_file),
+            "form": form,
+            "page": page,
+            "query": query,
+        },
+    )
 
 
 @office_view()
@@ -107,15 +141,19 @@ def _detail_context(
         form = submitted.get(t.name) or (t.form() if t.form else None)
         actions.append({"t": t, "form": form, "errors": submitted.get(f"{t.name}:errors")})
     extra: dict[str, Any] = {}
-    if k.slug == "building-sewer" and is_staff_member(request.user):
+    if k.slug == "building-sewer":
+        # the applicant sees the design checks staff see (§ 196-18 D, F, G, H)
         extra["plan_checks"] = record.plan_checks or plan_checks(record)["checks"]
         extra["plan_checks_live"] = not record.plan_checks
+        if not is_staff_member(request.user):
+            extra["next_steps"] = next_steps(record)
     if k.slug == "subdivision":
         extra["sewer_duty"] = sewer_duty(record)
     return {
         "kind": k,
         "record": record,
         "workflow": wf,
+        "waiting_on": waiting_on(wf, record),
         "actions": actions,
         "automatic": [t for t in wf.from_state(record.state) if t.automatic],
         "timeline": audit.timeline(record),
@@ -141,8 +179,22 @@ def record_create(request: HttpRequest, kind: str) -> HttpResponse:
         raise PermissionDenied(
             f"Filing a {k.label.lower()} is for the applicant or {', '.join(sorted(k.file_roles))}."
         )
+    checks = None
     if request.method == "POST":
         form = k.form(request.POST, request.FILES, user=request.user)
+        if form.is_valid() and k.slug == "building-sewer":
+            # The design checks of § 196-18 D, F, G, H, shown before filing (and any fee):
+            # "Check the design" only shows them; filing a failing design asks to confirm.
+            checks = design_checks(form.cleaned_data["design"])
+            wants_check = "check" in request.POST
+            unconfirmed = checks["failed"] and "file_anyway" not in request.POST
+            if wants_check or (unconfirmed and not is_staff_member(request.user)):
+                return render(
+                    request,
+                    "permits/create.html",
+                    {"kind": k, "form": form, "checks": checks},
+                    status=200,
+                )
         if form.is_valid():
             data = dict(form.cleaned_data)
             if "files" in form.fields:
@@ -158,7 +210,12 @@ def record_create(request: HttpRequest, kind: str) -> HttpResponse:
     else:
         form = k.form(initial={key: request.GET[key] for key in request.GET}, user=request.user)
         status = 200
-    return render(request, "permits/create.html", {"kind": k, "form": form}, status=status)
+    return render(
+        request,
+        "permits/create.html",
+        {"kind": k, "form": form, "checks": checks},
+        status=status,
+    )
 
 
 @require_POST

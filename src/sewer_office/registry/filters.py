@@ -51,4 +51,8 @@ class EstablishmentFilter(django_filters.FilterSet):
         v = value.strip()
         if not v:
             return qs
-        return qs.filter(Q(name__icontains=v) | Q(building__property__address__icontains=v))
+        return qs.filter(
+            Q(name__icontains=v)
+            | Q(code__icontains=v)
+            | Q(building__property__address__icontains=v)
+        )

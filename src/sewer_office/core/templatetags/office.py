@@ -1,15 +1,33 @@
-"""Template filters of the office."""
+"""Template filters and tags of the office.
+
+Plain words in one place: ``{% status code %}`` shows a finding's status with its label and
+colour (:mod:`sewer_office.core.statuses`), ``{% badge label tone %}`` a state or kind,
+``|num`` a number rounded for reading with the exact value on hover, ``|money`` an amount in
+dollars, ``|day`` and ``|moment`` dates in the office's one format, ``|cite`` a citation as a
+link to the law's text, and ``|sentence`` a list of parts joined so that a missing part
+leaves no stray comma or semicolon.
+"""
 
 from __future__ import annotations
 
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import date as date_filter
+from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from sewer_office.core.law import link_citations
+from sewer_office.core.statuses import status_label, status_tone
 
 register = template.Library()
+
+#: The office's one date format, and with the time (Django ``date`` format strings).
+DAY_FORMAT = "Y-m-d"
+MOMENT_FORMAT = "Y-m-d H:i"
 
 
 @register.filter
@@ -45,3 +63,115 @@ def cite(value: Any) -> SafeString:
     ``title`` is the subsection's text; other text (a federal reference) is shown escaped.
     """
     return link_citations(value)
+
+
+@register.inclusion_tag("includes/status.html")
+def status(code: str, citation: str = "") -> dict[str, Any]:
+    """A finding's or result's status: label, colour, the code on hover (and its citation)."""
+    return {
+        "code": code,
+        "label": status_label(code),
+        "tone": status_tone(code),
+        "citation": citation,
+    }
+
+
+@register.inclusion_tag("includes/status.html")
+def badge(label: str, tone: str = "neutral", code: str = "") -> dict[str, Any]:
+    """A state or kind with its label in a tone: ``{% badge r.state_label "neutral" %}``."""
+    return {"code": code, "label": label, "tone": tone or "neutral", "citation": ""}
+
+
+def _decimal(value: Any) -> Decimal | None:
+    if value is None or value == "" or isinstance(value, bool):
+        return None
+    try:
+        d = Decimal(str(value).replace(",", "").strip())
+    except InvalidOperation:
+        return None
+    return d if d.is_finite() else None
+
+
+def rounded(d: Decimal) -> str:
+    """A number for reading: whole above 100, two places above 1, three significant below.
+
+    ``51660.920139`` → ``51,661``; ``7.4567`` → ``7.46``; ``0.012345`` → ``0.0123``; trailing
+    zeros of the decimals are dropped (``2.50`` → ``2.5``), never those of a whole number.
+    """
+    size = abs(d)
+    if size >= 100:
+        return f"{d.quantize(Decimal(1), rounding=ROUND_HALF_UP):,}"
+    if size >= 1:
+        q = d.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    elif size == 0:
+        return "0"
+    else:
+        exponent = size.adjusted()  # -2 for 0.0123
+        q = d.quantize(Decimal(1).scaleb(exponent - 2), rounding=ROUND_HALF_UP)
+    text = f"{q:,f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+@register.filter
+def num(value: Any) -> SafeString | str:
+    """A number rounded for display, the exact value in its ``title`` (shown on hover).
+
+    Text that is not a number (``<0.5``, ``ND``) is shown as it is.
+    """
+    d = _decimal(value)
+    if d is None:
+        return "" if value is None else str(value)
+    shown = rounded(d)
+    exact = str(value).strip()
+    if shown == exact:
+        return shown
+    return format_html('<span class="num" title="{}">{}</span>', exact, shown)
+
+
+@register.filter
+def money(value: Any) -> str:
+    """An amount in US dollars: ``1234.5`` → ``$1,234.50``; a negative one ``−$5.00``."""
+    d = _decimal(value)
+    if d is None:
+        return "" if value is None else str(value)
+    q = d.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    sign = "−" if q < 0 else ""
+    return f"{sign}${abs(q):,.2f}"
+
+
+@register.filter
+def day(value: date | datetime | str | None) -> str:
+    """A date in the office's one format (``2026-03-04``); a moment by its local day."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, str):
+        return value[:10]
+    if isinstance(value, datetime) and timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return str(date_filter(value, DAY_FORMAT))
+
+
+@register.filter
+def moment(value: datetime | date | None) -> str:
+    """A date and time in the office's one format (``2026-03-04 14:05``, local time)."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, datetime) and timezone.is_aware(value):
+        value = timezone.localtime(value)
+    fmt = MOMENT_FORMAT if isinstance(value, datetime) else DAY_FORMAT
+    return str(date_filter(value, fmt))
+
+
+@register.filter
+def sentence(parts: Any, joiner: str = ", ") -> str:
+    """Non-empty parts joined: ``["Clerk", "", "the applicant"]`` → ``Clerk, the applicant``.
+
+    Blank parts (None, empty, only spaces) are left out, so that a missing part never leaves
+    ``a, , b`` or ``; .`` behind; with no part at all the result is empty.
+    """
+    if parts is None:
+        return ""
+    items = [str(p).strip() for p in parts if p is not None and str(p).strip()]
+    return joiner.join(items)

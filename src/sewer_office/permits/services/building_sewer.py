@@ -99,3 +99,66 @@ def plan_checks(permit: BuildingSewerPermit) -> dict[str, Any]:
     except (DesignError, ValueError) as e:
         return {"checks": [], "error": str(e), "parameters_version": p.version}
     return {"checks": checks, "error": "", "parameters_version": p.version}
+
+
+#: What each state of a building sewer permit means for the applicant: what happens next and
+#: what it waits for, in the owner's words (§ 196-18).
+NEXT_STEPS: dict[str, str] = {
+    "submitted": (
+        "Your application is filed. Next, pay the permit and inspection fee at the Town "
+        "Clerk's office; the clerk records the payment, and the Superintendent then reviews "
+        "your plans."
+    ),
+    "plan_review": (
+        "The fee is paid. The Town's engineer is reviewing your plans against § 196-18; you "
+        "will be told if anything must change."
+    ),
+    "plans_approved": (
+        "Your plans are approved. If the work opens a Town road, the Highway Superintendent "
+        "issues a road opening permit (§ 196-18 K) before any digging; then tell the office "
+        "when the sewer is ready for inspection, before it is covered."
+    ),
+    "road_opening_permitted": (
+        "The road opening permit is issued. Build the sewer, leave it uncovered, and tell the "
+        "office when it is ready for inspection."
+    ),
+    "ready_for_inspection": (
+        "The Superintendent will inspect the uncovered sewer and supervise its connection to "
+        "the public sewer (§ 196-18 J)."
+    ),
+    "corrections_required": (
+        "The inspection found something to correct. Make the corrections, then tell the "
+        "office the sewer is ready for inspection again."
+    ),
+}
+
+
+def next_steps(permit: BuildingSewerPermit) -> dict[str, Any]:
+    """For the applicant's page: what happens next, and how and where to pay the fee."""
+    pay = None
+    if permit.state == "submitted" and not permit.fee_paid_on:
+        pay = {
+            "amount": permit.fee_amount,
+            "where": "at the Town Clerk's office (Town Hall), by cash or cheque to the Town",
+            "authority": permit.fee_authority,
+            "parameter": permit.fee_parameter,
+            "effective": permit.fee_effective,
+        }
+    return {"text": NEXT_STEPS.get(permit.state, ""), "pay": pay}
+
+
+def design_checks(design: dict[str, Any], on: date | None = None) -> dict[str, Any]:
+    """The § 196-18 D, F, G, H checks of a design not yet filed (the filing form's preview),
+    and the fee that filing will assess for ``permit_class`` — before anything is paid."""
+    day = on or timezone.localdate()
+    p = rules.params()
+    try:
+        checks = rules.building_sewer_checks(design, day)
+    except (DesignError, ValueError) as e:
+        return {"checks": [], "error": str(e), "failed": True, "parameters_version": p.version}
+    return {
+        "checks": checks,
+        "error": "",
+        "failed": any(c.get("passed") is False for c in checks),
+        "parameters_version": p.version,
+    }
