@@ -55,10 +55,11 @@ class Evaluation:
     @property
     def has_violation(self) -> bool:
         bad = [str(Status.PROHIBITED), str(Status.REVIEW)]
-        monthly_bad = (
-            self.monthly.height > 0 and self.monthly.filter(pl.col("status").is_in(bad)).height > 0
+        # Read on the status column alone: a filter of the frame would copy every column.
+        monthly_bad = self.monthly.height > 0 and bool(
+            self.monthly.get_column("status").is_in(bad).any()
         )
-        return self.results.filter(pl.col("status").is_in(bad)).height > 0 or monthly_bad
+        return bool(self.results.get_column("status").is_in(bad).any()) or monthly_bad
 
 
 def _limit_table(rule: LimitRule, params: ParameterSet, periods: list[date]) -> pl.DataFrame:
