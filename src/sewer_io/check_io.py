@@ -80,9 +80,6 @@ SLICE_ROWS = 250_000
 #: its JSON encoder uses one core per call: two workers use both cores of a small machine).
 WORKERS = 2
 
-#: How polars writes a column of JSON texts: each text as it is, then a comma.
-_RAW = {"include_header": False, "quote_style": "never", "line_terminator": ","}
-
 
 def _encoded(frame: pl.DataFrame, empty: tuple[str, ...] = ()) -> pl.DataFrame:
     """One column ``json``: each row of the frame as its JSON object, the list fields named in
@@ -119,7 +116,8 @@ def _write_array(frame: pl.DataFrame, sink: BinaryIO, empty: tuple[str, ...] = (
             last = n == len(starts) - 1
             body = texts.head(texts.height - 1) if last else texts
             if body.height:
-                body.write_csv(sink, **_RAW)
+                # each text as it is, then a comma
+                body.write_csv(sink, include_header=False, quote_style="never", line_terminator=",")
             if last:
                 sink.write(texts.item(texts.height - 1, 0).encode())
             del texts, body
