@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import polars as pl
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sewer_io.check_io as check_io
@@ -146,6 +146,7 @@ def test_a_permit_limit_finer_than_the_keys_guarantee_is_refused() -> None:
         )
 
 
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(
     x=st.fractions(min_value=-(10**18), max_value=10**18),
     limit=st.integers(-(10**36), 10**36),
@@ -156,6 +157,7 @@ def test_comparison_key_compares_with_any_limit_as_the_exact_value(x: Fraction, 
     assert (key > lim) == (x > lim) and (key < lim) == (x < lim) and (key == lim) == (x == lim)
 
 
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.decimals(allow_nan=False, allow_infinity=False, places=None))
 def test_any_finite_decimal_text_is_read(d: Decimal) -> None:
     texts = [str(d), format(d, "f"), format(d, "e")]
@@ -200,8 +202,8 @@ def test_json_array_is_polars_json_whatever_the_slices(
             "items": [[{"k": "v"}], [], None, [{"k": None}], [{"k": "x"}, {"k": "y"}]],
         }
     )
-    written = b"".join(check_io._json_array(frame))
+    written = check_io.json_array(frame)
     expected = io.BytesIO()
     frame.write_json(expected)
     assert json.loads(written) == json.loads(expected.getvalue())
-    assert json.loads(b"".join(check_io._json_array(frame.clear()))) == []
+    assert json.loads(check_io.json_array(frame.clear())) == []

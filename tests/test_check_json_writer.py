@@ -9,7 +9,10 @@ import json
 from pathlib import Path
 
 import polars as pl
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from sewer_io import check_io
 from sewer_io.check_io import frame_with_rows, write_json
 from sewer_rules.evaluation import evaluate_table
 from sewer_rules.parameters import load_jurisdiction
@@ -58,3 +61,48 @@ def test_large_report_is_identical_in_a_file_and_in_a_pipe(tmp_path: Path) -> No
     assert len(doc["results"]) == n
     assert doc["results"][0]["status"] == "prohibited"  # pH 5.0 < 5.5, § 196-19 C(3)
     assert doc["results"][n // 2]["row"] == n // 2 + 2  # the seam between the halves
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.none(), st.text(max_size=12)),
+            st.one_of(st.none(), st.lists(st.one_of(st.none(), st.text(max_size=6)), max_size=3)),
+            st.one_of(st.none(), st.booleans()),
+        ),
+        max_size=12,
+    ),
+    st.integers(min_value=1, max_value=5),
+)
+def test_arrays_are_polars_ndjson_objects_joined_by_commas(
+    rows: list[tuple[str | None, list[str | None] | None, bool | None]], slice_rows: int
+) -> None:
+    """Byte for byte what polars' NDJSON writer writes (its lines joined by commas, null lists
+    of the named fields as ``[]``): any text (quotes, controls, line separators, non-ASCII),
+    nulls, nested lists of structs, any slicing."""
+    frame = pl.DataFrame(
+        {
+            "row": list(range(2, len(rows) + 2)),
+            "text": [r[0] for r in rows],
+            "items": [None if r[1] is None else [{"k": k} for k in r[1]] for r in rows],
+            "flag": [r[2] for r in rows],
+        },
+        schema={
+            "row": pl.Int64,
+            "text": pl.String,
+            "items": pl.List(pl.Struct({"k": pl.String})),
+            "flag": pl.Boolean,
+        },
+    )
+    filled = frame.with_columns(pl.col("items").fill_null(pl.lit([], dtype=frame["items"].dtype)))
+    lines = io.BytesIO()
+    filled.write_ndjson(lines)
+    expected = b"[" + lines.getvalue().rstrip(b"\n").replace(b"\n", b",") + b"]"
+    old = check_io.SLICE_ROWS
+    check_io.SLICE_ROWS = slice_rows
+    try:
+        assert check_io.json_array(frame, ("items",)) == expected
+    finally:
+        check_io.SLICE_ROWS = old
+    assert json.loads(expected) == filled.to_dicts()

@@ -170,10 +170,17 @@ def classify_samples(
         .cast(pl.Int64)
     )
     n_required = {d: sum(c.required for c in DEFINITIONS[d]) for d in DEFINITIONS}
+    # The criteria of each row by position in the table (period-major, then analyte: see
+    # _criteria_table), not by a join: a join hashes every row's two keys and copies its columns.
+    analytes = table.get_column("analyte").head(table.height // len(starts)).to_list()
+    code = rows.get_column("analyte").replace_strict(
+        {a: i for i, a in enumerate(analytes)}, default=None, return_dtype=pl.Int64
+    )
+    position = cperiod * len(analytes) + code
+    criteria = table.drop("cperiod", "analyte").gather(position)
     judged = (
-        rows.select("row", "sample_id", "analyte", "canon", "nd", source.alias("source"))
-        .with_columns(cperiod.alias("cperiod"))
-        .join(table, on=["cperiod", "analyte"], how="left", maintain_order="left")
+        rows.select("row", "sample_id", "canon", "nd", source.alias("source"))
+        .with_columns(criteria)
         .select(
             "row",
             "sample_id",
