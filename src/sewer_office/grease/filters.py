@@ -8,13 +8,15 @@ import django_filters
 from django.db import models
 from django.utils import timezone
 
+from sewer_office.core.filters import IdFilter
+
 from .choices import InterceptorKind
 from .models import GreaseInterceptor
 from .services import overdue
 
 
 class InterceptorFilter(django_filters.FilterSet):
-    establishment = django_filters.NumberFilter(field_name="establishment_id", label="Est. id")
+    establishment = IdFilter(field_name="establishment_id", label="Est. id")
     q = django_filters.CharFilter(method="search", label="Search")
     kind = django_filters.ChoiceFilter(choices=InterceptorKind.choices)
     active = django_filters.BooleanFilter()

@@ -6,12 +6,14 @@ from typing import Any
 
 import django_filters
 
+from sewer_office.core.filters import IdFilter
+
 from . import services
 from .models import SlugEvent
 
 
 class SlugFilter(django_filters.FilterSet):
-    establishment = django_filters.NumberFilter(field_name="meter__sampling_point__establishment")
+    establishment = IdFilter(field_name="meter__sampling_point__establishment")
     reported = django_filters.BooleanFilter(method="filter_reported")
 
     class Meta:

@@ -8,6 +8,7 @@ import django_filters
 from django.db import models
 from django.db.models import Q
 
+from sewer_office.core.filters import IdFilter
 from sewer_office.core.workflow import Workflow
 from sewer_office.registry.models import Person, Property, ServiceArea
 
@@ -43,7 +44,7 @@ class ApplicationFilter(django_filters.FilterSet):
         queryset=ServiceArea.objects.all(),
         label="Service area",
     )
-    property = django_filters.NumberFilter(field_name="property_id", label="Property id")
+    property = IdFilter(field_name="property_id", label="Property id")
     filed_after = django_filters.DateFilter(
         field_name="filed_on", lookup_expr="gte", label="Filed on or after"
     )
