@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 
 
@@ -50,3 +51,24 @@ class InvalidInput(OfficeError):
         super().__init__("; ".join(first))
         self.errors = errors
         self.form = form
+
+
+#: How much of a user's input a message may quote (a 200,000-digit value is not echoed whole).
+QUOTE_LIMIT = 80
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis, for quoting input in a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def upload_too_large(name: str, size: int) -> str | None:
+    """The refusal of an upload of ``size`` bytes over the office's cap, or None if it fits.
+
+    One cap for every file the office accepts (``SEWER_USE_MAX_UPLOAD_BYTES``, 20 MB by
+    default), checked on the size the upload declares, before anything is read.
+    """
+    limit = int(settings.SEWER_USE_MAX_UPLOAD_BYTES)
+    if size <= limit:
+        return None
+    return f"{shorten(name)}: {size:,} bytes, larger than the {limit // (1024 * 1024)} MB allowed"

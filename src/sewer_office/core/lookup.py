@@ -11,6 +11,8 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from .filters import MAX_ID
+
 
 def id_or_text(
     qs: QuerySet[Any], value: str, id_field: str, text_fields: tuple[str, ...]
@@ -20,8 +22,9 @@ def id_or_text(
     v = str(value or "").strip()
     if not v:
         return qs
-    if v.isdigit():
-        return qs.filter(**{id_field: int(v)})
+    if v.isdigit():  # an id the database cannot hold names no record (never an overflow)
+        number = int(v)
+        return qs.filter(**{id_field: number}) if number <= MAX_ID else qs.none()
     match = Q()
     for name in text_fields:
         match |= Q(**{f"{name}__icontains": v})

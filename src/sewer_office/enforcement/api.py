@@ -293,7 +293,8 @@ class ViolationViewSet(viewsets.ReadOnlyModelViewSet[Violation]):
             )
         else:
             d.pop("finding", None)
-            v = services.open_violation(request.user, **d)
+            # person is optional in the body: the service names it when missing (400, not 500)
+            v = services.open_violation(request.user, person=d.pop("person", None), **d)
         return self._done(v, status.HTTP_201_CREATED)
 
     @extend_schema(request=IssueInput, responses=ViolationSerializer)

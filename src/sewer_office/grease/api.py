@@ -59,7 +59,8 @@ class SizingCheckSerializer(serializers.ModelSerializer[SizingCheck]):
 
 class InterceptorSerializer(serializers.ModelSerializer[GreaseInterceptor]):
     establishment_name = serializers.CharField(source="establishment.name", read_only=True)
-    sizing_check = SizingCheckSerializer(read_only=True)
+    # null for an installation registered without sizing inputs (and declared so)
+    sizing_check = SizingCheckSerializer(read_only=True, allow_null=True)
     cleaning = serializers.SerializerMethodField()
     citation = serializers.CharField(read_only=True)
 

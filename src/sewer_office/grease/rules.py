@@ -28,7 +28,7 @@ from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors impo
     size_gravity,
     size_hydromechanical,
 )
-from sewer_rules.parameters import ParameterSet, load_jurisdiction
+from sewer_rules.parameters import ParameterError, ParameterSet, load_jurisdiction
 
 CITATION = str(F2)
 __all__ = [
@@ -83,6 +83,9 @@ def size(inp: SizingInput, on: date) -> Check:
             )
     except GreaseSizingError as e:
         raise InvalidInput({"sizing": [str(e)]}) from None
+    except ParameterError as e:
+        # a date before the sizing parameters took effect: the law had no method then
+        raise InvalidInput({"on": [str(e)]}) from None
     raise InvalidInput({"method": [f"'{inp.method}' is not hydromechanical or gravity"]})
 
 

@@ -155,7 +155,12 @@ class MeterViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Meter]
             201: inline_serializer("ReadingsStored", {"id": serializers.IntegerField()}),
             400: inline_serializer(
                 "ReadingsRefused",
-                {"detail": serializers.CharField(), "errors": serializers.ListField()},
+                {
+                    "detail": serializers.CharField(),
+                    # by row; absent when the file itself is refused (its name, kind or size)
+                    "errors": serializers.ListField(required=False),
+                    "errors_total": serializers.IntegerField(required=False),
+                },
             ),
         },
     )

@@ -34,7 +34,7 @@ from sewer_office.registry.models import Establishment
 from . import serializers as s
 from . import services
 from .filters import FindingFilter, LabResultFilter
-from .lab_import import UnusableFile, import_lab_file, source_for
+from .lab_import import UnusableFile, import_lab_file, read_upload, source_for
 from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
 TAGS = ["Sampling and results"]
@@ -71,7 +71,7 @@ class LabImportViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[La
         upload = body.validated_data["file"]
         try:
             report = import_lab_file(
-                upload.read(),
+                read_upload(upload),
                 upload.name,
                 request.user,
                 dry_run=body.validated_data["dry_run"],
@@ -169,7 +169,10 @@ class SamplingEventViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSe
     serializer_class = s.SamplingEventSerializer
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        body = s.SamplingEventSerializer(data=request.data)
+        # who may record a sample, before the body is read (its validation could tell
+        # an outside user of another facility's records)
+        services.check_sampler(request.user)
+        body = s.SamplingEventSerializer(data=request.data, context={"request": request})
         if not body.is_valid():
             raise InvalidInput({k: [str(m) for m in v] for k, v in body.errors.items()})
         d = dict(body.validated_data)

@@ -37,7 +37,7 @@ from sewer_io.check_io import UnusableFile, frame_with_rows
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit, bulk
-from sewer_office.core.errors import Forbidden
+from sewer_office.core.errors import Forbidden, shorten, upload_too_large
 from sewer_office.findings.choices import FindingKind, ReviewState
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import QUIET_STATUSES
@@ -59,7 +59,29 @@ CUSTODY_TIMES = ("relinquished_at", "received_at")
 IN_CHUNK = 500
 CUSTODY_TEXT = ("collected_by", "relinquished_by", "received_by", "laboratory")
 
-__all__ = ["ImportReport", "UnusableFile", "import_lab_file", "read_lab_bytes"]
+#: The file's text columns and the field each is stored in: longer than the field is a row error
+#: (at validation, with the row and column, never a failure of the database's insert).
+STORED_TEXT: dict[str, tuple[type[Any], str]] = {
+    "sample_id": (SamplingEvent, "sample_id"),
+    "sample_type": (SamplingEvent, "sample_type"),
+    **{name: (SamplingEvent, name) for name in CUSTODY_TEXT},
+    "value": (LabResult, "value_text"),
+    "unit": (LabResult, "unit"),
+    "qualifier": (LabResult, "qualifier"),
+    "reporting_limit": (LabResult, "reporting_limit"),
+    "method": (LabResult, "method"),
+}
+
+__all__ = ["ImportReport", "UnusableFile", "import_lab_file", "read_lab_bytes", "read_upload"]
+
+
+def read_upload(upload: Any) -> bytes:
+    """An uploaded laboratory file's bytes, refused by its size before it is read."""
+    name = str(getattr(upload, "name", "") or "upload")
+    refusal = upload_too_large(name, int(upload.size))
+    if refusal:
+        raise UnusableFile(refusal)
+    return cast(bytes, upload.read())
 
 
 @dataclass
@@ -99,6 +121,17 @@ class ImportReport:
 
 def read_lab_bytes(data: bytes, source_name: str) -> pl.DataFrame:
     """The file as text columns plus ``row``; :class:`UnusableFile` when it cannot be read."""
+    refusal = upload_too_large(source_name, len(data))
+    if refusal:
+        raise UnusableFile(refusal)
+    name_limit = LabImport._meta.get_field("source_name").max_length or 0
+    if len(source_name) > name_limit:
+        raise UnusableFile(
+            f"{shorten(source_name)}: a file name of {len(source_name)} characters, longer than "
+            f"the {name_limit} stored"
+        )
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # a UTF-8 byte order mark (spreadsheets write one) is not a header
     try:
         frame = pl.read_csv(
             io.BytesIO(data), infer_schema=False, encoding="utf8", raise_if_empty=False
@@ -356,6 +389,22 @@ def _already_stored(frame: pl.DataFrame, recorded: pl.DataFrame) -> list[tuple[i
     ]
 
 
+def _lengths(raw: pl.DataFrame) -> list[tuple[int, str, str]]:
+    """Rows with a text longer than the field it is stored in (:data:`STORED_TEXT`)."""
+    errors: list[tuple[int, str, str]] = []
+    for column, (model, name) in STORED_TEXT.items():
+        if column not in raw.columns:
+            continue
+        limit = model._meta.get_field(name).max_length
+        length = pl.col(column).str.strip_chars().str.len_chars()
+        long = raw.filter(length > limit).select("row", length.alias("n"))
+        errors += [
+            (row, column, f"{n:,} characters, longer than the {limit} stored")
+            for row, n in long.iter_rows()
+        ]
+    return errors
+
+
 def _custody(raw: pl.DataFrame, tz: str) -> tuple[pl.DataFrame, list[tuple[int, str, str]]]:
     cols: dict[str, pl.Series] = {}
     errors = []
@@ -419,12 +468,17 @@ def import_lab_file(
     report = ImportReport(source_name)
     digest = digest or hashlib.sha256(data).hexdigest()
     previous = LabImport.objects.filter(sha256=digest).first()
-    if previous is not None:
+    # The same bytes again: refused as a whole (409), not row by row — but only said so to
+    # whoever may see that import (an outside user learns nothing of another's file).
+    if previous is not None and (
+        actor is None or visible(LabImport.objects.filter(pk=previous.pk), actor).exists()
+    ):
         report.refused = (
-            f"{source_name}: this file was already imported on "
+            f"{shorten(source_name)}: this file was already imported on "
             f"{timezone.localtime(previous.imported_at):%Y-%m-%d %H:%M} (import #{previous.pk}, "
-            f"{previous.source_name}); nothing was stored again"
+            f"{shorten(previous.source_name)}); nothing was stored again"
         )
+        return report
     raw = read_lab_bytes(data, source_name)
     # Facility codes are matched without regard to case or spaces, by the engine's permit
     # limits as by the registry.
@@ -432,6 +486,7 @@ def import_lab_file(
     report.rows = raw.height
     params = params_in_force()
     fac, errors = _facilities(raw, actor)
+    errors += _lengths(raw)
     est_ids = [int(i) for i in fac.get_column("est").drop_nulls().unique().to_list()]
     sp, sp_errors = _sampling_points(raw, fac)
     errors += sp_errors

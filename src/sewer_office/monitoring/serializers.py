@@ -6,7 +6,9 @@ from typing import Any
 
 from rest_framework import serializers
 
+from sewer_office.accounts.access import visible
 from sewer_office.findings.models import Finding
+from sewer_office.registry.models import Establishment
 
 from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
@@ -107,6 +109,24 @@ class SamplingEventSerializer(serializers.ModelSerializer[SamplingEvent]):
             "lab_import",
         )
         read_only_fields = ("id", "lab_import")
+        # The service refuses a sample recorded twice, after its permission check: the
+        # serializer's own unique-together check ran first and told an outside user whether
+        # another facility's sample id existed.
+        validators = ()
+
+    def get_fields(self) -> dict[str, Any]:
+        fields = super().get_fields()
+        request = self.context.get("request")
+        if request is not None:
+            # only the facilities (and their points) the user reports for: another's id is
+            # answered as a missing one
+            user = request.user
+            # (PrimaryKeyRelatedFields; the stubs type ``queryset`` as a manager descriptor)
+            establishment: Any = fields["establishment"]
+            point: Any = fields["sampling_point"]
+            establishment.queryset = visible(Establishment.objects.all(), user)
+            point.queryset = visible(SamplingPoint.objects.all(), user)
+        return fields
 
 
 class LabResultSerializer(serializers.ModelSerializer[LabResult]):

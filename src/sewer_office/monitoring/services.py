@@ -369,6 +369,12 @@ def add_discharge_limit(
 SAMPLERS = (SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR, APPLICANT)
 
 
+def check_sampler(actor: Any) -> None:
+    """Forbidden unless ``actor`` may record samples (checked before any input is validated)."""
+    if not has_role(actor, *SAMPLERS):
+        raise Forbidden("Recording a sample is for the office's samplers or the facility itself.")
+
+
 def record_sampling_event(
     actor: Any,
     establishment: Establishment,
@@ -386,8 +392,7 @@ def record_sampling_event(
 ) -> SamplingEvent:
     """A sample taken, recorded when it is taken (its results come later with the laboratory's
     file, which must then give the same time); the chain of custody in order; audited."""
-    if not has_role(actor, *SAMPLERS):
-        raise Forbidden("Recording a sample is for the office's samplers or the facility itself.")
+    check_sampler(actor)
     if not visible(Establishment.objects.filter(pk=establishment.pk), actor).exists():
         raise InvalidInput({"establishment": ["not a facility you report for"]})
     errors: dict[str, list[str]] = {}

@@ -27,7 +27,7 @@ from . import forms as mforms
 from . import queries, services
 from .choices import ResultState
 from .filters import OPEN, FindingFilter, LabResultFilter
-from .lab_import import RESULT_OFFICERS, UnusableFile, import_lab_file, source_for
+from .lab_import import RESULT_OFFICERS, UnusableFile, import_lab_file, read_upload, source_for
 from .models import LabImport, LabResult
 
 PAGE_SIZE = 50
@@ -85,7 +85,7 @@ def import_file(request: HttpRequest) -> HttpResponse:
         upload = form.cleaned_data["file"]
         try:
             report = import_lab_file(
-                upload.read(),
+                read_upload(upload),
                 upload.name,
                 request.user,
                 dry_run=form.cleaned_data["dry_run"],

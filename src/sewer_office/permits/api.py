@@ -179,7 +179,8 @@ def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet[Any]]:
         @extend_schema(
             tags=tags, summary="The record's timeline", responses=AuditEventSerializer(many=True)
         )
-        @action(detail=True, methods=["get"])
+        # Lists of one record's, whole: not paginated, not filtered (and declared so).
+        @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
         def timeline(self, request: Request, pk: str | None = None) -> Response:
             record = self.get_object()
             return Response(AuditEventSerializer(audit.timeline(record), many=True).data)
@@ -187,7 +188,13 @@ def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet[Any]]:
         @extend_schema(
             tags=tags, summary="Files of the record", responses=AttachmentSerializer(many=True)
         )
-        @action(detail=True, methods=["get", "post"], parser_classes=[MultiPartParser])
+        @action(
+            detail=True,
+            methods=["get", "post"],
+            parser_classes=[MultiPartParser],
+            pagination_class=None,
+            filter_backends=[],
+        )
         def files(self, request: Request, pk: str | None = None) -> Response:
             record = self.get_object()
             if request.method == "POST":

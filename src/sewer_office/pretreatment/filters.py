@@ -7,11 +7,13 @@ from typing import Any
 import django_filters
 from django.db import models
 
+from sewer_office.core.filters import YearFilter
+
 from .models import SNCDetermination
 
 
 class SNCFilter(django_filters.FilterSet):
-    year = django_filters.NumberFilter(method="filter_year", label="Year")
+    year = YearFilter(method="filter_year", label="Year")
     snc = django_filters.BooleanFilter(label="In SNC")
     facility = django_filters.CharFilter(
         field_name="establishment__name", lookup_expr="icontains", label="Facility"
