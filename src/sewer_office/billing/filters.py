@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import django_filters
 
+from sewer_office.core.filters import IdFilter, YearFilter
+
 from .choices import ChargeSource, InvoiceKind, InvoiceState, PaymentMethod
 from .models import Charge, Invoice, Payment
 
 
 class ChargeFilter(django_filters.FilterSet):
     source = django_filters.ChoiceFilter(choices=ChargeSource.choices)
-    person = django_filters.NumberFilter(field_name="person_id", label="Person (id)")
+    person = IdFilter(field_name="person_id", label="Person (id)")
     assessed_from = django_filters.DateFilter(field_name="assessed_on", lookup_expr="gte")
     assessed_to = django_filters.DateFilter(field_name="assessed_on", lookup_expr="lte")
 
@@ -23,11 +25,11 @@ class ChargeFilter(django_filters.FilterSet):
 class InvoiceFilter(django_filters.FilterSet):
     kind = django_filters.ChoiceFilter(choices=InvoiceKind.choices)
     state = django_filters.ChoiceFilter(choices=InvoiceState.choices)
-    person = django_filters.NumberFilter(field_name="person_id", label="Person (id)")
+    person = IdFilter(field_name="person_id", label="Person (id)")
     name = django_filters.CharFilter(
         field_name="person__name", lookup_expr="icontains", label="Billed to"
     )
-    year = django_filters.NumberFilter()
+    year = YearFilter()
     issued_from = django_filters.DateFilter(field_name="issued_on", lookup_expr="gte")
     issued_to = django_filters.DateFilter(field_name="issued_on", lookup_expr="lte")
     due_before = django_filters.DateFilter(field_name="due_on", lookup_expr="lt")
@@ -39,7 +41,7 @@ class InvoiceFilter(django_filters.FilterSet):
 
 class PaymentFilter(django_filters.FilterSet):
     method = django_filters.ChoiceFilter(choices=PaymentMethod.choices)
-    person = django_filters.NumberFilter(field_name="person_id", label="Person (id)")
+    person = IdFilter(field_name="person_id", label="Person (id)")
     name = django_filters.CharFilter(
         field_name="person__name", lookup_expr="icontains", label="Paid by"
     )
