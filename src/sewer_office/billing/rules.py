@@ -1,30 +1,15 @@
-"""The seam to :mod:`sewer_rules` for billing: the jurisdiction in use and parameter records."""
+"""The seam to :mod:`sewer_rules` for billing: the jurisdiction in use and parameter records
+(:func:`params` and :func:`parameter_dict` are the permits' — one reading of the jurisdiction
+for the whole office), and the message of an amount not configured."""
 
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
-from django.conf import settings
+from sewer_office.permits.rules import parameter_dict, params
+from sewer_rules.parameters import ParameterValue
 
-from sewer_rules.parameters import ParameterSet, ParameterValue, load_jurisdiction
-
-
-def params() -> ParameterSet:
-    """The parameter set in use (``SEWER_USE_JURISDICTION``; cached by the loader)."""
-    return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
-
-
-def parameter_dict(pv: ParameterValue) -> dict[str, Any]:
-    """A dated parameter value as stored with a charge: name, value, authority, effective."""
-    return {
-        "name": pv.name,
-        "value": None if pv.value is None else str(pv.value),
-        "unit": pv.unit,
-        "effective": pv.effective.isoformat(),
-        "reference": pv.reference,
-        "authority": pv.authority,
-    }
+__all__ = ["not_configured_message", "parameter_dict", "params"]
 
 
 def not_configured_message(pv: ParameterValue, on: date, what: str) -> str:
