@@ -10,8 +10,8 @@ import pytest
 
 from sewer_office.billing import charges, invoices, runs
 from sewer_office.billing.models import BillingRun, Invoice
-from sewer_office.core.models import AuditEvent
 from sewer_office.billing.pdf import invoice_lines
+from sewer_office.core.models import AuditEvent
 
 from .factories import Town
 
@@ -120,10 +120,12 @@ def test_clerk_credits_and_voids_on_the_page(town: Town, login: Any) -> None:
     mine, theirs, _ = _setup(town)
     c = login("clerk")
     page = c.get(f"/billing/invoices/{mine.pk}/").content.decode()
-    assert 'action="/billing/invoices/%d/credit/"' % mine.pk in page
-    assert 'action="/billing/invoices/%d/void/"' % mine.pk in page
+    assert f'action="/billing/invoices/{mine.pk}/credit/"' in page
+    assert f'action="/billing/invoices/{mine.pk}/void/"' in page
     line = mine.lines.get()
-    r = c.post(f"/billing/invoices/{mine.pk}/credit/", {"reason": "wrong count", "lines": [line.pk]})
+    r = c.post(
+        f"/billing/invoices/{mine.pk}/credit/", {"reason": "wrong count", "lines": [line.pk]}
+    )
     note = Invoice.objects.get(credits=mine)
     assert r.status_code == 302 and r["Location"] == f"/billing/invoices/{note.pk}/"
     assert note.kind == "credit_note" and note.total == -mine.total and note.reason == "wrong count"

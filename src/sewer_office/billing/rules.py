@@ -17,7 +17,7 @@ def params() -> ParameterSet:
 
 def parameter_dict(pv: ParameterValue) -> dict[str, Any]:
     """A dated parameter value as stored with a charge: name, value, authority, effective."""
-    return {
+    out: dict[str, Any] = {
         "name": pv.name,
         "value": None if pv.value is None else str(pv.value),
         "unit": pv.unit,
@@ -25,6 +25,15 @@ def parameter_dict(pv: ParameterValue) -> dict[str, Any]:
         "reference": pv.reference,
         "authority": pv.authority,
     }
+    if pv.table is not None:  # a bracket schedule: its brackets, as written
+        out["table"] = [
+            {"up_to": None if b.up_to is None else str(b.up_to), "rate": str(b.rate)}
+            for b in pv.table
+        ]
+        out["value"] = "; ".join(
+            f"{b.rate} up to {b.up_to if b.up_to is not None else 'no limit'}" for b in pv.table
+        )
+    return out
 
 
 def not_configured_message(pv: ParameterValue, on: date, what: str) -> str:
