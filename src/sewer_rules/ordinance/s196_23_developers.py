@@ -66,9 +66,9 @@ class SubdivisionSewerFee:
     def message(self) -> str:
         if self.fee is None:
             return (
-                f"neither {SCHEDULE} nor {RATE} is configured (no Town Board schedule or rate "
-                f"recorded; rate entry in force since {self.rate.effective}): the fee cannot "
-                f"be stated ({self.citation})"
+                f"{RATE} is not configured (no Town Board rate recorded; entry in force since "
+                f"{self.rate.effective}), nor a bracket schedule {SCHEDULE}: the fee cannot be "
+                f"stated ({self.citation})"
             )
         if self.by_schedule:
             return (
