@@ -158,3 +158,10 @@ def test_subdivision_schedule_not_configured_in_wappinger_example_in_demo() -> N
     assert w.table is None and w.value is None
     d = load_jurisdiction("demo").get("fee.subdivision_sewer.schedule", on)
     assert d.table is not None and d.table[-1].up_to is None and "EXAMPLE" in d.authority
+
+
+def test_a_table_reads_as_text() -> None:
+    pv = parse_parameter_text(SCHEDULE, "t.yaml").get(
+        "fee.subdivision_sewer.schedule", date(2027, 1, 1)
+    )
+    assert pv.text == "0.03 up to 100000.00; 0.02 above"

@@ -102,6 +102,17 @@ class ParameterValue:
     def configured(self) -> bool:
         return self.value is not None or self.table is not None
 
+    @property
+    def text(self) -> str | None:
+        """The value as written (a table as ``rate up to X; ...; rate above``); None if not
+        configured."""
+        if self.table is not None:
+            return "; ".join(
+                f"{b.rate} up to {b.up_to}" if b.up_to is not None else f"{b.rate} above"
+                for b in self.table
+            )
+        return None if self.value is None else str(self.value)
+
 
 @dataclass(frozen=True)
 class ParameterSet:

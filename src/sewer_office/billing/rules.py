@@ -30,9 +30,7 @@ def parameter_dict(pv: ParameterValue) -> dict[str, Any]:
             {"up_to": None if b.up_to is None else str(b.up_to), "rate": str(b.rate)}
             for b in pv.table
         ]
-        out["value"] = "; ".join(
-            f"{b.rate} up to {b.up_to if b.up_to is not None else 'no limit'}" for b in pv.table
-        )
+        out["value"] = pv.text
     return out
 
 
