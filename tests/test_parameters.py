@@ -6,7 +6,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from sewer_rules.parameters import BUNDLED, ParameterError, load_jurisdiction, parse_parameter_text
+from sewer_rules.parameters import (
+    BUNDLED,
+    Bracket,
+    ParameterError,
+    load_jurisdiction,
+    parse_parameter_text,
+)
 
 GOOD = """
 jurisdiction: t
@@ -91,3 +97,71 @@ def test_every_month_has_exactly_one_value_in_force(name: str) -> None:
             in_force = [v for v in p.values if v.effective <= month]
             assert in_force, f"{p.name}: gap on {month}"
             month = (month.replace(day=1) + timedelta(days=32)).replace(day=1)
+
+
+SCHEDULE = """
+jurisdiction: t
+parameters:
+  fee.subdivision_sewer.schedule:
+    description: d
+    reference: "§ 196-23 C"
+    unit: USD
+    values:
+      1992-09-28: null
+      2027-01-01:
+        value:
+          - {up_to: "100000.00", rate: "0.03"}
+          - {up_to: null, rate: "0.02"}
+        authority: EXAMPLE
+"""
+
+
+def test_a_value_may_be_a_bracket_table() -> None:
+    p = parse_parameter_text(SCHEDULE, "t.yaml")
+    before = p.get("fee.subdivision_sewer.schedule", date(2026, 12, 31))
+    assert before.table is None and not before.configured
+    pv = p.get("fee.subdivision_sewer.schedule", date(2027, 1, 1))
+    assert pv.configured and pv.value is None and pv.authority == "EXAMPLE"
+    assert pv.table == (
+        Bracket(Decimal("100000.00"), Decimal("0.03")),
+        Bracket(None, Decimal("0.02")),
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('{up_to: "100000.00", rate: "0.03"}', '{up_to: 100000.5, rate: "0.03"}', "money must"),
+        ('{up_to: null, rate: "0.02"}', '{up_to: "90000", rate: "0.02"}', "above the bracket"),
+        ('{up_to: null, rate: "0.02"}', '{up_to: "200000", rate: "0.02"}', "must be unbounded"),
+        ('{up_to: "100000.00", rate: "0.03"}', '{up_to: null, rate: "0.03"}', "only the last"),
+        ('rate: "0.02"}', 'rate: "-0.02"}', "non-negative"),
+        ('rate: "0.02"}', 'rate: "0.02", cap: "5"}', "unknown key"),
+        ('{up_to: null, rate: "0.02"}', '{rate: "0.02"}', "needs 'up_to'"),
+    ],
+)
+def test_a_bad_bracket_table_is_refused(old: str, new: str, message: str) -> None:
+    assert old in SCHEDULE
+    with pytest.raises(ParameterError, match=message):
+        parse_parameter_text(SCHEDULE.replace(old, new), "t.yaml")
+
+
+def test_empty_table_is_refused() -> None:
+    text = SCHEDULE.split("        value:")[0] + "        value: []\n"
+    with pytest.raises(ParameterError, match="at least one bracket"):
+        parse_parameter_text(text, "t.yaml")
+
+
+def test_subdivision_schedule_not_configured_in_wappinger_example_in_demo() -> None:
+    on = date(2027, 3, 1)
+    w = load_jurisdiction("wappinger").get("fee.subdivision_sewer.schedule", on)
+    assert w.table is None and w.value is None
+    d = load_jurisdiction("demo").get("fee.subdivision_sewer.schedule", on)
+    assert d.table is not None and d.table[-1].up_to is None and "EXAMPLE" in d.authority
+
+
+def test_a_table_reads_as_text() -> None:
+    pv = parse_parameter_text(SCHEDULE, "t.yaml").get(
+        "fee.subdivision_sewer.schedule", date(2027, 1, 1)
+    )
+    assert pv.text == "0.03 up to 100000.00; 0.02 above"

@@ -37,6 +37,19 @@ def run(args: argparse.Namespace) -> int:
                         {
                             "name": v.name,
                             "value": None if v.value is None else str(v.value),
+                            **(
+                                {}
+                                if v.table is None
+                                else {
+                                    "table": [
+                                        {
+                                            "up_to": None if b.up_to is None else str(b.up_to),
+                                            "rate": str(b.rate),
+                                        }
+                                        for b in v.table
+                                    ]
+                                }
+                            ),
                             "unit": v.unit,
                             "effective": v.effective.isoformat(),
                             "reference": v.reference,
@@ -54,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             rows = [
                 (
                     v.name,
-                    "not configured" if v.value is None else str(v.value),
+                    "not configured" if v.text is None else v.text,
                     v.unit,
                     v.effective,
                     v.reference,

@@ -9,6 +9,12 @@ determination made on a date can be replayed with the values in force on that da
 The loader is strict, because a silently misread number would be a wrong determination:
 duplicate keys, unknown keys, bad dates, and money written as a binary float are errors
 naming the file and the parameter.
+
+A value is one number, or — for a schedule such as ``fee.subdivision_sewer.schedule`` — a
+table of brackets, a list of ``{up_to: "100000.00", rate: "0.03"}`` with increasing ``up_to``
+(in the parameter's unit) and a last bracket ``up_to: null`` (no upper bound); ``rate`` is a
+plain number. A table is kept in ``table`` (``value`` is then None, ``configured`` is true);
+what the brackets mean (marginal or flat) is the rule's, which says so.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ _TOP_KEYS = frozenset(
 )
 _PARAM_KEYS = frozenset({"description", "reference", "unit", "values"})
 _VALUE_KEYS = frozenset({"value", "authority", "note"})
+_BRACKET_KEYS = frozenset({"up_to", "rate"})
 _NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
 
 
@@ -44,11 +51,20 @@ class ParameterError(ValueError):
 
 
 @dataclass(frozen=True)
+class Bracket:
+    """One bracket of a schedule: ``rate`` applies up to ``up_to`` (None: no upper bound)."""
+
+    up_to: Decimal | None
+    rate: Decimal
+
+
+@dataclass(frozen=True)
 class DatedValue:
     effective: date
     value: Decimal | None
     authority: str = ""
     note: str = ""
+    table: tuple[Bracket, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -80,10 +96,22 @@ class ParameterValue:
     effective: date
     reference: str
     authority: str
+    table: tuple[Bracket, ...] | None = None
 
     @property
     def configured(self) -> bool:
-        return self.value is not None
+        return self.value is not None or self.table is not None
+
+    @property
+    def text(self) -> str | None:
+        """The value as written (a table as ``rate up to X; ...; rate above``); None if not
+        configured."""
+        if self.table is not None:
+            return "; ".join(
+                f"{b.rate} up to {b.up_to}" if b.up_to is not None else f"{b.rate} above"
+                for b in self.table
+            )
+        return None if self.value is None else str(self.value)
 
 
 @dataclass(frozen=True)
@@ -113,7 +141,7 @@ class ParameterSet:
     def get(self, name: str, on: date) -> ParameterValue:
         p = self.parameter(name)
         v = p.at(on)
-        return ParameterValue(name, v.value, p.unit, v.effective, p.reference, v.authority)
+        return ParameterValue(name, v.value, p.unit, v.effective, p.reference, v.authority, v.table)
 
     def value(self, name: str, on: date) -> Decimal:
         """A value that must be configured (the law's own numbers)."""
@@ -201,6 +229,39 @@ def _decimal(raw: Any, unit: str, where: str) -> Decimal | None:
         raise ParameterError(f"{where}: {raw!r} is not a number") from None
 
 
+def _table(raw: list[Any], unit: str, where: str) -> tuple[Bracket, ...]:
+    """A schedule's brackets: increasing ``up_to``, the last one unbounded (null)."""
+    if not raw:
+        raise ParameterError(f"{where}: a schedule needs at least one bracket")
+    out: list[Bracket] = []
+    for i, entry in enumerate(raw, start=1):
+        at = f"{where} bracket {i}"
+        if not isinstance(entry, dict):
+            raise ParameterError(f"{at}: expected {{up_to: ..., rate: ...}}")
+        refuse_unknown_keys(entry, _BRACKET_KEYS, at)
+        if "up_to" not in entry or "rate" not in entry:
+            raise ParameterError(f"{at}: needs 'up_to' (null for the last) and 'rate'")
+        up_to = _decimal(entry["up_to"], unit, at)
+        rate = _decimal(entry["rate"], "1", at)
+        if rate is None or rate < 0:
+            raise ParameterError(f"{at}: the rate must be a non-negative number")
+        last = out[-1].up_to if out else None
+        if out and last is None:
+            raise ParameterError(f"{at}: only the last bracket may be unbounded (up_to: null)")
+        if up_to is not None and (up_to <= 0 or (last is not None and up_to <= last)):
+            raise ParameterError(f"{at}: up_to must be positive and above the bracket before")
+        out.append(Bracket(up_to, rate))
+    if out[-1].up_to is not None:
+        raise ParameterError(f"{where}: the last bracket must be unbounded (up_to: null)")
+    return tuple(out)
+
+
+def _dated(effective: date, raw: Any, unit: str, at: str, authority: str, note: str) -> DatedValue:
+    if isinstance(raw, list):
+        return DatedValue(effective, None, authority, note, _table(raw, unit, at))
+    return DatedValue(effective, _decimal(raw, unit, at), authority, note)
+
+
 def parse_date(raw: Any, where: str) -> date:
     if isinstance(raw, date):
         return raw
@@ -222,15 +283,17 @@ def _parse_values(raw: Any, unit: str, where: str) -> list[DatedValue]:
             if "value" not in entry:
                 raise ParameterError(f"{at}: missing 'value' (write null for not configured)")
             out.append(
-                DatedValue(
+                _dated(
                     effective,
-                    _decimal(entry["value"], unit, at),
+                    entry["value"],
+                    unit,
+                    at,
                     str(entry.get("authority") or ""),
                     str(entry.get("note") or ""),
                 )
             )
         else:
-            out.append(DatedValue(effective, _decimal(entry, unit, at)))
+            out.append(_dated(effective, entry, unit, at, "", ""))
     return out
 
 

@@ -113,3 +113,20 @@ def test_void_with_reason_only_when_unpaid(town: Town) -> None:
         town.owner_person, [inv.lines.get().charge], town.u("clerk"), date(2026, 3, 3)
     )
     assert again.number == "2026-0002"
+
+
+def test_subdivision_fee_by_the_bracket_schedule_shows_each_bracket(town: Town) -> None:
+    """Demo's EXAMPLE schedule from 2027-01-01: 3 % to 100,000, 2 % to 500,000 (marginal)."""
+    sub = new_record("subdivision", town)
+    type(sub).objects.filter(pk=sub.pk).update(
+        filed_on=date(2027, 2, 1), estimated_cost=Decimal("150000.00")
+    )
+    sub.refresh_from_db()
+    c = charges.subdivision_fee(sub, town.u("clerk"))
+    assert c.amount == Decimal("4000.00")
+    (param,) = c.computation["parameters"]
+    assert param["name"] == "fee.subdivision_sewer.schedule"
+    assert param["table"][0] == {"up_to": "100000.00", "rate": "0.03"}
+    steps = c.computation["steps"]
+    assert "above USD 0 up to USD 100,000.00: 0.03 × USD 100,000.00 = USD 3000" in steps
+    assert "above USD 100,000.00 up to USD 500,000.00: 0.02 × USD 50,000.00 = USD 1000" in steps

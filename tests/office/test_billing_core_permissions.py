@@ -11,6 +11,7 @@ import pytest
 from sewer_office.billing import charges, invoices, runs
 from sewer_office.billing.models import BillingRun, Invoice
 from sewer_office.billing.pdf import invoice_lines
+from sewer_office.core.models import AuditEvent
 
 from .factories import Town
 
@@ -25,6 +26,8 @@ COVERED_URL_NAMES = {
     "billing:invoices",
     "billing:invoice",
     "billing:invoice-pdf",
+    "billing:invoice-credit",
+    "billing:invoice-void",
     "billing:charges",
 }
 STAFF = ("superintendent", "engineer", "inspector", "clerk", "highway", "viewer")
@@ -111,3 +114,78 @@ def test_the_pdf_carries_citation_and_computation(town: Town) -> None:
     assert "Invoice 2026-0001" in text and "§ 196-23 D" in text
     assert "fee.article_copy = 5.00" in text and "2 × USD 5.00" in text
     assert "invoice.due_days" in text
+
+
+def test_clerk_credits_and_voids_on_the_page(town: Town, login: Any) -> None:
+    mine, theirs, _ = _setup(town)
+    c = login("clerk")
+    page = c.get(f"/billing/invoices/{mine.pk}/").content.decode()
+    assert f'action="/billing/invoices/{mine.pk}/credit/"' in page
+    assert f'action="/billing/invoices/{mine.pk}/void/"' in page
+    line = mine.lines.get()
+    r = c.post(
+        f"/billing/invoices/{mine.pk}/credit/", {"reason": "wrong count", "lines": [line.pk]}
+    )
+    note = Invoice.objects.get(credits=mine)
+    assert r.status_code == 302 and r["Location"] == f"/billing/invoices/{note.pk}/"
+    assert note.kind == "credit_note" and note.total == -mine.total and note.reason == "wrong count"
+    assert AuditEvent.objects.filter(action="billing.credit_note_issued").count() == 1
+    page = c.get(f"/billing/invoices/{mine.pk}/").content.decode()
+    assert "/void/" not in page  # credited: the void is no longer offered
+    r = c.post(f"/billing/invoices/{theirs.pk}/void/", {"reason": "issued in error"}, follow=True)
+    theirs.refresh_from_db()
+    assert theirs.state == "void" and theirs.void_reason == "issued in error"
+    assert "voided" in r.content.decode()
+
+
+def test_credit_and_void_need_a_reason(town: Town, login: Any) -> None:
+    mine, _, _ = _setup(town)
+    c = login("clerk")
+    r = c.post(f"/billing/invoices/{mine.pk}/credit/", {"reason": "  "}, follow=True)
+    assert "Credit refused: Say why the invoice is credited." in r.content.decode()
+    r = c.post(f"/billing/invoices/{mine.pk}/void/", {}, follow=True)
+    assert "Void refused: Say why the invoice is voided." in r.content.decode()
+    mine.refresh_from_db()
+    assert mine.state == "issued" and not Invoice.objects.filter(credits=mine).exists()
+    assert c.get(f"/billing/invoices/{mine.pk}/credit/").status_code == 405
+
+
+@pytest.mark.parametrize("username", ["viewer", "inspector", "owner", "norole"])
+def test_credit_and_void_refused_to_others(town: Town, login: Any, username: str) -> None:
+    mine, theirs, _ = _setup(town)
+    c = login(username)
+    if username in ("viewer", "owner"):
+        page = c.get(f"/billing/invoices/{mine.pk}/").content.decode()
+        assert "/credit/" not in page and "/void/" not in page
+    for inv in (mine, theirs):
+        r = c.post(f"/billing/invoices/{inv.pk}/credit/", {"reason": "x"})
+        assert r.status_code == 403, (username, inv.number)
+        assert c.post(f"/billing/invoices/{inv.pk}/void/", {"reason": "x"}).status_code == 403
+        api = c.post(f"/api/billing/invoices/{inv.pk}/void/", {"reason": "x"})
+        expected = 404 if username == "owner" and inv is theirs else 403
+        assert api.status_code == expected, (username, inv.number)
+    assert Invoice.objects.filter(state="void").count() == 0
+    assert Invoice.objects.filter(kind="credit_note").count() == 0
+
+
+def test_api_credit_and_void(town: Town, login: Any) -> None:
+    mine, theirs, _ = _setup(town)
+    c = login("clerk")
+    r = c.post(f"/api/billing/invoices/{mine.pk}/credit/", {}, content_type="application/json")
+    assert r.status_code == 400 and "reason" in r.json()
+    r = c.post(
+        f"/api/billing/invoices/{mine.pk}/credit/",
+        {"reason": "wrong count", "lines": [mine.lines.get().pk]},
+        content_type="application/json",
+    )
+    assert r.status_code == 201 and r.json()["total"] == "-10.00"
+    r = c.post(
+        f"/api/billing/invoices/{mine.pk}/void/", {"reason": "x"}, content_type="application/json"
+    )
+    assert r.status_code == 409  # credited: void the credit note first
+    r = c.post(
+        f"/api/billing/invoices/{theirs.pk}/void/",
+        {"reason": "issued in error"},
+        content_type="application/json",
+    )
+    assert r.status_code == 200 and r.json()["state"] == "void"

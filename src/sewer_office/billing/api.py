@@ -8,7 +8,9 @@
 payment (clerk); ``GET /api/billing/payments/<id>/receipt/`` is its receipt PDF;
 ``POST /api/billing/statements/<person id>/refund/`` and ``.../apply-credit/`` refund credit
 and apply it (clerk); ``POST /api/billing/permit-fees/<building-sewer|subdivision>/<id>/invoice/``
-issues a permit's fee invoice (clerk). Staff read everything; outside users read their own persons' charges,
+issues a permit's fee invoice (clerk); ``POST /api/billing/invoices/<id>/credit/``
+(``{"reason": "...", "lines": [41, 42]}``, no ``lines``: every line) issues a credit note and
+``POST /api/billing/invoices/<id>/void/`` (``{"reason": "..."}``) voids it (billing roles). Staff read everything; outside users read their own persons' charges,
 invoices, receipts and statements — another's is 404. Refusals answer with the services'
 message (400, 403, 409).
 """
@@ -32,7 +34,8 @@ from sewer_office.accounts.access import visible
 from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
 from sewer_office.registry.models import Person
 
-from . import payments, receipts, statements
+from . import invoices, payments, receipts, statements
+from .charges import require_biller
 from .filters import ChargeFilter, InvoiceFilter, PaymentFilter
 from .models import Charge, Invoice, InvoiceLine, Payment, PaymentApplication
 from .payments import Allocation
@@ -155,6 +158,15 @@ class CreditInput(serializers.Serializer[Any]):
     applications = AllocationInput(many=True)
 
 
+class InvoiceCreditInput(serializers.Serializer[Any]):
+    reason = serializers.CharField()
+    lines = serializers.ListField(child=serializers.IntegerField(), required=False, default=None)
+
+
+class InvoiceVoidInput(serializers.Serializer[Any]):
+    reason = serializers.CharField()
+
+
 class ChargeViewSet(viewsets.ReadOnlyModelViewSet[Charge]):
     """Charges with their citation, parameters and computation."""
 
@@ -176,6 +188,40 @@ class InvoiceViewSet(viewsets.ReadOnlyModelViewSet[Invoice]):
             Invoice.objects.prefetch_related("lines").order_by("-year", "-sequence"),
             self.request.user,
         )
+
+    @extend_schema(request=InvoiceCreditInput, responses={201: InvoiceSerializer})
+    @action(detail=True, methods=["post"])
+    def credit(self, request: Request, pk: str | None = None) -> Response:
+        """Issue a credit note against the invoice (the ``lines`` given, or all), with the
+        reason (billing roles); answers the credit note."""
+        invoice = self.get_object()
+        require_biller(request.user)
+        body = InvoiceCreditInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        ids = body.validated_data["lines"]
+        chosen = None
+        if ids is not None:
+            chosen = list(invoice.lines.filter(pk__in=ids))
+            if len(chosen) != len(set(ids)) or not ids:
+                raise serializers.ValidationError(
+                    {"lines": [f"Give lines of {invoice.number} (at least one)."]}
+                )
+        note = invoices.credit_note(
+            invoice, request.user, body.validated_data["reason"], lines=chosen
+        )
+        return Response(InvoiceSerializer(note).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=InvoiceVoidInput, responses={200: InvoiceSerializer})
+    @action(detail=True, methods=["post"])
+    def void(self, request: Request, pk: str | None = None) -> Response:
+        """Void the invoice with the reason, while nothing is paid or credited on it (billing
+        roles); answers the voided invoice."""
+        invoice = self.get_object()
+        require_biller(request.user)
+        body = InvoiceVoidInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        done = invoices.void_invoice(invoice, request.user, body.validated_data["reason"])
+        return Response(InvoiceSerializer(done).data)
 
 
 def _invoices_of(request: Request, person: Person, ids: list[int]) -> dict[int, Invoice]:

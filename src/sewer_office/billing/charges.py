@@ -210,11 +210,8 @@ def subdivision_fee(subdivision: SubdivisionSewer, actor: Any) -> Charge:
         amount=fee.fee,
         description=f"Subdivision sewer permit fee, {subdivision.name} ({subdivision.number})",
         assessed_on=on,
-        parameters=[parameter_dict(fee.rate)],
-        steps=[
-            f"estimated cost of the sewer construction: USD {subdivision.estimated_cost:,}",
-            fee.message,
-        ],
+        parameters=[parameter_dict(fee.basis)],
+        steps=[*fee.steps, fee.message],
         actor=actor,
         obj=subdivision,
         property=subdivision.property,

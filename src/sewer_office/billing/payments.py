@@ -55,6 +55,7 @@ from .choices import (
 from .invoices import issue_invoice
 from .models import Invoice, InvoiceLine, Payment, PaymentApplication, Refund
 from .numbers import next_number
+from .rules import parameter_dict
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
@@ -570,15 +571,7 @@ def fee_assessment(record: Any) -> tuple[Decimal | None, dict[str, Any], str]:
         )
     if label == "permits.subdivisionsewer":
         result = subdivision_fee_rule(record.estimated_cost, record.filed_on)
-        rate = result.rate
-        param = {
-            "name": rate.name,
-            "value": None if rate.value is None else str(rate.value),
-            "unit": rate.unit,
-            "authority": rate.authority,
-            "effective": rate.effective.isoformat(),
-            "reference": rate.reference,
-        }
+        param = parameter_dict(result.basis)  # the bracket schedule if in force, else the rate
         computation = {"parameters": [param], "inputs": result.as_dict()}
         if result.fee is None:
             return (
@@ -589,7 +582,7 @@ def fee_assessment(record: Any) -> tuple[Decimal | None, dict[str, Any], str]:
                     "the parameter file before invoicing the fee."
                 ),
             )
-        computation["steps"] = [result.message]
+        computation["steps"] = [*result.steps, result.message]
         return Decimal(result.fee).quantize(CENT, rounding=ROUND_HALF_UP), computation, ""
     raise InvalidInput(
         {"permit": [f"{record._meta.verbose_name} carries no fee billing invoices."]}

@@ -32,5 +32,7 @@ urlpatterns: list[URLPattern] = [
     path("invoices/", core.invoice_list, name="invoices"),
     path("invoices/<int:pk>/", core.invoice_detail, name="invoice"),
     path("invoices/<int:pk>/pdf", core.invoice_pdf_view, name="invoice-pdf"),
+    path("invoices/<int:pk>/credit/", core.invoice_credit, name="invoice-credit"),
+    path("invoices/<int:pk>/void/", core.invoice_void, name="invoice-void"),
     path("charges/", core.charge_list, name="charges"),
 ]

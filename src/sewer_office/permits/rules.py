@@ -36,7 +36,9 @@ def params() -> ParameterSet:
 
 
 def parameter_dict(pv: ParameterValue) -> dict[str, Any]:
-    return {
+    """A dated parameter value as stored with a decision or a charge: name, value, unit,
+    effective date, reference, authority — and a bracket schedule's brackets, as written."""
+    out: dict[str, Any] = {
         "name": pv.name,
         "value": None if pv.value is None else str(pv.value),
         "unit": pv.unit,
@@ -44,6 +46,13 @@ def parameter_dict(pv: ParameterValue) -> dict[str, Any]:
         "reference": pv.reference,
         "authority": pv.authority,
     }
+    if pv.table is not None:
+        out["table"] = [
+            {"up_to": None if b.up_to is None else str(b.up_to), "rate": str(b.rate)}
+            for b in pv.table
+        ]
+        out["value"] = pv.text
+    return out
 
 
 # --- § 196-18 building sewers -------------------------------------------------------------

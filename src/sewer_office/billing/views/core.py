@@ -11,8 +11,9 @@ from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import STAFF_ROLES
-from sewer_office.billing import runs
+from sewer_office.billing import invoices, runs
 from sewer_office.billing.charges import BILLING_ROLES, may_bill
+from sewer_office.billing.choices import InvoiceKind, InvoiceState
 from sewer_office.billing.models import BillingRun, Charge, Invoice
 from sewer_office.billing.pdf import invoice_pdf
 from sewer_office.core.decorators import office_view
@@ -99,6 +100,7 @@ def invoice_list(request: HttpRequest) -> HttpResponse:
 def invoice_detail(request: HttpRequest, pk: int) -> HttpResponse:
     qs = visible(Invoice.objects.select_related("person", "establishment", "credits"), request.user)
     invoice = get_object_or_404(qs, pk=pk)
+    biller = may_bill(request.user)
     return render(
         request,
         "billing/invoice_detail.html",
@@ -106,8 +108,59 @@ def invoice_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "invoice": invoice,
             "lines": invoice.lines.select_related("charge"),
             "credit_notes": invoice.credit_notes.all(),
+            "may_credit": biller and _creditable(invoice),
+            "may_void": biller and void_allowed(invoice),
         },
     )
+
+
+def _creditable(invoice: Invoice) -> bool:
+    return invoice.kind == InvoiceKind.INVOICE and invoice.state == InvoiceState.ISSUED
+
+
+def void_allowed(invoice: Invoice) -> bool:
+    """Whether :func:`invoices.void_invoice` would accept ``invoice`` (the form is offered then)."""
+    if invoice.state != InvoiceState.ISSUED or invoices.paid_on(invoice) != 0:
+        return False
+    return not (
+        invoice.kind == InvoiceKind.INVOICE
+        and invoice.credit_notes.filter(state=InvoiceState.ISSUED).exists()
+    )
+
+
+@require_POST
+@office_view(*BILLING_ROLES)
+def invoice_credit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Issue a credit note against the invoice: the lines ticked, or every line if none is."""
+    invoice = get_object_or_404(Invoice, pk=pk)
+    ids = [int(i) for i in request.POST.getlist("lines") if i.isdigit()]
+    chosen = list(invoice.lines.filter(pk__in=ids)) if ids else None
+    if ids and chosen is not None and len(chosen) != len(set(ids)):
+        messages.error(request, f"A line chosen is not on {invoice.number}.")
+        return redirect("billing:invoice", pk=pk)
+    try:
+        note = invoices.credit_note(
+            invoice, request.user, request.POST.get("reason", ""), lines=chosen
+        )
+    except OfficeError as e:
+        messages.error(request, f"Credit refused: {e.message}")
+        return redirect("billing:invoice", pk=pk)
+    messages.success(request, f"Credit note {note.number} issued against {invoice.number}.")
+    return redirect("billing:invoice", pk=note.pk)
+
+
+@require_POST
+@office_view(*BILLING_ROLES)
+def invoice_void(request: HttpRequest, pk: int) -> HttpResponse:
+    """Void the invoice with the reason (refused once anything is paid or credited on it)."""
+    invoice = get_object_or_404(Invoice, pk=pk)
+    try:
+        invoices.void_invoice(invoice, request.user, request.POST.get("reason", ""))
+    except OfficeError as e:
+        messages.error(request, f"Void refused: {e.message}")
+    else:
+        messages.success(request, f"{invoice.number} voided.")
+    return redirect("billing:invoice", pk=pk)
 
 
 @office_view()

@@ -66,10 +66,12 @@ def sewer_duty(sub: SubdivisionSewer) -> dict[str, Any]:
 
 
 def assess_fee(sub: SubdivisionSewer) -> tuple[Decimal | None, ParameterValue]:
-    """§ 196-23 C: the fee on the estimated construction cost, at the rate in force on the
-    application date (None when the rate is not configured) — computed by the rules."""
+    """§ 196-23 C: the fee on the estimated construction cost, by the bracket schedule or else
+    the rate in force on the application date (None when neither is configured) — computed by
+    the rules; the parameter returned is the one the fee rests on (a schedule has no single
+    rate: its ``value`` is None)."""
     result = rules.subdivision_fee(sub.estimated_cost, sub.filed_on)
-    return result.fee, result.rate
+    return result.fee, result.basis
 
 
 def store_fee(sub: SubdivisionSewer) -> None:
