@@ -47,7 +47,7 @@ def setup() -> dict[str, Any]:
 
     town = make_town()
     made = facilities(town)
-    create_user("clerk2", PASSWORD, (roles.CLERK,))
+    create_user("engineer2", PASSWORD, (roles.ENGINEER,))
     register_meter(
         town.u("superintendent"), sampling_point=made.my_point, ident="FAULT-FLOW", parameter="flow"
     )
@@ -92,7 +92,7 @@ def counts() -> dict[str, Any]:
         "readings": Reading.objects.count(),
         "audit": {
             a: AuditEvent.objects.filter(action=a).count()
-            for a in ("import_results", "upload_readings", "record_fee_payment")
+            for a in ("import_results", "upload_readings", "approve_plans")
         },
         "permit_states": sorted(BuildingSewerPermit.objects.values_list("state", flat=True)),
     }
@@ -112,8 +112,19 @@ def _submitted_permit() -> Any:
     return new_record("building-sewer", town)
 
 
+def _permit_in_plan_review() -> Any:
+    """A filed permit whose fee is paid (the fee step is billing's, as a payment makes it)."""
+    from django.contrib.auth import get_user_model
+
+    from sewer_office.core.services import perform
+
+    permit = _submitted_permit()
+    clerk = get_user_model().objects.get(username="clerk")
+    return perform(permit, "record_fee_payment", clerk, {"receipt_number": "R-FEE"}, automatic=True)
+
+
 def race() -> dict[str, Any]:
-    """Two clerks, each with the permit as read before either acted, record its fee payment in
+    """Two engineers, each with the permit as read before either acted, approve its plans in
     the same instant (a barrier releases both threads together)."""
     from django.contrib.auth import get_user_model
     from django.db import connection
@@ -122,9 +133,9 @@ def race() -> dict[str, Any]:
     from sewer_office.core.services import perform
     from sewer_office.permits.models import BuildingSewerPermit
 
-    permit = _submitted_permit()
+    permit = _permit_in_plan_review()
     users = get_user_model().objects
-    clerks = [users.get(username="clerk"), users.get(username="clerk2")]
+    clerks = [users.get(username="engineer"), users.get(username="engineer2")]
     barrier = threading.Barrier(2)
     outcomes: dict[str, str] = {}
 
@@ -132,7 +143,7 @@ def race() -> dict[str, Any]:
         stale = BuildingSewerPermit.objects.get(pk=permit.pk)
         barrier.wait()
         try:
-            perform(stale, "record_fee_payment", clerk, {"receipt_number": f"R-{clerk.username}"})
+            perform(stale, "approve_plans", clerk, {})
             outcomes[clerk.username] = "won"
         except OfficeError as e:
             outcomes[clerk.username] = f"refused: {e.message}"
@@ -152,13 +163,13 @@ def race() -> dict[str, Any]:
         "outcomes": outcomes,
         "state": permit.state,
         "events": AuditEvent.objects.filter(
-            action="record_fee_payment", object_id=str(permit.pk)
+            action="approve_plans", object_id=str(permit.pk)
         ).count(),
     }
 
 
 def lost() -> dict[str, Any]:
-    """The clerk records a fee payment through the web page; between the permit's update and
+    """The engineer approves the plans through the web page; between the permit's update and
     its audit event another session terminates the request's database connection."""
     import psycopg
     from django.conf import settings
@@ -171,7 +182,7 @@ def lost() -> dict[str, Any]:
 
     from .factories import PASSWORD
 
-    permit = _submitted_permit()
+    permit = _permit_in_plan_review()
     db = settings.DATABASES["default"]
     original = audit.record
 
@@ -184,31 +195,26 @@ def lost() -> dict[str, Any]:
         return original(*args, **kwargs)
 
     client = Client(raise_request_exception=False)
-    assert client.login(username="clerk", password=PASSWORD)
+    assert client.login(username="engineer", password=PASSWORD)
     audit.record = record_after_losing_the_connection  # type: ignore[assignment]
     try:
         page = client.post(
-            f"/permits/building-sewer/{permit.pk}/actions/record_fee_payment/",
-            {"receipt_number": "R-LOST"},
+            f"/permits/building-sewer/{permit.pk}/actions/approve_plans/",
+            {},
         )
         api = Client(raise_request_exception=False)
-        assert api.login(username="clerk", password=PASSWORD)
+        assert api.login(username="engineer", password=PASSWORD)
         api_response = api.post(
-            f"/api/permits/building-sewer/{permit.pk}/transitions/record_fee_payment/",
-            {"receipt_number": "R-LOST-API"},
+            f"/api/permits/building-sewer/{permit.pk}/transitions/approve_plans/",
+            {},
             content_type="application/json",
         )
     finally:
         audit.record = original  # type: ignore[assignment]
     connection.close()
     permit.refresh_from_db()
-    events = AuditEvent.objects.filter(
-        action="record_fee_payment", object_id=str(permit.pk)
-    ).count()
-    after = client.post(
-        f"/permits/building-sewer/{permit.pk}/actions/record_fee_payment/",
-        {"receipt_number": "R-AGAIN"},
-    )
+    events = AuditEvent.objects.filter(action="approve_plans", object_id=str(permit.pk)).count()
+    after = client.post(f"/permits/building-sewer/{permit.pk}/actions/approve_plans/", {})
     state_after_retry = BuildingSewerPermit.objects.get(pk=permit.pk).state
     return {
         "status": page.status_code,
@@ -216,7 +222,7 @@ def lost() -> dict[str, Any]:
         "api_status": api_response.status_code,
         "api_body": api_response.content.decode(),
         "state": permit.state,
-        "receipt": permit.fee_receipt,
+        "approved_on": str(permit.plans_approved_on or ""),
         "events": events,
         "retry_status": after.status_code,
         "state_after_retry": state_after_retry,

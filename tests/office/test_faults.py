@@ -188,7 +188,7 @@ def test_kill_9_mid_meter_upload_leaves_nothing(pg_url: str, tmp_path: Path) -> 
     assert stored["readings"] == before["readings"] + METER_ROWS
 
 
-def test_two_clerks_approving_the_same_step_at_once(pg_url: str) -> None:
+def test_two_officers_approving_the_same_step_at_once(pg_url: str) -> None:
     for _ in range(3):  # the race is real each time: both threads are released together
         got = child(pg_url, "race")
         assert got["vendor"] == "postgresql"
@@ -198,7 +198,7 @@ def test_two_clerks_approving_the_same_step_at_once(pg_url: str) -> None:
             outcomes[0].startswith("refused: ")
             and "not possible while the record is" in (outcomes[0])
         ), got
-        assert got["state"] == "plan_review" and got["events"] == 1, got
+        assert got["state"] == "plans_approved" and got["events"] == 1, got
 
 
 def test_database_lost_mid_request_gives_503_and_no_half_record(pg_url: str) -> None:
@@ -209,10 +209,10 @@ def test_database_lost_mid_request_gives_503_and_no_half_record(pg_url: str) -> 
         and "Nothing of this request was saved" in (got["body"])
     )
     assert got["api_status"] == 503 and "database" in json.loads(got["api_body"])["errors"]
-    # neither the permit's new state nor its receipt nor an audit event was kept
-    assert got["state"] == "submitted" and got["receipt"] == "" and got["events"] == 0, got
+    # neither the permit's new state nor its approval date nor an audit event was kept
+    assert got["state"] == "plan_review" and got["approved_on"] == "" and got["events"] == 0, got
     # and the office works again at the next request
-    assert got["retry_status"] == 302 and got["state_after_retry"] == "plan_review", got
+    assert got["retry_status"] == 302 and got["state_after_retry"] == "plans_approved", got
 
 
 # --- disk full --------------------------------------------------------------------------------
