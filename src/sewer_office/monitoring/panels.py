@@ -17,7 +17,7 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core.panels import Panel
 from sewer_office.findings.choices import ReviewState
-from sewer_office.findings.queries import open_findings, severity_queue
+from sewer_office.findings.queries import by_severity, open_findings, severity_queue
 from sewer_office.registry.models import Establishment
 
 from . import queries
@@ -89,7 +89,7 @@ def home_panel(user: Any) -> Panel | None:
                 "est": est,
                 "due": [d for d in due if d["point"].establishment_id == est.pk][:HOME_ROWS],
                 "results": queries.recent_results(est, user)[:HOME_ROWS],
-                "findings": list(findings[:HOME_ROWS]),
+                "findings": list(by_severity(findings)[:HOME_ROWS]),  # worst first
                 "findings_count": findings.count(),
             }
         )
