@@ -50,3 +50,16 @@ def test_an_id_filter_names_its_bound(town: Town, login: Any) -> None:
     assert response.status_code in (200, 400)
     if response.status_code == 400:
         assert "person" in response.json()["errors"]
+
+
+def test_a_path_under_the_api_that_names_no_endpoint_is_the_apis_json_404(
+    town: Town, login: Any
+) -> None:
+    client = login("superintendent")
+    for path in ("/api/billing/statements/-146/", "/api/no-such-thing/", "/api/permits/x/1/"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert response["Content-Type"].startswith("application/json"), path
+        assert "path" in response.json()["errors"], path
+    # a missing final slash is still sent on to the endpoint
+    assert client.get("/api/persons").status_code == 301

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
@@ -50,4 +50,6 @@ urlpatterns = [
     path("network/geojson/", network_api.network_geojson, name="network-geojson"),
     *(p for app_api in APP_APIS for p in app_api.PATHS),
     path("", include(router.urls)),
+    # last: whatever else is asked under /api/ is the API's JSON 404
+    re_path(r"^.*$", views.not_found, name="api-not-found"),
 ]

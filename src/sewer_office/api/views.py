@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.utils import extend_schema, inline_serializer
 from drf_spectacular.views import SpectacularRedocView
@@ -117,4 +118,26 @@ def docs(request: HttpRequest) -> HttpResponse:
         request,
         "api/docs.html",
         {"info": schema.get("info", {}), "tags": tags, "components": shown},
+    )
+
+
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    """Any path under ``/api/`` that names no endpoint (or an id the route cannot take, such
+    as ``-146``): the API's 404 in the API's error shape, never the office's HTML page.
+
+    A path that lacks only its final slash is sent on to it, as Django's ``APPEND_SLASH``
+    did before this catch-all existed (it resolves everything under ``/api/``)."""
+    if not request.path.endswith("/") and request.method in ("GET", "HEAD"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.url_name != "api-not-found":
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(
+                request.path + "/" + (f"?{query}" if query else "")
+            )
+    return JsonResponse(
+        {"detail": "Not found.", "errors": {"path": [f"No endpoint at {request.path[:200]}."]}},
+        status=404,
     )

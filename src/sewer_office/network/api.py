@@ -76,7 +76,8 @@ def network_geojson(request: Request) -> Response:
             {"detail": "No sewer network has been imported yet (sewer-use import-network)."},
             status=404,
         )
-    return Response(data, content_type="application/geo+json")
+    # GeoJSON is JSON (RFC 7946); served as application/json, the type the schema declares
+    return Response(data)
 
 
 @extend_schema(
