@@ -172,7 +172,7 @@ def test_api_credit_and_void(town: Town, login: Any) -> None:
     mine, theirs, _ = _setup(town)
     c = login("clerk")
     r = c.post(f"/api/billing/invoices/{mine.pk}/credit/", {}, content_type="application/json")
-    assert r.status_code == 400 and "reason" in r.json()
+    assert r.status_code == 400 and "reason" in r.json()["errors"]
     r = c.post(
         f"/api/billing/invoices/{mine.pk}/credit/",
         {"reason": "wrong count", "lines": [mine.lines.get().pk]},
