@@ -61,5 +61,12 @@ def test_a_path_under_the_api_that_names_no_endpoint_is_the_apis_json_404(
         assert response.status_code == 404, path
         assert response["Content-Type"].startswith("application/json"), path
         assert "path" in response.json()["errors"], path
+    # a POST to no endpoint is a 404 too, not a CSRF refusal (it writes nothing)
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(town.u("superintendent"))
+    response = strict.post("/api/billing/permit-fees/%C3%B4/409/invoice/")
+    assert response.status_code == 404 and response["Content-Type"].startswith("application/json")
     # a missing final slash is still sent on to the endpoint
     assert client.get("/api/persons").status_code == 301
