@@ -24,7 +24,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from sewer_office.core.models import ImmutableRecord, TimeStamped
+from sewer_office.core.models import ImmutableRecord, TimeStamped, WrittenOnce
 
 from .choices import (
     ChargeSource,
@@ -36,22 +36,6 @@ from .choices import (
     RunState,
     Series,
 )
-
-
-class _WrittenOnce(models.Model):
-    """A record of legal or financial weight: created once, never changed or deleted."""
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None and not kwargs.pop("_allow_update", False):
-            raise ImmutableRecord(f"{type(self).__name__} records are written once")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise ImmutableRecord(f"{type(self).__name__} records are never deleted")
-
 
 #: Outside users reach billing records as the person billed.
 PERSON_PATHS = ("person",)
@@ -136,7 +120,7 @@ class RunLine(models.Model):
         return f"{self.run.period} {self.establishment}: {self.get_status_display()}"
 
 
-class Charge(_WrittenOnce):
+class Charge(WrittenOnce):
     """One amount owed under the article, and everything it rests on."""
 
     source = models.CharField(max_length=30, choices=ChargeSource.choices)
@@ -253,7 +237,7 @@ class Invoice(models.Model):
         raise ImmutableRecord("issued invoices are never deleted (void or credit them)")
 
 
-class InvoiceLine(_WrittenOnce):
+class InvoiceLine(WrittenOnce):
     """One line of an invoice: a charge (or its credit), with its citation and computation."""
 
     invoice = models.ForeignKey(Invoice, on_delete=models.PROTECT, related_name="lines")
@@ -278,7 +262,7 @@ class InvoiceLine(_WrittenOnce):
         return f"{self.invoice.number} #{self.position}"
 
 
-class Payment(_WrittenOnce):
+class Payment(WrittenOnce):
     """Money received by the clerk from one person, with its receipt number."""
 
     receipt_number = models.CharField(max_length=20, unique=True, help_text="e.g. R2026-0001")
@@ -304,7 +288,7 @@ class Payment(_WrittenOnce):
         return f"Payment {self.receipt_number} USD {self.amount:,}"
 
 
-class PaymentApplication(_WrittenOnce):
+class PaymentApplication(WrittenOnce):
     """Part of a payment applied to one invoice (partial payments; the rest is credit)."""
 
     payment = models.ForeignKey(Payment, on_delete=models.PROTECT, related_name="applications")
@@ -324,7 +308,7 @@ class PaymentApplication(_WrittenOnce):
         return f"{self.payment.receipt_number} → {self.invoice.number}: {self.amount}"
 
 
-class Refund(_WrittenOnce):
+class Refund(WrittenOnce):
     """Money returned to a person out of its credit, with the reason."""
 
     person = models.ForeignKey("registry.Person", on_delete=models.PROTECT, related_name="refunds")

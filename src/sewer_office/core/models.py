@@ -33,6 +33,23 @@ class ImmutableRecord(Exception):
     """An attempt to change or delete an append-only record."""
 
 
+class WrittenOnce(models.Model):
+    """A record of legal or financial weight written once: never changed, never deleted
+    (a notice's cost, a referral, a charge, a payment...). A mistake is corrected by a new
+    record that says why (a credit note, a refund, a superseding notice)."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ImmutableRecord(f"a {self._meta.verbose_name} is never edited once recorded")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableRecord(f"a {self._meta.verbose_name} is never deleted")
+
+
 class AuditEvent(models.Model):
     """One thing that happened to one record: who, what, when, why, and the values before/after."""
 

@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from sewer_office.accounts.access import person_ids
-from sewer_office.core.models import ImmutableRecord, TimeStamped
+from sewer_office.core.models import ImmutableRecord, TimeStamped, WrittenOnce
 from sewer_office.core.workflow import Workflow
 from sewer_office.findings.models import FACILITY_PATHS, Finding
 
@@ -325,20 +325,7 @@ class Correction(models.Model):
         return None if self.verified_on is None else (self.verified_on - self.reported_on).days
 
 
-class _WrittenOnce(models.Model):
-    class Meta:
-        abstract = True
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None:
-            raise ImmutableRecord(f"a {self._meta.verbose_name} is never edited once recorded")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise ImmutableRecord(f"a {self._meta.verbose_name} is never deleted")
-
-
-class Cost(_WrittenOnce):
+class Cost(WrittenOnce):
     """An item of the Town's expense, loss or damage, recorded for recovery (§ 196-22 C)."""
 
     violation = models.ForeignKey(Violation, on_delete=models.PROTECT, related_name="costs")
@@ -361,7 +348,7 @@ class Cost(_WrittenOnce):
         return f"{self.get_category_display()} {self.amount} ({self.incurred_on})"
 
 
-class Referral(_WrittenOnce):
+class Referral(WrittenOnce):
     """A matter handed to the police (§ 196-20) or the Town Attorney (§ 196-22 B, D)."""
 
     violation = models.ForeignKey(Violation, on_delete=models.PROTECT, related_name="referrals")
