@@ -114,18 +114,13 @@ def lab_file(n: int, facilities: list[str], year: int, seed: int) -> bytes:
     return buf.getvalue()
 
 
-def register_facilities(n: int) -> tuple[list[Any], dict[str, Any]]:
-    from sewer_office.accounts import roles
-    from sewer_office.accounts.services import create_user
+def add_facilities(n: int, person: Any) -> list[Any]:
+    """``n`` industrial facilities of ``person``, each on its own parcel with one control
+    manhole (CM-1) and copper limits (daily maximum 1.0, monthly average 0.6 mg/l)."""
     from sewer_office.monitoring.choices import SamplingBasis
     from sewer_office.monitoring.models import DischargeLimit, SamplingPoint
-    from sewer_office.registry.models import Building, Establishment, Person, Property
+    from sewer_office.registry.models import Building, Establishment, Property
 
-    users = {
-        "superintendent": create_user("superintendent", "x", (roles.SUPERINTENDENT,)),
-        "clerk": create_user("clerk", "x", (roles.CLERK,)),
-    }
-    person = Person.objects.create(name="Industrial Users Inc.")
     ests = []
     for i in range(n):
         prop = Property.objects.create(
@@ -155,7 +150,20 @@ def register_facilities(n: int) -> tuple[list[Any], dict[str, Any]]:
                 effective_from=date(2020, 1, 1),
             )
         ests.append(est)
-    return ests, users
+    return ests
+
+
+def register_facilities(n: int) -> tuple[list[Any], dict[str, Any]]:
+    from sewer_office.accounts import roles
+    from sewer_office.accounts.services import create_user
+    from sewer_office.registry.models import Person
+
+    users = {
+        "superintendent": create_user("superintendent", "x", (roles.SUPERINTENDENT,)),
+        "clerk": create_user("clerk", "x", (roles.CLERK,)),
+    }
+    person = Person.objects.create(name="Industrial Users Inc.")
+    return add_facilities(n, person), users
 
 
 def baseline_orm(data: bytes, rows: int) -> float:

@@ -27,7 +27,7 @@ import random
 import statistics
 import sys
 import time
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,42 +43,13 @@ CLOSED_MIX = ("corrected", "dismissed")
 
 
 def register_facilities(n: int, users: dict[str, Any]) -> list[Any]:
-    from sewer_office.monitoring.choices import SamplingBasis
-    from sewer_office.monitoring.models import DischargeLimit, SamplingPoint
-    from sewer_office.registry.models import Building, Establishment, Person, Property
+    """The facilities of office_monitoring's town, their operator represented by the outside
+    user (so that its pages are measured too)."""
+    from sewer_office.registry.models import Person
 
     person = Person.objects.create(name="Industrial Users Inc.")
     person.representatives.add(users["owner"])
-    ests = []
-    for i in range(n):
-        prop = Property.objects.create(
-            parcel_id=f"IU-{i:05d}", address=f"{i} Works Rd", owner=person
-        )
-        building = Building.objects.create(property=prop, use="industrial")
-        est = Establishment.objects.create(
-            name=f"Works {i}",
-            code=f"F{i:04d}",
-            operator=person,
-            building=building,
-            kind="industrial",
-        )
-        SamplingPoint.objects.create(
-            establishment=est,
-            code="CM-1",
-            manhole=f"MH{i:05d}",
-            basis=SamplingBasis.CONTROL_MANHOLE,
-        )
-        for kind, value in (("daily_maximum", "1.0"), ("monthly_average", "0.6")):
-            DischargeLimit.objects.create(
-                establishment=est,
-                parameter="copper",
-                limit_type=kind,
-                value=value,
-                unit="mg/l",
-                effective_from=date(2020, 1, 1),
-            )
-        ests.append(est)
-    return ests
+    return office_monitoring.add_facilities(n, person)
 
 
 def store_violations(n: int, ests: list[Any], users: dict[str, Any], seed: int = 11) -> None:
