@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# pytest workers (pytest-xdist): CI has 2 cores; PYTEST_WORKERS=0 runs in one process
+PYTEST_WORKERS ?= 2
 
 .PHONY: run report test lint layers typecheck migrations pytest bench clean venv
 
@@ -41,7 +43,7 @@ migrations: $(STAMP)
 	$(BIN)/sewer-use manage makemigrations --check --dry-run
 
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/check_throughput.py
