@@ -10,6 +10,7 @@ from django.conf import settings as django_settings
 
 from .browser_support import launch_browser
 from .factories import PASSWORD, Town, make_town
+from .smtp_support import smtp  # noqa: F401  (the SMTP server fixture of the e-mail tests)
 
 # Tests open connections from several threads (the live server of the browser test): close
 # each at the end of its request, so that the PostgreSQL test database can be dropped.

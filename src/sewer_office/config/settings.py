@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Redoc's files, served from our static files (never a CDN)
     "sewer_office.core",
     "sewer_office.accounts",
+    "sewer_office.mail",
     "sewer_office.findings",
     "sewer_office.registry",
     "sewer_office.network",
@@ -194,6 +195,25 @@ SEWER_USE_SLUG_REPORT_HOURS = int(os.environ.get("SEWER_USE_SLUG_REPORT_HOURS", 
 #: background, and the office fetches nothing from outside.
 SEWER_USE_MAP_TILE_URL = os.environ.get("SEWER_USE_MAP_TILE_URL", "")
 SEWER_USE_MAP_TILE_ATTRIBUTION = os.environ.get("SEWER_USE_MAP_TILE_ATTRIBUTION", "")
+
+# E-mail (sewer_office.mail): SMTP in production, from the environment; on a laptop each
+# message is written as a file under var/mail/ (EMAIL_BACKEND=...console.EmailBackend prints
+# them instead). Every message, whatever the backend, is recorded in the message log.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if PRODUCTION
+    else "django.core.mail.backends.filebased.EmailBackend"
+)
+EMAIL_FILE_PATH = str(DATA_DIR / "mail")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", False)
+#: Seconds before an unanswering SMTP server counts as a failed send (recorded, retried next run).
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Sewer office <sewer-office@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes anonymous requests answer 401, not 403.
