@@ -200,7 +200,13 @@ def generate_one_per_sample(path: Path, rows: int, seed: int = 11) -> None:
 
 
 def run_process(cmd: list[str]) -> tuple[float, int, int]:
-    """Wall time (s), peak RSS (MB) and exit status of one child process."""
+    """Wall time (s), peak RSS (MB) and exit status of one child process.
+
+    The page cache is flushed first (``os.sync``, not timed): each run writes a report of up
+    to 300 MB, and without it the next process pays for writing the previous one's to disk
+    (the first JSON run after the loop's report took a second longer than the same command
+    later in the same run)."""
+    os.sync()
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
