@@ -20,9 +20,11 @@ from sewer_office.billing import charges, invoices, runs
 from sewer_office.billing.models import BillingRun, Invoice, RunLine
 from sewer_office.core.errors import Blocked, Forbidden
 from sewer_office.core.models import AuditEvent
+from sewer_office.meters import days
 from sewer_office.meters.models import Meter, Reading, ReadingUpload
 from sewer_office.monitoring.models import LabResult, SamplingEvent, SamplingPoint
 from sewer_office.registry.models import Establishment
+from sewer_rules.monitoring.series import to_us
 
 from .factories import Town, make_town
 
@@ -70,10 +72,12 @@ def flow_meter(est: Establishment, day: date, values: list[str], unit: str = "gp
         jurisdiction="demo",
         parameters_version="demo@x",
     )
-    Reading.objects.bulk_create(
+    readings = Reading.objects.bulk_create(
         Reading(meter=meter, upload=upload, at=first + timedelta(minutes=i), value=v)
         for i, v in enumerate(values)
     )
+    # as the readings upload does, in its transaction: the daily volumes billing reads
+    days.record_upload(meter, [to_us(r.at) for r in readings], values, str(TZ))
     return meter
 
 

@@ -214,7 +214,9 @@ def test_siu_flow_from_the_flow_meter(town: Town) -> None:
 
     from django.utils import timezone
 
+    from sewer_office.meters import days
     from sewer_office.meters.models import Meter, Reading, ReadingUpload
+    from sewer_rules.monitoring.series import to_us
 
     f = chronic_copper(town)
     meter = Meter.objects.create(sampling_point=f.my_point, ident="CAFE-FLOW", parameter="flow",
@@ -224,8 +226,16 @@ def test_siu_flow_from_the_flow_meter(town: Town) -> None:
         meter=meter, sha256="x", first_at=start, last_at=start, count=3, jurisdiction="demo",
         parameters_version="t",
     )  # fmt: skip
-    for k, v in enumerate(("17", "18", "17.5")):
+    values = ("17", "18", "17.5")
+    for k, v in enumerate(values):
         Reading.objects.create(meter=meter, upload=upload, at=start + timedelta(hours=k), value=v)
+    # as the readings upload does: the daily volumes the flow is read from
+    days.record_upload(
+        meter,
+        [to_us(start + timedelta(hours=k)) for k in range(3)],
+        list(values),
+        "America/New_York",
+    )
     d = services.designate(sup(town), f.mine, on=timezone.localdate(start), at=start)
     # mean 17.5 gpm × 1440 = 25,200 gpd ≥ 25,000
     assert d.flow_gpd == Decimal("25200.00") and "CAFE-FLOW" in d.flow_source

@@ -36,7 +36,8 @@ from django.utils import timezone
 
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, InvalidInput, TransitionNotAllowed
-from sewer_office.meters.models import Meter, Reading
+from sewer_office.meters import days
+from sewer_office.meters.models import Meter
 from sewer_office.monitoring.choices import ResultState
 from sewer_office.monitoring.models import LabResult
 from sewer_office.permits.models.industrial import IndustrialDischargeApproval
@@ -49,6 +50,7 @@ from sewer_rules.billing.facility_surcharge import (
     facility_surcharge,
     mean,
 )
+from sewer_rules.monitoring.daily import NOTHING
 
 from .charges import create_charge, require_biller
 from .choices import SOURCE_CITATIONS, ChargeSource, RunState
@@ -147,18 +149,8 @@ def compute_lines(start: date, end: date) -> list[Line]:
         .values_list("id", "ident", "unit", "sampling_point__establishment_id")
     ):
         meters.setdefault(est_id, (meter_id, ident, unit))
-    meter_ids = [m[0] for m in meters.values()]
-    sums: dict[int, list[Any]] = {}
-    readings = Reading.objects.filter(at__gte=lo, at__lt=hi, meter_id__in=meter_ids).values_list(
-        "meter_id", "value"
-    )
-    for meter_id, text in readings.iterator(chunk_size=50000):
-        acc = sums.get(meter_id)
-        if acc is None:
-            sums[meter_id] = [1, Decimal(text)]
-        else:
-            acc[0] += 1
-            acc[1] += Decimal(text)
+    # the meters' daily volumes (kept by the readings upload), never the minute readings
+    sums = days.period_totals([m[0] for m in meters.values()], start, end)
 
     ids = set(values) | approved_ids
     ests = Establishment.objects.filter(pk__in=ids).values_list("id", "operator_id", "name")
@@ -168,8 +160,8 @@ def compute_lines(start: date, end: date) -> list[Line]:
         meter = None
         if est_id in meters:
             meter_id, ident, unit = meters[est_id]
-            count, total = sums.get(meter_id, (0, Decimal(0)))
-            meter = MeterFlow(ident, unit, count, total)
+            flow = sums.get(meter_id, NOTHING)
+            meter = MeterFlow(ident, unit, flow.count, flow.total)
         lines.append(
             Line(
                 est_id,
@@ -234,11 +226,8 @@ def compute_lines_per_facility(start: date, end: date) -> list[Line]:
         )
         meter = None
         if meter_obj is not None:
-            count, total = 0, Decimal(0)
-            for reading in Reading.objects.filter(meter=meter_obj, at__gte=lo, at__lt=hi):
-                count += 1
-                total += Decimal(reading.value)
-            meter = MeterFlow(meter_obj.ident, meter_obj.unit, count, total)
+            flow = days.period_totals([meter_obj.pk], start, end).get(meter_obj.pk, NOTHING)
+            meter = MeterFlow(meter_obj.ident, meter_obj.unit, flow.count, flow.total)
         declared = approval.flow_gpd if approval is not None else None
         lines.append(
             Line(est.pk, est.operator_id, est.name, _compute(start, end, p, vals, meter, declared))

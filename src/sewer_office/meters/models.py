@@ -122,6 +122,33 @@ class Reading(models.Model):
         return f"{self.meter} {self.at:%Y-%m-%d %H:%M} {self.value}"
 
 
+class MeterDay(models.Model):
+    """One meter's readings of one day (the town's calendar day): how many, and their exact sum.
+
+    Kept by the readings upload in the same transaction as the readings themselves
+    (:func:`sewer_office.meters.days.record_upload`), so that billing (§ 196-19 E(1)(d), J: the
+    flow of a billing period) and the pretreatment flow (40 CFR 403.3(v): average process flow)
+    read a few rows per meter and day instead of every minute reading. Derived data, not a
+    record of legal weight: ``sewer-use manage meter_days --check`` compares it with the
+    readings and ``--rebuild`` recomputes it from them (audited).
+    """
+
+    meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="days")
+    day = models.DateField()
+    count = models.PositiveIntegerField()
+    #: the exact sum of the day's values, as decimal text (values keep all their digits)
+    total = models.TextField()
+
+    ACCESS_PATHS = METER_PATHS
+
+    class Meta:
+        ordering = ("meter", "day")
+        constraints = (models.UniqueConstraint(fields=["meter", "day"], name="meter_day_once"),)
+
+    def __str__(self) -> str:
+        return f"{self.meter} {self.day}: {self.count} readings, sum {self.total}"
+
+
 class SlugReevaluation(models.Model):
     """A re-judgement of a meter's stored readings under the reading of the law in force
     (for example when the office adopted "during normal operation" as INTERPRETATIONS.md

@@ -48,6 +48,7 @@ from sewer_rules.monitoring.slugs import REPORT, Slug, slug_findings
 from sewer_rules.parameters import ParameterSet, load_jurisdiction
 from sewer_rules.units import ALIASES, UNITS
 
+from . import days
 from .choices import ReportChannel
 from .files import UploadUnusable, read_for_meter
 from .models import (
@@ -346,6 +347,8 @@ def _store(
             }
         ),
     )
+    # the daily volumes billing and pretreatment read (meters/days.py), in this transaction
+    days.record_upload(meter, times, values, p.timezone)
     result = UploadResult(upload)
     result.slugs = _store_slugs(meter, upload, report, times[0], p)
     result.excursions = _store_excursions(meter, upload, report, times[0], p)

@@ -36,7 +36,8 @@ from sewer_office.enforcement.schedules import missed_milestones
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import record_finding
-from sewer_office.meters.models import Meter, Reading
+from sewer_office.meters import days
+from sewer_office.meters.models import Meter
 from sewer_office.monitoring.lab_import import params_in_force, permit_limits
 from sewer_office.monitoring.models import DischargeLimit, LabResult
 from sewer_office.permits.models import IndustrialDischargeApproval
@@ -127,24 +128,19 @@ def _latest_approval(establishment: Establishment) -> IndustrialDischargeApprova
 def process_flow(establishment: Establishment, on: date) -> tuple[Decimal | None, str]:
     """Average flow in gpd: the stored flow-meter readings of the year before ``on`` (their
     mean, exactly, in gpd), else the flow declared in the latest industrial approval."""
-    tz = ZoneInfo(params_in_force().timezone)
-    end = datetime.combine(on + timedelta(days=1), time(), tzinfo=tz)
-    start = end - timedelta(days=FLOW_DAYS)
+    first = on - timedelta(days=FLOW_DAYS - 1)
     for meter in Meter.objects.filter(
         sampling_point__establishment=establishment, parameter="flow"
     ).order_by("ident"):
-        values = list(
-            Reading.objects.filter(meter=meter, at__gte=start, at__lt=end).values_list(
-                "value", flat=True
-            )
-        )
-        if values:
-            mean = sum((Fraction(Decimal(v)) for v in values), Fraction(0)) / len(values)
+        # the meter's daily volumes (kept by the readings upload), not its minute readings
+        flow = days.period_totals([meter.pk], first, on).get(meter.pk)
+        if flow is not None and flow.count:
+            mean = Fraction(flow.total) / flow.count
             exact = Fraction(convert(mean, meter.unit, "gpd"))
             gpd = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal("0.01"))
             return (
                 gpd,
-                f"mean of {len(values)} readings of meter {meter.ident}, {start:%Y-%m-%d}..{on}",
+                f"mean of {flow.count} readings of meter {meter.ident}, {first:%Y-%m-%d}..{on}",
             )
     approval = _latest_approval(establishment)
     if approval is not None and approval.flow_gpd is not None:
