@@ -1,6 +1,6 @@
 """A billing run's computation at scale: bulk reads against a per-facility ORM loop.
 
-    .venv/bin/python bench/billing_run.py [--facilities 2000] [--metered 20] [--days 90]
+    .venv/bin/python bench/billing_run.py [--facilities 2000] [--metered 2000] [--stored 20] [--days 90]
 
 Builds a throw-away SQLite test database (in memory) with ``--facilities`` establishments,
 each with its operator, property, building, control manhole and an approved industrial
@@ -18,8 +18,11 @@ ORM loop, several queries per facility) in the same run, checks that both give t
 status and amount for every facility, and prints both times and the ratio. Target: the bulk
 run of the dense shape under 30 s on SQLite.
 
-Minute flow for every one of 2,000 facilities over a quarter would be 259 million readings;
-``--metered`` sets how many facilities have such a meter (20 → 2.6 million readings).
+Every one of the 2,000 facilities has a flow meter reading every minute (``--metered``): 259
+million readings over a quarter. The run reads the meters' daily volumes (``meters.MeterDay``,
+kept by the readings upload), never the minute readings; ``--stored`` meters (20: 2.6 million
+readings) have every reading stored and their days made by the upload's own code, the others
+only the days those readings give (see :func:`add_meters`).
 """
 
 from __future__ import annotations
@@ -164,42 +167,76 @@ def add_composites(ests: list[Any], days: int, every: int, share: int, seed: int
     )
 
 
-def add_meters(ests: list[Any], metered: int, days: int) -> int:
+def value_tenths(m: Any, pk: int) -> Any:
+    """The bench's flow value at minute ``m`` of meter ``pk``, in tenths (an integer)."""
+    return (9000 + (m * 13 + pk) % 4000) * 10 + m % 10
+
+
+def add_meters(ests: list[Any], metered: int, stored: int, days_: int) -> tuple[int, int]:
+    """Flow meters on the first ``metered`` facilities, a reading every minute of the quarter.
+
+    The first ``stored`` meters have every minute reading stored, and their daily volumes
+    made by the upload's own code (:func:`sewer_office.meters.days.record_upload`). For the
+    others, the daily volumes those readings give are stored without the readings: 259
+    million rows would not fit a benchmark, and billing reads only the days. They are the
+    same sums (numpy over the same values, the same town days as the upload's), and
+    ``days.check`` confirms the stored meters' days against their readings."""
+    import numpy as np
+    import polars as pl
     from django.db import connection
 
-    from sewer_office.meters.models import Meter, Reading, ReadingUpload
+    from sewer_office.meters import days
+    from sewer_office.meters.models import Meter, MeterDay, Reading, ReadingUpload
     from sewer_office.monitoring.models import SamplingPoint
+    from sewer_rules.monitoring.series import to_us
 
     points = dict(SamplingPoint.objects.values_list("establishment_id", "id"))
     first = datetime(2026, 1, 1, tzinfo=TOWN)
-    minutes = days * 1440
+    minutes = days_ * 1440
     adapt = connection.ops.adapt_datetimefield_value
     utc = first.astimezone(ZoneInfo("UTC"))  # minutes in UTC: no repeated or missing hour at DST
     stamps = [adapt(utc + timedelta(minutes=m)) for m in range(minutes)]
+    times = [to_us(utc + timedelta(minutes=m)) for m in range(minutes)]
+    # the town day of every minute, and where each day begins (the days of the upload)
+    local = pl.Series(times, dtype=pl.Int64).cast(pl.Datetime("us", "UTC"))
+    runs = local.dt.convert_time_zone(str(TOWN)).dt.date().rle().struct.unnest()
+    day_list = runs.get_column("value").to_list()
+    lens = runs.get_column("len").to_numpy().astype(np.int64)
+    starts = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(lens)[:-1]])
+    m = np.arange(minutes, dtype=np.int64)
     total = 0
-    for e in ests[:metered]:
+    for k, e in enumerate(ests[:metered]):
         meter = Meter.objects.create(
             sampling_point_id=points[e.pk], ident=f"FLOW-{e.pk}", parameter="flow", unit="gpd"
         )
-        up = ReadingUpload.objects.create(
-            meter=meter,
-            sha256=f"b{meter.pk}",
-            first_at=first,
-            last_at=first + timedelta(minutes=minutes - 1),
-            count=minutes,
-            jurisdiction="demo",
-            parameters_version="demo@bench",
+        if k < stored:
+            up = ReadingUpload.objects.create(
+                meter=meter,
+                sha256=f"b{meter.pk}",
+                first_at=first,
+                last_at=first + timedelta(minutes=minutes - 1),
+                count=minutes,
+                jurisdiction="demo",
+                parameters_version="demo@bench",
+            )
+            values = [f"{v // 10}.{v % 10}" for v in value_tenths(m, e.pk).tolist()]
+            _insert(
+                Reading,
+                ((meter.pk, up.pk, stamps[i], values[i]) for i in range(minutes)),  # type: ignore[arg-type]
+                ["meter_id", "upload_id", "at", "value"],
+            )
+            days.record_upload(meter, times, values, str(TOWN))
+            total += minutes
+            continue
+        sums = np.add.reduceat(value_tenths(m, e.pk), starts)
+        MeterDay.objects.bulk_create(
+            [
+                MeterDay(meter=meter, day=d, count=n, total=f"{v // 10}.{v % 10}")
+                for d, n, v in zip(day_list, lens.tolist(), sums.tolist(), strict=True)
+            ],
+            batch_size=2000,
         )
-        _insert(
-            Reading,
-            (
-                (meter.pk, up.pk, stamps[m], f"{9000 + (m * 13 + e.pk) % 4000}.{m % 10}")
-                for m in range(minutes)
-            ),  # type: ignore[arg-type]
-            ["meter_id", "upload_id", "at", "value"],
-        )
-        total += minutes
-    return total
+    return total, metered - stored
 
 
 def compare(label: str) -> None:
@@ -232,7 +269,13 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--facilities", type=int, default=2000)
-    parser.add_argument("--metered", type=int, default=20)
+    parser.add_argument("--metered", type=int, default=2000)
+    parser.add_argument(
+        "--stored",
+        type=int,
+        default=20,
+        help="metered facilities whose every minute reading is stored (the others: their days)",
+    )
     parser.add_argument("--days", type=int, default=90)
     args = parser.parse_args()
     setup_django()
@@ -254,17 +297,27 @@ def main() -> int:
         t0 = time.perf_counter()
         ests = build(args.facilities)
         add_composites(ests, args.days, every=1, share=1, seed=1)
-        readings = add_meters(ests, args.metered, args.days)
+        readings, by_days = add_meters(ests, args.metered, args.stored, args.days)
+        from sewer_office.meters import days
+        from sewer_office.meters.models import Meter, MeterDay
+
+        stored_meters = Meter.objects.filter(readings__isnull=False).distinct()
+        if days.check(str(TOWN), stored_meters):
+            raise SystemExit("the stored meters' daily volumes differ from their readings")
         print(
             f"database: {connection.vendor}; {args.facilities} facilities, "
-            f"{LabResult.objects.count()} composite results, {readings} minute flow readings "
-            f"({args.metered} meters), built in {time.perf_counter() - t0:.1f} s"
+            f"{LabResult.objects.count()} composite results; {args.metered} flow meters "
+            f"reading every minute ({args.metered * args.days * 1440:,} minute readings): "
+            f"{readings:,} of them stored ({args.stored} meters, their days checked against "
+            f"them), {by_days} meters by their {MeterDay.objects.count():,} daily volumes; "
+            f"built in {time.perf_counter() - t0:.1f} s"
         )
         compare("dense (daily composites, minute flow or declared flow)")
         LabResult.objects.all().delete()
         from sewer_office.monitoring.models import SamplingEvent
 
         SamplingEvent.objects.all().delete()
+        MeterDay.objects.all().delete()
         Reading.objects.all().delete()
         IndustrialDischargeApproval.objects.filter(id__in=[e.pk for e in ests[1::2]]).update(
             flow_gpd=None
