@@ -95,6 +95,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "judge stored meter readings again (§ 196-15 SLUG) and supersede old slugs",
     ),
     "sections": ("cmd_sections", "print the registry of the article's sections with coverage"),
+    "send-reminders": (
+        "cmd_send_reminders",
+        "e-mail the reminders and notifications owed today, each once (daily, from cron)",
+    ),
     "sewer-design": (
         "cmd_sewer_design",
         "§ 196-18 D, F, G, H: check a building sewer design (JSON)",

@@ -7,6 +7,7 @@ import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import message_from_bytes
+from email.header import decode_header, make_header
 from email.message import Message
 from typing import Any
 
@@ -22,7 +23,9 @@ class Received:
 
     @property
     def subject(self) -> str:
-        return str(self.message["Subject"])
+        # as a reader sees it: unfolded (RFC 5322 2.2.3) and its encoded words decoded (RFC 2047)
+        raw = str(self.message["Subject"]).replace("\r\n", "").replace("\n", "")
+        return str(make_header(decode_header(raw))).strip()
 
     @property
     def body(self) -> str:

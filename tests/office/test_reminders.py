@@ -1,0 +1,248 @@
+"""``sewer-use send-reminders``: each reminder and notification through a real SMTP server on
+127.0.0.1, exactly once across any number of daily runs (a property test over due dates and
+clock times), the latest stage only after missed runs, preferences withholding the optional
+topics but never a legal notice, users without an address counted, the dry run recording
+nothing, and the command's summary and exit status."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import pytest
+from django.core import mail as django_mail
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sewer_cli.main import main
+from sewer_office.core.services import perform
+from sewer_office.mail.choices import MessageStatus, Topic
+from sewer_office.mail.models import SentMessage
+from sewer_office.mail.services import set_preferences
+from sewer_office.pretreatment import services as pretreatment
+from sewer_office.pretreatment.models import ReportDue
+from sewer_office.reminders import services
+from sewer_office.reminders.sources import REPORT_LEADS, stage
+
+from .billing_money_factories import invoice
+from .enforcement_factories import at, reported, served
+from .factories import Town, new_record
+from .pretreatment_factories import chronic_copper, sup
+from .smtp_support import Inbox
+
+DUE = date(2026, 3, 31)
+
+
+def with_address(town: Town, name: str = "owner") -> Any:
+    user = town.u(name)
+    user.email = f"{name}@example.org"
+    user.save(update_fields=["email"])
+    return user
+
+
+def report_due(town: Town, first_due: date = DUE) -> ReportDue:
+    f = chronic_copper(town)
+    req = pretreatment.add_requirement(
+        sup(town), f.mine, kind="periodic", first_due=first_due, every_months=6,
+        at=at("2026-01-02"),
+    )  # fmt: skip
+    return ReportDue.objects.filter(requirement=req).order_by("due_on").first()  # type: ignore[return-value]
+
+
+def subjects(smtp: Inbox) -> list[str]:
+    return [m.subject for m in smtp.messages]
+
+
+def test_report_reminders_30_and_7_days_before_each_once(town: Town, smtp: Inbox) -> None:
+    with_address(town)
+    due = report_due(town)
+    assert services.run(date(2026, 2, 28)).total("sent") == 0  # 31 days before
+    first = services.run(date(2026, 3, 1))
+    assert first.count(Topic.REPORT_DUE, "sent") == 1
+    [got] = smtp.messages
+    assert got.rcpt_tos == ["owner@example.org"]
+    assert "due on 2026-03-31" in got.subject and "in 30 day(s)" in got.body
+    assert "40 CFR 403.12(e)" in got.body or "403.12" in got.body
+    again = services.run(date(2026, 3, 1))
+    assert again.count(Topic.REPORT_DUE, "already sent") == 1 and len(smtp.messages) == 1
+    services.run(date(2026, 3, 10))  # still the 30-day stage: nothing new
+    services.run(date(2026, 3, 24))
+    assert len(smtp.messages) == 2 and "in 7 day(s)" in smtp.messages[1].body
+    services.run(date(2026, 4, 1))  # the date has passed: the office's findings take over
+    assert len(smtp.messages) == 2
+    stored = SentMessage.objects.filter(topic=Topic.REPORT_DUE).order_by("id")
+    assert [m.key for m in stored] == [
+        f"report_due:{due.pk}:2026-03-31:30:u{town.u('owner').pk}",
+        f"report_due:{due.pk}:2026-03-31:7:u{town.u('owner').pk}",
+    ]
+    assert {m.about for m in stored} == {due}
+
+
+def test_a_received_report_is_not_reminded(town: Town, smtp: Inbox) -> None:
+    with_address(town)
+    due = report_due(town)
+    pretreatment.record_received(town.u("clerk"), due, date(2026, 2, 20), at=at("2026-02-20"))
+    services.run(date(2026, 3, 24))
+    assert smtp.messages == []
+
+
+def test_missed_runs_send_the_latest_stage_only(town: Town, smtp: Inbox) -> None:
+    with_address(town)
+    report_due(town)
+    services.run(date(2026, 3, 26))  # cron did not run for the 30-day reminder
+    assert len(smtp.messages) == 1 and "in 5 day(s)" in smtp.messages[0].body
+
+
+def test_notice_served_and_its_deadline_are_legal_notices(town: Town, smtp: Inbox) -> None:
+    with_address(town)
+    # the owner turns off everything optional: legal notices still come
+    set_preferences(town.u("owner"), dict.fromkeys(["report_due", "invoice_issued"], False))
+    v = served(town, on="2026-01-05")
+    notice = v.notices.get()
+    assert notice.deadline is not None
+    services.run(date(2026, 1, 5))
+    [got] = smtp.messages
+    assert got.subject.startswith(f"{notice.number}:") and "served on 2026-01-05" in got.subject
+    assert "§ 196-22" in got.body
+    services.run(notice.deadline - timedelta(days=4))
+    assert len(smtp.messages) == 1
+    services.run(notice.deadline - timedelta(days=3))
+    services.run(notice.deadline)
+    assert len(smtp.messages) == 2
+    assert f"due by {notice.deadline:%Y-%m-%d}" in smtp.messages[1].subject
+    assert all(m.legal for m in SentMessage.objects.all())
+
+
+def test_correction_verified_and_application_changes(town: Town, smtp: Inbox) -> None:
+    with_address(town)
+    v = reported(town, on="2026-01-19")
+    perform(
+        v, "verify", town.u("superintendent"), {"verified_on": "2026-01-20"}, at=at("2026-01-20")
+    )
+    tally = services.run(date(2026, 1, 20))
+    assert tally.count(Topic.CORRECTION_VERIFIED, "sent") == 1
+    assert any(s.startswith("Correction verified") for s in subjects(smtp))
+    permit = new_record("building-sewer", town)
+    n = len(smtp.messages)
+    today = timezone.localdate()
+    # the filing itself (by the clerk, at the counter) is no change of state to announce
+    assert services.run(today).count(Topic.APPLICATION, "sent") == 0
+    perform(permit, "reject", town.u("engineer"), {}, reason="Plans are missing")
+    services.run(today)
+    assert len(smtp.messages) == n + 1
+    got = smtp.messages[-1]
+    assert got.subject == f"Building sewer permit {permit}: rejected"
+    assert "from submitted to rejected" in got.body and "Plans are missing" in got.body
+    services.run(today)
+    assert len(smtp.messages) == n + 1
+
+
+def test_invoices_issued_and_overdue_and_preferences(town: Town, smtp: Inbox) -> None:
+    with_address(town)
+    person = town.owner_person
+    assert person is not None
+    inv = invoice(town, person, "120.00", issued_on=date(2026, 4, 1), due_on=date(2026, 5, 1))
+    services.run(date(2026, 4, 2))
+    assert subjects(smtp) == [f"Invoice {inv.number} issued: USD 120.00"]
+    services.run(date(2026, 5, 1))  # due today: not yet overdue
+    assert len(smtp.messages) == 1
+    set_preferences(town.u("owner"), {"invoice_overdue": False})
+    tally = services.run(date(2026, 5, 2))
+    assert tally.count(Topic.INVOICE_OVERDUE, "not wanted") == 1 and len(smtp.messages) == 1
+    withheld = SentMessage.objects.get(topic=Topic.INVOICE_OVERDUE)
+    assert withheld.status == MessageStatus.WITHHELD
+    # withheld once is decided once: turning the topic on again does not send the old one
+    set_preferences(town.u("owner"), {"invoice_overdue": True})
+    services.run(date(2026, 5, 3))
+    assert len(smtp.messages) == 1
+
+
+def test_users_without_address_are_counted_and_dry_run_records_nothing(
+    town: Town, smtp: Inbox
+) -> None:
+    report_due(town)
+    tally = services.run(date(2026, 3, 1))
+    assert tally.count(Topic.REPORT_DUE, "no e-mail address") == 1 and smtp.messages == []
+    with_address(town)
+    dry = services.run(date(2026, 3, 1), dry_run=True)
+    assert dry.count(Topic.REPORT_DUE, "sent") == 1
+    assert smtp.messages == [] and not SentMessage.objects.exists()
+
+
+def test_the_command_prints_its_tally(
+    town: Town, smtp: Inbox, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with_address(town)
+    report_due(town)
+    assert main(["send-reminders", "--on", "2026-03-01", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "Reminders of 2026-03-01: 1 would be sent (dry run: nothing sent)" in out
+    assert main(["send-reminders", "--on", "2026-03-01"]) == 0
+    out = capsys.readouterr().out
+    assert "1 sent" in out and "report_due" in out and len(smtp.messages) == 1
+    # a refused message fails the run (exit 1) and is tried again by the next
+    smtp.refuse = "554 5.7.1 refused"
+    person = town.owner_person
+    assert person is not None
+    invoice(town, person, "80.00", issued_on=date(2026, 3, 1), due_on=date(2026, 3, 31))
+    assert main(["send-reminders", "--on", "2026-03-01"]) == 1
+    assert "1 failed" in capsys.readouterr().out
+    smtp.refuse = ""
+    assert main(["send-reminders", "--on", "2026-03-01"]) == 0
+    assert len(smtp.messages) == 2
+
+
+def test_stage_is_the_latest_lead_reached_until_the_date() -> None:
+    d = date(2026, 3, 31)
+    assert stage(d, date(2026, 2, 28), REPORT_LEADS) is None
+    assert stage(d, date(2026, 3, 1), REPORT_LEADS) == 30
+    assert stage(d, date(2026, 3, 23), REPORT_LEADS) == 30
+    assert stage(d, date(2026, 3, 24), REPORT_LEADS) == 7
+    assert stage(d, d, REPORT_LEADS) == 7
+    assert stage(d, date(2026, 4, 1), REPORT_LEADS) is None
+
+
+#: Runs as UTC instants over ten weeks around the due date (any clock time, twice a day or
+#: with days missed); each run's day is the town's date of that instant, as the command's.
+RUNS = st.lists(st.integers(min_value=0, max_value=70 * 24 * 60 - 1), min_size=1, max_size=25).map(
+    sorted
+)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(due_offset=st.integers(min_value=0, max_value=40), minutes=RUNS)
+def test_each_reminder_goes_out_exactly_once_across_daily_runs(
+    town: Town, settings_django: Any, due_offset: int, minutes: list[int]
+) -> None:
+    with_address(town)
+    if not ReportDue.objects.exists():
+        report_due(town, first_due=date(2026, 2, 15))
+    due = ReportDue.objects.order_by("due_on").first()
+    assert due is not None
+    due_on = date(2026, 2, 15)
+    SentMessage.objects.all().delete()
+    django_mail.outbox = []
+    start = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=due_offset - 20)
+    days = [timezone.localdate(start + timedelta(minutes=m)) for m in minutes]
+    for day in days:
+        services.run(day)
+    stages = {stage(due_on, day, REPORT_LEADS) for day in days} - {None}
+    sent = [m for m in django_mail.outbox if "due on 2026-02-15" in m.subject]
+    keys = list(
+        SentMessage.objects.filter(topic=Topic.REPORT_DUE, status=MessageStatus.SENT).values_list(
+            "key", flat=True
+        )
+    )
+    assert len(sent) == len(stages) == len(keys) == len(set(keys))
+    assert {int(k.split(":")[3]) for k in keys} == stages
+
+
+@pytest.fixture
+def settings_django(settings: Any) -> Any:
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    return settings
