@@ -10,6 +10,7 @@ from sewer_office.billing import api as billing_api
 from sewer_office.enforcement import api as enforcement_api
 from sewer_office.grease import api as grease_api
 from sewer_office.inspections import api as inspections_api
+from sewer_office.mail import api as mail_api
 from sewer_office.meters import api as meters_api
 from sewer_office.monitoring import api as monitoring_api
 from sewer_office.network import api as network_api
@@ -35,6 +36,7 @@ APP_APIS = (
     enforcement_api,
     pretreatment_api,
     billing_api,
+    mail_api,
 )
 for app_api in APP_APIS:
     for prefix, viewset, basename in app_api.ROUTES:

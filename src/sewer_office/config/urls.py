@@ -33,6 +33,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("enforcement/", include("sewer_office.enforcement.urls")),
     path("pretreatment/", include("sewer_office.pretreatment.urls")),
     path("billing/", include("sewer_office.billing.urls")),
+    path("mail/", include("sewer_office.mail.urls")),
     path("api/", include("sewer_office.api.urls")),
     path("admin/", admin.site.urls),
 ]

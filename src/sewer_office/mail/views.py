@@ -1,0 +1,51 @@
+"""The signed-in user's e-mail: which reminders they get, and the messages the office sent
+them (staff: every message, filterable)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from sewer_office.accounts.roles import is_staff_member
+from sewer_office.core.decorators import office_view
+from sewer_office.core.errors import OfficeError
+from sewer_office.core.forms import add_office_error
+from sewer_office.core.paging import page_of
+
+from . import services
+from .access import visible_messages
+from .choices import ALWAYS_SENT, Topic
+from .filters import MessageFilter
+from .forms import PreferencesForm
+
+PAGE_SIZE = 25
+
+
+@office_view()
+def preferences(request: HttpRequest) -> HttpResponse:
+    current = services.preferences(request.user)
+    form = PreferencesForm(request.POST or None, current=current)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.set_preferences(request.user, form.wanted())
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            messages.success(request, "Your choice of reminders is saved.")
+            return redirect("mail:preferences")
+    always = [Topic(t).label for t in Topic.values if t in ALWAYS_SENT]
+    return render(request, "mail/preferences.html", {"form": form, "always": always})
+
+
+@office_view()
+def message_list(request: HttpRequest) -> HttpResponse:
+    base = visible_messages(request.user)
+    fs = MessageFilter(request.GET or None, queryset=base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    page, query = page_of(request, qs.order_by("-sent_at", "-id"), PAGE_SIZE)
+    return render(
+        request,
+        "mail/messages.html",
+        {"filter": fs, "page": page, "query": query, "staff": is_staff_member(request.user)},
+    )
