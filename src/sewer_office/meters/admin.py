@@ -8,6 +8,7 @@ from sewer_office.core.admin import register_read_only
 from .models import (
     Excursion,
     Meter,
+    MeterDay,
     Reading,
     ReadingUpload,
     SlugEvent,
@@ -16,5 +17,5 @@ from .models import (
 )
 
 register_read_only(
-    Meter, ReadingUpload, Reading, SlugReevaluation, SlugEvent, Excursion, SlugReport
+    Meter, MeterDay, ReadingUpload, Reading, SlugReevaluation, SlugEvent, Excursion, SlugReport
 )
