@@ -65,7 +65,9 @@ def test_finding_to_notice_served_late_correction_and_the_fine(
     if box.get_attribute("open") is None:
         box.locator("summary").click()
     box.locator("[name=service_method]").select_option("certified_mail")
-    _act(clerk, "serve", {"served_on": f"{start:%Y-%m-%d}", "receipt_number": "7022 0410 77"})
+    # the town's date (from midnight UTC to midnight in New York the UTC date is tomorrow)
+    served = timezone.localtime(start)
+    _act(clerk, "serve", {"served_on": f"{served:%Y-%m-%d}", "receipt_number": "7022 0410 77"})
     assert "correction period running" in clerk.locator("h1").inner_text()
     notice = services.current_notice(violation)
     assert notice is not None and notice.deadline is not None
