@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "sewer_office.registry",
     "sewer_office.network",
     "sewer_office.permits",
+    "sewer_office.portal",
     "sewer_office.monitoring",
     "sewer_office.meters",
     "sewer_office.grease",

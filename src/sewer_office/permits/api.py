@@ -24,13 +24,14 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.api.forms import form_serializer, reason_serializer
 from sewer_office.core import audit
+from sewer_office.core.attachments import attach_all
 from sewer_office.core.errors import InvalidInput
 from sewer_office.core.models import Attachment, AuditEvent
 from sewer_office.core.services import perform
 
 from .kinds import KINDS, Kind, may_file
 from .models import ApprovalCondition
-from .services.common import attach_all, may_upload
+from .services.common import may_upload
 
 
 class AuditEventSerializer(serializers.ModelSerializer[AuditEvent]):

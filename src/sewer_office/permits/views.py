@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member, role_label
 from sewer_office.core import audit
+from sewer_office.core.attachments import attach_all
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
 from sewer_office.core.exports import Column, export
@@ -29,7 +30,7 @@ from . import forms as pforms
 from . import listing
 from .kinds import KINDS, Kind, kind_of, may_file
 from .services.building_sewer import design_checks, next_steps, plan_checks
-from .services.common import attach_all, may_upload
+from .services.common import may_upload
 from .services.subdivision import sewer_duty
 
 PAGE_SIZE = 25

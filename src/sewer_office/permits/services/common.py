@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
 from typing import Any, TypeVar
 
-from django.conf import settings
-from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.utils import timezone
 
 from sewer_office.accounts.access import person_ids
 from sewer_office.accounts.roles import APPLICANT, VIEWER, has_role, roles_of
 from sewer_office.core import audit
+from sewer_office.core.attachments import attach
 from sewer_office.core.errors import Forbidden, InvalidInput
-from sewer_office.core.models import Attachment
-from sewer_office.core.storage import files_of_transaction, store_upload
+from sewer_office.core.storage import files_of_transaction
 from sewer_office.permits.models.base import Application
 
 A = TypeVar("A", bound=Application)
@@ -72,51 +69,6 @@ def create_application(
         for f in files or []:
             attach(record, f, actor, at=when)
     return record
-
-
-def attach(
-    record: Any, upload: Any, actor: Any, *, title: str = "", at: datetime | None = None
-) -> Attachment:
-    """Store an uploaded file with the record (with a sha256 to prove what was filed)."""
-
-    if upload.size > settings.SEWER_USE_MAX_UPLOAD_BYTES:
-        raise InvalidInput(
-            {
-                "files": [
-                    f"{upload.name}: larger than the {settings.SEWER_USE_MAX_UPLOAD_BYTES // (1024 * 1024)} MB allowed."
-                ]
-            }
-        )
-    digest = hashlib.sha256()
-    for chunk in upload.chunks():
-        digest.update(chunk)
-    upload.seek(0)
-    att = Attachment(
-        content_type=ContentType.objects.get_for_model(record),
-        object_id=str(record.pk),
-        title=title or upload.name,
-        size=upload.size,
-        sha256=digest.hexdigest(),
-        uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,
-    )
-    if at is not None:
-        att.created_at = at
-    store_upload(att, upload, "files")
-    att.save()
-    audit.record(
-        actor=actor,
-        action="attach_file",
-        obj=record,
-        after={"attachment": att.pk, "title": att.title, "sha256": att.sha256},
-        at=at,
-    )
-    return att
-
-
-def attach_all(record: Any, uploads: list[Any], actor: Any, *, title: str = "") -> list[Attachment]:
-    """Store several files with the record, all or none (a refused file keeps none)."""
-    with files_of_transaction(), transaction.atomic():
-        return [attach(record, f, actor, title=title or f.name or "") for f in uploads]
 
 
 def may_upload(user: Any, record: Application) -> bool:

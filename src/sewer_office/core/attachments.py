@@ -1,0 +1,108 @@
+"""Files attached to a record: stored with their SHA-256 (to prove what was filed), checked for
+size and, where the caller says which, for their type by their first bytes (a renamed program
+or page is refused whatever its name), all or none, each with its audit event."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+
+from . import audit
+from .errors import InvalidInput
+from .models import Attachment
+from .storage import files_of_transaction, store_upload
+
+#: The kinds of document a person may send, by the bytes a file of that kind begins with.
+SIGNATURES: dict[str, tuple[bytes, ...]] = {
+    "PDF": (b"%PDF-",),
+    "PNG": (b"\x89PNG\r\n\x1a\n",),
+    "JPEG": (b"\xff\xd8\xff",),
+    "TIFF": (b"II*\x00", b"MM\x00*"),
+}
+#: What documents and plans sent through the portal may be.
+DOCUMENT_KINDS = ("PDF", "PNG", "JPEG", "TIFF")
+
+
+def kind_of(upload: Any) -> str | None:
+    """The kind of ``upload`` by its first bytes (None: none of :data:`SIGNATURES`)."""
+    upload.seek(0)
+    head = upload.read(16)
+    upload.seek(0)
+    return next(
+        (kind for kind, marks in SIGNATURES.items() if any(head.startswith(m) for m in marks)),
+        None,
+    )
+
+
+def check_upload(upload: Any, kinds: tuple[str, ...] | None = None, field: str = "files") -> None:
+    """Refuse a file over ``SEWER_USE_MAX_UPLOAD_BYTES`` or, with ``kinds``, of another kind."""
+    limit = settings.SEWER_USE_MAX_UPLOAD_BYTES
+    if upload.size > limit:
+        raise InvalidInput(
+            {field: [f"{upload.name}: larger than the {limit // (1024 * 1024)} MB allowed."]}
+        )
+    if kinds is not None and kind_of(upload) not in kinds:
+        raise InvalidInput(
+            {
+                field: [
+                    f"{upload.name}: not a {', '.join(kinds[:-1])} or {kinds[-1]} file (its "
+                    "content, not its name, is checked); scan or save the document as PDF."
+                ]
+            }
+        )
+
+
+def attach(
+    record: Any,
+    upload: Any,
+    actor: Any,
+    *,
+    title: str = "",
+    at: datetime | None = None,
+    kinds: tuple[str, ...] | None = None,
+) -> Attachment:
+    """Store an uploaded file with the record (with a sha256 to prove what was filed)."""
+
+    check_upload(upload, kinds)
+    digest = hashlib.sha256()
+    for chunk in upload.chunks():
+        digest.update(chunk)
+    upload.seek(0)
+    att = Attachment(
+        content_type=ContentType.objects.get_for_model(record),
+        object_id=str(record.pk),
+        title=title or upload.name,
+        size=upload.size,
+        sha256=digest.hexdigest(),
+        uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    if at is not None:
+        att.created_at = at
+    store_upload(att, upload, "files")
+    att.save()
+    audit.record(
+        actor=actor,
+        action="attach_file",
+        obj=record,
+        after={"attachment": att.pk, "title": att.title, "sha256": att.sha256},
+        at=at,
+    )
+    return att
+
+
+def attach_all(
+    record: Any,
+    uploads: list[Any],
+    actor: Any,
+    *,
+    title: str = "",
+    kinds: tuple[str, ...] | None = None,
+) -> list[Attachment]:
+    """Store several files with the record, all or none (a refused file keeps none)."""
+    with files_of_transaction(), transaction.atomic():
+        return [attach(record, f, actor, title=title or f.name or "", kinds=kinds) for f in uploads]
