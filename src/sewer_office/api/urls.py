@@ -15,6 +15,7 @@ from sewer_office.meters import api as meters_api
 from sewer_office.monitoring import api as monitoring_api
 from sewer_office.network import api as network_api
 from sewer_office.permits.api import VIEWSETS
+from sewer_office.portal import api as portal_api
 from sewer_office.pretreatment import api as pretreatment_api
 from sewer_office.registry import api as registry_api
 
@@ -37,6 +38,7 @@ APP_APIS = (
     pretreatment_api,
     billing_api,
     mail_api,
+    portal_api,
 )
 for app_api in APP_APIS:
     for prefix, viewset, basename in app_api.ROUTES:

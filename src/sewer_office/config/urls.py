@@ -34,6 +34,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("pretreatment/", include("sewer_office.pretreatment.urls")),
     path("billing/", include("sewer_office.billing.urls")),
     path("mail/", include("sewer_office.mail.urls")),
+    path("portal/", include("sewer_office.portal.urls")),
     path("api/", include("sewer_office.api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,214 @@
+"""The portal's pages: registration and e-mail verification (before sign-in), the account's
+link requests, and the staff queue where identities are checked and links confirmed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from sewer_office.accounts.roles import is_staff_member
+from sewer_office.core.decorators import office_view
+from sewer_office.core.errors import Forbidden, OfficeError
+from sewer_office.core.forms import add_office_error
+from sewer_office.core.models import Attachment
+from sewer_office.core.paging import page_of
+
+from . import services
+from .access import visible_links
+from .choices import LinkState
+from .filters import LinkFilter
+from .forms import ConfirmForm, LinkRequestForm, ReasonForm, RegistrationForm
+from .models import LinkRequest
+
+PAGE_SIZE = 25
+
+
+def register(request: HttpRequest) -> HttpResponse:
+    """Anyone may register (the account is inactive until its e-mail is verified)."""
+    if request.user.is_authenticated:
+        return redirect("dashboard")
+    form = RegistrationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        url = request.build_absolute_uri(reverse("portal:verify", args=["TOKEN"]))
+        try:
+            services.register(
+                username=d["username"],
+                email=d["email"],
+                password=d["password"],
+                name=d["name"],
+                verify_url=url.replace("TOKEN", "{token}"),
+            )
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            return redirect("portal:register-sent")
+    return render(request, "portal/register.html", {"form": form})
+
+
+def register_sent(request: HttpRequest) -> HttpResponse:
+    return render(request, "portal/register_sent.html", {"hours": services.verify_hours()})
+
+
+def verify(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        reg = services.verify(token)
+    except OfficeError as e:
+        return render(request, "portal/verify.html", {"error": str(e)}, status=400)
+    return render(request, "portal/verify.html", {"registration": reg})
+
+
+@office_view()
+def link_list(request: HttpRequest) -> HttpResponse:
+    base = visible_links(request.user)
+    fs = LinkFilter(request.GET or None, queryset=base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    page, query = page_of(request, qs, PAGE_SIZE)
+    staff = is_staff_member(request.user)
+    return render(
+        request,
+        "portal/links.html",
+        {
+            "filter": fs,
+            "page": page,
+            "query": query,
+            "staff": staff,
+            "pending": base.filter(state=LinkState.PENDING).count() if staff else 0,
+            "linked": services.is_linked(request.user),
+        },
+    )
+
+
+@office_view()
+def link_new(request: HttpRequest) -> HttpResponse:
+    if is_staff_member(request.user):
+        raise PermissionDenied("Staff accounts see every record: they need no link.")
+    form = LinkRequestForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            link = services.request_link(
+                request.user,
+                relation=d["relation"],
+                person_name=d["person_name"],
+                place=d["place"],
+                note=d["note"],
+                document=d.get("document"),
+            )
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            messages.success(request, "Your request is sent: the Town will check it.")
+            return redirect("portal:link", link.pk)
+    return render(request, "portal/link_new.html", {"form": form})
+
+
+def _link(request: HttpRequest, pk: int) -> LinkRequest:
+    return get_object_or_404(visible_links(request.user), pk=pk)
+
+
+@office_view()
+def link_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    link = _link(request, pk)
+    context: dict[str, Any] = {
+        "link": link,
+        "may_decide": services.may_link(request.user) and link.state == LinkState.PENDING,
+        "may_end": link.state == LinkState.CONFIRMED
+        and (services.may_link(request.user) or request.user == link.user),
+        "documents": Attachment.objects.filter(
+            content_type__model="linkrequest", object_id=str(link.pk)
+        )
+        if is_staff_member(request.user)
+        else [],
+        "check": getattr(link, "identity_check", None),
+        "confirm_form": ConfirmForm(),
+        "reason_form": ReasonForm(),
+    }
+    return render(request, "portal/link.html", context)
+
+
+def _redisplay(request: HttpRequest, link: LinkRequest, **forms: Any) -> HttpResponse:
+    return render(
+        request,
+        "portal/link.html",
+        {
+            "link": link,
+            "may_decide": True,
+            "may_end": link.state == LinkState.CONFIRMED,
+            "documents": Attachment.objects.filter(
+                content_type__model="linkrequest", object_id=str(link.pk)
+            ),
+            "check": None,
+            "confirm_form": forms.get("confirm_form", ConfirmForm()),
+            "reason_form": forms.get("reason_form", ReasonForm()),
+        },
+        status=400,
+    )
+
+
+@office_view()
+@require_POST
+def link_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    link = _link(request, pk)
+    if not services.may_link(request.user):
+        raise PermissionDenied("Links are confirmed by the Town Clerk or the Superintendent.")
+    form = ConfirmForm(request.POST)
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            services.confirm(
+                request.user,
+                link,
+                person=d["person"],
+                document_kind=d["document_kind"],
+                document_reference=d["document_reference"],
+                note=d["note"],
+            )
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            messages.success(request, f"{link.user} now acts for {d['person']}.")
+            return redirect("portal:link", link.pk)
+    return _redisplay(request, link, confirm_form=form)
+
+
+@office_view()
+@require_POST
+def link_refuse(request: HttpRequest, pk: int) -> HttpResponse:
+    link = _link(request, pk)
+    if not services.may_link(request.user):
+        raise PermissionDenied("Links are decided by the Town Clerk or the Superintendent.")
+    form = ReasonForm(request.POST)
+    if form.is_valid():
+        try:
+            services.refuse(request.user, link, form.cleaned_data["reason"])
+        except OfficeError as e:
+            add_office_error(form, e)
+        else:
+            messages.success(request, "The request is refused; the requester sees why.")
+            return redirect("portal:link", link.pk)
+    return _redisplay(request, link, reason_form=form)
+
+
+@office_view()
+@require_POST
+def link_end(request: HttpRequest, pk: int) -> HttpResponse:
+    link = _link(request, pk)
+    form = ReasonForm(request.POST)
+    if form.is_valid():
+        try:
+            services.end_link(request.user, link, form.cleaned_data["reason"])
+        except OfficeError as e:
+            if isinstance(e, Forbidden):
+                raise PermissionDenied(str(e)) from None
+            add_office_error(form, e)
+        else:
+            messages.success(request, "The link is ended.")
+            return redirect("portal:link", link.pk)
+    return _redisplay(request, link, reason_form=form)
