@@ -136,6 +136,7 @@ def test_demo_town_has_every_state_and_the_demo_logins(db: Any, settings: Any) -
         "viewer",
         "owner",
         "acme",
+        "newcomer",
     }
     for kind in KINDS.values():
         present = set(kind.model.objects.values_list("state", flat=True))
@@ -147,6 +148,10 @@ def test_demo_town_has_every_state_and_the_demo_logins(db: Any, settings: Any) -
     for username in town.users:
         assert c.login(username=username, password="demo"), username
         assert c.get("/").status_code == 200
+    # the portal's newcomer: verified, not linked — its home says what to do, its lists are empty
+    c.login(username="newcomer", password="demo")
+    assert "not yet linked to any person" in c.get("/").content.decode()
+    assert c.get("/api/permits/building-sewer/").json()["results"] == []
     assert (
         Property.objects.filter(
             service_area__code="wsttia-phase-3b", wastewater_service="private_system"

@@ -26,6 +26,7 @@ from typing import Any
 PANEL_MODULES = (
     "sewer_office.registry.panels",
     "sewer_office.permits.panels",
+    "sewer_office.portal.panels",
     "sewer_office.network.panels",
     "sewer_office.monitoring.panels",
     "sewer_office.meters.panels",

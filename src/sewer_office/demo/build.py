@@ -38,6 +38,7 @@ from .inspections import load_demo_inspections
 from .meters import load_demo_meters
 from .monitoring import load_demo_monitoring
 from .network import load_demo_network
+from .portal import load_demo_portal
 from .pretreatment import load_demo_pretreatment
 from .records import Records
 
@@ -99,6 +100,7 @@ def _monitoring(town: Town) -> None:
     load_demo_enforcement(town)
     load_demo_pretreatment(town)
     load_demo_billing(town)
+    load_demo_portal(town, PASSWORD)
 
 
 def _users(town: Town) -> None:

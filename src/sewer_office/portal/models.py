@@ -77,7 +77,9 @@ class LinkRequest(TimeStamped):
 class IdentityCheck(WrittenOnce):
     """Who checked a link request's identity and authority, when, against what (written once)."""
 
-    link = models.OneToOneField(LinkRequest, on_delete=models.PROTECT, related_name="identity_check")
+    link = models.OneToOneField(
+        LinkRequest, on_delete=models.PROTECT, related_name="identity_check"
+    )
     checked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

@@ -7,67 +7,186 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('registry', '0004_network_moved_to_network'),
+        ("registry", "0004_network_moved_to_network"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='LinkRequest',
+            name="LinkRequest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('relation', models.CharField(choices=[('owner', 'Owner of the property (or the owner in person)'), ('operator', 'Operator of the establishment'), ('representative', 'Authorized representative (agent, engineer, contractor)')], max_length=20)),
-                ('person_name', models.CharField(help_text='who the requester acts for', max_length=200)),
-                ('place', models.CharField(help_text='the property (address or parcel id) or establishment', max_length=300)),
-                ('note', models.TextField(blank=True)),
-                ('state', models.CharField(choices=[('pending', "Waiting for the Town's check"), ('confirmed', 'Linked'), ('refused', 'Refused'), ('ended', 'Link ended')], default='pending', max_length=12)),
-                ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('reason', models.TextField(blank=True, help_text='why refused or ended')),
-                ('decided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('person', models.ForeignKey(blank=True, help_text='the person staff linked the account to', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='link_requests', to='registry.person')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='link_requests', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, editable=False),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "relation",
+                    models.CharField(
+                        choices=[
+                            ("owner", "Owner of the property (or the owner in person)"),
+                            ("operator", "Operator of the establishment"),
+                            (
+                                "representative",
+                                "Authorized representative (agent, engineer, contractor)",
+                            ),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "person_name",
+                    models.CharField(help_text="who the requester acts for", max_length=200),
+                ),
+                (
+                    "place",
+                    models.CharField(
+                        help_text="the property (address or parcel id) or establishment",
+                        max_length=300,
+                    ),
+                ),
+                ("note", models.TextField(blank=True)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for the Town's check"),
+                            ("confirmed", "Linked"),
+                            ("refused", "Refused"),
+                            ("ended", "Link ended"),
+                        ],
+                        default="pending",
+                        max_length=12,
+                    ),
+                ),
+                ("decided_at", models.DateTimeField(blank=True, null=True)),
+                ("reason", models.TextField(blank=True, help_text="why refused or ended")),
+                (
+                    "decided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "person",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="the person staff linked the account to",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="link_requests",
+                        to="registry.person",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="link_requests",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ('-created_at', '-id'),
+                "ordering": ("-created_at", "-id"),
             },
         ),
         migrations.CreateModel(
-            name='IdentityCheck',
+            name="IdentityCheck",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('checked_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('document_kind', models.CharField(choices=[('photo_id', "Photo identification (driver's license, passport)"), ('deed', 'Deed or title of the property'), ('tax_bill', 'Property tax bill'), ('authorization', 'Signed authorization of the owner or operator'), ('corporate', "Corporate resolution or officer's certificate"), ('other', 'Other (described)')], max_length=20)),
-                ('document_reference', models.CharField(help_text='number or description of the document seen', max_length=200)),
-                ('note', models.TextField(blank=True)),
-                ('checked_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('link', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='identity_check', to='portal.linkrequest')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("checked_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "document_kind",
+                    models.CharField(
+                        choices=[
+                            ("photo_id", "Photo identification (driver's license, passport)"),
+                            ("deed", "Deed or title of the property"),
+                            ("tax_bill", "Property tax bill"),
+                            ("authorization", "Signed authorization of the owner or operator"),
+                            ("corporate", "Corporate resolution or officer's certificate"),
+                            ("other", "Other (described)"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "document_reference",
+                    models.CharField(
+                        help_text="number or description of the document seen", max_length=200
+                    ),
+                ),
+                ("note", models.TextField(blank=True)),
+                (
+                    "checked_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "link",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="identity_check",
+                        to="portal.linkrequest",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('-checked_at', '-id'),
+                "ordering": ("-checked_at", "-id"),
             },
         ),
         migrations.CreateModel(
-            name='Registration',
+            name="Registration",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('email', models.EmailField(max_length=254)),
-                ('verified_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='registration', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, editable=False),
+                ),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("email", models.EmailField(max_length=254)),
+                ("verified_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="registration",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ('-created_at', 'id'),
+                "ordering": ("-created_at", "id"),
             },
         ),
         migrations.AddIndex(
-            model_name='linkrequest',
-            index=models.Index(fields=['state', 'created_at'], name='link_state_created'),
+            model_name="linkrequest",
+            index=models.Index(fields=["state", "created_at"], name="link_state_created"),
         ),
     ]
