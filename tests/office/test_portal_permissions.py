@@ -303,3 +303,18 @@ def test_pages_permission_battery(town: Town, login: Any) -> None:
         elif username not in ("clerk", "superintendent"):
             assert decide.status_code == 403
     assert LinkRequest.objects.get(pk=link.pk).state == LinkState.REFUSED  # the clerk's
+
+
+def test_plans_of_the_wrong_type_are_refused_with_a_clear_message(town: Town, login: Any) -> None:
+    permit = new_record("building-sewer", town)
+    files = Attachment.objects.count()
+    c = login("owner")
+    page = f"/permits/building-sewer/{permit.pk}/files/"
+    r = c.post(page, {"files": [pdf("plans.pdf", b"<html>not a drawing</html>")]}, follow=True)
+    assert "plans.pdf: not a PDF, PNG, JPEG or TIFF file" in r.content.decode()
+    api = f"/api/permits/building-sewer/{permit.pk}/files/"
+    r = c.post(api, {"files": [pdf("plans.pdf", b"MZ\x90\x00")]})
+    assert r.status_code == 400 and "its content, not its name" in str(r.json())
+    assert Attachment.objects.count() == files
+    r = c.post(api, {"files": [pdf("plans.pdf")]})
+    assert r.status_code == 200 and Attachment.objects.count() == files + 1

@@ -24,7 +24,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.api.forms import form_serializer, reason_serializer
 from sewer_office.core import audit
-from sewer_office.core.attachments import attach_all
+from sewer_office.core.attachments import DOCUMENT_KINDS, attach_all
 from sewer_office.core.errors import InvalidInput
 from sewer_office.core.models import Attachment, AuditEvent
 from sewer_office.core.services import perform
@@ -201,7 +201,9 @@ def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet[Any]]:
             if request.method == "POST":
                 if not may_upload(request.user, record):
                     raise PermissionDenied("You may not add files to this record.")
-                attach_all(record, request.FILES.getlist("files"), request.user)
+                attach_all(
+                    record, request.FILES.getlist("files"), request.user, kinds=DOCUMENT_KINDS
+                )
             ct = ContentType.objects.get_for_model(record)
             atts = Attachment.objects.filter(content_type=ct, object_id=str(record.pk))
             return Response(AttachmentSerializer(atts, many=True).data)

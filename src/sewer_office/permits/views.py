@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member, role_label
 from sewer_office.core import audit
-from sewer_office.core.attachments import attach_all
+from sewer_office.core.attachments import DOCUMENT_KINDS, attach_all
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
 from sewer_office.core.exports import Column, export
@@ -262,7 +262,13 @@ def record_upload(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
     if not files:
         messages.error(request, "Choose a file to upload.")
     try:
-        attach_all(record, files, request.user, title=request.POST.get("title", ""))
+        attach_all(
+            record,
+            files,
+            request.user,
+            title=request.POST.get("title", ""),
+            kinds=DOCUMENT_KINDS,
+        )
     except InvalidInput as e:
         messages.error(request, e.message)
     else:

@@ -11,7 +11,7 @@ from django.utils import timezone
 from sewer_office.accounts.access import person_ids
 from sewer_office.accounts.roles import APPLICANT, VIEWER, has_role, roles_of
 from sewer_office.core import audit
-from sewer_office.core.attachments import attach
+from sewer_office.core.attachments import DOCUMENT_KINDS, attach
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.storage import files_of_transaction
 from sewer_office.permits.models.base import Application
@@ -67,7 +67,7 @@ def create_application(
             at=when,
         )
         for f in files or []:
-            attach(record, f, actor, at=when)
+            attach(record, f, actor, at=when, kinds=DOCUMENT_KINDS)
     return record
 
 
