@@ -18,6 +18,7 @@ from sewer_office.permits.api import VIEWSETS
 from sewer_office.portal import api as portal_api
 from sewer_office.pretreatment import api as pretreatment_api
 from sewer_office.registry import api as registry_api
+from sewer_office.reports import api as reports_api
 
 from . import views
 
@@ -39,6 +40,7 @@ APP_APIS = (
     billing_api,
     mail_api,
     portal_api,
+    reports_api,
 )
 for app_api in APP_APIS:
     for prefix, viewset, basename in app_api.ROUTES:

@@ -105,6 +105,7 @@ INSTALLED_APPS = [
     "sewer_office.enforcement",
     "sewer_office.pretreatment",
     "sewer_office.billing",
+    "sewer_office.reports",
     "sewer_office.api",
     "sewer_office.demo",
 ]

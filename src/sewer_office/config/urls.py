@@ -35,6 +35,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("billing/", include("sewer_office.billing.urls")),
     path("mail/", include("sewer_office.mail.urls")),
     path("portal/", include("sewer_office.portal.urls")),
+    path("reports/", include("sewer_office.reports.urls")),
     path("api/", include("sewer_office.api.urls")),
     path("admin/", admin.site.urls),
 ]

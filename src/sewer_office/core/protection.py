@@ -74,6 +74,10 @@ PROTECTED: tuple[Protected, ...] = (
         bookkeeping=("updated_at",),
     ),
     Protected("enforcement.Cost"),
+    # signed reports' copies of record, their signatures and the office's reviews (CROMERR)
+    Protected("reports.Report"),
+    Protected("reports.Signature"),
+    Protected("reports.Review"),
     Protected("enforcement.Referral"),
     # a determination links the violation it opened once, right after it is recorded
     Protected("pretreatment.SNCDetermination", fill_once=("violation_id",)),
