@@ -152,6 +152,13 @@ def test_demo_town_has_every_state_and_the_demo_logins(db: Any, settings: Any) -
     c.login(username="newcomer", password="demo")
     assert "not yet linked to any person" in c.get("/").content.decode()
     assert c.get("/api/permits/building-sewer/").json()["results"] == []
+    # Acme's periodic report, signed by its recorded signatory, waits for the office's review
+    from sewer_office.reports.models import Report
+    from sewer_office.reports.services import check_bytes
+
+    [signed] = Report.objects.filter(signature__isnull=False)
+    assert signed.establishment.name == "Acme Plating Corporation" and check_bytes(signed).ok
+    assert signed.signature.user.username == "acme" and not hasattr(signed, "review")
     assert (
         Property.objects.filter(
             service_area__code="wsttia-phase-3b", wastewater_service="private_system"

@@ -41,6 +41,7 @@ from .network import load_demo_network
 from .portal import load_demo_portal
 from .pretreatment import load_demo_pretreatment
 from .records import Records
+from .reports import load_demo_reports
 
 PASSWORD = "demo"
 
@@ -101,6 +102,7 @@ def _monitoring(town: Town) -> None:
     load_demo_pretreatment(town)
     load_demo_billing(town)
     load_demo_portal(town, PASSWORD)
+    load_demo_reports(town, PASSWORD)
 
 
 def _users(town: Town) -> None:

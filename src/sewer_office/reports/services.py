@@ -166,7 +166,7 @@ def assemble(actor: Any, due: ReportDue) -> Report:
         )
 
 
-def _hash(code: str) -> str:
+def hash_code(code: str) -> str:
     return hashlib.sha256(code.encode()).hexdigest()
 
 
@@ -182,7 +182,7 @@ def send_code(actor: Any, report: Report) -> SigningCode:
         made = SigningCode.objects.create(
             report=report,
             user=actor,
-            code_hash=_hash(code),
+            code_hash=hash_code(code),
             expires_at=now + timedelta(minutes=CODE_MINUTES),
         )
         send_message(
@@ -259,7 +259,7 @@ def sign(actor: Any, report: Report, *, password: str, code: str) -> Signature:
         raise InvalidInput({"code": ["No valid code: ask for a new one (it lasts 10 minutes)."]})
     if pending.attempts >= CODE_TRIES:
         raise InvalidInput({"code": ["Too many wrong codes: ask for a new one."]})
-    if not hmac.compare_digest(pending.code_hash, _hash(code.strip())):
+    if not hmac.compare_digest(pending.code_hash, hash_code(code.strip())):
         _wrong_code(pending.pk)
         left = CODE_TRIES - pending.attempts - 1
         raise InvalidInput({"code": [f"The code is not right ({left} tries left)."]})
