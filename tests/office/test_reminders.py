@@ -29,14 +29,14 @@ from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.pretreatment import services as pretreatment
 from sewer_office.pretreatment.models import ReportDue
 from sewer_office.reminders import services
-from sewer_office.reminders.sources import REPORT_LEADS, stage
+from sewer_office.reminders.sources import EVENT_DAYS, REPORT_LEADS, stage
 
 from .billing_money_factories import invoice
 from .enforcement_factories import at, issued, reported, served
 from .factories import Town, new_record
 from .monitoring_factories import facilities
 from .pretreatment_factories import chronic_copper, sup
-from .smtp_support import Inbox
+from .smtp_support import Inbox, free_port
 
 DUE = date(2026, 3, 31)
 
@@ -441,3 +441,48 @@ def test_pumpout_due_from_fourteen_days_before_once(town: Town, smtp: Inbox) -> 
     assert "Olive's Diner" in got.body
     stored = SentMessage.objects.get(topic=Topic.PUMPOUT_DUE)
     assert stored.key == f"pumpout_due:{trap.pk}:2026-04-01:u{town.u('owner').pk}"
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    issued_offset=st.integers(min_value=0, max_value=30),
+    at_once_fails=st.booleans(),
+    run_offsets=st.lists(st.integers(min_value=-3, max_value=12), max_size=12).map(sorted),
+)
+def test_an_event_told_at_once_or_caught_up_goes_out_exactly_once(
+    town: Town,
+    settings_django: Any,
+    django_capture_on_commit_callbacks: Any,
+    issued_offset: int,
+    at_once_fails: bool,
+    run_offsets: list[int],
+) -> None:
+    """An invoice told at once (or failing then) and any daily runs after it: one message,
+    unless the first try failed and no run came within the 7 days the runs look back."""
+    with_address(town)
+    clerk = town.u("clerk")
+    person = town.owner_person
+    assert person is not None
+    day = date(2026, 3, 2) + timedelta(days=issued_offset)
+    if at_once_fails:  # nothing listens on the port: the send fails, the issue stands
+        settings_django.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings_django.EMAIL_HOST, settings_django.EMAIL_PORT = "127.0.0.1", free_port()
+    with django_capture_on_commit_callbacks(execute=True):
+        c = charges.article_copies(person, 1, day, clerk)
+        inv = invoices.issue_invoice(person, [c], clerk, day)
+    settings_django.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    django_mail.outbox = []
+    for offset in run_offsets:
+        services.run(day + timedelta(days=offset))
+    mine = SentMessage.objects.filter(topic=Topic.INVOICE_ISSUED, about_id=str(inv.pk))
+    sent = list(mine.filter(status=MessageStatus.SENT))
+    caught_up = any(0 <= o <= EVENT_DAYS for o in run_offsets)
+    assert len(sent) == (1 if not at_once_fails or caught_up else 0)
+    assert mine.filter(status=MessageStatus.FAILED).count() == (1 if at_once_fails else 0)
+    assert len([m for m in django_mail.outbox if inv.number in m.subject]) == (
+        1 if at_once_fails and caught_up else 0
+    )
