@@ -9,6 +9,8 @@ nothing is paid on it. A credit note for more than is still owed (the invoice wa
 the paid excess back to the person's credit: the payments' applications to the invoice are
 reversed by that much (negative applications, newest first), so the money can be applied to
 the corrected invoice or refunded. Every change writes its audit event in the same transaction.
+An invoice or credit note issued is told by e-mail to the person's representatives once the
+issue is committed (:mod:`.notify`; a billing run's invoices by the daily send-reminders).
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ from django.utils import timezone
 
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, InvalidInput, TransitionNotAllowed
+from sewer_office.registry import notify
 from sewer_office.registry.models import Person
 
 from .charges import require_biller
 from .choices import InvoiceKind, InvoiceState, Series
 from .models import Charge, Invoice, InvoiceLine, PaymentApplication
+from .notify import invoice_issued
 from .numbers import next_number
 from .rules import not_configured_message, parameter_dict, params
 
@@ -127,6 +131,8 @@ def issue_invoice(
             citation=", ".join(sorted({c.citation for c in charges if c.citation})),
             state_to=InvoiceState.ISSUED,
         )
+        if run is None:  # a run's invoices: announced by the daily send-reminders (.notify)
+            notify.announce(invoice_issued(invoice))
     return invoice
 
 
@@ -204,6 +210,7 @@ def credit_note(
             state_to=InvoiceState.ISSUED,
         )
         _release_paid_excess(invoice, note, actor)
+        notify.announce(invoice_issued(note))
     return note
 
 

@@ -5,7 +5,8 @@ allows (else :class:`Forbidden`), that the record is in a state the transition s
 (else :class:`TransitionNotAllowed`), that the submitted facts are valid (else
 :class:`InvalidInput`), then — with the record locked — the state again and that the law's
 precondition holds (else :class:`Blocked`); it then applies the effect, moves the state and writes the
-audit event, all in one transaction. Web pages and the API both call it, so they enforce
+audit event, all in one transaction, and hands the change to the workflow's ``announce`` (the
+e-mail to the persons concerned, sent once the transaction commits). Web pages and the API both call it, so they enforce
 the same rules.
 """
 
@@ -116,7 +117,7 @@ def perform(
         if transition.target is not None:
             _driven(locked).state = transition.target
         locked.save()
-        audit.record(
+        event = audit.record(
             actor=actor,
             action=transition.name,
             obj=locked,
@@ -128,4 +129,8 @@ def perform(
             state_to=_driven(locked).state,
             at=when,
         )
+        if workflow.announce is not None and at is None:
+            # told at once, after the commit; a back-dated record (history being loaded) is
+            # announced, if recent, by the daily ``sewer-use send-reminders``
+            workflow.announce(locked, event)
     return locked

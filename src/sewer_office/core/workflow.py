@@ -36,6 +36,9 @@ class WorkflowRecord(Protocol):
 
 Guard = Callable[[Any, dict[str, Any]], str | None]
 Effect = Callable[[Any, dict[str, Any], Any, datetime], None]
+#: What the app of a record tells people of a change: called with the record and its audit
+#: event inside the transition's transaction (it sends by ``transaction.on_commit``).
+Announce = Callable[[Any, Any], None]
 
 REASON_REQUIRED = "required"
 REASON_OPTIONAL = "optional"
@@ -94,6 +97,10 @@ class Workflow:
     states: list[State]
     initial: str
     transitions: list[Transition]
+    #: Set by the app that owns the records (permits, enforcement): the e-mail that tells the
+    #: persons concerned of a change as it happens (:mod:`sewer_office.registry.notify`).
+    #: Core calls it and imports nothing of the apps above it.
+    announce: Announce | None = None
     _by_name: dict[str, Transition] = field(init=False, repr=False)
     _states: dict[str, State] = field(init=False, repr=False)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from sewer_office.core.workflow import REASON_REQUIRED, Transition, Workflow
 
 from . import forms as eforms
-from . import schedules, services
+from . import notify, schedules, services
 from .states import (
     ISSUERS,
     MILESTONE_RECORDERS,
@@ -150,6 +150,8 @@ WORKFLOW = Workflow(
             danger=True,
         ),
     ],
+    # a notice served and a correction verified are told by e-mail as they happen
+    announce=notify.announce,
 )
 
 

@@ -26,7 +26,7 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core.workflow import Workflow
 
-from . import filters
+from . import filters, notify
 from . import forms as pforms
 from .models import (
     BuildingSewerPermit,
@@ -237,6 +237,8 @@ KINDS: dict[str, Kind] = {
 
 for _kind in KINDS.values():
     _kind.model.WORKFLOW = _kind.workflow
+    # an application's change of state is told by e-mail to the applicant as it happens
+    _kind.workflow.announce = notify.announcer(_kind.label)
 
 
 def kind_of(record: Any) -> Kind:

@@ -17,8 +17,9 @@ from datetime import date
 from sewer_office.mail.choices import MessageStatus
 from sewer_office.mail.models import SentMessage
 from sewer_office.mail.services import send_message, wants
+from sewer_office.registry.notify import recipients, user_key
 
-from .sources import SOURCES, Due, recipients
+from .sources import SOURCES
 
 #: The tally's columns, in the order printed.
 OUTCOMES = ("sent", "already sent", "not wanted", "no e-mail address", "failed")
@@ -47,16 +48,12 @@ class Tally:
         return out
 
 
-def user_key(due: Due, user_pk: int) -> str:
-    return f"{due.key}:u{user_pk}"
-
-
 def run(on: date, *, dry_run: bool = False) -> Tally:
     """Send every reminder and notification owed on ``on`` (see the module's text)."""
     tally = Tally()
     for topic, source in SOURCES.items():
         for due in source(on):
-            for user, _person in recipients(due.persons):
+            for user, _person in recipients(due.persons, actor_id=due.actor_id):
                 key = user_key(due, user.pk)
                 if not user.email:
                     tally.add(topic, "no e-mail address")

@@ -13,14 +13,17 @@ first day still sends them the next day; once the date has passed, they are no l
 (what is late is the office's business, through its findings). Of the stages of one date,
 only the latest reached is sent (a report whose 30-day reminder was missed until 7 days
 before gets the 7-day one, not both). Events (a notice served, a correction verified, an
-invoice issued, an application's state changed) are sent by the first run after them, within
-:data:`EVENT_DAYS` (older events are not announced when the office starts sending mail).
+invoice issued, an application's state changed) are told at once by the service where they
+happen (:mod:`sewer_office.registry.notify`, after the commit); the daily run sends, under the
+same keys, what that could not (the SMTP server was down, a billing run's invoices, a record
+back-dated), within :data:`EVENT_DAYS` of the event (older events are not announced when the
+office starts sending mail). The messages of events are composed by the apps that own them
+(``enforcement.notify``, ``billing.notify``, ``permits.notify``), so both ways send the same.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -31,16 +34,22 @@ from django.utils import timezone
 
 from sewer_office.billing.choices import InvoiceKind, InvoiceState
 from sewer_office.billing.models import Invoice
+from sewer_office.billing.notify import invoice_issued
 from sewer_office.billing.payments import outstanding_of
 from sewer_office.core.models import AuditEvent
 from sewer_office.enforcement.models import Notice, Violation
+from sewer_office.enforcement.notify import correction_verified, notice_served
 from sewer_office.grease.models import GreaseInterceptor
 from sewer_office.grease.services import clocks
 from sewer_office.mail.choices import Topic
 from sewer_office.monitoring.models import SamplingPoint
 from sewer_office.permits.kinds import KINDS
+from sewer_office.permits.notify import application_changed
 from sewer_office.pretreatment.models import ReportDue
-from sewer_office.registry.models import Establishment, Person
+from sewer_office.registry.models import Establishment
+from sewer_office.registry.notify import Due, recipients
+
+__all__ = ["SOURCES", "Due", "recipients", "stage"]
 
 #: Days before a compliance report's due date its reminders start (40 CFR 403.12(e), (h)).
 REPORT_LEADS = (30, 7)
@@ -52,19 +61,6 @@ PUMPOUT_LEAD = 14
 DEADLINE_LEAD = 3
 #: How far back an event is still announced by the next run.
 EVENT_DAYS = 7
-
-
-@dataclass(frozen=True)
-class Due:
-    """One message owed to the representatives of ``persons``."""
-
-    topic: str
-    key: str
-    about: models.Model
-    persons: tuple[int, ...]
-    subject: str
-    body: str
-    legal: bool = False
 
 
 def stage(day: date, on: date, leads: Iterable[int]) -> int | None:
@@ -141,19 +137,7 @@ def _served_notices() -> models.QuerySet[Notice]:
 def notices_served(on: date) -> Iterator[Due]:
     """A notice of violation or an order served (§ 196-22 A): a legal notice, always sent."""
     for n in _served_notices().filter(served_on__gte=on - timedelta(days=EVENT_DAYS)):
-        v = n.violation
-        deadline = f" Correct it by {n.deadline:%Y-%m-%d}." if n.deadline else ""
-        yield Due(
-            Topic.NOTICE_SERVED,
-            f"notice_served:{n.pk}",
-            n,
-            (v.person_id,),
-            f"{n.number}: {n.response_label} served on {n.served_on:%Y-%m-%d}",
-            f"{n.number} ({n.response_label}, {n.citation}) was served on "
-            f"{n.served_on:%Y-%m-%d}: {n.nature}{deadline} The notice itself, as served, is the "
-            "legal document; this message only tells you of it.",
-            legal=True,
-        )
+        yield notice_served(n)
 
 
 #: Violation states in which a notice's correction deadline still runs.
@@ -197,33 +181,15 @@ def corrections_verified(on: date) -> Iterator[Due]:
     found = Violation.objects.in_bulk([int(e.object_id) for e in events])
     for e in events:
         v = found.get(int(e.object_id))
-        if v is None:
-            continue
-        yield Due(
-            Topic.CORRECTION_VERIFIED,
-            f"correction_verified:{e.pk}",
-            v,
-            (v.person_id,),
-            f"Correction verified: {v}",
-            f"The Town verified the correction of {v} on {timezone.localtime(e.at):%Y-%m-%d}.",
-        )
+        if v is not None:
+            yield correction_verified(v, e)
 
 
 def invoices_issued(on: date) -> Iterator[Due]:
     """An invoice (or credit note) issued by the clerk."""
     since = on - timedelta(days=EVENT_DAYS)
     for inv in Invoice.objects.filter(issued_on__gte=since, issued_on__lte=on):
-        what = "Credit note" if inv.kind == InvoiceKind.CREDIT_NOTE else "Invoice"
-        due = f", due on {inv.due_on:%Y-%m-%d}" if inv.due_on else ""
-        yield Due(
-            Topic.INVOICE_ISSUED,
-            f"invoice_issued:{inv.pk}",
-            inv,
-            (inv.person_id,),
-            f"{what} {inv.number} issued: USD {inv.total}",
-            f"The Town issued {what.lower()} {inv.number} on {inv.issued_on:%Y-%m-%d} for "
-            f"USD {inv.total}{due}.",
-        )
+        yield invoice_issued(inv)
 
 
 def invoices_overdue(on: date) -> Iterator[Due]:
@@ -273,19 +239,9 @@ def applications_changed(on: date) -> Iterator[Due]:
         found = kind.model.objects.in_bulk([int(e.object_id) for e in events])
         for e in events:
             app = found.get(int(e.object_id))
-            if app is None or e.state_from == e.state_to:
-                continue
-            yield Due(
-                Topic.APPLICATION,
-                f"application:{e.pk}",
-                app,
-                (app.applicant_id,),
-                f"{kind.label} {app}: {e.state_to.replace('_', ' ')}",
-                f"Your {kind.label.lower()} {app} moved from {e.state_from.replace('_', ' ')} "
-                f"to {e.state_to.replace('_', ' ')} on {timezone.localtime(e.at):%Y-%m-%d}"
-                + (f": {e.reason}" if e.reason else ".")
-                + (f" ({e.citation})" if e.citation else ""),
-            )
+            due = None if app is None else application_changed(app, e, kind.label)
+            if due is not None:
+                yield due
 
 
 #: Every source, in the order a run reports them.
@@ -300,13 +256,3 @@ SOURCES: dict[str, Callable[[date], Iterator[Due]]] = {
     Topic.PUMPOUT_DUE: pumpouts_due,
     Topic.APPLICATION: applications_changed,
 }
-
-
-def recipients(person_ids: Iterable[int]) -> list[tuple[Any, Person]]:
-    """The representatives (outside users) of the persons, with the person each acts for."""
-    out: list[tuple[Any, Person]] = []
-    for person in Person.objects.filter(pk__in=list(person_ids)).prefetch_related(
-        "representatives"
-    ):
-        out.extend((user, person) for user in person.representatives.all() if user.is_active)
-    return out
