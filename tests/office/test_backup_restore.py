@@ -76,7 +76,10 @@ def _sqlite_tables(path: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 @pytest.fixture(scope="module")
 def demo_sqlite(tmp_path_factory: Any) -> Path:
-    """A data directory with the demo town on SQLite and two uploaded files."""
+    """A data directory with the demo town on SQLite and three uploaded files.
+
+    A building permit's plan and photo, and a portal link request's authorization.
+    """
     data = tmp_path_factory.mktemp("demo-sqlite")
     env = _env(data)
     _cli(env, "manage", "migrate", "-v0")
@@ -88,7 +91,7 @@ def demo_sqlite(tmp_path_factory: Any) -> Path:
 def test_sqlite_round_trip_keeps_every_row_and_file(demo_sqlite: Path, tmp_path: Path) -> None:
     backup = tmp_path / "backup"
     out = _cli(_env(demo_sqlite), "backup", str(backup)).stdout
-    assert "2 uploaded file(s)" in out
+    assert "3 uploaded file(s)" in out
     manifest = json.loads((backup / "manifest.json").read_text())
     assert manifest["vendor"] == "sqlite" and "0003_record_protection" in manifest["schema"]["core"]
     names = {p["name"]: p for p in manifest["parts"]}
@@ -96,6 +99,7 @@ def test_sqlite_round_trip_keeps_every_row_and_file(demo_sqlite: Path, tmp_path:
         "database.sqlite3",
         "media/attachments/buildingsewerpermit/7/plan.pdf",
         "media/attachments/buildingsewerpermit/7/photo ü.jpg",
+        "media/attachments/linkrequest/1/authorization.pdf",
     }
     for name, part in names.items():
         assert part["size"] == (backup / name).stat().st_size
@@ -106,11 +110,11 @@ def test_sqlite_round_trip_keeps_every_row_and_file(demo_sqlite: Path, tmp_path:
 
     target = tmp_path / "new-office"
     restored = _cli(_env(target), "restore", str(backup))
-    assert "audit chain OK" in restored.stdout and "2 uploaded file(s)" in restored.stdout
+    assert "audit chain OK" in restored.stdout and "3 uploaded file(s)" in restored.stdout
     source_db, target_db = demo_sqlite / "sewer_office.sqlite3", target / "sewer_office.sqlite3"
     assert _sqlite_tables(target_db) == _sqlite_tables(source_db)
     assert _files(target / "media") == _files(demo_sqlite / "media")
-    assert len(_files(target / "media")) == 2
+    assert len(_files(target / "media")) == 3
 
     # the restored office is not empty any more: a second restore is refused, unless --force
     again = _cli(_env(target), "restore", str(backup), check=False)
@@ -292,7 +296,7 @@ def test_postgresql_round_trip_keeps_every_row_and_file(
     for table, rows in original.items():
         assert restored[table] == rows, table
     assert sum(len(r) for r in original.values()) > 1000
-    assert _files(target / "media") == _files(data / "media") and len(_files(data / "media")) == 2
+    assert _files(target / "media") == _files(data / "media") and len(_files(data / "media")) == 3
     # the restored database is protected as well (its triggers re-installed by migrate)
     _assert_protected(target_db)
 
