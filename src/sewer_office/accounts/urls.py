@@ -1,12 +1,15 @@
-"""Sign in, sign out and password change: Django's own views with the office's templates."""
+"""Sign in (paused after repeated failures), sign out and password change: Django's views
+with the office's templates."""
 
 from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from .views import SignInView
+
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", SignInView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password_change/",

@@ -15,16 +15,19 @@ from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.generators import SchemaGenerator
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from drf_spectacular.views import SpectacularRedocView
 from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import Throttled
 
+from sewer_office.accounts import throttle
 from sewer_office.core.decorators import office_view
 
 
 class TokenView(ObtainAuthToken):
-    """``POST /api/token/`` with ``username`` and ``password`` → ``{"token": "..."}``."""
+    """``POST /api/token/`` with ``username`` and ``password`` → ``{"token": "..."}``; 429 while
+    sign-in is paused for that name or address (:mod:`sewer_office.accounts.throttle`)."""
 
     @extend_schema(
         tags=["Authentication"],
@@ -33,9 +36,18 @@ class TokenView(ObtainAuthToken):
             "TokenRequest",
             {"username": serializers.CharField(), "password": serializers.CharField()},
         ),
-        responses=inline_serializer("TokenResponse", {"token": serializers.CharField()}),
+        responses={
+            200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
+            429: OpenApiResponse(
+                description="sign-in paused after repeated failures (Retry-After says how long)"
+            ),
+        },
     )
     def post(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        username = str(request.data.get("username", "")) if hasattr(request.data, "get") else ""
+        pause = throttle.pause_for(username, throttle.client_address(request))
+        if pause is not None:
+            raise Throttled(wait=pause.seconds_left(), detail=pause.message(username))
         return super().post(request, *args, **kwargs)
 
 

@@ -113,6 +113,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "sewer_office.core.requestlog.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "sewer_office.core.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -197,6 +198,8 @@ SEWER_USE_SLUG_REPORT_HOURS = int(os.environ.get("SEWER_USE_SLUG_REPORT_HOURS", 
 #: background, and the office fetches nothing from outside.
 SEWER_USE_MAP_TILE_URL = os.environ.get("SEWER_USE_MAP_TILE_URL", "")
 SEWER_USE_MAP_TILE_ATTRIBUTION = os.environ.get("SEWER_USE_MAP_TILE_ATTRIBUTION", "")
+#: Replaces the office's Content-Security-Policy (sewer_office.core.security) when set.
+SEWER_USE_CONTENT_SECURITY_POLICY = os.environ.get("SEWER_USE_CONTENT_SECURITY_POLICY", "")
 
 # E-mail (sewer_office.mail): SMTP in production, from the environment; on a laptop each
 # message is written as a file under var/mail/ (EMAIL_BACKEND=...console.EmailBackend prints
@@ -264,6 +267,14 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Sign-in pause (sewer_office.accounts.throttle): failures of one name, or from one address,
+# within the window before further attempts wait for the window to pass.
+AUTHENTICATION_BACKENDS = ["sewer_office.accounts.backends.ThrottledModelBackend"]
+SEWER_USE_SIGNIN_FAILURES = int(os.environ.get("SEWER_USE_SIGNIN_FAILURES", "5"))
+SEWER_USE_SIGNIN_ADDRESS_FAILURES = int(os.environ.get("SEWER_USE_SIGNIN_ADDRESS_FAILURES", "30"))
+SEWER_USE_SIGNIN_PAUSE_MINUTES = int(os.environ.get("SEWER_USE_SIGNIN_PAUSE_MINUTES", "15"))
+SEWER_USE_BEHIND_PROXY = _flag("SEWER_USE_BEHIND_PROXY", False)
+
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
@@ -278,7 +289,7 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = int(os.environ.get("SEWER_USE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = _flag("SEWER_USE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = _flag("SEWER_USE_HSTS_PRELOAD", True)
-    if _flag("SEWER_USE_BEHIND_PROXY", False):
+    if SEWER_USE_BEHIND_PROXY:
         # A TLS-terminating proxy in front: trust its scheme header.
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     # /healthz and /readyz are probed over plain HTTP by load balancers and orchestrators.
