@@ -7,6 +7,11 @@ from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
+from django.utils import timezone
+
+from sewer_office.demo.build import build_demo_town
+from sewer_office.inspections.models import Inspection
+from sewer_office.registry.models import Establishment
 
 from .browser_support import launch_browser
 from .factories import PASSWORD, Town, make_town
@@ -27,6 +32,16 @@ def _office_settings(settings: Any, tmp_path: Any) -> None:
 @pytest.fixture
 def town(db: Any) -> Town:
     return make_town()
+
+
+@pytest.fixture
+def demo_walk(settings: Any, db: Any) -> tuple[Establishment, Inspection]:
+    """The demo town for a walk in the browser: ACME-PLATING and the first scheduled inspection."""
+    settings.SEWER_USE_JURISDICTION = "demo"
+    build_demo_town(seed=4, anchor=timezone.localdate())
+    inspection = Inspection.objects.filter(state="scheduled").order_by("id").first()
+    assert inspection is not None
+    return Establishment.objects.get(code="ACME-PLATING"), inspection
 
 
 @pytest.fixture

@@ -18,8 +18,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from django.utils import timezone
-
 from .browser_support import BROWSER_MARKS
 
 pytestmark = BROWSER_MARKS
@@ -65,19 +63,13 @@ def _cards_that_scroll(page: Any) -> list[str]:
 
 
 def test_pages_fit_are_accessible_and_the_three_walks(
-    live_server: Any, browser: Any, settings: Any
+    live_server: Any, browser: Any, demo_walk: tuple[Any, Any]
 ) -> None:
-    from sewer_office.demo.build import build_demo_town
-    from sewer_office.inspections.models import Inspection, InspectionAnswer
-    from sewer_office.registry.models import Establishment
+    from sewer_office.inspections.models import InspectionAnswer
 
-    settings.SEWER_USE_JURISDICTION = "demo"
-    build_demo_town(seed=4, anchor=timezone.localdate())
+    acme, inspection = demo_walk
     base = live_server.url
     shots = os.environ.get("SEWER_USE_SCREENSHOTS", "")
-    acme = Establishment.objects.get(code="ACME-PLATING")
-    inspection = Inspection.objects.filter(state="scheduled").order_by("id").first()
-    assert inspection is not None
     pages = {
         "dashboard": "/",
         "list": "/monitoring/findings/",

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
-
 from .browser_support import BROWSER_MARKS
 
 pytestmark = BROWSER_MARKS
@@ -21,18 +19,10 @@ WATCH = """document.addEventListener('securitypolicyviolation', e =>
 
 
 def test_the_pages_work_under_the_policy_and_break_none_of_it(
-    live_server: Any, browser: Any, settings: Any
+    live_server: Any, browser: Any, demo_walk: tuple[Any, Any]
 ) -> None:
-    from sewer_office.demo.build import build_demo_town
-    from sewer_office.inspections.models import Inspection
-    from sewer_office.registry.models import Establishment
-
-    settings.SEWER_USE_JURISDICTION = "demo"
-    build_demo_town(seed=4, anchor=timezone.localdate())
+    acme, inspection = demo_walk
     base = live_server.url
-    acme = Establishment.objects.get(code="ACME-PLATING")
-    inspection = Inspection.objects.filter(state="scheduled").order_by("id").first()
-    assert inspection is not None
 
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(WATCH)
