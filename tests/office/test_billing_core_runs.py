@@ -11,7 +11,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Sum
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -72,12 +72,14 @@ def flow_meter(est: Establishment, day: date, values: list[str], unit: str = "gp
         jurisdiction="demo",
         parameters_version="demo@x",
     )
-    readings = Reading.objects.bulk_create(
-        Reading(meter=meter, upload=upload, at=first + timedelta(minutes=i), value=v)
-        for i, v in enumerate(values)
-    )
-    # as the readings upload does, in its transaction: the daily volumes billing reads
-    days.record_upload(meter, [to_us(r.at) for r in readings], values, str(TZ))
+    # as the readings upload does, in one transaction: the readings and the daily volumes
+    # billing reads (record_upload locks the day it continues, which needs the transaction)
+    with transaction.atomic():
+        readings = Reading.objects.bulk_create(
+            Reading(meter=meter, upload=upload, at=first + timedelta(minutes=i), value=v)
+            for i, v in enumerate(values)
+        )
+        days.record_upload(meter, [to_us(r.at) for r in readings], values, str(TZ))
     return meter
 
 
