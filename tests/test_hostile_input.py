@@ -8,8 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
 
+from sewer_io.readings import Readings
+from sewer_rules.evaluation.text import format_text
 from sewer_rules.hostile import (
     MAX_JSON_DEPTH,
     JSONRefused,
@@ -19,6 +22,7 @@ from sewer_rules.hostile import (
     shorten,
     utf8_text,
 )
+from sewer_rules.monitoring.readings import ReadOptions
 from sewer_rules.network import NetworkError, NetworkFormatError, load_geojson, loads_geojson
 
 DIGITS = "9" * 200_000
@@ -114,3 +118,29 @@ def test_a_network_id_no_record_can_hold_is_refused_quoted_short(ident: str, say
         loads_geojson(network(ident=ident))
     text = "; ".join(str(i) for i in e.value.issues)
     assert says in text and len(text) < 2000
+
+
+def test_the_engines_messages_quote_input_shortened() -> None:
+    frame = pl.DataFrame({"v": [DIGITS, "7"]})
+    out = frame.select(format_text("unparseable value '{}'", "v")).to_series().to_list()
+    assert out[1] == "unparseable value '7'"
+    assert len(out[0]) < 120 and out[0].endswith("…'")
+
+
+def test_a_200000_digit_reading_is_a_row_error_quoted_short(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    rows = [f"2026-03-02T00:{i:02d}:00+00:00,{DIGITS if i == 1 else '10'}" for i in range(12)]
+    path.write_text("timestamp,value\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    readings = Readings(path, ReadOptions())
+    list(readings.series())
+    [error] = readings.errors
+    assert (error.row, error.field) == (3, "value") and "beyond the range" in error.message
+    assert len(error.message) < 200
+
+
+def test_a_column_list_is_quoted_shortened(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_text("x" * 100_000 + ",value\n1,2\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no column 'timestamp'") as e:
+        Readings(path, ReadOptions())
+    assert len(str(e.value)) < 600
