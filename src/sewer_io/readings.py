@@ -14,10 +14,13 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from sewer_rules.monitoring.analysis import Options, Report, read_options, report_of
 from sewer_rules.monitoring.readings import (
@@ -31,6 +34,30 @@ from sewer_rules.monitoring.readings import (
 )
 from sewer_rules.monitoring.series import Series
 from sewer_rules.parameters import load_jurisdiction
+
+
+@dataclass(frozen=True)
+class ParquetSize:
+    """What a Parquet file's footer declares: its rows, and the bytes of its pages
+    decompressed (before their encodings are undone: a run of one value stays small)."""
+
+    rows: int
+    decompressed: int
+
+
+def parquet_size(path: Path) -> ParquetSize:
+    """The size a Parquet file declares (:class:`ParquetSize`), read from its footer alone —
+    nothing is decompressed; :class:`ReadingsError` when the file has no readable footer."""
+    try:
+        meta = pq.read_metadata(path)
+    except (pa.ArrowException, OSError) as e:
+        raise ReadingsError(f"{path}: cannot read: {first_line(e)}") from None
+    decompressed = sum(
+        meta.row_group(g).column(c).total_uncompressed_size
+        for g in range(meta.num_row_groups)
+        for c in range(meta.num_columns)
+    )
+    return ParquetSize(int(meta.num_rows), int(decompressed))
 
 
 def scan(path: Path) -> pl.LazyFrame:

@@ -279,3 +279,25 @@ def test_a_file_naming_thousands_of_unknown_facilities_is_refused_row_by_row(
     report = import_lab_file((HEADER + rows).encode(), "junk.csv", town.u("superintendent"))
     assert not report.stored and len(report.errors) == 40_000
     assert {f for _, f, _ in report.errors} == {"facility"}
+
+
+def test_a_sample_id_recorded_long_before_is_refused_not_a_server_error(
+    town: Town, fac: Any
+) -> None:
+    """The sample id of a sample recorded months away (outside the window the import looks
+    in): the database's unique constraint refuses it, reported — the bulk insertion's driver
+    error used to escape as sqlite3/psycopg's own IntegrityError, a server error."""
+    boss = town.u("superintendent")
+    first = HEADER + "S9,2026-01-05T10:00,grab,pH,7.0,SU,OTHER-PLANT,CM-1,,,,,\n"
+    assert import_lab_file(first.encode(), "jan.csv", boss, today=date(2026, 9, 1)).stored
+    later = HEADER + "S9,2026-08-05T10:00,grab,pH,7.1,SU,OTHER-PLANT,CM-1,,,,,\n"
+    report = import_lab_file(later.encode(), "aug.csv", boss, today=date(2026, 9, 1))
+    assert not report.stored and "already recorded for its facility" in report.refused
+    assert LabImport.objects.count() == 1 and SamplingEvent.objects.count() == 1
+
+
+def test_a_control_character_in_a_cell_is_a_row_error(town: Town, fac: Any) -> None:
+    text = HEADER + "S1,2026-03-02T10:42,grab,pH,7.0,SU,OTHER-PLANT,CM-1,,,I.\x00Moreau,,\n"
+    report = import_lab_file(text.encode(), "nul.csv", town.u("superintendent"))
+    assert (2, "collected_by", "holds the control character NUL: remove it") in report.errors
+    assert not report.stored and not LabResult.objects.exists()

@@ -36,7 +36,8 @@ def _field(f: forms.Field) -> serializers.Field[Any, Any, Any, Any]:
     if isinstance(f, forms.DateField):
         return serializers.DateField(**common)
     if isinstance(f, forms.FileField):
-        return serializers.ListField(child=serializers.FileField(), **common)
+        # an empty file is let through: the service refuses it with a message naming it
+        return serializers.ListField(child=serializers.FileField(allow_empty_file=True), **common)
     return serializers.CharField(**common)
 
 

@@ -227,6 +227,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["sewer_office.api.permissions.OfficeUser"],
+    # JSON with its nesting bounded (a body 100,000 deep is a 400, not a RecursionError)
+    "DEFAULT_PARSER_CLASSES": [
+        "sewer_office.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_FILTER_BACKENDS": ["sewer_office.core.filters.OfficeFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,

@@ -8,12 +8,11 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
 from . import audit
-from .errors import InvalidInput
+from .errors import InvalidInput, shorten, upload_refused
 from .models import Attachment
 from .storage import files_of_transaction, store_upload
 
@@ -24,6 +23,8 @@ SIGNATURES: dict[str, tuple[bytes, ...]] = {
     "JPEG": (b"\xff\xd8\xff",),
     "TIFF": (b"II*\x00", b"MM\x00*"),
 }
+#: The longest title an attachment keeps (its field's length; a longer file name is cut).
+TITLE_LENGTH = 200
 #: What documents and plans sent through the portal may be.
 DOCUMENT_KINDS = ("PDF", "PNG", "JPEG", "TIFF")
 
@@ -40,17 +41,16 @@ def kind_of(upload: Any) -> str | None:
 
 
 def check_upload(upload: Any, kinds: tuple[str, ...] | None = None, field: str = "files") -> None:
-    """Refuse a file over ``SEWER_USE_MAX_UPLOAD_BYTES`` or, with ``kinds``, of another kind."""
-    limit = settings.SEWER_USE_MAX_UPLOAD_BYTES
-    if upload.size > limit:
-        raise InvalidInput(
-            {field: [f"{upload.name}: larger than the {limit // (1024 * 1024)} MB allowed."]}
-        )
+    """Refuse an empty file, one over ``SEWER_USE_MAX_UPLOAD_BYTES`` (by its declared size,
+    before it is read) or, with ``kinds``, of another kind."""
+    refusal = upload_refused(str(upload.name or "file"), int(upload.size))
+    if refusal:
+        raise InvalidInput({field: [refusal + "."]})
     if kinds is not None and kind_of(upload) not in kinds:
         raise InvalidInput(
             {
                 field: [
-                    f"{upload.name}: not a {', '.join(kinds[:-1])} or {kinds[-1]} file (its "
+                    f"{shorten(str(upload.name))}: not a {', '.join(kinds[:-1])} or {kinds[-1]} file (its "
                     "content, not its name, is checked); scan or save the document as PDF."
                 ]
             }
@@ -76,7 +76,7 @@ def attach(
     att = Attachment(
         content_type=ContentType.objects.get_for_model(record),
         object_id=str(record.pk),
-        title=title or upload.name,
+        title=shorten(title or upload.name, TITLE_LENGTH),
         size=upload.size,
         sha256=digest.hexdigest(),
         uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,

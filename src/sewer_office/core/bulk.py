@@ -97,13 +97,18 @@ def _for_postgres(frame: pl.DataFrame) -> pl.DataFrame:
 
 def insert(model: type[models.Model], frame: pl.DataFrame, batch: int = 200_000) -> int:
     """Insert ``frame`` (columns = db columns; ids included, or left to the database) into
-    ``model``'s table."""
+    ``model``'s table.
+
+    The driver's own cursor does the work (``COPY``, ``executemany``): its errors are raised
+    as Django's (``IntegrityError``, ``DataError``...), as any query's, so that a caller's
+    ``except IntegrityError`` sees a unique constraint refusing a row.
+    """
     frame = complete(model, frame)
     if frame.height == 0:
         return 0
     table = connection.ops.quote_name(model._meta.db_table)
     names = ", ".join(connection.ops.quote_name(c) for c in frame.columns)
-    with connection.cursor() as cursor:
+    with connection.cursor() as cursor, connection.wrap_database_errors:
         if connection.vendor == "postgresql":
             _copy(cursor, table, names, _for_postgres(frame), batch)
             _reset_sequence(cursor, model)

@@ -12,6 +12,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 
+# shorten: the lowest layer's (a 200,000-digit value is not echoed whole), used here and by
+# the office's modules through this one (re-exported)
+from sewer_rules.hostile import shorten as shorten
+
 
 class OfficeError(Exception):
     """Base of the errors a service raises with a message meant for the user."""
@@ -53,13 +57,9 @@ class InvalidInput(OfficeError):
         self.form = form
 
 
-#: How much of a user's input a message may quote (a 200,000-digit value is not echoed whole).
-QUOTE_LIMIT = 80
-
-
-def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` cut to ``limit`` characters with an ellipsis, for quoting input in a message."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _amount(size: int) -> str:
+    mb = 1024 * 1024
+    return f"{size // mb} MB" if size >= mb and size % mb == 0 else f"{size:,} bytes"
 
 
 def upload_too_large(name: str, size: int) -> str | None:
@@ -71,4 +71,14 @@ def upload_too_large(name: str, size: int) -> str | None:
     limit = int(settings.SEWER_USE_MAX_UPLOAD_BYTES)
     if size <= limit:
         return None
-    return f"{shorten(name)}: {size:,} bytes, larger than the {limit // (1024 * 1024)} MB allowed"
+    return f"{shorten(name)}: {size:,} bytes, larger than the {_amount(limit)} allowed"
+
+
+def upload_refused(name: str, size: int) -> str | None:
+    """The refusal of an upload by its declared size — empty, or over the cap
+    (:func:`upload_too_large`) — naming the file; None when its size is acceptable. Every
+    upload of the office is checked here before it is read (the forms let an empty file
+    through, so that this message, which names it, is the one shown)."""
+    if size == 0:
+        return f"{shorten(name)}: an empty file (0 bytes)"
+    return upload_too_large(name, size)

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.core.files.storage import FileSystemStorage, Storage
 
-from .errors import InvalidInput
+from .errors import InvalidInput, shorten
 
 _stored: contextvars.ContextVar[list[tuple[Storage, str]] | None] = contextvars.ContextVar(
     "sewer_use_stored_files", default=None
@@ -74,16 +74,32 @@ def _reason(e: OSError) -> str:
     return e.strerror or "the file could not be written"
 
 
+#: The longest file name stored (a file system allows 255 bytes; the storage may add a
+#: suffix to make a name unique): a longer name keeps its start and its extension.
+STORED_NAME_LENGTH = 100
+
+
+def stored_name(name: str) -> str:
+    """``name`` (the upload's, already without directories) short enough to store."""
+    if len(name.encode("utf-8")) <= STORED_NAME_LENGTH:
+        return name
+    stem, dot, ext = name.rpartition(".")
+    suffix = f".{ext[:10]}" if dot and stem else ""
+    room = STORED_NAME_LENGTH - len(suffix.encode("utf-8"))
+    return (stem if suffix else name).encode("utf-8")[:room].decode("utf-8", "ignore") + suffix
+
+
 def store_upload(att: Any, upload: Any, field: str) -> None:
-    """Save ``upload`` as ``att.file`` (not yet the row); a storage failure is refused with a
-    message naming the file, and nothing of it is kept."""
+    """Save ``upload`` as ``att.file`` (not yet the row) under a name short enough for any
+    file system (:func:`stored_name`); a storage failure is refused with a message naming
+    the file, and nothing of it is kept."""
     try:
-        att.file.save(upload.name, upload, save=False)
+        att.file.save(stored_name(str(upload.name or "file")), upload, save=False)
     except OSError as e:
         raise InvalidInput(
             {
                 field: [
-                    f"{upload.name}: not stored — {_reason(e)}; nothing of this submission was "
+                    f"{shorten(str(upload.name))}: not stored — {_reason(e)}; nothing of this submission was "
                     "kept. Tell the office's administrator, then submit it again."
                 ]
             }

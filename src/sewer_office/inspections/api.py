@@ -11,10 +11,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from sewer_office.api.parsers import JSONParser
 from sewer_office.core.errors import InvalidInput
 from sewer_office.findings.services import findings_of
 from sewer_office.monitoring.models import SamplingEvent
@@ -164,7 +165,7 @@ class AddendumInputSerializer(serializers.Serializer[Any]):
 
 
 class PhotoSerializer(serializers.Serializer[Any]):
-    photo = serializers.FileField()
+    photo = serializers.FileField(allow_empty_file=True)  # refused by the service, naming it
     title = serializers.CharField(required=False, allow_blank=True, default="")
 
 

@@ -86,6 +86,10 @@ class PhotosField(forms.FileField):
 
     widget = CameraInput
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_empty_file", True)  # refused by the service, naming the file
+        super().__init__(*args, **kwargs)
+
     def clean(self, data: Any, initial: Any = None) -> Any:
         files = data if isinstance(data, list | tuple) else ([data] if data else [])
         return [super(PhotosField, self).clean(f, initial) for f in files]
@@ -171,7 +175,7 @@ class CompleteForm(forms.Form):
 
 
 class PhotoForm(forms.Form):
-    photo = forms.FileField(help_text="JPEG, PNG, GIF or WebP.")
+    photo = forms.FileField(allow_empty_file=True, help_text="JPEG, PNG, GIF or WebP.")
     title = forms.CharField(max_length=200, required=False)
 
 

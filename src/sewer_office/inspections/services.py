@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.db import models, transaction
@@ -28,7 +27,14 @@ from sewer_office.accounts.roles import (
     is_staff_member,
 )
 from sewer_office.core import audit
-from sewer_office.core.errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
+from sewer_office.core.errors import (
+    Blocked,
+    Forbidden,
+    InvalidInput,
+    TransitionNotAllowed,
+    shorten,
+    upload_refused,
+)
 from sewer_office.core.models import Attachment
 from sewer_office.core.storage import files_of_transaction, store_upload
 from sewer_office.findings.choices import FindingKind
@@ -336,12 +342,12 @@ def add_addendum(inspection: Inspection, actor: Any, text: str) -> InspectionAdd
 
 
 def _check_photo(upload: Any, field: str = "photo") -> None:
-    limit = min(MAX_PHOTO_BYTES, settings.SEWER_USE_MAX_UPLOAD_BYTES)
-    name = getattr(upload, "name", "photo")
-    if upload.size > limit:
-        raise InvalidInput(
-            {field: [f"{name}: larger than the {limit // (1024 * 1024)} MB allowed."]}
-        )
+    name = shorten(str(getattr(upload, "name", "") or "photo"))
+    refusal = upload_refused(name, int(upload.size))
+    if refusal is None and upload.size > MAX_PHOTO_BYTES:
+        refusal = f"{name}: larger than the {MAX_PHOTO_BYTES // (1024 * 1024)} MB a photo may be"
+    if refusal:
+        raise InvalidInput({field: [refusal + "."]})
     declared = (getattr(upload, "content_type", "") or "").split(";")[0].strip().lower()
     head = upload.read(16)
     upload.seek(0)

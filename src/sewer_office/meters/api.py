@@ -21,11 +21,12 @@ from django.urls import URLPattern
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
+from sewer_office.api.parsers import JSONParser
 from sewer_office.core.errors import InvalidInput
 from sewer_office.monitoring.models import SamplingPoint
 

@@ -25,8 +25,9 @@ from typing import Any
 import polars as pl
 from django.conf import settings
 
-from sewer_io.readings import Readings
-from sewer_office.core.errors import OfficeError
+from sewer_io.readings import Readings, parquet_size
+from sewer_office.core.errors import OfficeError, shorten, upload_refused
+from sewer_rules.hostile import TextRefused, utf8_text
 from sewer_rules.monitoring.readings import (
     MAX_DECIMALS,
     ReadingsError,
@@ -38,6 +39,11 @@ from sewer_rules.units import UnitError, convert, terminates
 
 #: Row errors listed at most (the total is always counted).
 MAX_ERRORS = 1000
+#: The fewest bytes a reading takes in a CSV file ("2026-03-02T00:00,1" and its line end):
+#: a Parquet file may hold as many readings as a CSV file at the upload cap could.
+MIN_ROW_BYTES = 16
+#: How many times the upload cap a Parquet file may decompress to (its pages, as declared).
+PARQUET_EXPANSION = 8
 SUFFIXES = (".csv", ".parquet", ".pq")
 
 
@@ -58,12 +64,42 @@ class ReadFile:
     errors_total: int = 0
 
 
-def _with_meter_columns(path: Path, ident: str, parameter: str, folder: str) -> Path:
+def _bounded(path: Path, name: str) -> None:
+    """Refuse what a file would become once read, before reading it: a CSV file that is not
+    UTF-8 text (naming the line), or a Parquet file whose footer declares more readings —
+    or more bytes decompressed — than a file at the upload cap could hold (a Parquet
+    "bomb": a few kilobytes that decompress to millions of rows or a value of megabytes)."""
+    limit = int(settings.SEWER_USE_MAX_UPLOAD_BYTES)
+    if path.suffix.lower() == ".csv":
+        try:
+            utf8_text(path.read_bytes())
+        except TextRefused as e:
+            raise UploadUnusable(f"{name}: {e}") from None
+        return
+    try:
+        size = parquet_size(path)
+    except ReadingsError as e:
+        raise UploadUnusable(str(e).replace(str(path), name)) from None
+    most = limit // MIN_ROW_BYTES
+    if size.rows > most:
+        raise UploadUnusable(
+            f"{name}: a Parquet file of {size.rows:,} readings, more than the {most:,} a file "
+            f"of readings within the upload cap may hold"
+        )
+    if size.decompressed > PARQUET_EXPANSION * limit:
+        raise UploadUnusable(
+            f"{name}: a Parquet file that decompresses to {size.decompressed:,} bytes, more "
+            f"than {PARQUET_EXPANSION} times the upload cap ({limit:,} bytes)"
+        )
+
+
+def _with_meter_columns(path: Path, ident: str, parameter: str, folder: str, name: str) -> Path:
     """The file itself, or a copy with the meter's ``meter``/``parameter`` columns added
     (same rows in the same order, so row numbers are the user's)."""
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
-        raise UploadUnusable(f"{path.name}: readings must be a .csv or .parquet file")
+        raise UploadUnusable(f"{name}: readings must be a .csv or .parquet file")
+    _bounded(path, name)
     try:
         if suffix == ".csv":
             frame = pl.read_csv(path, infer_schema=False, raise_if_empty=False)
@@ -71,7 +107,7 @@ def _with_meter_columns(path: Path, ident: str, parameter: str, folder: str) -> 
             frame = pl.read_parquet(path)
     except (pl.exceptions.PolarsError, OSError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise UploadUnusable(f"{path.name}: cannot read: {first}") from None
+        raise UploadUnusable(f"{name}: cannot read: {shorten(first, 200)}") from None
     have = {c.strip().lower() for c in frame.columns}
     add = [
         pl.lit(value, dtype=pl.String).alias(name)
@@ -105,17 +141,21 @@ def _places(x: Fraction) -> int:
     return places
 
 
-def read_for_meter(path: Path, *, ident: str, parameter: str, unit: str, timezone: str) -> ReadFile:
+def read_for_meter(
+    path: Path, *, ident: str, parameter: str, unit: str, timezone: str, name: str = ""
+) -> ReadFile:
     """Read ``path`` for meter ``ident`` (see the module docstring); UploadUnusable if the
-    file cannot be used at all. Row errors are collected, not raised."""
+    file cannot be used at all, named ``name`` (the user's name for it; the path's own by
+    default). Row errors are collected, not raised."""
     out = ReadFile()
+    name = shorten(name or path.name)
     with tempfile.TemporaryDirectory(prefix="sewer-meter-") as folder:
-        source = _with_meter_columns(path, ident, parameter, folder)
+        source = _with_meter_columns(path, ident, parameter, folder, name)
         try:
             readings = Readings(source, ReadOptions(timezone=timezone, max_errors=MAX_ERRORS))
             found: list[Series] = list(readings.series())
         except ReadingsError as e:
-            raise UploadUnusable(str(e).replace(str(source), path.name)) from None
+            raise UploadUnusable(str(e).replace(str(source), name)) from None
     out.errors.extend(readings.errors)
     out.errors_total = readings.errors_total
     mine: list[Series] = []
@@ -170,10 +210,10 @@ def stored_upload(upload: Any) -> Iterator[Path]:
     name = str(getattr(upload, "name", "") or "readings")
     suffix = Path(name).suffix.lower()
     if suffix not in SUFFIXES:
-        raise UploadUnusable(f"{name}: readings must be a .csv or .parquet file")
-    limit = int(settings.SEWER_USE_MAX_UPLOAD_BYTES)
-    if upload.size > limit:
-        raise UploadUnusable(f"{name}: larger than the {limit // (1024 * 1024)} MB allowed")
+        raise UploadUnusable(f"{shorten(name)}: readings must be a .csv or .parquet file")
+    refusal = upload_refused(name, int(upload.size))
+    if refusal:
+        raise UploadUnusable(refusal)
     with tempfile.TemporaryDirectory(prefix="sewer-upload-") as folder:
         path = Path(folder) / f"upload{suffix}"
         with path.open("wb") as out:

@@ -11,6 +11,7 @@ from .choices import ReportChannel
 
 class UploadForm(forms.Form):
     file = forms.FileField(
+        allow_empty_file=True,  # refused by the upload, with a message naming the file
         label="Readings file (.csv or .parquet)",
         help_text="Columns timestamp and value (meter, parameter, unit optional); "
         "appended after the last stored reading.",

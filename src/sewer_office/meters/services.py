@@ -25,7 +25,7 @@ from django.utils import timezone
 from sewer_office.accounts.access import can_see
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role, is_staff_member
 from sewer_office.core import audit, bulk
-from sewer_office.core.errors import Forbidden, InvalidInput, OfficeError
+from sewer_office.core.errors import Forbidden, InvalidInput, OfficeError, shorten
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import record_finding
 from sewer_office.monitoring.models import SamplingPoint
@@ -253,7 +253,7 @@ def upload_readings(
             "Readings are uploaded by the Superintendent, the engineer or the facility."
         )
     path = Path(path)
-    name = source_name or path.name
+    name = shorten(source_name or path.name)
     p = params()
     digest = sha256_of(path)
     if meter.uploads.filter(sha256=digest).exists():
@@ -262,7 +262,12 @@ def upload_readings(
             [RowError(0, "file", "the same file was already uploaded for this meter")],
         )
     data = read_for_meter(
-        path, ident=meter.ident, parameter=meter.parameter, unit=meter.unit, timezone=p.timezone
+        path,
+        ident=meter.ident,
+        parameter=meter.parameter,
+        unit=meter.unit,
+        timezone=p.timezone,
+        name=name,
     )
     if data.errors_total:
         more = data.errors_total - len(data.errors)

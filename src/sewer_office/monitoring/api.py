@@ -21,11 +21,12 @@ from django.urls import URLPattern
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
+from sewer_office.api.parsers import JSONParser
 from sewer_office.core.errors import InvalidInput
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import review_finding

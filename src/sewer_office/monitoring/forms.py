@@ -16,6 +16,7 @@ from .models import SamplingPoint
 
 class LabFileForm(forms.Form):
     file = forms.FileField(
+        allow_empty_file=True,  # refused by the import, with a message naming the file
         label="Laboratory file (CSV)",
         help_text=(
             "Columns of sewer-use check plus facility and sampling_point; optional "

@@ -37,7 +37,7 @@ from sewer_io.check_io import UnusableFile, frame_with_rows
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit, bulk
-from sewer_office.core.errors import Forbidden, shorten, upload_too_large
+from sewer_office.core.errors import Forbidden, shorten, upload_refused
 from sewer_office.findings.choices import FindingKind, ReviewState
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import QUIET_STATUSES
@@ -46,6 +46,7 @@ from sewer_rules.analytes import resolve
 from sewer_rules.evaluation import Evaluation, evaluate_table
 from sewer_rules.evaluation.permit_limits import PermitLimits
 from sewer_rules.evaluation.prepare import parse_datetimes
+from sewer_rules.hostile import CONTROL_PATTERN, TextRefused, control_character, utf8_text
 from sewer_rules.parameters import ParameterSet, load_jurisdiction
 
 from .choices import ImportSource
@@ -78,7 +79,7 @@ __all__ = ["ImportReport", "UnusableFile", "import_lab_file", "read_lab_bytes", 
 def read_upload(upload: Any) -> bytes:
     """An uploaded laboratory file's bytes, refused by its size before it is read."""
     name = str(getattr(upload, "name", "") or "upload")
-    refusal = upload_too_large(name, int(upload.size))
+    refusal = upload_refused(name, int(upload.size))
     if refusal:
         raise UnusableFile(refusal)
     return cast(bytes, upload.read())
@@ -121,7 +122,7 @@ class ImportReport:
 
 def read_lab_bytes(data: bytes, source_name: str) -> pl.DataFrame:
     """The file as text columns plus ``row``; :class:`UnusableFile` when it cannot be read."""
-    refusal = upload_too_large(source_name, len(data))
+    refusal = upload_refused(source_name, len(data))
     if refusal:
         raise UnusableFile(refusal)
     name_limit = LabImport._meta.get_field("source_name").max_length or 0
@@ -130,8 +131,10 @@ def read_lab_bytes(data: bytes, source_name: str) -> pl.DataFrame:
             f"{shorten(source_name)}: a file name of {len(source_name)} characters, longer than "
             f"the {name_limit} stored"
         )
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]  # a UTF-8 byte order mark (spreadsheets write one) is not a header
+    try:  # a UTF-8 byte order mark (spreadsheets write one) is dropped, not a header
+        data = utf8_text(data).encode("utf-8")
+    except TextRefused as e:
+        raise UnusableFile(f"{shorten(source_name)}: {e}") from None
     try:
         frame = pl.read_csv(
             io.BytesIO(data), infer_schema=False, encoding="utf8", raise_if_empty=False
@@ -405,6 +408,21 @@ def _lengths(raw: pl.DataFrame) -> list[tuple[int, str, str]]:
     return errors
 
 
+def _controls(raw: pl.DataFrame) -> list[tuple[int, str, str]]:
+    """Rows with a control character (NUL...) in a cell: no record may hold one (PostgreSQL
+    refuses a NUL in text), so the row is refused with its field, not stored or failed."""
+    errors: list[tuple[int, str, str]] = []
+    for column in raw.columns:
+        if column == "row" or raw.schema[column] != pl.String:
+            continue
+        bad = raw.filter(pl.col(column).str.contains(CONTROL_PATTERN).fill_null(False))
+        for row, text in bad.select("row", column).iter_rows():
+            errors.append(
+                (row, column, f"holds the control character {control_character(text)}: remove it")
+            )
+    return errors
+
+
 def _custody(raw: pl.DataFrame, tz: str) -> tuple[pl.DataFrame, list[tuple[int, str, str]]]:
     cols: dict[str, pl.Series] = {}
     errors = []
@@ -486,7 +504,7 @@ def import_lab_file(
     report.rows = raw.height
     params = params_in_force()
     fac, errors = _facilities(raw, actor)
-    errors += _lengths(raw)
+    errors += _lengths(raw) + _controls(raw)
     est_ids = [int(i) for i in fac.get_column("est").drop_nulls().unique().to_list()]
     sp, sp_errors = _sampling_points(raw, fac)
     errors += sp_errors

@@ -193,7 +193,7 @@ class LabImportSerializer(serializers.ModelSerializer[LabImport]):
 
 
 class UploadSerializer(serializers.Serializer[Any]):
-    file = serializers.FileField()
+    file = serializers.FileField(allow_empty_file=True)  # refused by the import, naming it
     dry_run = serializers.BooleanField(default=False)
 
 

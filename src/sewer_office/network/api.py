@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.api.permissions import OfficeUser
+from sewer_office.core.errors import shorten, upload_refused
 
 from . import services as ns
 
@@ -104,18 +105,23 @@ def import_network(request: Request) -> Response:
     data: Any = request.data
     geojson = data.get("geojson") if hasattr(data, "get") else None
     upload = request.FILES.get("file")
+    name = str(getattr(upload, "name", "") or "")
     if upload is not None:
-        geojson = upload.read().decode("utf-8", errors="replace")
+        refusal = upload_refused(name or "network", int(upload.size))
+        if refusal:
+            return Response({"detail": refusal}, status=400)
+        geojson = upload.read()  # bytes: the service reads them as UTF-8 and names the file
     if geojson is None:
         return Response({"detail": 'send the network as "geojson" (JSON) or "file"'}, status=400)
-    text = geojson if isinstance(geojson, str) else json.dumps(geojson)
+    text = geojson if isinstance(geojson, str | bytes) else json.dumps(geojson)
     replace = str(data.get("replace", "")).lower() in ("1", "true", "yes", "on")
     try:
-        version = ns.import_network(
-            text, request.user, replace=replace, source_name=getattr(upload, "name", "")
-        )
+        version = ns.import_network(text, request.user, replace=replace, source_name=name)
     except ns.NetworkRefused as e:
-        return Response({"detail": "refused, nothing stored", "errors": e.issues}, status=400)
+        named = f"{shorten(name)}: " if name else ""
+        return Response(
+            {"detail": f"{named}refused, nothing stored", "errors": e.issues}, status=400
+        )
     return Response(
         {
             "id": version.pk,

@@ -19,11 +19,12 @@ from django.utils import timezone
 
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
-from sewer_office.core.errors import Blocked, Forbidden
+from sewer_office.core.errors import Blocked, Forbidden, shorten
 from sewer_office.findings.choices import ReviewState
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import QUIET_STATUSES
 from sewer_office.registry.models import Establishment, Property
+from sewer_rules.hostile import TextRefused, utf8_text
 from sewer_rules.network import (
     Network,
     NetworkError,
@@ -99,14 +100,15 @@ def _properties(parcels: list[str]) -> dict[str, Property]:
 
 
 def import_network(
-    geojson_text: str, actor: Any, *, replace: bool = False, source_name: str = ""
+    geojson: str | bytes, actor: Any, *, replace: bool = False, source_name: str = ""
 ) -> NetworkVersion:
     """Validate and store a network as the new active version (all or nothing).
 
     Refused (:class:`NetworkRefused`, every issue listed) when the file has errors, names
     parcels not in the registry, is identical to a stored version, or when an active network
-    exists and ``replace`` is not given. :class:`NetworkUnusable` for an unreadable file.
-    ``actor`` None is the server's operator at the command line.
+    exists and ``replace`` is not given. :class:`NetworkUnusable` for an unreadable file —
+    bytes that are not UTF-8 (a byte order mark is dropped), JSON nested too deeply — named
+    by ``source_name``. ``actor`` None is the server's operator at the command line.
     """
     if actor is not None and not (
         has_role(actor, *IMPORT_ROLES) or getattr(actor, "is_superuser", False)
@@ -114,10 +116,14 @@ def import_network(
         raise Forbidden(
             "Importing the sewer network is reserved to the Superintendent or the engineer."
         )
+    named = f" {shorten(source_name)}" if source_name else ""
     try:
+        geojson_text = (
+            utf8_text(geojson) if isinstance(geojson, bytes) else geojson.lstrip("\ufeff")
+        )
         network = loads_geojson(geojson_text)
-    except NetworkFormatError as e:
-        raise NetworkUnusable(f"Unusable network file: {e}") from None
+    except (NetworkFormatError, TextRefused) as e:
+        raise NetworkUnusable(f"Unusable network file{named}: {e}") from None
     except NetworkError as e:
         raise NetworkRefused([str(i) for i in e.issues]) from None
     parcels = {c.parcel for c in network.connections}

@@ -16,13 +16,14 @@ from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.api.forms import form_serializer, reason_serializer
+from sewer_office.api.parsers import JSONParser
 from sewer_office.core import audit
 from sewer_office.core.attachments import DOCUMENT_KINDS, attach_all
 from sewer_office.core.errors import InvalidInput

@@ -6,15 +6,16 @@ the persons they represent and those persons' properties, buildings and establis
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 from django import forms
+from django.http import QueryDict
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.forms import DateInput
 from sewer_office.registry.models import Building, Establishment, Person, Property
+from sewer_rules.hostile import JSONRefused, loads_json
 from sewer_rules.ordinance.s196_18_building_sewers import (
     LIFTS,
     SANITARY_SOURCES,
@@ -59,6 +60,7 @@ class MultipleFileField(forms.FileField):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("widget", MultipleFileInput())
         kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_empty_file", True)  # refused on filing, naming the file
         super().__init__(*args, **kwargs)
 
     def clean(self, data: Any, initial: Any = None) -> list[Any]:
@@ -141,6 +143,10 @@ OWNER_WORDS: dict[str, tuple[str, str]] = {
 }
 
 
+#: The longest design (JSON text) the filing form takes: a design of a hundred buildings.
+DESIGN_JSON_LIMIT = 50_000
+
+
 class BuildingSewerForm(ApplicationForm):
     property = forms.ModelChoiceField(queryset=Property.objects.none())
     building = forms.ModelChoiceField(queryset=Building.objects.none(), required=False)
@@ -171,6 +177,16 @@ class BuildingSewerForm(ApplicationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # A design longer than any building's is refused, and not shown back in the form
+        # (the page would echo it whole): the error says how long it was.
+        self.design_too_long = 0
+        raw = self.data.get("design_json") if self.is_bound else None
+        if isinstance(raw, str) and len(raw) > DESIGN_JSON_LIMIT:
+            self.design_too_long = len(raw)
+            # a copy (a QueryDict keeps its lists: connected_sources) without the design
+            shown = self.data.copy() if isinstance(self.data, QueryDict) else dict(self.data)
+            shown["design_json"] = ""
+            self.data = shown
 
         cast(forms.ChoiceField, self.fields["connected_sources"]).choices = [
             *SANITARY_SOURCES.items(),
@@ -189,11 +205,18 @@ class BuildingSewerForm(ApplicationForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if self.design_too_long:
+            self.add_error(
+                "design_json",
+                f"a design of {self.design_too_long:,} characters, longer than the "
+                f"{DESIGN_JSON_LIMIT:,} a design may have",
+            )
+            return data
         raw = (data.get("design_json") or "").strip()
         if raw:
             try:
-                design = json.loads(raw)
-            except json.JSONDecodeError as e:
+                design = loads_json(raw)
+            except JSONRefused as e:
                 self.add_error("design_json", f"not valid JSON: {e}")
                 return data
         else:

@@ -36,6 +36,7 @@ class LinkRequestForm(forms.Form):
     document = forms.FileField(
         label="A document showing your identity and authority (PDF, PNG, JPEG or TIFF)",
         required=False,
+        allow_empty_file=True,  # refused by the service, with a message naming the file
     )
     note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
 

@@ -6,11 +6,25 @@ of several chunks of which two or more consecutive ones are empty — exactly wh
 large CSV's columns down to a few bad rows produces (a 50,000-row file with three bad dates).
 ``pl.concat_str`` over the same columns is correct, so every message of the engine is built
 here with it instead; the template keeps ``pl.format``'s ``{}`` placeholders.
+
+Every value a message quotes is shortened as :func:`sewer_rules.hostile.shorten` does (a
+200,000-digit value is quoted by its first 79 characters and an ellipsis).
 """
 
 from __future__ import annotations
 
 import polars as pl
+
+from sewer_rules.hostile import QUOTE_LIMIT
+
+
+def quoted(text: pl.Expr) -> pl.Expr:
+    """``text`` shortened for a message, like :func:`sewer_rules.hostile.shorten`."""
+    return (
+        pl.when(text.str.len_chars() > QUOTE_LIMIT)
+        .then(pl.concat_str([text.str.slice(0, QUOTE_LIMIT - 1), pl.lit("…")]))
+        .otherwise(text)
+    )
 
 
 def format_text(template: str, *args: pl.Expr | str) -> pl.Expr:
@@ -24,7 +38,7 @@ def format_text(template: str, *args: pl.Expr | str) -> pl.Expr:
             exprs.append(pl.lit(piece, dtype=pl.String))
         if i < len(args):
             arg = args[i]
-            exprs.append((pl.col(arg) if isinstance(arg, str) else arg).cast(pl.String))
+            exprs.append(quoted((pl.col(arg) if isinstance(arg, str) else arg).cast(pl.String)))
     if not exprs:
         return pl.lit("", dtype=pl.String)
     return pl.concat_str(exprs)

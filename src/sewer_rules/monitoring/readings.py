@@ -66,6 +66,7 @@ import numpy.typing as npt
 import polars as pl
 
 from sewer_rules.analytes import BY_NAME, SPELLINGS, normalize_spelling
+from sewer_rules.hostile import shorten
 from sewer_rules.units import ALIASES, UNITS, UnitError, conversion
 
 from .series import I64, Series, iso, zone
@@ -163,7 +164,7 @@ def _columns(path: Path, lf: pl.LazyFrame) -> dict[str, tuple[str, pl.DataType]]
         found[key] = (name, dtype)
     for need in REQUIRED:
         if need not in found:
-            have = ", ".join(repr(n) for n in schema.names()) or "none"
+            have = shorten(", ".join(shorten(repr(n)) for n in schema.names()[:20]), 400)
             raise ReadingsError(f"{path}: no column {need!r} (columns: {have})")
     return found
 
@@ -493,7 +494,9 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
     with ThreadPoolExecutor(max_workers=1) as pool:
         pending = pool.submit(aware_instants, raw.get_column(ts_name))
         valued = raw.with_columns(
-            value.str.contains(_FAST_VALUE).alias("__pf"), dec.cast(pl.Int32).alias("__dec")
+            # a value longer than MAX_DIGITS characters takes the checked path (its digits)
+            (value.str.contains(_FAST_VALUE) & (value.str.len_bytes() <= MAX_DIGITS)).alias("__pf"),
+            dec.cast(pl.Int32).alias("__dec"),
         )
         instants = pending.result()
     marked = valued.with_columns(pl.Series("__tf", instants, dtype=pl.Int64))
@@ -762,8 +765,9 @@ class _Builder:
         tz = self.options.timezone
         first, second = _offsets_of_repeated(text, tz)
         offset = _offset_before(text, tz)
+        quoted = shorten(text)  # a 200,000-digit value is not echoed whole
         return field, template.format(
-            text, text, text, tz=tz, offset=offset, first=first, second=second
+            quoted, quoted, quoted, tz=tz, offset=offset, first=first, second=second
         )
 
     def _dedupe(

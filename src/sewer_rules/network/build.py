@@ -36,11 +36,16 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from sewer_rules.hostile import control_character, shorten
+
 from .geo import CRS, Point
 from .model import Connection, Manhole, NetworkError, NetworkIssue, Pipe
 from .network import Network, gc_paused
 
 KINDS = ("manhole", "pipe", "connection")
+#: The longest id (of a manhole, pipe, connection or parcel) a network may give: the office
+#: stores 60 characters (a tax parcel id, 40, is matched against the registry).
+MAX_ID_LENGTH = 60
 #: a pipe end farther than this from its manhole is reported (warning)
 ENDPOINT_TOLERANCE_M = 1.0
 #: a connection's point farther than this from its pipe is reported (warning)
@@ -173,9 +178,9 @@ def _classify(raw: RawFeature, ctx: _Ctx) -> _Feature | None:
     kind = props.get("kind")
     f = _Feature(raw, kind if kind in KINDS else None, props)
     if raw.source == "features" and data.get("type") != "Feature":
-        f.issue(ctx, "type", f'expected "Feature", found {data.get("type")!r}')
+        f.issue(ctx, "type", f'expected "Feature", found {shorten(repr(data.get("type")))}')
     if f.kind is None:
-        f.issue(ctx, "kind", f"must be manhole, pipe or connection, found {kind!r}")
+        f.issue(ctx, "kind", f"must be manhole, pipe or connection, found {shorten(repr(kind))}")
         return None
     f.fid = _ident(f, "id", ctx, required=f.kind != "connection")
     for field_name, message in raw.problems:
@@ -190,11 +195,20 @@ def _ident(f: _Feature, name: str, ctx: _Ctx, *, required: bool) -> str | None:
             f.issue(ctx, name, "missing")
         return None
     if isinstance(value, bool) or not isinstance(value, str | int):
-        f.issue(ctx, name, f"must be a string or an integer, found {value!r}")
+        f.issue(ctx, name, f"must be a string or an integer, found {shorten(repr(value))}")
         return None
     text = str(value).strip()
     if not text:
         f.issue(ctx, name, "empty")
+        return None
+    if len(text) > MAX_ID_LENGTH:
+        f.issue(
+            ctx, name, f"{len(text):,} characters, longer than the {MAX_ID_LENGTH} an id may have"
+        )
+        return None
+    control = control_character(text)
+    if control is not None:
+        f.issue(ctx, name, f"holds the control character {control}: {shorten(repr(text))}")
         return None
     return text
 
@@ -202,7 +216,7 @@ def _ident(f: _Feature, name: str, ctx: _Ctx, *, required: bool) -> str | None:
 def _public(f: _Feature, ctx: _Ctx) -> bool | None:
     value = f.props.get("public")
     if not isinstance(value, bool):
-        why = "missing" if value is None else f"must be true or false, found {value!r}"
+        why = "missing" if value is None else f"must be true or false, found {shorten(repr(value))}"
         f.issue(ctx, "public", why + " (§ 196-19 I turns on whether the sewer is public)")
         return None
     return value
@@ -214,7 +228,7 @@ def _position(f: _Feature, raw: Any, ctx: _Ctx, what: str) -> Point | None:
         or len(raw) not in (2, 3)
         or any(type(v) not in (int, float) for v in raw)
     ):
-        f.issue(ctx, "geometry", f"{what} must be 2 or 3 numbers, found {raw!r}")
+        f.issue(ctx, "geometry", f"{what} must be 2 or 3 numbers, found {shorten(repr(raw))}")
         return None
     x, y = float(raw[0]), float(raw[1])
     problem = ctx.crs.position_problem(x, y)
@@ -230,7 +244,7 @@ def _geometry(f: _Feature, ctx: _Ctx, expected: str, *, nullable: bool = False) 
         return None  # allowed, or already reported by the CSV reader
     if not isinstance(geom, dict) or geom.get("type") != expected:
         found = geom.get("type") if isinstance(geom, dict) else geom
-        f.issue(ctx, "geometry", f"a {f.kind} must be a {expected}, found {found!r}")
+        f.issue(ctx, "geometry", f"a {f.kind} must be a {expected}, found {shorten(repr(found))}")
         return None
     coords = geom.get("coordinates")
     if coords is None:
@@ -265,7 +279,9 @@ def _pipe_fields(f: _Feature, ctx: _Ctx) -> dict[str, Any]:
                 raise InvalidOperation
             out["diameter_in"] = value
         except InvalidOperation:
-            f.issue(ctx, "diameter_in", f"must be a positive number of inches, found {d!r}")
+            f.issue(
+                ctx, "diameter_in", f"must be a positive number of inches, found {shorten(repr(d))}"
+            )
     if out["from"] is not None and out["from"] == out["to"]:
         f.issue(ctx, "to", f"a pipe cannot run from manhole {out['from']} to itself")
     if f.raw.implicit_line:
@@ -305,7 +321,7 @@ def _pipes(
                 first[f.fid] = f
         for end in ("from", "to"):
             if v[end] is not None and v[end] not in manhole_first:
-                f.issue(ctx, end, f"names no manhole: {v[end]!r}")
+                f.issue(ctx, end, f"names no manhole: {shorten(repr(v[end]))}")
         coords: list[Point] | None = v["coords"]
         if f.raw.implicit_line and v["from"] in manholes and v["to"] in manholes:
             coords = [manholes[v["from"]].position, *v["bends"], manholes[v["to"]].position]
@@ -412,9 +428,9 @@ def _connections(
         if pipe is not None and manhole is not None:
             f.issue(ctx, "manhole", "name either a pipe or a manhole, not both")
         if pipe is not None and pipe not in known_pipes:
-            f.issue(ctx, "pipe", f"names no pipe: {pipe!r}")
+            f.issue(ctx, "pipe", f"names no pipe: {shorten(repr(pipe))}")
         if manhole is not None and manhole not in manhole_first:
-            f.issue(ctx, "manhole", f"names no manhole: {manhole!r}")
+            f.issue(ctx, "manhole", f"names no manhole: {shorten(repr(manhole))}")
         coords = _geometry(f, ctx, "Point", nullable=pipe is None)
         pos = _position(f, coords, ctx, "the Point") if coords is not None else None
         if not f.ok or parcel is None:

@@ -21,9 +21,10 @@ ignored. ``diameter_in`` is optional; ids may be strings or integers (read as te
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from sewer_rules.hostile import JSONRefused, TextRefused, loads_json, utf8_text
 
 from .build import RawFeature, build_network
 from .geo import CRS, CRSError, parse_crs
@@ -63,21 +64,26 @@ def parse_geojson(data: Any, *, default_crs: CRS | None = None) -> Network:
     return build_network([RawFeature("features", i, f) for i, f in enumerate(features)], crs)
 
 
-def loads_geojson(text: str, *, default_crs: CRS | None = None) -> Network:
+def loads_geojson(text: str | bytes, *, default_crs: CRS | None = None) -> Network:
+    """Decode and validate a network's GeoJSON: bytes must be UTF-8 (a byte order mark is
+    dropped); JSON nested too deeply or with numbers too long for Python is a
+    :class:`NetworkFormatError` saying so (:func:`sewer_rules.hostile.loads_json`)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise NetworkFormatError(f"not JSON: {e}") from None
+        data = loads_json(utf8_text(text) if isinstance(text, bytes) else text.lstrip("\ufeff"))
+    except (JSONRefused, TextRefused) as e:
+        raise NetworkFormatError(str(e)) from None
     return parse_geojson(data, default_crs=default_crs)
 
 
 def load_geojson(path: str | Path, *, default_crs: CRS | None = None) -> Network:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except OSError as e:
         raise NetworkFormatError(f"{path}: cannot read: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise NetworkFormatError(f"{path}: not UTF-8 text") from None
+    try:
+        text = utf8_text(data)
+    except TextRefused as e:
+        raise NetworkFormatError(f"{path}: {e}") from None
     return loads_geojson(text, default_crs=default_crs)
 
 

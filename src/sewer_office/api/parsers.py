@@ -1,0 +1,40 @@
+"""The API's JSON parser: DRF's, with the nesting of a request's JSON bounded.
+
+A body of ``[[[…]]]`` 100,000 deep made Python's decoder raise ``RecursionError`` (a server
+error) in DRF's parser; here it is a 400 saying the JSON is nested too deeply, as is any body
+nested deeper than :data:`sewer_rules.hostile.MAX_JSON_DEPTH`, and a number of more digits
+than Python reads. Every view reads JSON through it (``DEFAULT_PARSER_CLASSES`` and the
+views that name their parsers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rest_framework import parsers
+from rest_framework.exceptions import ParseError
+
+from sewer_rules.hostile import MAX_JSON_DEPTH, nesting
+
+TOO_DEEP = f"JSON parse error - nested more than {MAX_JSON_DEPTH} levels deep"
+
+
+class JSONParser(parsers.JSONParser):
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError(TOO_DEEP) from None
+        except ParseError as e:
+            if "digits" in str(e.detail):
+                raise ParseError("JSON parse error - a number of more than 4,300 digits") from None
+            raise
+        if nesting(data) > MAX_JSON_DEPTH:
+            raise ParseError(TOO_DEEP)
+        return data
