@@ -67,7 +67,7 @@ def test_the_traced_area_is_highlighted() -> None:
 
 def test_ids_are_escaped() -> None:
     data = copy.deepcopy(thirteen())
-    nasty = "MH\"<&>'\x01"
+    nasty = "MH\"<&>'"  # (a control character in an id is refused by the reader)
     for f in data["features"]:
         p = f["properties"]
         for key in ("id", "from", "to", "manhole"):
@@ -80,7 +80,7 @@ def test_ids_are_escaped() -> None:
     root = _parse(svg)  # still well-formed
     assert "<script>" not in svg
     ids = {c.get("data-id") for c in root.iter("{http://www.w3.org/2000/svg}circle")}
-    assert "MH\"<&>'\ufffd" in ids
+    assert nasty in ids
     assert root.find("svg:title", NS) is not None
     assert root.find("svg:title", NS).text == "A & B <network>"  # type: ignore[union-attr]
 

@@ -522,30 +522,22 @@ def _design(c: Any, s: Stage, p: Payload, n: int) -> Any:
     )
 
 
-def _filing(c: Any, s: Stage, p: Payload, n: int) -> Any:
-    t = s.town
-    return c.post(
-        "/permits/private-system/new/",
-        {
-            "applicant": t.owner_person.pk,  # type: ignore[union-attr]
-            "property": t.phase3_lot.pk,  # type: ignore[union-attr]
-            "system_type": "septic",
-            "files": [upload(p, n)],
-        },
-    )
+def _filing(path: str, applicant: str, place: str) -> Callable[..., Any]:
+    """A private-system filing with plans at ``path``, for the town's ``applicant``'s ``place``."""
 
+    def send(c: Any, s: Stage, p: Payload, n: int) -> Any:
+        t = s.town
+        return c.post(
+            path,
+            {
+                "applicant": getattr(t, applicant).pk,
+                "property": getattr(t, place).pk,
+                "system_type": "septic",
+                "files": [upload(p, n)],
+            },
+        )
 
-def _filing_api(c: Any, s: Stage, p: Payload, n: int) -> Any:
-    t = s.town
-    return c.post(
-        "/api/permits/private-system/",
-        {
-            "applicant": t.other_person.pk,  # type: ignore[union-attr]
-            "property": t.other_phase3_lot.pk,  # type: ignore[union-attr]
-            "system_type": "septic",
-            "files": [upload(p, n)],
-        },
-    )
+    return send
 
 
 def _link(c: Any, s: Stage, p: Payload, n: int) -> Any:
@@ -600,8 +592,20 @@ ENDPOINTS = [
         named=False,
     ),
     Endpoint("building sewer design JSON (page)", "clerk", False, DESIGN, _design, named=False),
-    Endpoint("permit filing with plans (page)", "owner", False, DOCUMENTS, _filing),
-    Endpoint("permit filing with plans (API)", "other", True, DOCUMENTS, _filing_api),
+    Endpoint(
+        "permit filing with plans (page)",
+        "owner",
+        False,
+        DOCUMENTS,
+        _filing("/permits/private-system/new/", "owner_person", "phase3_lot"),
+    ),
+    Endpoint(
+        "permit filing with plans (API)",
+        "other",
+        True,
+        DOCUMENTS,
+        _filing("/api/permits/private-system/", "other_person", "other_phase3_lot"),
+    ),
     Endpoint(
         "permit files (page)",
         "owner",
