@@ -24,6 +24,9 @@ MAX_JSON_DEPTH = 64
 #: The control characters no record may hold (a regular expression; polars reads it too).
 CONTROL_PATTERN = r"[\x00-\x08\x0b\x0c\x0e-\x1f]"
 _CONTROLS = re.compile(CONTROL_PATTERN)
+#: The refusals of JSON that :func:`loads_json` and the API's parser share.
+TOO_DEEP = f"nested more than {MAX_JSON_DEPTH} levels deep"
+TOO_MANY_DIGITS = "a number of more than 4,300 digits"
 
 
 def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -56,19 +59,18 @@ def loads_json(text: str | bytes) -> Any:
     Raises :class:`JSONRefused` for text that is not JSON (the decoder's message, with its
     line and column), nests deeper, or writes a number of more digits than Python reads.
     """
-    too_deep = f"nested more than {MAX_JSON_DEPTH} levels deep"
     try:
         data = json.loads(text)
     except RecursionError:
-        raise JSONRefused(too_deep) from None
+        raise JSONRefused(TOO_DEEP) from None
     except json.JSONDecodeError as e:
         raise JSONRefused(f"not JSON: {e.msg}: line {e.lineno} column {e.colno}") from None
     except ValueError as e:  # an integer of more digits than int() converts (sys.int_info)
         if "digits" in str(e):
-            raise JSONRefused("a number of more than 4,300 digits") from None
+            raise JSONRefused(TOO_MANY_DIGITS) from None
         raise JSONRefused(f"not JSON: {shorten(str(e))}") from None
     if nesting(data) > MAX_JSON_DEPTH:
-        raise JSONRefused(too_deep)
+        raise JSONRefused(TOO_DEEP)
     return data
 
 

@@ -15,9 +15,7 @@ from typing import Any
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from sewer_rules.hostile import MAX_JSON_DEPTH, nesting
-
-TOO_DEEP = f"JSON parse error - nested more than {MAX_JSON_DEPTH} levels deep"
+from sewer_rules.hostile import MAX_JSON_DEPTH, TOO_DEEP, TOO_MANY_DIGITS, nesting
 
 
 class JSONParser(parsers.JSONParser):
@@ -30,11 +28,11 @@ class JSONParser(parsers.JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError(TOO_DEEP) from None
+            raise ParseError(f"JSON parse error - {TOO_DEEP}") from None
         except ParseError as e:
             if "digits" in str(e.detail):
-                raise ParseError("JSON parse error - a number of more than 4,300 digits") from None
+                raise ParseError(f"JSON parse error - {TOO_MANY_DIGITS}") from None
             raise
         if nesting(data) > MAX_JSON_DEPTH:
-            raise ParseError(TOO_DEEP)
+            raise ParseError(f"JSON parse error - {TOO_DEEP}")
         return data
