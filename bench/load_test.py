@@ -81,6 +81,7 @@ def build(args: argparse.Namespace, dbname: str, data_dir: Path) -> dict[str, An
     django.setup()
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
+    from django.conf import settings
     from django.core.management import call_command
     from django.db import connection
     from rest_framework.authtoken.models import Token
@@ -127,7 +128,7 @@ def build(args: argparse.Namespace, dbname: str, data_dir: Path) -> dict[str, An
     for name, user in users.items():
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
         sessions[name] = store.session_key

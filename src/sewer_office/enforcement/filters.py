@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html import escape
+from collections.abc import Callable
 from typing import Any, cast
 
 import django_filters
@@ -43,6 +44,22 @@ def _names(qs: models.QuerySet[Any]) -> list[tuple[str, str]]:
     return [(str(pk), name) for pk, name in qs.values_list("pk", "name")]
 
 
+def _lazy_names(qs: models.QuerySet[Any]) -> Callable[[], list[tuple[str, str]]]:
+    """:func:`_names` as a callable, read once when the select is drawn or a value checked.
+
+    A form copies its fields' choices deeply each time it is built; a list of a town's
+    1,600 persons copied (and normalised) that way cost more than the rest of the page's
+    filter, where a callable is copied as a reference."""
+    found: list[list[tuple[str, str]]] = []
+
+    def names() -> list[tuple[str, str]]:
+        if not found:
+            found.append(_names(qs))
+        return found[0]
+
+    return names
+
+
 def _with_violations(
     model: type[models.Model], column: str, among: Any = None
 ) -> models.QuerySet[Any]:
@@ -72,10 +89,10 @@ class ViolationFilter(django_filters.FilterSet):
         user = getattr(self.request, "user", None)
         # an outside user's choices name only its own facilities and persons
         mine = None if is_staff_member(user) else visible(Violation.objects.all(), user)
-        self.filters["establishment"].extra["choices"] = _names(
+        self.filters["establishment"].extra["choices"] = _lazy_names(
             _with_violations(Establishment, "establishment_id", mine)
         )
-        self.filters["person"].extra["choices"] = _names(
+        self.filters["person"].extra["choices"] = _lazy_names(
             _with_violations(Person, "person_id", mine)
         )
 

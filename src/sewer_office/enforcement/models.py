@@ -101,6 +101,8 @@ class Violation(TimeStamped):
         indexes = (
             models.Index(fields=["state", "observed_on"], name="violation_state_day"),
             models.Index(fields=["establishment", "state"], name="violation_facility_state"),
+            # The violations list's order, newest first: its first page without a sort of all.
+            models.Index(fields=["-observed_on", "-id"], name="violation_recent"),
         )
         constraints = (
             models.UniqueConstraint(

@@ -20,10 +20,23 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
+from sewer_office.core.statuses import SEVERITY
+
 from .choices import FindingKind, ReviewState
 
 #: An establishment's records are visible to its operator and to the owner of its property.
 FACILITY_PATHS = ("establishment__operator", "establishment__building__property__owner")
+
+
+def severity_rank() -> models.Case:
+    """A finding's rank in the review queue: the most severe status first (the rules' own
+    order, ``core.statuses.SEVERITY``). One expression for ``queries.by_severity`` and the
+    index that serves it, so that the database sees the same expression in both."""
+    return models.Case(
+        *[models.When(status=code, then=models.Value(r)) for code, r in SEVERITY.items()],
+        default=models.Value(len(SEVERITY)),
+        output_field=models.IntegerField(),
+    )
 
 
 #: Findings that wait on someone (``findings.queries.open_findings``), for the partial indexes.
@@ -112,6 +125,15 @@ class Finding(models.Model):
                 fields=["establishment", "-observed_at", "-id"],
                 condition=OPEN_CONDITION,
                 name="finding_facility_open",
+            ),
+            # The findings list's order, most severe then oldest first (queries.by_severity):
+            # its first page is the first rows of this index, not a sort of every open finding.
+            models.Index(
+                severity_rank(),
+                "observed_at",
+                "id",
+                condition=OPEN_CONDITION,
+                name="finding_open_severity",
             ),
             # The review queue one status at a time, oldest first (queries.severity_queue).
             models.Index(

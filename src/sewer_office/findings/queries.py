@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Case, Count, IntegerField, QuerySet, Value, When
+from django.db.models import Count, QuerySet
 
 from sewer_office.accounts.access import visible
 from sewer_office.core.statuses import SEVERITY
 
 from .choices import ReviewState
-from .models import Finding
+from .models import Finding, severity_rank
 
 OPEN_REVIEWS = (ReviewState.NEW, ReviewState.ACKNOWLEDGED)
 
@@ -28,12 +28,7 @@ def open_findings(user: Any) -> QuerySet[Finding]:
 def by_severity(qs: QuerySet[Finding]) -> QuerySet[Finding]:
     """The review queue's order: the most severe status first (violations before
     surcharge-level findings), then the oldest, so that what waited longest comes first."""
-    rank = Case(
-        *[When(status=code, then=Value(r)) for code, r in SEVERITY.items()],
-        default=Value(len(SEVERITY)),
-        output_field=IntegerField(),
-    )
-    return qs.annotate(severity=rank).order_by("severity", "observed_at", "id")
+    return qs.annotate(severity=severity_rank()).order_by("severity", "observed_at", "id")
 
 
 def severity_queue(

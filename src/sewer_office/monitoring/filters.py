@@ -53,8 +53,13 @@ def _code_of(value: str, choices: Any) -> str:
     return v
 
 
+def status_code(value: str) -> str:
+    """The status code a ``status`` filter value names (its code or label), or ``""``."""
+    return _code_of(value, STATUS_CHOICES)
+
+
 def _status(qs: models.QuerySet[Any], name: str, value: str) -> models.QuerySet[Any]:
-    v = _code_of(value, STATUS_CHOICES)
+    v = status_code(value)
     return qs.filter(status=v) if v else qs
 
 

@@ -88,7 +88,7 @@ def home_panel(user: Any) -> Panel | None:
             {
                 "est": est,
                 "due": [d for d in due if d["point"].establishment_id == est.pk][:HOME_ROWS],
-                "results": queries.recent_results(est, user)[:HOME_ROWS],
+                "results": queries.recent_results(est, user, HOME_ROWS),
                 "findings": list(by_severity(findings)[:HOME_ROWS]),  # worst first
                 "findings_count": findings.count(),
             }

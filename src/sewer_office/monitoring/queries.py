@@ -32,13 +32,15 @@ CHART_DAYS = 400
 CHART_POINTS = 2000
 
 
-def recent_results(est: Any, user: Any) -> list[LabResult]:
+def recent_results(est: Any, user: Any, limit: int = RECENT_RESULTS) -> list[LabResult]:
+    """The facility's latest ``limit`` results (corrections shown, what they replaced not),
+    each with its citations."""
     qs = visible(
         LabResult.objects.filter(establishment=est)
         .exclude(state=ResultState.SUPERSEDED)
         .select_related("establishment", "event", "event__sampling_point"),
         user,
-    ).order_by("-sampled_at", "id")[:RECENT_RESULTS]
+    ).order_by("-sampled_at", "id")[:limit]
     return with_citations(list(qs))
 
 

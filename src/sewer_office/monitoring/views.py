@@ -26,7 +26,7 @@ from sewer_office.registry.models import Establishment
 from . import forms as mforms
 from . import queries, services
 from .choices import ResultState
-from .filters import OPEN, FindingFilter, LabResultFilter
+from .filters import OPEN, FindingFilter, LabResultFilter, status_code
 from .lab_import import RESULT_OFFICERS, UnusableFile, import_lab_file, read_upload, source_for
 from .models import LabImport, LabResult
 
@@ -269,7 +269,9 @@ def finding_list(request: HttpRequest) -> HttpResponse:
     unstatused = data.copy()
     unstatused["status"] = ""
     counts = status_counts(FindingFilter(unstatused, queryset=base).qs)
-    page, query = page_of(request, qs, PAGE_SIZE)
+    chosen = status_code(data.get("status", ""))
+    total = sum(n for code, n in counts if not chosen or code == chosen)
+    page, query = page_of(request, qs, PAGE_SIZE, count=total)
     return render(
         request,
         "monitoring/finding_list.html",

@@ -6,7 +6,7 @@ from django.db import models
 
 from sewer_office.permits.choices import PermitClass
 
-from .base import Application
+from .base import Application, filed_order_index
 
 
 class BuildingSewerPermit(Application):
@@ -43,4 +43,7 @@ class BuildingSewerPermit(Application):
 
     class Meta(Application.Meta):
         verbose_name = "building sewer permit"
-        indexes = (models.Index(fields=["state", "filed_on"], name="bsp_state_filed"),)
+        indexes = (
+            models.Index(fields=["state", "filed_on"], name="bsp_state_filed"),
+            filed_order_index("bsp"),
+        )

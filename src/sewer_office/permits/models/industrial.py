@@ -12,7 +12,7 @@ from django.utils import timezone
 from sewer_office.findings.services import findings_of
 from sewer_office.permits.choices import DischargeKind
 
-from .base import Application
+from .base import Application, filed_order_index
 
 #: Kinds of condition and the subsection authorising each.
 CONDITION_KINDS: dict[str, tuple[str, str]] = {
@@ -71,6 +71,7 @@ class IndustrialDischargeApproval(Application):
 
     class Meta(Application.Meta):
         verbose_name = "industrial discharge approval"
+        indexes = (filed_order_index("ida"),)
 
     @property
     def legal_basis(self) -> str:

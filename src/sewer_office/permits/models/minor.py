@@ -6,7 +6,7 @@ from django.db import models
 
 from sewer_office.permits.choices import InterceptorKind
 
-from .base import Application
+from .base import Application, filed_order_index
 
 
 class GrinderApproval(Application):
@@ -24,6 +24,7 @@ class GrinderApproval(Application):
 
     class Meta(Application.Meta):
         verbose_name = "grinder approval"
+        indexes = (filed_order_index("grinder"),)
 
 
 class InterceptorRequirement(Application):
@@ -51,6 +52,7 @@ class InterceptorRequirement(Application):
 
     class Meta(Application.Meta):
         verbose_name = "grease trap / interceptor requirement"
+        indexes = (filed_order_index("interceptor"),)
 
     @property
     def citation(self) -> str:
@@ -74,3 +76,4 @@ class FlushingNotice(Application):
 
     class Meta(Application.Meta):
         verbose_name = "flushing notice"
+        indexes = (filed_order_index("flushing"),)

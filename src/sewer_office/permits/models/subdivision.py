@@ -6,7 +6,7 @@ from django.db import models
 
 from sewer_office.permits.choices import Provision
 
-from .base import Application
+from .base import Application, filed_order_index
 
 
 class SubdivisionSewer(Application):
@@ -34,3 +34,4 @@ class SubdivisionSewer(Application):
 
     class Meta(Application.Meta):
         verbose_name = "subdivision sewer"
+        indexes = (filed_order_index("subdivision"),)
