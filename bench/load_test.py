@@ -79,9 +79,9 @@ def build(args: argparse.Namespace, dbname: str, data_dir: Path) -> dict[str, An
     import django
 
     django.setup()
+    from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
-    from django.conf import settings
     from django.core.management import call_command
     from django.db import connection
     from rest_framework.authtoken.models import Token

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from html import escape
 from collections.abc import Callable
+from html import escape
 from typing import Any, cast
 
 import django_filters

@@ -5,17 +5,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('enforcement', '0002_compliance_schedules'),
-        ('findings', '0004_open_findings_by_status'),
-        ('registry', '0004_network_moved_to_network'),
+        ("enforcement", "0002_compliance_schedules"),
+        ("findings", "0004_open_findings_by_status"),
+        ("registry", "0004_network_moved_to_network"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='violation',
-            index=models.Index(fields=['-observed_on', '-id'], name='violation_recent'),
+            model_name="violation",
+            index=models.Index(fields=["-observed_on", "-id"], name="violation_recent"),
         ),
     ]

@@ -5,18 +5,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('contenttypes', '0002_remove_content_type_name'),
-        ('findings', '0004_open_findings_by_status'),
-        ('monitoring', '0002_finding_moved_to_findings'),
-        ('registry', '0004_network_moved_to_network'),
+        ("contenttypes", "0002_remove_content_type_name"),
+        ("findings", "0004_open_findings_by_status"),
+        ("monitoring", "0002_finding_moved_to_findings"),
+        ("registry", "0004_network_moved_to_network"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='finding',
-            index=models.Index(models.Case(models.When(status='prohibited', then=models.Value(0)), models.When(status='review', then=models.Value(1)), models.When(status='inconclusive', then=models.Value(2)), models.When(status='abnormal_strength', then=models.Value(3)), models.When(status='no_limit', then=models.Value(4)), models.When(status='compliant', then=models.Value(5)), default=models.Value(6), output_field=models.IntegerField()), models.F('observed_at'), models.F('id'), condition=models.Q(('current', True), ('review__in', ('new', 'acknowledged'))), name='finding_open_severity'),
+            model_name="finding",
+            index=models.Index(
+                models.Case(
+                    models.When(status="prohibited", then=models.Value(0)),
+                    models.When(status="review", then=models.Value(1)),
+                    models.When(status="inconclusive", then=models.Value(2)),
+                    models.When(status="abnormal_strength", then=models.Value(3)),
+                    models.When(status="no_limit", then=models.Value(4)),
+                    models.When(status="compliant", then=models.Value(5)),
+                    default=models.Value(6),
+                    output_field=models.IntegerField(),
+                ),
+                models.F("observed_at"),
+                models.F("id"),
+                condition=models.Q(("current", True), ("review__in", ("new", "acknowledged"))),
+                name="finding_open_severity",
+            ),
         ),
     ]

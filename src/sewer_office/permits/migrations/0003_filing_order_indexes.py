@@ -5,40 +5,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('permits', '0002_approval_term_renewal'),
-        ('registry', '0004_network_moved_to_network'),
+        ("permits", "0002_approval_term_renewal"),
+        ("registry", "0004_network_moved_to_network"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='buildingsewerpermit',
-            index=models.Index(fields=['filed_on', 'id'], name='bsp_filed_order'),
+            model_name="buildingsewerpermit",
+            index=models.Index(fields=["filed_on", "id"], name="bsp_filed_order"),
         ),
         migrations.AddIndex(
-            model_name='flushingnotice',
-            index=models.Index(fields=['filed_on', 'id'], name='flushing_filed_order'),
+            model_name="flushingnotice",
+            index=models.Index(fields=["filed_on", "id"], name="flushing_filed_order"),
         ),
         migrations.AddIndex(
-            model_name='grinderapproval',
-            index=models.Index(fields=['filed_on', 'id'], name='grinder_filed_order'),
+            model_name="grinderapproval",
+            index=models.Index(fields=["filed_on", "id"], name="grinder_filed_order"),
         ),
         migrations.AddIndex(
-            model_name='industrialdischargeapproval',
-            index=models.Index(fields=['filed_on', 'id'], name='ida_filed_order'),
+            model_name="industrialdischargeapproval",
+            index=models.Index(fields=["filed_on", "id"], name="ida_filed_order"),
         ),
         migrations.AddIndex(
-            model_name='interceptorrequirement',
-            index=models.Index(fields=['filed_on', 'id'], name='interceptor_filed_order'),
+            model_name="interceptorrequirement",
+            index=models.Index(fields=["filed_on", "id"], name="interceptor_filed_order"),
         ),
         migrations.AddIndex(
-            model_name='privatedisposalsystem',
-            index=models.Index(fields=['filed_on', 'id'], name='pds_filed_order'),
+            model_name="privatedisposalsystem",
+            index=models.Index(fields=["filed_on", "id"], name="pds_filed_order"),
         ),
         migrations.AddIndex(
-            model_name='subdivisionsewer',
-            index=models.Index(fields=['filed_on', 'id'], name='subdivision_filed_order'),
+            model_name="subdivisionsewer",
+            index=models.Index(fields=["filed_on", "id"], name="subdivision_filed_order"),
         ),
     ]
