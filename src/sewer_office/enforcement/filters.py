@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache, partial
 from html import escape
 from typing import Any, cast
 
@@ -49,15 +50,8 @@ def _lazy_names(qs: models.QuerySet[Any]) -> Callable[[], list[tuple[str, str]]]
 
     A form copies its fields' choices deeply each time it is built; a list of a town's
     1,600 persons copied (and normalised) that way cost more than the rest of the page's
-    filter, where a callable is copied as a reference."""
-    found: list[list[tuple[str, str]]] = []
-
-    def names() -> list[tuple[str, str]]:
-        if not found:
-            found.append(_names(qs))
-        return found[0]
-
-    return names
+    filter, where a cached callable is copied as a reference."""
+    return cache(partial(_names, qs))
 
 
 def _with_violations(
