@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connections
 from django.db.models import Count, QuerySet
 
 from sewer_office.accounts.access import visible
@@ -42,17 +43,34 @@ def severity_queue(
     the same with 2,000 or 2,000,000 findings stored (the plain GROUP BY and CASE ordering of
     :func:`status_counts` and :func:`by_severity` read every open finding).
     """
+    capped = _capped_counts(qs, list(SEVERITY), cap)
     found: list[Finding] = []
     counts: list[tuple[str, int, str]] = []
     for code in SEVERITY:
-        of_status = qs.filter(status=code)
-        n = of_status.order_by()[: cap + 1].count()
+        n = capped.get(code, 0)
         if not n:
             continue
         counts.append((code, min(n, cap), f"{cap:,}+" if n > cap else f"{n:,}"))
         if len(found) < rows:
-            found.extend(of_status.order_by("observed_at", "id")[: rows - len(found)])
+            of_status = qs.filter(status=code).order_by("observed_at", "id")
+            found.extend(of_status[: rows - len(found)])
     return found, counts
+
+
+def _capped_counts(qs: QuerySet[Finding], codes: list[str], cap: int) -> dict[str, int]:
+    """status → the count of ``qs`` in that status, reading at most ``cap`` + 1 rows of each:
+    every status's LIMIT over the index in one round trip (a UNION ALL of the capped counts,
+    each part compiled by the ORM), not one query per status."""
+    parts: list[str] = []
+    params: list[Any] = []
+    for code in codes:
+        inner = qs.filter(status=code).order_by().values("id")[: cap + 1]
+        sql, inner_params = inner.query.sql_with_params()
+        parts.append(f"SELECT %s, (SELECT COUNT(*) FROM ({sql}) capped)")
+        params += [code, *inner_params]
+    with connections[qs.db].cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts), params)
+        return {code: int(n) for code, n in cursor.fetchall()}
 
 
 def status_counts(qs: QuerySet[Finding]) -> list[tuple[str, int]]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Count
+
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import (
     APPLICANT,
@@ -81,16 +83,29 @@ def home_panel(user: Any) -> Panel | None:
     if not shown:
         return None
     due = queries.sampling_due(user, within_days=HOME_DUE_DAYS)
+    mine = open_findings(user).filter(establishment__in=shown)
+    # one query for every facility's count, one for every shown result's citations
+    counts = dict(
+        mine.order_by()
+        .values_list("establishment")
+        .annotate(n=Count("id"))
+        .values_list("establishment", "n")
+    )
+    results = {est.pk: queries.recent_results(est, user, HOME_ROWS, cite=False) for est in shown}
+    queries.with_citations([r for rs in results.values() for r in rs])
     rows = []
     for est in shown:
-        findings = open_findings(user).filter(establishment=est)
+        found = counts.get(est.pk, 0)
         rows.append(
             {
                 "est": est,
                 "due": [d for d in due if d["point"].establishment_id == est.pk][:HOME_ROWS],
-                "results": queries.recent_results(est, user, HOME_ROWS),
-                "findings": list(by_severity(findings)[:HOME_ROWS]),  # worst first
-                "findings_count": findings.count(),
+                "results": results[est.pk],
+                # worst first
+                "findings": list(by_severity(mine.filter(establishment=est))[:HOME_ROWS])
+                if found
+                else [],
+                "findings_count": found,
             }
         )
     return Panel(

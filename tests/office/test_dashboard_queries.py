@@ -1,0 +1,143 @@
+"""The dashboard's reads, made fewer for the load target (issue 16), say what they said before.
+
+- An outside user's records are found through each first hop's ``IN`` subquery
+  (``accounts.access._reaching``): the same records as the join of every path, for every model
+  that declares ``ACCESS_PATHS`` and every outside user of the demo town.
+- A staff member's permit queues count from the one summary query, not a COUNT per kind.
+- The findings queue's capped counts come in one query and cap as before.
+- The outside user's home reads its facilities' counts and citations once for all of them.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Q
+from django.test.utils import CaptureQueriesContext
+
+from sewer_office.accounts.access import person_ids, visible
+from sewer_office.accounts.roles import is_staff_member
+from sewer_office.findings.models import Finding
+from sewer_office.findings.queries import open_findings, severity_queue
+from sewer_office.findings.services import record_finding
+from sewer_office.permits import dashboard
+from sewer_office.permits.kinds import KINDS
+from sewer_office.registry.choices import EstablishmentKind
+from sewer_office.registry.models import Establishment
+
+from .enforcement_factories import at
+from .factories import Town, new_record
+
+
+def _joined(model: Any, user: Any) -> set[int]:
+    """The records a join of every access path reaches (the earlier reading of ``visible``)."""
+    ids = person_ids(user)
+    cond = Q()
+    for path in model.ACCESS_PATHS:
+        cond |= Q(**{f"{path}__in": ids})
+    qs = model._base_manager.filter(cond)
+    outside_only = getattr(model, "OUTSIDE_FILTER", None)
+    if outside_only is not None:
+        qs = qs.filter(outside_only)
+    return set(qs.values_list("pk", flat=True))
+
+
+def test_the_first_hop_subqueries_reach_what_the_joins_reach(db: Any, settings: Any) -> None:
+    from sewer_office.demo.build import build_demo_town
+
+    settings.SEWER_USE_JURISDICTION = "demo"
+    build_demo_town(seed=4, anchor=date(2026, 12, 1))
+    outside = [
+        u for u in get_user_model().objects.all() if person_ids(u) and not is_staff_member(u)
+    ]
+    assert len(outside) >= 2
+    models = [
+        m
+        for m in apps.get_models()
+        if getattr(m, "ACCESS_PATHS", ()) and not getattr(m, "PUBLIC_TO_OFFICE_USERS", False)
+    ]
+    assert len(models) >= 20
+    reached = 0
+    for user in outside:
+        for model in models:
+            expected = _joined(model, user)
+            assert set(visible(model._base_manager.all(), user).values_list("pk", flat=True)) == (
+                expected
+            ), f"{model.__name__} for {user.username}"
+            reached += len(expected)
+    assert reached > 50  # the demo's outside users do own records of many kinds
+
+
+def test_staff_queues_count_from_the_summary_query(town: Town) -> None:
+    new_record("building-sewer", town)
+    new_record("building-sewer", town, mine=False)
+    clerk = town.u("clerk")
+    with CaptureQueriesContext(connection) as ctx:
+        built = dashboard.build(clerk)
+    counts = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith("SELECT COUNT(*)")]
+    assert counts == []
+    assert built["queues"]
+    for queue in built["queues"]:
+        wf = queue["kind"].model.WORKFLOW
+        states = wf.states_for_roles({"clerk"})
+        assert (
+            queue["count"]
+            == KINDS[queue["kind"].slug].model.objects.filter(state__in=states).count()
+        )
+
+
+def test_the_capped_counts_cap_as_before(town: Town) -> None:
+    for day, status in enumerate(("prohibited", "prohibited", "prohibited", "review"), start=2):
+        record_finding(
+            source=None,
+            establishment=town.owner_restaurant,
+            kind="lab_result",
+            status=status,
+            citation="§ 196-19 C(3)",
+            message=f"a {status} finding",
+            observed_at=at(f"2026-01-0{day}"),
+        )
+    rows, counts = severity_queue(open_findings(town.u("superintendent")), 2, 2)
+    assert counts == [("prohibited", 2, "2+"), ("review", 1, "1")]
+    assert [f.status for f in rows] == ["prohibited", "prohibited"]
+    assert Finding.objects.count() == 4
+
+
+def _home_queries(c: Any) -> list[str]:
+    c.get("/")
+    with CaptureQueriesContext(connection) as ctx:
+        assert c.get("/").status_code == 200
+    return [q["sql"] for q in ctx.captured_queries]
+
+
+def test_the_outside_home_reads_its_facilities_at_once(town: Town, login: Any) -> None:
+    """Counts and citations: one query each for all the owner's facilities; a facility with no
+    open finding costs no query for its findings."""
+    for n in range(3):
+        Establishment.objects.create(
+            name=f"Olive's Diner {n + 2}",
+            operator=town.owner_person,
+            building=town.owner_shop_building,
+            kind=EstablishmentKind.RESTAURANT,
+        )
+    record_finding(
+        source=None,
+        establishment=town.owner_restaurant,
+        kind="lab_result",
+        status="prohibited",
+        citation="§ 196-19 C(3)",
+        message="a finding",
+        observed_at=at("2026-01-02"),
+    )
+    sqls = _home_queries(login("owner"))
+    findings = [q for q in sqls if 'FROM "monitoring_finding"' in q]
+    counts = [q for q in findings if "COUNT(" in q]
+    citations = [q for q in findings if '"monitoring_finding"."result_id" AS "result_id"' in q]
+    rows = [q for q in findings if q not in counts and q not in citations]
+    assert len(counts) == 1
+    assert len(citations) <= 1  # none when no facility has results
+    assert len(rows) == 1  # the one facility with a finding
