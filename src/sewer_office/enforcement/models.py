@@ -226,6 +226,16 @@ class Notice(TimeStamped):
 
     class Meta:
         ordering = ("issued_at", "id")
+        indexes = (
+            # The dashboard's "notices to serve", oldest first, and "deadlines this week":
+            # their first rows from an index in their own order, not a scan of every notice.
+            models.Index(
+                fields=["issued_on", "id"],
+                condition=Q(served_on__isnull=True),
+                name="notice_unserved",
+            ),
+            models.Index(fields=["deadline", "id"], name="notice_deadline"),
+        )
 
     def __str__(self) -> str:
         return f"{self.number} {self.response_label}"
