@@ -4,7 +4,7 @@ A finding's status is stored as the rules' code (``abnormal_strength``) and the 
 a page shows its label (``Abnormal strength``) in the colour that means the same everywhere:
 red for a prohibited discharge, amber for what needs review, grey-blue for abnormal strength
 and no limit (surcharge-level or informative), green for compliant. The ``status`` template
-tag (:mod:`sewer_office.core.templatetags.office`) renders ``includes/status.html`` with
+tag (:mod:`sewer_office.core.templatetags.office`) draws its badge with
 these; every page that shows a status uses it.
 
 Severity orders the review queues: violations (prohibited, review) before surcharge-level

@@ -15,7 +15,6 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from django import template
-from django.template.defaultfilters import date as date_filter
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -65,21 +64,29 @@ def cite(value: Any) -> SafeString:
     return link_citations(value)
 
 
-@register.inclusion_tag("includes/status.html")
-def status(code: str, citation: str = "") -> dict[str, Any]:
+def _badge_html(code: str, label: str, tone: str, citation: str) -> SafeString:
+    """``<span class="badge tone-…">label</span>``, the code (and citation) on hover.
+
+    Built with :func:`~django.utils.html.format_html` rather than an inclusion template: a list
+    page draws one per row, and a template rendered per badge was a tenth of such a page."""
+    if not code:
+        return format_html('<span class="badge tone-{}">{}</span>', tone, label)
+    title = format_html("{} · {}", code, citation) if citation else code
+    return format_html(
+        '<span class="badge tone-{}" title="{}" data-code="{}">{}</span>', tone, title, code, label
+    )
+
+
+@register.simple_tag
+def status(code: str, citation: str = "") -> SafeString:
     """A finding's or result's status: label, colour, the code on hover (and its citation)."""
-    return {
-        "code": code,
-        "label": status_label(code),
-        "tone": status_tone(code),
-        "citation": citation,
-    }
+    return _badge_html(code, status_label(code), status_tone(code), citation)
 
 
-@register.inclusion_tag("includes/status.html")
-def badge(label: str, tone: str = "neutral", code: str = "") -> dict[str, Any]:
+@register.simple_tag
+def badge(label: str, tone: str = "neutral", code: str = "") -> SafeString:
     """A state or kind with its label in a tone: ``{% badge r.state_label "neutral" %}``."""
-    return {"code": code, "label": label, "tone": tone or "neutral", "citation": ""}
+    return _badge_html(code, label, tone or "neutral", "")
 
 
 def _decimal(value: Any) -> Decimal | None:
@@ -150,7 +157,7 @@ def day(value: date | datetime | str | None) -> str:
         return value[:10]
     if isinstance(value, datetime) and timezone.is_aware(value):
         value = timezone.localtime(value)
-    return str(date_filter(value, DAY_FORMAT))
+    return _ymd(value)
 
 
 @register.filter
@@ -158,10 +165,17 @@ def moment(value: datetime | date | None) -> str:
     """A date and time in the office's one format (``2026-03-04 14:05``, local time)."""
     if value is None or value == "":
         return ""
-    if isinstance(value, datetime) and timezone.is_aware(value):
-        value = timezone.localtime(value)
-    fmt = MOMENT_FORMAT if isinstance(value, datetime) else DAY_FORMAT
-    return str(date_filter(value, fmt))
+    if isinstance(value, datetime):
+        if timezone.is_aware(value):
+            value = timezone.localtime(value)
+        return f"{_ymd(value)} {value.hour:02d}:{value.minute:02d}"
+    return _ymd(value)
+
+
+def _ymd(value: date) -> str:
+    """``DAY_FORMAT`` (``Y-m-d``: four-digit year) by hand: Django's ``date`` filter parses its
+    format on each call, and a list page formats a date on every row."""
+    return f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
 
 
 @register.filter
