@@ -25,13 +25,15 @@ def at(day: str, hour: int = 10) -> datetime:
     return timezone.make_aware(datetime.combine(date.fromisoformat(day), time(hour)))
 
 
-def finding(town: Town, *, mine: bool = True, day: str = "2026-01-02") -> Any:
+def finding(
+    town: Town, *, mine: bool = True, day: str = "2026-01-02", status: str = "exceeds"
+) -> Any:
     est = town.owner_restaurant if mine else town.other_plant
     return record_finding(
         source=None,
         establishment=est,
         kind="lab_result",
-        status="exceeds",
+        status=status,
         citation="§ 196-19 C(3)",
         message="copper 2.1 mg/L over the daily maximum 1.0 mg/L",
         observed_at=at(day, 9),

@@ -23,13 +23,12 @@ from sewer_office.accounts.access import person_ids, visible
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.findings.models import Finding
 from sewer_office.findings.queries import open_findings, severity_queue
-from sewer_office.findings.services import record_finding
 from sewer_office.permits import dashboard
 from sewer_office.permits.kinds import KINDS
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
-from .enforcement_factories import at
+from .enforcement_factories import finding
 from .factories import Town, new_record
 
 
@@ -92,15 +91,7 @@ def test_staff_queues_count_from_the_summary_query(town: Town) -> None:
 
 def test_the_capped_counts_cap_as_before(town: Town) -> None:
     for day, status in enumerate(("prohibited", "prohibited", "prohibited", "review"), start=2):
-        record_finding(
-            source=None,
-            establishment=town.owner_restaurant,
-            kind="lab_result",
-            status=status,
-            citation="§ 196-19 C(3)",
-            message=f"a {status} finding",
-            observed_at=at(f"2026-01-0{day}"),
-        )
+        finding(town, day=f"2026-01-0{day}", status=status)
     rows, counts = severity_queue(open_findings(town.u("superintendent")), 2, 2)
     assert counts == [("prohibited", 2, "2+"), ("review", 1, "1")]
     assert [f.status for f in rows] == ["prohibited", "prohibited"]
@@ -124,15 +115,7 @@ def test_the_outside_home_reads_its_facilities_at_once(town: Town, login: Any) -
             building=town.owner_shop_building,
             kind=EstablishmentKind.RESTAURANT,
         )
-    record_finding(
-        source=None,
-        establishment=town.owner_restaurant,
-        kind="lab_result",
-        status="prohibited",
-        citation="§ 196-19 C(3)",
-        message="a finding",
-        observed_at=at("2026-01-02"),
-    )
+    finding(town, status="prohibited")
     sqls = _home_queries(login("owner"))
     findings = [q for q in sqls if 'FROM "monitoring_finding"' in q]
     counts = [q for q in findings if "COUNT(" in q]
@@ -141,3 +124,15 @@ def test_the_outside_home_reads_its_facilities_at_once(town: Town, login: Any) -
     assert len(counts) == 1
     assert len(citations) <= 1  # none when no facility has results
     assert len(rows) == 1  # the one facility with a finding
+
+
+def test_a_superuser_without_roles_counts_every_open_record(town: Town) -> None:
+    """Staff by being a superuser, with no role: their queues are every open record of each
+    kind, counted from the summary as any staff member's are."""
+    new_record("building-sewer", town)
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "x")
+    built = dashboard.build(admin)
+    assert built["queues"]
+    for queue in built["queues"]:
+        open_states = queue["kind"].model.WORKFLOW.open_states
+        assert queue["count"] == queue["kind"].model.objects.filter(state__in=open_states).count()

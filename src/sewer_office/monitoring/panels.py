@@ -48,7 +48,7 @@ def facility_panel(request: Any, establishment: Any) -> Panel | None:
                 ),
                 user,
             ),
-            "results": queries.recent_results(establishment, user),
+            "results": queries.with_citations(queries.recent_results(establishment, user)),
             "events": list(
                 visible(
                     SamplingEvent.objects.filter(establishment=establishment).select_related(
@@ -91,20 +91,18 @@ def home_panel(user: Any) -> Panel | None:
         .annotate(n=Count("id"))
         .values_list("establishment", "n")
     )
-    results = {est.pk: queries.recent_results(est, user, HOME_ROWS, cite=False) for est in shown}
+    results = {est.pk: queries.recent_results(est, user, HOME_ROWS) for est in shown}
     queries.with_citations([r for rs in results.values() for r in rs])
     rows = []
     for est in shown:
         found = counts.get(est.pk, 0)
+        worst_first = by_severity(mine.filter(establishment=est))[:HOME_ROWS] if found else []
         rows.append(
             {
                 "est": est,
                 "due": [d for d in due if d["point"].establishment_id == est.pk][:HOME_ROWS],
                 "results": results[est.pk],
-                # worst first
-                "findings": list(by_severity(mine.filter(establishment=est))[:HOME_ROWS])
-                if found
-                else [],
+                "findings": list(worst_first),
                 "findings_count": found,
             }
         )

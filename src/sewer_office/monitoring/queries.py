@@ -32,19 +32,16 @@ CHART_DAYS = 400
 CHART_POINTS = 2000
 
 
-def recent_results(
-    est: Any, user: Any, limit: int = RECENT_RESULTS, cite: bool = True
-) -> list[LabResult]:
-    """The facility's latest ``limit`` results (corrections shown, what they replaced not),
-    each with its citations (``cite=False``: the caller gives several facilities' results
-    their citations at once, with :func:`with_citations`)."""
+def recent_results(est: Any, user: Any, limit: int = RECENT_RESULTS) -> list[LabResult]:
+    """The facility's latest ``limit`` results (corrections shown, what they replaced not);
+    :func:`with_citations` gives them their citations, for one facility or several at once."""
     qs = visible(
         LabResult.objects.filter(establishment=est)
         .exclude(state=ResultState.SUPERSEDED)
         .select_related("establishment", "event", "event__sampling_point"),
         user,
     ).order_by("-sampled_at", "id")[:limit]
-    return with_citations(list(qs)) if cite else list(qs)
+    return list(qs)
 
 
 def with_citations(rows: list[LabResult]) -> list[LabResult]:

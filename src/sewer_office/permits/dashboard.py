@@ -26,8 +26,9 @@ def build(user: Any) -> dict[str, Any]:
     queues: list[dict[str, Any]] = []
     summary: list[dict[str, Any]] = []
     acting = roles - {APPLICANT}
-    counts = _state_counts() if acting else {}
     staff = is_staff_member(user)
+    # staff see every record: the summary's counts by state are their queues' counts too
+    counts = _state_counts() if acting or staff else {}
     for slug, kind in KINDS.items():
         wf = kind.model.WORKFLOW
         if not acting:
@@ -40,7 +41,6 @@ def build(user: Any) -> dict[str, Any]:
             qs = visible(kind.list_queryset().filter(state__in=states), user).order_by(
                 "filed_on", "id"
             )
-            # staff see every record: the queue's count is read off the states' counts
             of_kind = counts.get(slug, {})
             count = sum(of_kind.get(s, 0) for s in states) if staff else qs.count()
             if count:

@@ -24,10 +24,6 @@ from sewer_office.core.statuses import status_label, status_tone
 
 register = template.Library()
 
-#: The office's one date format, and with the time (Django ``date`` format strings).
-DAY_FORMAT = "Y-m-d"
-MOMENT_FORMAT = "Y-m-d H:i"
-
 
 @register.filter
 def words(value: str) -> str:
@@ -173,7 +169,7 @@ def moment(value: datetime | date | None) -> str:
 
 
 def _ymd(value: date) -> str:
-    """``DAY_FORMAT`` (``Y-m-d``: four-digit year) by hand: Django's ``date`` filter parses its
+    """The office's one date format (``2026-03-04``, a four-digit year), by hand: Django's ``date`` filter parses its
     format on each call, and a list page formats a date on every row."""
     return f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
 
