@@ -1,6 +1,6 @@
 """Bounded load test of the office under gunicorn on PostgreSQL: 50 users for 60 seconds.
 
-    .venv/bin/python bench/load_test.py [--users 50] [--seconds 60] [--workers 5] [--results 200000]
+    .venv/bin/python bench/load_test.py [--users 50] [--seconds 60] [--workers N] [--results 200000]
 
 Everything on 127.0.0.1, and it stops by itself:
 
@@ -9,7 +9,8 @@ Everything on 127.0.0.1, and it stops by itself:
    properties, 20,000 permits with their histories), ``--facilities`` industrial facilities
    with ``--results`` laboratory results imported through the office, 5,000 violations with
    their notices (``bench/office_volume.py``) and a sewer network of ``--manholes`` manholes;
-2. starts ``sewer-use serve --production --workers N`` (gunicorn) on a free port, with plain
+2. starts ``sewer-use serve --production`` (gunicorn, its default number of workers — CPUs + 1 —
+   unless ``--workers`` is given) on a free port, with plain
    HTTP allowed (``SEWER_USE_SSL_REDIRECT=0``, ``SEWER_USE_SECURE_COOKIES=0``: no TLS proxy
    in front here);
 3. runs ``--users`` concurrent users (a small asyncio HTTP client, one connection per request,
@@ -280,7 +281,9 @@ def main() -> int:
     )
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--workers", type=int, default=5)
+    parser.add_argument(
+        "--workers", type=int, default=0, help="gunicorn workers (default: serve's, CPUs + 1)"
+    )
     parser.add_argument("--properties", type=int, default=5000)
     parser.add_argument("--permits", type=int, default=20000)
     parser.add_argument("--facilities", type=int, default=200)
@@ -326,7 +329,7 @@ def main() -> int:
         )
         wait_ready(port, server)
         print(
-            f"gunicorn: {args.workers} workers at http://{HOST}:{port}/; {args.users} users for "
+            f"gunicorn: {args.workers or os.cpu_count() + 1} workers at http://{HOST}:{port}/; {args.users} users for "
             f"{args.seconds:.0f} s (CPUs: {os.cpu_count()})",
             flush=True,
         )

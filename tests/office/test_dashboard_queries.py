@@ -5,7 +5,8 @@
   that declares ``ACCESS_PATHS`` and every outside user of the demo town.
 - A staff member's permit queues count from the one summary query, not a COUNT per kind.
 - The findings queue's capped counts come in one query and cap as before.
-- The outside user's home reads its facilities' counts and citations once for all of them.
+- The outside user's home reads its facilities' counts and citations once for all of them, and
+  their latest results and worst findings in two queries each (``core.firsts.first_ids``).
 """
 
 from __future__ import annotations
@@ -21,14 +22,16 @@ from django.test.utils import CaptureQueriesContext
 
 from sewer_office.accounts.access import person_ids, visible
 from sewer_office.accounts.roles import is_staff_member
+from sewer_office.core.firsts import first_ids
 from sewer_office.findings.models import Finding
 from sewer_office.findings.queries import open_findings, severity_queue
+from sewer_office.findings.services import record_finding
 from sewer_office.permits import dashboard
 from sewer_office.permits.kinds import KINDS
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
-from .enforcement_factories import finding
+from .enforcement_factories import at, finding
 from .factories import Town, new_record
 
 
@@ -105,25 +108,74 @@ def _home_queries(c: Any) -> list[str]:
     return [q["sql"] for q in ctx.captured_queries]
 
 
+def _mark(est: Any, status: str, day: str) -> Finding:
+    return record_finding(
+        source=None,
+        establishment=est,
+        kind="lab_result",
+        status=status,
+        citation="§ 196-19 C(3)",
+        message=f"{est.name}: {status} on {day}",
+        observed_at=at(day, 9),
+    )
+
+
 def test_the_outside_home_reads_its_facilities_at_once(town: Town, login: Any) -> None:
-    """Counts and citations: one query each for all the owner's facilities; a facility with no
-    open finding costs no query for its findings."""
-    for n in range(3):
+    """Counts and citations: one query each for all the owner's facilities; the worst findings
+    of every facility with open findings: two queries (their ids, then the rows), whatever the
+    number of facilities; none when no facility has an open finding."""
+    c = login("owner")
+    sqls = _home_queries(c)
+    assert not [q for q in sqls if 'FROM "monitoring_finding"' in q and "COUNT(" not in q]
+    more = [
         Establishment.objects.create(
             name=f"Olive's Diner {n + 2}",
             operator=town.owner_person,
             building=town.owner_shop_building,
             kind=EstablishmentKind.RESTAURANT,
         )
+        for n in range(3)
+    ]
     finding(town, status="prohibited")
-    sqls = _home_queries(login("owner"))
+    _mark(more[0], "exceeds", "2026-01-03")
+    _mark(more[0], "prohibited", "2026-01-04")
+    _mark(more[2], "exceeds", "2026-01-05")
+    sqls = _home_queries(c)
     findings = [q for q in sqls if 'FROM "monitoring_finding"' in q]
     counts = [q for q in findings if "COUNT(" in q]
     citations = [q for q in findings if '"monitoring_finding"."result_id" AS "result_id"' in q]
     rows = [q for q in findings if q not in counts and q not in citations]
     assert len(counts) == 1
     assert len(citations) <= 1  # none when no facility has results
-    assert len(rows) == 1  # the one facility with a finding
+    assert len(rows) == 2  # the ids of every facility's worst, then those rows
+    (panel,) = [p for p in c.get("/").context["panels"] if p.template.endswith("_home_panel.html")]
+    shown = {
+        row["est"].pk: [f.message for f in row["findings"]] for row in panel.context["facilities"]
+    }
+    assert shown[more[0].pk] == [  # the worst first, then the oldest
+        f"{more[0].name}: prohibited on 2026-01-04",
+        f"{more[0].name}: exceeds on 2026-01-03",
+    ]
+    assert shown[more[1].pk] == []
+    assert shown[more[2].pk] == [f"{more[2].name}: exceeds on 2026-01-05"]
+    assert len(shown[town.owner_restaurant.pk]) == 1
+
+
+def test_first_ids_keeps_each_parts_order_and_limit(town: Town) -> None:
+    """One statement for several ordered, sliced lists: each part's first rows, none of the
+    rest; on SQLite too (each part in a subquery)."""
+    ests = [town.owner_restaurant, town.other_plant]
+    marks = {e.pk: [_mark(e, "exceeds", f"2026-01-0{d}") for d in (1, 2, 3)] for e in ests}
+    parts = [
+        Finding.objects.filter(establishment=e).order_by("-observed_at", "-id")[:2] for e in ests
+    ]
+    with CaptureQueriesContext(connection) as ctx:
+        ids = first_ids(parts)
+    assert len(ctx.captured_queries) == 1
+    assert sorted(ids) == sorted(
+        f.pk for e in ests for f in sorted(marks[e.pk], key=lambda f: f.observed_at)[1:]
+    )
+    assert first_ids([]) == []
 
 
 def test_a_superuser_without_roles_counts_every_open_record(town: Town) -> None:

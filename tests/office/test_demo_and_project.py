@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from sewer_office.config.database import DatabaseUrlError, parse_database_url
+from sewer_office.config.database import PREPARE_AFTER, DatabaseUrlError, parse_database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
@@ -40,7 +40,18 @@ def test_database_url_parsing(tmp_path: Path) -> None:
         "db.example",
         "6543",
     )
-    assert pg["OPTIONS"] == {"sslmode": "require"}
+    # parameters bound by the server and repeated queries prepared, unless the URL says not
+    assert pg["OPTIONS"] == {
+        "sslmode": "require",
+        "server_side_binding": True,
+        "prepare_threshold": PREPARE_AFTER,
+    }
+    pooled = parse_database_url("postgresql://u@h/db?prepare_threshold=none")["OPTIONS"]
+    assert pooled == {"server_side_binding": True, "prepare_threshold": None}
+    plain = parse_database_url("postgresql://u@h/db?server_side_binding=false&prepare_threshold=0")
+    assert plain["OPTIONS"] == {"server_side_binding": False, "prepare_threshold": 0}
+    with pytest.raises(DatabaseUrlError, match="prepare_threshold='often'"):
+        parse_database_url("postgresql://u@h/db?prepare_threshold=often")
     assert parse_database_url("postgres://postgres@127.0.0.1/x")["PORT"] == ""
     lite = parse_database_url(f"sqlite:///{tmp_path}/x.db")
     assert lite["NAME"] == f"{tmp_path}/x.db" and lite["ENGINE"].endswith("sqlite3")

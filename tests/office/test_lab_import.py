@@ -9,6 +9,7 @@ import pytest
 
 from sewer_office.core.models import AuditEvent
 from sewer_office.findings.models import Finding
+from sewer_office.monitoring import queries
 from sewer_office.monitoring.lab_import import import_lab_file
 from sewer_office.monitoring.models import DischargeLimit, LabImport, LabResult, SamplingEvent
 
@@ -301,3 +302,25 @@ def test_a_control_character_in_a_cell_is_a_row_error(town: Town, fac: Any) -> N
     report = import_lab_file(text.encode(), "nul.csv", town.u("superintendent"))
     assert (2, "collected_by", "holds the control character NUL: remove it") in report.errors
     assert not report.stored and not LabResult.objects.exists()
+
+
+def test_latest_results_of_several_facilities_are_each_ones_latest(town: Town, fac: Any) -> None:
+    """``recent_results_of`` (the outside home, two queries) gives each facility exactly what
+    ``recent_results`` gives it alone, for staff and for an outside user."""
+    mine = HEADER + "".join(
+        f"M{d},2026-03-0{d}T08:00,grab,pH,7.{d},SU,OWNER-CAFE,CM-1,,,,,\n" for d in range(1, 8)
+    )
+    sup = town.u("superintendent")
+    assert import_lab_file(GOOD.encode(), "march.csv", sup, today=date(2026, 4, 2)).stored
+    assert import_lab_file(mine.encode(), "cafe.csv", sup, today=date(2026, 4, 2)).stored
+    ests = [fac.mine, fac.theirs]
+    for user in (sup, town.u("owner")):
+        together = queries.recent_results_of(ests, user, 3)
+        for est in ests:
+            alone = queries.recent_results(est, user, 3)
+            assert [r.pk for r in together[est.pk]] == [r.pk for r in alone]
+    assert [r.value_text for r in queries.recent_results_of(ests, sup, 3)[fac.mine.pk]] == [
+        "7.7",
+        "7.6",
+        "7.5",
+    ]

@@ -132,6 +132,8 @@ TEMPLATES = [
         "DIRS": [],
         "APP_DIRS": True,
         "OPTIONS": {
+            # {% url %} with its reversals remembered (core/templatetags/office_links.py)
+            "builtins": ["sewer_office.core.templatetags.office_links"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

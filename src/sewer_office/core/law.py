@@ -17,12 +17,12 @@ from typing import Any
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import conditional_escape, format_html
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 
+from sewer_office.core.links import link
 from sewer_rules.citations import Citation, CitationError
 from sewer_rules.law import LawError, provision
 from sewer_rules.parameters import load_jurisdiction
@@ -39,7 +39,7 @@ _CITATION = re.compile(
 
 
 def law_url(citation: Citation) -> str:
-    return reverse("law") + "?" + urlencode({"c": str(citation)})
+    return link("law") + "?" + urlencode({"c": str(citation)})
 
 
 def tooltip(citation: Citation) -> str:
@@ -73,13 +73,13 @@ def link_citations(value: Any) -> SafeString:
     last = 0
     for m in _CITATION.finditer(text):
         found = m.group(0)
-        link = citation_link(found)
-        while link is None and ", " in found:  # "§ 196-15 COOLING WATER, UNPOLLUTED WATER ..."
+        anchor = citation_link(found)
+        while anchor is None and ", " in found:  # "§ 196-15 COOLING WATER, UNPOLLUTED WATER ..."
             found = found.rsplit(", ", 1)[0]
-            link = citation_link(found)
-        if link is None or m.start() < last:
+            anchor = citation_link(found)
+        if anchor is None or m.start() < last:
             continue
-        out += [conditional_escape(text[last : m.start()]), link]
+        out += [conditional_escape(text[last : m.start()]), anchor]
         last = m.start() + len(found)
     out.append(conditional_escape(text[last:]))
     # safe: every piece is escaped above or built by format_html in citation_link

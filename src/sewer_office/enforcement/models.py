@@ -24,10 +24,10 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 from django.utils import timezone
 
 from sewer_office.accounts.access import person_ids
+from sewer_office.core.links import link
 from sewer_office.core.models import ImmutableRecord, TimeStamped, WrittenOnce
 from sewer_office.core.workflow import Workflow
 from sewer_office.findings.models import FACILITY_PATHS, Finding
@@ -147,7 +147,7 @@ class Violation(TimeStamped):
         return Violation.objects.filter(cond, pk=self.pk).exists()
 
     def get_absolute_url(self) -> str:
-        return reverse("enforcement:detail", args=[self.pk])
+        return link("enforcement:detail", args=[self.pk])
 
 
 def _only_filling(obj: models.Model, allowed: frozenset[str], what: str) -> None:
@@ -260,7 +260,7 @@ class Notice(TimeStamped):
         raise ImmutableRecord("notices are never deleted: supersede them with a reason")
 
     def get_absolute_url(self) -> str:
-        return reverse("enforcement:notice-pdf", args=[self.pk])
+        return link("enforcement:notice-pdf", args=[self.pk])
 
 
 class Correction(models.Model):
@@ -448,7 +448,7 @@ class ComplianceSchedule(TimeStamped):
         return self.get_imposed_by_display()
 
     def get_absolute_url(self) -> str:
-        return reverse("enforcement:schedule-detail", args=[self.pk])
+        return link("enforcement:schedule-detail", args=[self.pk])
 
 
 class Milestone(TimeStamped):
@@ -514,4 +514,4 @@ class Milestone(TimeStamped):
         raise ImmutableRecord("milestones are never deleted: a later date is a new milestone")
 
     def get_absolute_url(self) -> str:
-        return reverse("enforcement:schedule-detail", args=[self.schedule_id])
+        return link("enforcement:schedule-detail", args=[self.schedule_id])

@@ -13,9 +13,9 @@ import builtins
 
 from django.conf import settings
 from django.db import models
-from django.urls import reverse
 from django.utils import timezone
 
+from sewer_office.core.links import link
 from sewer_office.core.models import TimeStamped
 from sewer_office.findings.models import FACILITY_PATHS
 
@@ -135,7 +135,7 @@ class Inspection(TimeStamped):
         )
 
     def get_absolute_url(self) -> str:
-        return reverse("inspections:detail", args=[self.pk])
+        return link("inspections:detail", args=[self.pk])
 
 
 class InspectionAnswer(models.Model):

@@ -17,6 +17,7 @@ from sewer_office.accounts.roles import (
     has_role,
     is_staff_member,
 )
+from sewer_office.core.firsts import first_ids
 from sewer_office.core.panels import Panel
 from sewer_office.findings.choices import ReviewState
 from sewer_office.findings.queries import by_severity, open_findings, severity_queue
@@ -91,19 +92,24 @@ def home_panel(user: Any) -> Panel | None:
         .annotate(n=Count("id"))
         .values_list("establishment", "n")
     )
-    results = {est.pk: queries.recent_results(est, user, HOME_ROWS) for est in shown}
+    results = queries.recent_results_of(shown, user, HOME_ROWS)
     queries.with_citations([r for rs in results.values() for r in rs])
+    # each facility's worst open findings: their ids in one statement, then the rows
+    worst_ids = first_ids(
+        [by_severity(mine.filter(establishment=e))[:HOME_ROWS] for e in shown if counts.get(e.pk)]
+    )
+    worst: dict[int | None, list[Any]] = {}
+    for f in by_severity(mine.filter(pk__in=worst_ids)) if worst_ids else []:
+        worst.setdefault(f.establishment_id, []).append(f)
     rows = []
     for est in shown:
-        found = counts.get(est.pk, 0)
-        worst_first = by_severity(mine.filter(establishment=est))[:HOME_ROWS] if found else []
         rows.append(
             {
                 "est": est,
                 "due": [d for d in due if d["point"].establishment_id == est.pk][:HOME_ROWS],
                 "results": results[est.pk],
-                "findings": list(worst_first),
-                "findings_count": found,
+                "findings": worst.get(est.pk, []),
+                "findings_count": counts.get(est.pk, 0),
             }
         )
     return Panel(

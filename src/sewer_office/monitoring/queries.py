@@ -11,10 +11,11 @@ from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from sewer_office.accounts.access import visible
+from sewer_office.core.firsts import first_ids
 from sewer_office.core.statuses import SEVERITY
 from sewer_office.findings.models import Finding
 from sewer_rules.analytes import BY_NAME, resolve
@@ -32,16 +33,34 @@ CHART_DAYS = 400
 CHART_POINTS = 2000
 
 
+#: The newest results first (what a results list and the panels show).
+_NEWEST = ("-sampled_at", "id")
+_SHOWN_WITH = ("establishment", "event", "event__sampling_point")
+
+
+def _current_results(user: Any) -> QuerySet[LabResult]:
+    """Results ``user`` may see, corrections shown and what they replaced not."""
+    return visible(LabResult.objects.exclude(state=ResultState.SUPERSEDED), user)
+
+
 def recent_results(est: Any, user: Any, limit: int = RECENT_RESULTS) -> list[LabResult]:
     """The facility's latest ``limit`` results (corrections shown, what they replaced not);
     :func:`with_citations` gives them their citations, for one facility or several at once."""
-    qs = visible(
-        LabResult.objects.filter(establishment=est)
-        .exclude(state=ResultState.SUPERSEDED)
-        .select_related("establishment", "event", "event__sampling_point"),
-        user,
-    ).order_by("-sampled_at", "id")[:limit]
-    return list(qs)
+    qs = _current_results(user).filter(establishment=est).select_related(*_SHOWN_WITH)
+    return list(qs.order_by(*_NEWEST)[:limit])
+
+
+def recent_results_of(ests: list[Any], user: Any, limit: int) -> dict[int, list[LabResult]]:
+    """:func:`recent_results` of each of ``ests`` (establishment id → its rows), in two queries
+    whatever their number: the ids of each one's latest in one statement
+    (:func:`sewer_office.core.firsts.first_ids`), then the rows."""
+    base = _current_results(user)
+    ids = first_ids([base.filter(establishment=e).order_by(*_NEWEST)[:limit] for e in ests])
+    out: dict[int, list[LabResult]] = {e.pk: [] for e in ests}
+    rows = LabResult.objects.filter(pk__in=ids).select_related(*_SHOWN_WITH).order_by(*_NEWEST)
+    for r in rows:
+        out[r.establishment_id].append(r)
+    return out
 
 
 def with_citations(rows: list[LabResult]) -> list[LabResult]:

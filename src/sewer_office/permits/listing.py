@@ -12,10 +12,10 @@ from typing import Any
 
 from django import forms
 from django.db.models import CharField, Count, Q, QuerySet, Value
-from django.urls import reverse
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
+from sewer_office.core.links import link
 
 from .kinds import KINDS, Kind
 
@@ -98,7 +98,7 @@ def labelled(rows: Any) -> list[dict[str, Any]]:
                 "kind": k,
                 "state_label": state.label,
                 "is_open": not state.terminal,
-                "url": reverse("permits:detail", args=[k.slug, row["pk"]]),
+                "url": link("permits:detail", args=[k.slug, row["pk"]]),
             }
         )
     return out

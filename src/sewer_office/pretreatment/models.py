@@ -14,9 +14,9 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
-from django.urls import reverse
 from django.utils import timezone
 
+from sewer_office.core.links import link
 from sewer_office.core.models import ImmutableRecord
 from sewer_office.findings.models import FACILITY_PATHS
 
@@ -245,7 +245,7 @@ class SNCDetermination(_Superseded):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return reverse("pretreatment:snc-detail", args=[self.pk])
+        return link("pretreatment:snc-detail", args=[self.pk])
 
     @builtins.property
     def period_label(self) -> str:

@@ -12,9 +12,9 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 
 from sewer_office.accounts.access import person_ids
+from sewer_office.core.links import link
 from sewer_office.core.models import TimeStamped
 from sewer_office.core.workflow import Workflow
 
@@ -80,4 +80,4 @@ class Application(TimeStamped):
         return not self.WORKFLOW.state(self.state).terminal
 
     def get_absolute_url(self) -> str:
-        return reverse("permits:detail", args=[self.KIND_SLUG, self.pk])
+        return link("permits:detail", args=[self.KIND_SLUG, self.pk])
