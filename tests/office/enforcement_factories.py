@@ -26,16 +26,24 @@ def at(day: str, hour: int = 10) -> datetime:
 
 
 def finding(
-    town: Town, *, mine: bool = True, day: str = "2026-01-02", status: str = "exceeds"
+    town: Town,
+    *,
+    mine: bool = True,
+    day: str = "2026-01-02",
+    status: str = "exceeds",
+    est: Any = None,
+    message: str = "copper 2.1 mg/L over the daily maximum 1.0 mg/L",
 ) -> Any:
-    est = town.owner_restaurant if mine else town.other_plant
+    """A finding of the owner's restaurant (``mine``) or the other's plant, or of ``est``."""
+    if est is None:
+        est = town.owner_restaurant if mine else town.other_plant
     return record_finding(
         source=None,
         establishment=est,
         kind="lab_result",
         status=status,
         citation="§ 196-19 C(3)",
-        message="copper 2.1 mg/L over the daily maximum 1.0 mg/L",
+        message=message,
         observed_at=at(day, 9),
     )
 

@@ -25,13 +25,12 @@ from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.firsts import first_ids
 from sewer_office.findings.models import Finding
 from sewer_office.findings.queries import open_findings, severity_queue
-from sewer_office.findings.services import record_finding
 from sewer_office.permits import dashboard
 from sewer_office.permits.kinds import KINDS
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
-from .enforcement_factories import at, finding
+from .enforcement_factories import finding
 from .factories import Town, new_record
 
 
@@ -108,16 +107,8 @@ def _home_queries(c: Any) -> list[str]:
     return [q["sql"] for q in ctx.captured_queries]
 
 
-def _mark(est: Any, status: str, day: str) -> Finding:
-    return record_finding(
-        source=None,
-        establishment=est,
-        kind="lab_result",
-        status=status,
-        citation="§ 196-19 C(3)",
-        message=f"{est.name}: {status} on {day}",
-        observed_at=at(day, 9),
-    )
+def _mark(town: Town, est: Any, status: str, day: str) -> Finding:
+    return finding(town, est=est, status=status, day=day, message=f"{est.name}: {status} on {day}")
 
 
 def test_the_outside_home_reads_its_facilities_at_once(town: Town, login: Any) -> None:
@@ -137,9 +128,9 @@ def test_the_outside_home_reads_its_facilities_at_once(town: Town, login: Any) -
         for n in range(3)
     ]
     finding(town, status="prohibited")
-    _mark(more[0], "exceeds", "2026-01-03")
-    _mark(more[0], "prohibited", "2026-01-04")
-    _mark(more[2], "exceeds", "2026-01-05")
+    _mark(town, more[0], "exceeds", "2026-01-03")
+    _mark(town, more[0], "prohibited", "2026-01-04")
+    _mark(town, more[2], "exceeds", "2026-01-05")
     sqls = _home_queries(c)
     findings = [q for q in sqls if 'FROM "monitoring_finding"' in q]
     counts = [q for q in findings if "COUNT(" in q]
@@ -165,7 +156,7 @@ def test_first_ids_keeps_each_parts_order_and_limit(town: Town) -> None:
     """One statement for several ordered, sliced lists: each part's first rows, none of the
     rest; on SQLite too (each part in a subquery)."""
     ests = [town.owner_restaurant, town.other_plant]
-    marks = {e.pk: [_mark(e, "exceeds", f"2026-01-0{d}") for d in (1, 2, 3)] for e in ests}
+    marks = {e.pk: [_mark(town, e, "exceeds", f"2026-01-0{d}") for d in (1, 2, 3)] for e in ests}
     parts = [
         Finding.objects.filter(establishment=e).order_by("-observed_at", "-id")[:2] for e in ests
     ]

@@ -83,9 +83,7 @@ def dashboard_panel(request: Any) -> Panel | None:
     today = timezone.localdate()
     # the cards show each notice's violation number and person: joining the facility and the
     # property too made these two queries cost more to plan than to run
-    in_force = Notice.objects.filter(superseded_by__isnull=True).select_related(
-        "violation__person"
-    )
+    in_force = Notice.objects.filter(superseded_by__isnull=True).select_related("violation__person")
     to_serve: list[Notice] = []
     if has_role(request.user, *SERVERS):
         to_serve = list(

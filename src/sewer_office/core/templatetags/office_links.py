@@ -24,15 +24,15 @@ register = template.Library()
 
 
 def _current_app(context: Context) -> str | None:
-    """The namespace Django's ``{% url %}`` reverses in (the request's, as Django reads it)."""
+    """The namespace Django's ``{% url %}`` reverses in, read as Django's tag reads it."""
     request: Any = getattr(context, "request", None)
-    if request is None:
-        return None
-    app = getattr(request, "current_app", None)
-    if app is not None:
-        return str(app)
-    match = getattr(request, "resolver_match", None)
-    return None if match is None else match.namespace
+    try:
+        return request.current_app  # type: ignore[no-any-return]
+    except AttributeError:
+        try:
+            return request.resolver_match.namespace  # type: ignore[no-any-return]
+        except AttributeError:
+            return None
 
 
 class RememberedURLNode(URLNode):
