@@ -5,7 +5,8 @@
 Everything on 127.0.0.1, and it stops by itself:
 
 1. creates a throw-away PostgreSQL database (``sewer_load_<pid>`` at 127.0.0.1:5432; dropped at
-   the end), migrates it and fills it with the large town of ``bench/office_pages.py`` (5,000
+   the end, and its data directory ``/tmp/sewer_load_<pid>`` removed unless a request failed),
+   migrates it and fills it with the large town of ``bench/office_pages.py`` (5,000
    properties, 20,000 permits with their histories), ``--facilities`` industrial facilities
    with ``--results`` laboratory results imported through the office, 5,000 violations with
    their notices (``bench/office_volume.py``) and a sewer network of ``--manholes`` manholes;
@@ -31,6 +32,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -301,6 +303,7 @@ def main() -> int:
     )
     admin.execute(f'CREATE DATABASE "{dbname}"')
     server: subprocess.Popen[bytes] | None = None
+    keep = True  # the data directory (uploads, the server's log) stays after a failed run
     try:
         ctx = build(args, dbname, data_dir)
         from django.db import connections
@@ -352,6 +355,7 @@ def main() -> int:
         for label, errs in stats.errors.items():
             for e in errs[:3]:
                 print(f"  error {label}: {e}")
+        keep = errors > 0
         return 0 if errors == 0 else 1
     finally:
         if server is not None and server.poll() is None:
@@ -372,6 +376,10 @@ def main() -> int:
         )
         admin.execute(f'DROP DATABASE IF EXISTS "{dbname}"')
         admin.close()
+        if keep:
+            print(f"server log and uploads kept in {data_dir}", flush=True)
+        else:
+            shutil.rmtree(data_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":
