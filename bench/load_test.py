@@ -295,6 +295,8 @@ def main() -> int:
     args = parser.parse_args()
     import psycopg
 
+    from sewer_cli.cmd_office import default_workers
+
     dbname = f"sewer_load_{os.getpid()}"
     data_dir = Path("/tmp") / dbname
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -332,7 +334,8 @@ def main() -> int:
         )
         wait_ready(port, server)
         print(
-            f"gunicorn: {args.workers or os.cpu_count() + 1} workers at http://{HOST}:{port}/; {args.users} users for "
+            f"gunicorn: {args.workers or default_workers(os.cpu_count())} workers at "
+            f"http://{HOST}:{port}/; {args.users} users for "
             f"{args.seconds:.0f} s (CPUs: {os.cpu_count()})",
             flush=True,
         )

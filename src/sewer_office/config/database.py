@@ -28,6 +28,11 @@ PREPARE_AFTER = 2
 _TRUE = frozenset({"1", "true", "yes", "on"})
 
 
+def truthy(text: str) -> bool:
+    """Whether a setting's text says yes (``1``, ``true``, ``yes``, ``on``, any case)."""
+    return text.strip().lower() in _TRUE
+
+
 class DatabaseUrlError(ValueError):
     """A ``DATABASE_URL`` the office cannot use."""
 
@@ -71,7 +76,7 @@ def _postgres_options(given: dict[str, Any]) -> dict[str, Any]:
     options = {"server_side_binding": True, "prepare_threshold": PREPARE_AFTER, **given}
     binding = options["server_side_binding"]
     if isinstance(binding, str):
-        options["server_side_binding"] = binding.strip().lower() in _TRUE
+        options["server_side_binding"] = truthy(binding)
     threshold = options["prepare_threshold"]
     if isinstance(threshold, str):
         text = threshold.strip().lower()

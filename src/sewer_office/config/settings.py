@@ -21,18 +21,16 @@ from pathlib import Path
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
-from .database import parse_database_url, sqlite_database
+from .database import parse_database_url, sqlite_database, truthy
 
 # Django's generic classes (ModelAdmin[M], ModelChoiceField[M], ...) subscriptable at run time,
 # as django-stubs types them (docs/architecture.md, "Typing").
 django_stubs_ext.monkeypatch()
 
-_TRUE = frozenset({"1", "true", "yes", "on"})
-
 
 def _flag(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
-    return default if raw is None else raw.strip().lower() in _TRUE
+    return default if raw is None else truthy(raw)
 
 
 def _list(name: str, default: list[str]) -> list[str]:

@@ -99,7 +99,7 @@ def home_panel(user: Any) -> Panel | None:
         [by_severity(mine.filter(establishment=e))[:HOME_ROWS] for e in shown if counts.get(e.pk)]
     )
     worst: dict[int | None, list[Any]] = {}
-    for f in by_severity(mine.filter(pk__in=worst_ids)) if worst_ids else []:
+    for f in by_severity(mine.filter(pk__in=worst_ids)):  # no ids: Django runs no query
         worst.setdefault(f.establishment_id, []).append(f)
     rows = []
     for est in shown:
