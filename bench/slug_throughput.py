@@ -14,7 +14,7 @@ values exported as a historian or spreadsheet writes binary floats (``cents * 0.
   lasting change of level (eight times the old flow for three days);
 - ``quiet``: the daily cycle with noise only (no slug).
 
-For each input three things run:
+For each input four things run:
 
 1. the oracle, once: a straightforward sequential reading of the rule in pure Python
    (``csv``, ``datetime``, ``Decimal``; a sliding window of the normal-operation readings, one
@@ -35,7 +35,11 @@ For each input three things run:
    - the *plain* rolling-mean script (``rolling("24h", closed="left").mean()``, a mask, runs,
      durations): the fastest pandas idiom, but of a different rule — a slug's own readings
      raise its threshold — so on the ``events`` input it finds other slugs; its time and
-     count are printed beside, for what they are.
+     count are printed beside, for what they are;
+4. the floor, ``--runs`` times: a child that imports polars and reads the CSV as text columns
+   and does nothing else: what reading the file costs before any time, number or rule is
+   read, so the pandas rule script's time over it bounds the ratio a command that reads its
+   input with polars can reach (printed).
 
 Each child is timed from start to exit (wall clock), its peak resident memory and CPU seconds
 (user + system) taken from the kernel's accounting of that child (``os.wait4``). We print the
@@ -67,6 +71,15 @@ MIN = 60_000_000
 WINDOW = 24 * 60 * MIN
 MAX_GAP = 5 * MIN
 LONGER_THAN = 15 * MIN
+
+# The floor: start Python, import polars and read the CSV as text (no time, no number, no rule).
+# A command that reads the file with polars cannot take less; the pandas rule script's time over
+# this one bounds the ratio such a command can reach.
+FLOOR_SCRIPT = """
+import sys
+import polars as pl
+print(pl.read_csv(sys.argv[1], infer_schema=False).height)
+"""
 
 PANDAS_SCRIPT = """
 import sys
@@ -262,6 +275,7 @@ def bench(path: Path, runs: int) -> bool:
     ours = [timed([*sewer_use(), "slugs", str(path), "--format", "json"]) for _ in range(runs)]
     rule = [timed([sys.executable, "-c", PANDAS_RULE_SCRIPT, str(path)]) for _ in range(runs)]
     plain = [timed([sys.executable, "-c", PANDAS_SCRIPT, str(path)]) for _ in range(runs)]
+    floor = [timed([sys.executable, "-c", FLOOR_SCRIPT, str(path)]) for _ in range(runs)]
     doc = json.loads(ours[-1][2])
     (series,) = doc["series"]
     found = len(series["slugs"])
@@ -271,9 +285,14 @@ def bench(path: Path, runs: int) -> bool:
     ours_median, ours_cpu, ours_line = figures("sewer-use slugs", ours)
     rule_median, rule_cpu, rule_line = figures("pandas, the rule", rule)
     plain_median, plain_cpu, plain_line = figures("pandas, plain", plain)
+    floor_median, _, floor_line = figures("read as text", floor)
     print(ours_line + f"; {found} slugs, {errors} row errors")
     print(rule_line + f"; {rule_count} slugs (normal operation, a loop per reading)")
     print(plain_line + f"; {plain_count} slugs (plain rolling mean: another rule)")
+    print(
+        floor_line + f"; polars reads the file as text, nothing else: at most "
+        f"{rule_median / floor_median:.1f}x the pandas script of the rule for a polars reader"
+    )
     same = found == expected and errors == 0
     print(
         f"    ratio {rule_median / ours_median:.1f}x the pandas script of the rule "
