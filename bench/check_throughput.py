@@ -5,7 +5,8 @@ sample (one time per sample), and ``one``: one result per sample (every sample i
 distinct, as some laboratories send) — then, in one run, times whole processes:
 
 (a) ``sewer-use check FILE --format json|table|csv --output OUT`` — start-up, reading,
-    validation, every rule, the report written — several runs each: median, spread, peak RSS;
+    validation, every rule, the report written — several runs each, the formats taking turns:
+    median, spread, peak RSS;
 (b) a straightforward per-row loop over ``csv`` and ``Decimal`` applying the same declared
     rules with the same dated parameters and writing the same JSON fields, run as a process
     (``--loop``) on the same file.
@@ -227,6 +228,29 @@ def timed(cmd: list[str], runs: int) -> tuple[float, float, float, int]:
     return statistics.median(times), min(times), max(times), peak
 
 
+def timed_round_robin(
+    commands: dict[str, list[str]], runs: int
+) -> dict[str, tuple[float, float, float, int]]:
+    """:func:`timed` of each command, the commands taking turns (one run of each, ``runs``
+    times over): every command sees the machine in the same states, where runs of one command
+    back to back would give the first command whatever state the loop before it left (run
+    first after the 22-second loop, the JSON runs took 0.2 s more than the same work run last,
+    "check alone", in each of three runs of 2026-12-03 and -05)."""
+    times: dict[str, list[float]] = {label: [] for label in commands}
+    peaks = dict.fromkeys(commands, 0)
+    for _ in range(runs):
+        for label, cmd in commands.items():
+            elapsed, rss, code = run_process(cmd)
+            if code not in (0, 1):
+                raise SystemExit(f"{' '.join(cmd)} exited with {code}")
+            times[label].append(elapsed)
+            peaks[label] = max(peaks[label], rss)
+    return {
+        label: (statistics.median(ts), min(ts), max(ts), peaks[label])
+        for label, ts in times.items()
+    }
+
+
 CHECK_ALONE = """
 import argparse, sys
 from sewer_cli import cmd_check
@@ -268,17 +292,16 @@ def bench_shape(
         [sys.executable, __file__, "--loop", str(src), str(loop_out), jurisdiction], 1
     )
     json_out = workdir / f"shipped-{name}.json"
-    results = {}
+    commands: dict[str, list[str]] = {}
     for fmt in ("json", "table", "csv"):
         out = json_out if fmt == "json" else workdir / f"shipped-{name}.{fmt}"
         cmd = [sewer_use(), "check", str(src), "--jurisdiction", jurisdiction]
-        results[fmt] = timed([*cmd, "--format", fmt, "--output", str(out)], runs)
+        commands[fmt] = [*cmd, "--format", fmt, "--output", str(out)]
     # The same command with a parser of the check sub-command alone: what ``sewer-use check``
     # costs once the command line imports only the sub-command being run.
     alone = [sys.executable, "-c", CHECK_ALONE, str(src), "--jurisdiction", jurisdiction]
-    results["json, check alone"] = timed(
-        [*alone, "--format", "json", "--output", str(json_out)], runs
-    )
+    commands["json, check alone"] = [*alone, "--format", "json", "--output", str(json_out)]
+    results = timed_round_robin(commands, runs)
     # Compared in a child process: the reports parsed here would raise this process's memory,
     # and a child forked afterwards starts its peak RSS from its parent's (Linux' ru_maxrss).
     compare = [sys.executable, __file__, "--compare", str(json_out), str(loop_out)]

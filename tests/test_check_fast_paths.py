@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from collections.abc import Iterator
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -211,3 +212,90 @@ def test_null_nested_lists_are_written_empty_and_nothing_else_changes(
     filled = frame.with_columns(pl.col("items").fill_null(pl.lit([], dtype=frame["items"].dtype)))
     assert doc == filled.to_dicts()
     assert [d["other"] for d in doc] == [None, [1], None, None]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(-5, 10_000), st.text(alphabet="ab §µ–", max_size=6)),
+        min_size=0,
+        max_size=25,
+    ),
+    st.integers(1, 4),
+)
+def test_tables_and_labelled_lines_worked_in_slices_are_the_plain_ones(
+    rows: list[tuple[int, str]], slice_rows: int
+) -> None:
+    """The lines of the table and of the labelled sections, worked as slices side by side
+    (:func:`check_io.in_slices`), are the plain layout of :func:`sewer_cli.output.table` and
+    the template filled row by row, in order, whatever the slicing."""
+    from sewer_cli.output import table
+
+    frame = pl.DataFrame(rows, schema={"row": pl.Int64, "text": pl.String}, orient="row")
+    plain_table = table(frame.columns, frame.rows()).split("\n")
+    plain_lines = [f"  row {r}: {t}" for r, t in rows]
+    old = check_io.SLICE_ROWS
+    check_io.SLICE_ROWS = slice_rows
+    try:
+        assert check_io.text_table(frame).to_list() == plain_table
+        labelled = check_io.labelled_lines(frame, "  row {}: {}", "row", "text")
+        assert labelled.to_list() == plain_lines
+    finally:
+        check_io.SLICE_ROWS = old
+
+
+def test_a_generator_of_parts_is_written_part_after_part() -> None:
+    """Each part is written before the next is asked for (so it can be freed first)."""
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8")
+    seen: list[bytes] = []
+
+    def parts() -> Iterator[pl.Series]:
+        yield pl.Series("line", ["a", "b"])
+        out.flush()
+        seen.append(raw.getvalue())
+        yield pl.Series("line", ["c"])
+
+    write_lines(parts(), out)
+    out.flush()
+    assert seen == [b"a\nb\n"]
+    assert raw.getvalue() == b"a\nb\nc\n"
+
+
+def test_each_wording_of_a_limit_finding_is_one_whole_message() -> None:
+    """The words between the result and the limit are chosen per row (one text built per
+    finding): each of the four wordings, pinned — measured, a non-detect whose reporting limit
+    is itself beyond a lower limit, one that cannot be told, and no limit configured."""
+    header = "sample_id,sampled_at,sample_type,parameter,value,unit\n"
+    body = "".join(
+        f"S{i},2026-03-02T08:30,{kind},{name},{value},{unit}\n"
+        for i, (kind, name, value, unit) in enumerate(
+            [
+                ("composite", "BOD", "359.2", "mg/l"),
+                ("grab", "pH", "4.9", "SU"),
+                ("grab", "pH", "<5", "SU"),
+                ("composite", "copper", "<3", "mg/l"),
+                ("composite", "iron", "7", "mg/l"),
+                ("grab", "pH", "<6", "SU"),
+            ]
+        )
+    )
+    raw = frame_with_rows(pl.read_csv(io.StringIO(header + body), infer_schema=False), "t.csv")
+    findings = evaluate_table(raw, load_jurisdiction("demo")).findings
+    assert findings.select("row", "status", "message").rows() == [
+        (2, "abnormal_strength", "BOD, 5-day 359.2 mg/l is above the normal-strength 240 mg/l"),
+        (3, "prohibited", "pH 4.9 SU is lower than 5.5 SU"),
+        (4, "prohibited", "pH <5 SU: the reporting limit is itself lower than 5.5 SU"),
+        (
+            5,
+            "inconclusive",
+            "Copper, total <3 mg/l: the reporting limit is not below the limit "
+            "(above the Superintendent's limit of 1 mg/l)",
+        ),
+        (6, "no_limit", "no limit for Iron, total is configured for this date"),
+        (
+            7,
+            "inconclusive",
+            "pH <6 SU: the reporting limit is not below the limit (lower than 5.5 SU)",
+        ),
+    ]

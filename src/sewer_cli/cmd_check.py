@@ -7,6 +7,7 @@ something is, or when a row is in ``errors``; 2 for an unusable file.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .common import jurisdiction
@@ -72,12 +73,13 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FOUND if ev.has_violation or ev.errors.height else EXIT_OK
 
 
-def table_lines(ev: Evaluation, params: ParameterSet) -> list[pl.Series]:
+def table_lines(ev: Evaluation, params: ParameterSet) -> Iterator[pl.Series]:
     """The human report's lines, section by section: results with findings, samples, monthly
     averages, errors, totals.
 
     Every section is built column-wise by polars (a report may have a million lines), and
-    written by polars as bytes (:func:`sewer_io.check_io.write_lines`)."""
+    written by polars as bytes (:func:`sewer_io.check_io.write_lines`) as it comes: a section
+    is written, and its lines freed, before the next is built."""
     import polars as pl
 
     from sewer_io.check_io import labelled_lines, summary_frame, text_table
@@ -86,21 +88,27 @@ def table_lines(ev: Evaluation, params: ParameterSet) -> list[pl.Series]:
     head = [f"Jurisdiction: {params.name} (parameters {params.version})"]
     if params.notice:
         head.append(f"NOTE: {params.notice}")
-    parts: list[pl.Series] = [pl.Series("line", [*head, ""])]
+    yield pl.Series("line", [*head, ""])
 
-    def section(title: str, lines: pl.Series) -> None:
+    def section(title: str, lines: pl.Series) -> Iterator[pl.Series]:
         if lines.len():
-            parts.extend([pl.Series("line", ["", title]), lines])
+            yield pl.Series("line", ["", title])
+            yield lines
 
     cols = ["row", "sample_id", "parameter", "value", "unit", "status", "citations"]
-    parts.append(text_table(summary.select(cols)))
+    yield text_table(summary.select(cols))
     detail = summary.filter(pl.col("messages") != "")
-    section("Findings:", labelled_lines(detail, "  row {}: {}", "row", "messages"))
+    yield from section("Findings:", labelled_lines(detail, "  row {}: {}", "row", "messages"))
+    del detail
     adv = summary.filter(pl.col("advisories") != "")
-    section("Advisories:", labelled_lines(adv, "  row {}: {}", "row", "advisories"))
+    yield from section("Advisories:", labelled_lines(adv, "  row {}: {}", "row", "advisories"))
+    del adv
     if ev.samples.height:
         samples = ev.samples.select("sample_id", _yn("cooling_water"), _yn("unpolluted_water"))
-        section("Samples (§ 196-15 COOLING WATER, UNPOLLUTED WATER OR WASTE):", text_table(samples))
+        yield from section(
+            "Samples (§ 196-15 COOLING WATER, UNPOLLUTED WATER OR WASTE):", text_table(samples)
+        )
+        del samples
     if ev.monthly.height:
         mcols = [
             "facility",
@@ -112,8 +120,10 @@ def table_lines(ev: Evaluation, params: ParameterSet) -> list[pl.Series]:
             "limit_unit",
             "status",
         ]
-        section("Monthly averages (permit limits):", text_table(ev.monthly.select(mcols)))
-    section(
+        yield from section(
+            "Monthly averages (permit limits):", text_table(ev.monthly.select(mcols))
+        )
+    yield from section(
         "Errors (rows not evaluated):",
         labelled_lines(ev.errors, "  row {}, field {}: {}", "row", "field", "message"),
     )
@@ -122,8 +132,7 @@ def table_lines(ev: Evaluation, params: ParameterSet) -> list[pl.Series]:
     total = (
         f"{summary.height} result(s) evaluated: {tally or 'none'}; {ev.errors.height} row error(s)."
     )
-    parts.append(pl.Series("line", ["", total]))
-    return parts
+    yield pl.Series("line", ["", total])
 
 
 def _yn(column: str) -> pl.Expr:

@@ -202,21 +202,37 @@ def text_table(frame: pl.DataFrame) -> pl.Series:
     widths: list[int] = [max(len(c), int(n)) for c, n in zip(frame.columns, longest, strict=True)]
     head = "  ".join(c.ljust(w) for c, w in zip(frame.columns, widths, strict=True)).rstrip()
     rule = "  ".join("-" * w for w in widths)
-    body = cells.select(
+    line = (
         pl.concat_str(
             [pl.col(c).str.pad_end(w) for c, w in zip(frame.columns, widths, strict=True)],
             separator="  ",
         )
         .str.strip_chars_end()
         .alias("line")
-    ).get_column("line")
-    return pl.concat([pl.Series("line", [head, rule]), body])
+    )
+    return pl.concat([pl.Series("line", [head, rule]), *in_slices(cells, line)], rechunk=False)
+
+
+def in_slices(frame: pl.DataFrame, expr: pl.Expr) -> list[pl.Series]:
+    """``frame.select(expr)`` (one column), worked as :data:`WORKERS` slices of rows at once.
+
+    polars works one string expression over one column on one core; the slices of a large
+    report are independent, so they are worked side by side (a frame of at most
+    :data:`SLICE_ROWS` rows is one slice)."""
+    size = max(SLICE_ROWS, -(-frame.height // WORKERS))
+    queries = [
+        frame.lazy().slice(start, size).select(expr) for start in range(0, frame.height, size)
+    ]
+    if len(queries) <= 1:
+        return [frame.select(expr).to_series()]
+    return [part.to_series() for part in pl.collect_all(queries)]
 
 
 def write_lines(parts: Iterable[pl.Series], out: TextIO) -> None:
     """Each line of each part and a newline, written as bytes by polars, part after part: no
     Python string of a report that may be a hundred megabytes (it would be built, copied and
-    encoded again), and no copy of the parts into one column. Null lines are left out."""
+    encoded again), and no copy of the parts into one column. Null lines are left out. Given a
+    generator, each part is freed once written."""
     options: dict[str, Any] = {
         "include_header": False,
         "quote_style": "never",
@@ -226,19 +242,20 @@ def write_lines(parts: Iterable[pl.Series], out: TextIO) -> None:
     out.flush()
     for lines in parts:
         frame = (lines.drop_nulls() if lines.null_count() else lines).to_frame("line")
-        if frame.height == 0:
-            continue
-        if sink is not None:
-            frame.write_csv(sink, **options)
-        else:
-            out.write(frame.write_csv(**options))
+        del lines  # a part is freed once written, before the next is built (a generator's)
+        if frame.height:
+            if sink is not None:
+                frame.write_csv(sink, **options)
+            else:
+                out.write(frame.write_csv(**options))
+        del frame
     if sink is not None:
         sink.flush()
 
 
 def labelled_lines(frame: pl.DataFrame, template: str, *columns: str) -> pl.Series:
     """One line per row of ``frame``: ``template`` with its ``{}`` filled by ``columns``."""
-    return frame.select(format_text(template, *columns).alias("line")).get_column("line")
+    return pl.concat(in_slices(frame, format_text(template, *columns).alias("line")), rechunk=False)
 
 
 def write_csv_report(ev: Evaluation, out: TextIO) -> None:

@@ -9,6 +9,7 @@ used — which is what the office stores, and what the reports serialise.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -54,12 +55,16 @@ class Evaluation:
 
     @property
     def has_violation(self) -> bool:
-        bad = [str(Status.PROHIBITED), str(Status.REVIEW)]
-        # Read on the status column alone: a filter of the frame would copy every column.
-        monthly_bad = self.monthly.height > 0 and bool(
-            self.monthly.get_column("status").is_in(bad).any()
+        # Read on the status columns alone (a filter of the frame would copy every column), by
+        # equality: a set membership test over a million texts hashes each of them.
+        columns = [self.results.get_column("status")]
+        if self.monthly.height > 0:
+            columns.append(self.monthly.get_column("status"))
+        return any(
+            bool((column == str(status)).any())
+            for column in columns
+            for status in (Status.PROHIBITED, Status.REVIEW)
         )
-        return bool(self.results.get_column("status").is_in(bad).any()) or monthly_bad
 
 
 def _limit_table(rule: LimitRule, params: ParameterSet, periods: list[date]) -> pl.DataFrame:
@@ -126,18 +131,22 @@ def _rule_findings(
         .then(pl.lit(str(Status.INCONCLUSIVE)))
         .otherwise(pl.lit(None, pl.String))
     )
+    # "{reported} is {limit}", "{reported}: the reporting limit is itself {limit}" or
+    # "{reported}: the reporting limit is not below the limit ({limit})": one text built per
+    # finding, the words between chosen per row (a choice among whole messages would build
+    # every one of them for every row, then keep one).
+    between = (
+        pl.when(measured)
+        .then(pl.lit(" is "))
+        .when(nd_breaks)
+        .then(pl.lit(": the reporting limit is itself "))
+        .otherwise(pl.lit(": the reporting limit is not below the limit ("))
+    )
+    closing = pl.when(measured | nd_breaks).then(pl.lit("")).otherwise(pl.lit(")"))
     message = (
         pl.when(lim.is_null())
         .then(format_text("no limit for {} is configured for this date", pl.lit(label)))
-        .when(measured)
-        .then(format_text("{} is {}", reported, limit_phrase))
-        .when(nd_breaks)
-        .then(format_text("{}: the reporting limit is itself {}", reported, limit_phrase))
-        .otherwise(
-            format_text(
-                "{}: the reporting limit is not below the limit ({})", reported, limit_phrase
-            )
-        )
+        .otherwise(pl.concat_str([reported, between, limit_phrase, closing]))
     )
     return (
         joined.with_columns(status.alias("status"))
@@ -246,6 +255,10 @@ def evaluate_table(
         .cast(pl.Int64)
         .alias("period")
     )
+    # The samples' classifications need the rows only: worked in a thread beside the rules.
+    pool = ThreadPoolExecutor(max_workers=1)
+    classified = pool.submit(classify_samples, rows, params, periods)
+    pool.shutdown(wait=False)
     rule_columns = rows.select(
         "row", "analyte", "canon", "nd", "value_text", "unit_symbol", "period"
     )
@@ -297,7 +310,7 @@ def evaluate_table(
         results=results,
         findings=findings.drop("rank"),
         advisories=advisories,
-        samples=classify_samples(rows, params, periods),
+        samples=classified.result(),
         errors=prepared.errors,
         monthly=monthly,
         parameters_version=params.version,

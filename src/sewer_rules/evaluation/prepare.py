@@ -13,6 +13,7 @@ reporting limit). Dates: ISO 8601, with or without offset; without one they are 
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -101,7 +102,8 @@ def parse_datetimes(values: pl.Series, tz: str) -> pl.DataFrame:
     Null when unparseable or not a local time. A laboratory file repeats each sample's time on
     every result of the sample, on consecutive lines: each run of one text is parsed once and
     mapped back (finding the runs is a comparison with the previous line, where a hash of every
-    text would cost as much as parsing it). Each accepted form is tried in turn on the texts
+    text would cost as much as parsing it); for the same reason polars' own cache of parsed
+    texts is off (the texts it sees are distinct: it took half the time of the parse). Each accepted form is tried in turn on the texts
     still unparsed, the form of the file's first time first (most files use one form). Without
     an offset a time is town time and its day is its own calendar date; an ambiguous hour (the
     autumn change) is read as the first, and a time that does not exist (the spring change) is
@@ -163,7 +165,7 @@ def _parse_with_day(text: pl.Series, fmt: str, tz: str) -> tuple[pl.Series, pl.S
     if fmt.endswith("%z"):
         utc = _parse_as(text, fmt, tz)
         return utc, utc.dt.convert_time_zone(tz).dt.date()
-    naive = text.str.strptime(pl.Datetime("us"), fmt, strict=False)
+    naive = text.str.strptime(pl.Datetime("us"), fmt, strict=False, cache=False)
     utc = naive.dt.replace_time_zone(
         tz, ambiguous="earliest", non_existent="null"
     ).dt.convert_time_zone("UTC")
@@ -173,9 +175,9 @@ def _parse_with_day(text: pl.Series, fmt: str, tz: str) -> tuple[pl.Series, pl.S
 
 def _parse_as(text: pl.Series, fmt: str, tz: str) -> pl.Series:
     if fmt.endswith("%z"):
-        return text.str.replace(r"Z$", "+00:00").str.strptime(UTC, fmt, strict=False)
+        return text.str.replace(r"Z$", "+00:00").str.strptime(UTC, fmt, strict=False, cache=False)
     return (
-        text.str.strptime(pl.Datetime("us"), fmt, strict=False)
+        text.str.strptime(pl.Datetime("us"), fmt, strict=False, cache=False)
         .dt.replace_time_zone(tz, ambiguous="earliest", non_existent="null")
         .dt.convert_time_zone("UTC")
     )
@@ -233,22 +235,31 @@ def prepare(raw: pl.DataFrame, tz: str, first_day: date) -> Prepared:
     analyte_dim = {a.name: a.dimension for a in ANALYTES}
     analyte_unit = {a.name: a.canonical_unit for a in ANALYTES}
     unit_dim = {s: u.dimension for s, u in UNITS.items()}
-    sampled = parse_datetimes(raw.get_column("sampled_at"), tz)
-    # Each cleaned text is computed once and kept as a column: an expression repeated in
-    # several conditions would be evaluated again over every row for each of them.
-    df = raw.with_columns(
-        _clean("value").alias("value_text"),
-        _clean("qualifier").alias("_qualifier"),
-        _clean("reporting_limit").alias("_rl"),
-        _clean("sample_id").alias("sample_id"),
-        _clean("facility").alias("facility"),
-        _lookup(raw.get_column("sample_type"), {t: t for t in SAMPLE_TYPES}).alias("sample_type"),
-        _clean("sample_type").alias("sample_type_text"),
-        _lookup(raw.get_column("parameter"), SPELLINGS).alias("analyte"),
-        _lookup(raw.get_column("unit"), ALIASES).alias("unit_symbol"),
-        sampled.get_column("utc").alias("sampled_utc"),
-        sampled.get_column("day"),
-        parse_datetimes(raw.get_column("analyzed_at"), tz).get_column("utc").alias("analyzed_utc"),
+    # The sample times are read in a thread while the other columns are cleaned and looked up:
+    # polars releases the interpreter, and each of these works one column on one core, so on
+    # a large file the two take the time of the longer (on a few dozen rows, no difference).
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(parse_datetimes, raw.get_column("sampled_at"), tz)
+        analyzed = parse_datetimes(raw.get_column("analyzed_at"), tz).get_column("utc")
+        # Each cleaned text is computed once and kept as a column: an expression repeated in
+        # several conditions would be evaluated again over every row for each of them.
+        df = raw.with_columns(
+            _clean("value").alias("value_text"),
+            _clean("qualifier").alias("_qualifier"),
+            _clean("reporting_limit").alias("_rl"),
+            _clean("sample_id").alias("sample_id"),
+            _clean("facility").alias("facility"),
+            _lookup(raw.get_column("sample_type"), {t: t for t in SAMPLE_TYPES}).alias(
+                "sample_type"
+            ),
+            _clean("sample_type").alias("sample_type_text"),
+            _lookup(raw.get_column("parameter"), SPELLINGS).alias("analyte"),
+            _lookup(raw.get_column("unit"), ALIASES).alias("unit_symbol"),
+            analyzed.alias("analyzed_utc"),
+        )
+        sampled = pending.result()
+    df = df.with_columns(
+        sampled.get_column("utc").alias("sampled_utc"), sampled.get_column("day").alias("day")
     )
     value_text, rl_text = pl.col("value_text"), pl.col("_rl")
     df = df.with_columns(
