@@ -36,7 +36,7 @@ from .classify import classify_samples
 from .permit_limits import PermitLimits, evaluate_permit_limits
 from .prepare import CANON, prepare
 from .schema import ADVISORY_FIELDS, ADVISORY_SCHEMA, FINDING_FIELDS, FINDING_SCHEMA
-from .text import format_text
+from .text import format_text, quoted
 
 RULES: tuple[LimitRule, ...] = (*LIMIT_RULES, *NORMAL_STRENGTH_RULES)
 
@@ -134,7 +134,8 @@ def _rule_findings(
     # "{reported} is {limit}", "{reported}: the reporting limit is itself {limit}" or
     # "{reported}: the reporting limit is not below the limit ({limit})": one text built per
     # finding, the words between chosen per row (a choice among whole messages would build
-    # every one of them for every row, then keep one).
+    # every one of them for every row, then keep one). Each part is quoted as format_text
+    # quotes what it is given, so the texts are those of the four whole messages.
     between = (
         pl.when(measured)
         .then(pl.lit(" is "))
@@ -146,7 +147,7 @@ def _rule_findings(
     message = (
         pl.when(lim.is_null())
         .then(format_text("no limit for {} is configured for this date", pl.lit(label)))
-        .otherwise(pl.concat_str([reported, between, limit_phrase, closing]))
+        .otherwise(pl.concat_str([quoted(reported), between, quoted(limit_phrase), closing]))
     )
     return (
         joined.with_columns(status.alias("status"))
