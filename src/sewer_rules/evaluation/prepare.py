@@ -103,11 +103,11 @@ def parse_datetimes(values: pl.Series, tz: str) -> pl.DataFrame:
     every result of the sample, on consecutive lines: each run of one text is parsed once and
     mapped back (finding the runs is a comparison with the previous line, where a hash of every
     text would cost as much as parsing it); for the same reason polars' own cache of parsed
-    texts is off (the texts it sees are distinct: it took half the time of the parse). Each accepted form is tried in turn on the texts
-    still unparsed, the form of the file's first time first (most files use one form). Without
-    an offset a time is town time and its day is its own calendar date; an ambiguous hour (the
-    autumn change) is read as the first, and a time that does not exist (the spring change) is
-    refused.
+    texts is off (the texts it sees are distinct: it took half the time of the parse). Each
+    accepted form is tried in turn on the texts still unparsed, the form of the file's first
+    time first (most files use one form). Without an offset a time is town time and its day is
+    its own calendar date; an ambiguous hour (the autumn change) is read as the first, and a
+    time that does not exist (the spring change) is refused.
     """
     text = values.cast(pl.String).rename("text")
     n = text.len()
