@@ -304,12 +304,14 @@ def test_each_wording_of_a_limit_finding_is_one_whole_message() -> None:
 def test_a_long_result_is_quoted_in_its_message_as_before() -> None:
     """A quoted part of a limit finding's message is shortened as a whole (80 characters at
     most, :func:`sewer_rules.hostile.shorten`): the value inside the phrase "label value unit",
-    then the phrase itself — the texts the four whole messages gave."""
+    then the phrase itself — the texts the four whole messages gave; a short result beside a
+    long one of the same rule is written whole."""
     digits = "9" * 120
     text = (
         "sample_id,sampled_at,sample_type,parameter,value,unit\n"
         f"S1,2026-03-02T08:30,composite,BOD,{digits},mg/l\n"
         f"S2,2026-03-02T08:30,composite,copper,<{digits},mg/l\n"
+        "S3,2026-03-02T08:30,composite,BOD,359.2,mg/l\n"
     )
     raw = frame_with_rows(pl.read_csv(io.StringIO(text), infer_schema=False), "t.csv")
     findings = evaluate_table(raw, load_jurisdiction("demo")).findings
@@ -317,4 +319,5 @@ def test_a_long_result_is_quoted_in_its_message_as_before() -> None:
         "BOD, 5-day " + "9" * 68 + "… is above the normal-strength 240 mg/l",
         "Copper, total <" + "9" * 64 + "…: the reporting limit is not below the limit "
         "(above the Superintendent's limit of 1 mg/l)",
+        "BOD, 5-day 359.2 mg/l is above the normal-strength 240 mg/l",
     ]

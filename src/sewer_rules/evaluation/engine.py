@@ -19,6 +19,7 @@ from sewer_rules.analytes import ANALYTES, BY_NAME
 from sewer_rules.federal.cfr136_holding_times import CITATION as HOLDING_CITATION
 from sewer_rules.federal.cfr136_holding_times import HOLDING_TIME_PARAMETER
 from sewer_rules.findings import Status
+from sewer_rules.hostile import QUOTE_LIMIT
 from sewer_rules.limits import Bound, JudgmentRule, LimitRule
 from sewer_rules.ordinance.s196_15_definitions.normal_sewage import NORMAL_STRENGTH_RULES
 from sewer_rules.ordinance.s196_19_use_of_public_sewers.prohibitions import (
@@ -116,9 +117,18 @@ def _rule_findings(
     nd_breaks = pl.lit(False) if upper else (value <= lim)
     measured = ~pl.col("nd")
     label = BY_NAME[rule.analyte].label
-    reported = format_text("{} {} {}", pl.lit(label), pl.col("value_text"), pl.col("unit_symbol"))
+    # Quoting shortens a text longer than QUOTE_LIMIT characters and leaves any other as it is.
+    # When the longest result phrase and the longest limit phrase this rule can write fit (the
+    # sum of the longest parts bounds every phrase), no value is quoted: the same texts,
+    # without a pass of quoting over every part of every finding.
+    reported_at_most = _longest(label, subset, "value_text", "unit_symbol")
+    limit_at_most = _longest(rule.wording, table, "lim_text", "lim_unit")
+    quote = max(reported_at_most, limit_at_most) > QUOTE_LIMIT
+    reported = format_text(
+        "{} {} {}", pl.lit(label), pl.col("value_text"), pl.col("unit_symbol"), quote=quote
+    )
     limit_phrase = format_text(
-        "{} {} {}", pl.lit(rule.wording), pl.col("lim_text"), pl.col("lim_unit")
+        "{} {} {}", pl.lit(rule.wording), pl.col("lim_text"), pl.col("lim_unit"), quote=quote
     )
     status = (
         pl.when(lim.is_null())
@@ -147,7 +157,13 @@ def _rule_findings(
     message = (
         pl.when(lim.is_null())
         .then(format_text("no limit for {} is configured for this date", pl.lit(label)))
-        .otherwise(pl.concat_str([quoted(reported), between, quoted(limit_phrase), closing]))
+        .otherwise(
+            pl.concat_str(
+                [quoted(reported), between, quoted(limit_phrase), closing]
+                if quote
+                else [reported, between, limit_phrase, closing]
+            )
+        )
     )
     return (
         joined.with_columns(status.alias("status"))
@@ -163,6 +179,13 @@ def _rule_findings(
             pl.col("effective"),
         )
     )
+
+
+def _longest(words: str, frame: pl.DataFrame, *columns: str) -> int:
+    """The characters of the longest "words value unit" phrase ``frame`` can give (a bound:
+    the longest value plus the longest unit, each column's longest read once)."""
+    lengths = frame.select(pl.col(c).str.len_chars().max().fill_null(0) for c in columns)
+    return len(words) + sum(int(n) for n in lengths.row(0)) + len(columns)
 
 
 def _judgment_findings(rule: JudgmentRule, rows: pl.DataFrame) -> pl.DataFrame:
