@@ -218,14 +218,7 @@ def run_process(cmd: list[str]) -> tuple[float, int, int]:
 
 def timed(cmd: list[str], runs: int) -> tuple[float, float, float, int]:
     """Median and spread (min, max) of ``runs`` runs, and the largest peak RSS (MB)."""
-    times, peak = [], 0
-    for _ in range(runs):
-        elapsed, rss, code = run_process(cmd)
-        if code not in (0, 1):
-            raise SystemExit(f"{' '.join(cmd)} exited with {code}")
-        times.append(elapsed)
-        peak = max(peak, rss)
-    return statistics.median(times), min(times), max(times), peak
+    return timed_round_robin({"": cmd}, runs)[""]
 
 
 def timed_round_robin(

@@ -37,7 +37,7 @@ from .classify import classify_samples
 from .permit_limits import PermitLimits, evaluate_permit_limits
 from .prepare import CANON, prepare
 from .schema import ADVISORY_FIELDS, ADVISORY_SCHEMA, FINDING_FIELDS, FINDING_SCHEMA
-from .text import format_text, quoted
+from .text import format_text
 
 RULES: tuple[LimitRule, ...] = (*LIMIT_RULES, *NORMAL_STRENGTH_RULES)
 
@@ -157,13 +157,7 @@ def _rule_findings(
     message = (
         pl.when(lim.is_null())
         .then(format_text("no limit for {} is configured for this date", pl.lit(label)))
-        .otherwise(
-            pl.concat_str(
-                [quoted(reported), between, quoted(limit_phrase), closing]
-                if quote
-                else [reported, between, limit_phrase, closing]
-            )
-        )
+        .otherwise(format_text("{}{}{}{}", reported, between, limit_phrase, closing, quote=quote))
     )
     return (
         joined.with_columns(status.alias("status"))
