@@ -10,6 +10,7 @@ import argparse
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from . import allocator
 from .common import jurisdiction
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import destination
@@ -39,6 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    allocator.for_columns()
     from sewer_io.check_io import (
         UnusableFile,
         read_results,

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 import re
 import sys
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from . import allocator
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import destination, dump_json, table
 
@@ -194,14 +194,8 @@ def _options(args: argparse.Namespace) -> Options:
     )
 
 
-#: numpy asks the kernel for transparent huge pages for every large array; the engine's
-#: passes make and drop many, and each fault then zeroes (and may compact) 2 MB: half its
-#: time was the kernel's. Read by numpy when it is imported; a user's own setting is kept.
-HUGE_PAGES = ("NUMPY_MADVISE_HUGEPAGE", "0")
-
-
 def run(args: argparse.Namespace) -> int:
-    os.environ.setdefault(*HUGE_PAGES)
+    allocator.for_columns(huge_pages=False)
     from sewer_io.readings import analyse
     from sewer_rules.monitoring.analysis import OptionError
     from sewer_rules.monitoring.readings import ReadingsError

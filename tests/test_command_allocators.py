@@ -1,0 +1,90 @@
+"""``sewer-use slugs`` and ``check`` set up their own process (``sewer_cli/allocator.py``):
+numpy's huge pages off for slugs, one jemalloc arena per CPU for polars — unless the user chose."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sewer_cli.allocator import JEMALLOC, NUMPY_HUGE_PAGES, cpus
+
+PROBE = """
+import os, sys
+from sewer_cli.main import main
+out = os.devnull
+code = main([sys.argv[1], sys.argv[2], "--format", "json", "--output", out, *sys.argv[3:]])
+import polars as pl
+print(os.environ.get("NUMPY_MADVISE_HUGEPAGE"), os.environ.get("_RJEM_MALLOC_CONF"))
+"""
+
+CHOSEN = (NUMPY_HUGE_PAGES, JEMALLOC)
+
+
+def _readings(tmp_path: Path) -> Path:
+    f = tmp_path / "r.csv"
+    lines = [f"2026-03-02T{h:02d}:{m:02d}:00-05:00,10" for h in range(24) for m in range(60)]
+    f.write_text("timestamp,value\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    return f
+
+
+def _results(tmp_path: Path) -> Path:
+    f = tmp_path / "results.csv"
+    f.write_text(
+        "sample_id,sampled_at,parameter,value,unit\nS1,2026-03-02T09:00,pH,7.1,SU\n",
+        encoding="utf-8",
+    )
+    return f
+
+
+def _probe(args: list[str], given: dict[str, str]) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if k not in CHOSEN}
+    env.update(given)
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env, check=True
+    )
+    huge_pages, jemalloc = out.stdout.split()[-2:]
+    # polars adds its own defaults in front of the setting when it loads (polars/__init__.py)
+    return [huge_pages, jemalloc.rsplit(",", 1)[-1]]
+
+
+@pytest.mark.parametrize(
+    ("given", "seen"),
+    [
+        ({}, ["0", f"narenas:{cpus()}"]),
+        ({NUMPY_HUGE_PAGES: "1", JEMALLOC: "narenas:8"}, ["1", "narenas:8"]),
+    ],
+)
+def test_slugs_sets_its_allocators_unless_the_user_did(
+    tmp_path: Path, given: dict[str, str], seen: list[str]
+) -> None:
+    assert _probe(["slugs", str(_readings(tmp_path))], given) == seen
+
+
+@pytest.mark.parametrize(
+    ("given", "seen"),
+    [
+        ({}, ["None", f"narenas:{cpus()}"]),
+        ({JEMALLOC: "narenas:8"}, ["None", "narenas:8"]),
+        # what a parent that loaded polars passes on: polars' defaults, no number of arenas
+        ({JEMALLOC: "dirty_decay_ms:500,muzzy_decay_ms:1000"}, ["None", f"narenas:{cpus()}"]),
+    ],
+)
+def test_check_gives_polars_one_arena_per_cpu_unless_the_user_chose(
+    tmp_path: Path, given: dict[str, str], seen: list[str]
+) -> None:
+    assert _probe(["check", str(_results(tmp_path))], given) == seen
+
+
+def test_a_setting_comes_too_late_once_polars_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """jemalloc has read its settings when polars loaded: nothing is set that would not act."""
+    import polars  # noqa: F401
+
+    from sewer_cli import allocator
+
+    monkeypatch.delenv(JEMALLOC, raising=False)
+    allocator.for_columns()
+    assert JEMALLOC not in os.environ
