@@ -321,3 +321,27 @@ def test_a_long_result_is_quoted_in_its_message_as_before() -> None:
         "(above the Superintendent's limit of 1 mg/l)",
         "BOD, 5-day 359.2 mg/l is above the normal-strength 240 mg/l",
     ]
+
+
+def test_results_do_not_depend_on_the_order_the_rows_come_in() -> None:
+    """The engine tells polars that the row numbers are sorted (grouping and joining runs, not
+    hashes) only when they are: rows handed over in another order (an office query, a merge)
+    get each its own findings and status, the same as in file order."""
+    params = load_jurisdiction("wappinger")
+    rows = [(f"S{i // 3}", *RESULTS[(i * 7) % len(RESULTS)]) for i in range(120)]
+    raw = _table(rows).with_columns(
+        pl.when(pl.col("row") % 2 == 0)
+        .then(pl.lit("composite"))
+        .otherwise(pl.lit("grab"))
+        .alias("sample_type"),
+        pl.when(pl.col("row") % 5 == 0).then(pl.lit("ph")).otherwise("parameter").alias("parameter"),
+        pl.when(pl.col("row") % 5 == 0).then(pl.lit("3.1")).otherwise("value").alias("value"),
+    )
+    columns = ["row", "status", "findings", "advisories"]
+    in_order = evaluate_table(raw, params).results.select(columns)
+    assert in_order.get_column("findings").drop_nulls().len() > 10
+    for seed in (1, 2, 3):
+        shuffled = raw.sample(fraction=1.0, shuffle=True, seed=seed)
+        assert not shuffled.get_column("row").is_sorted()
+        got = evaluate_table(shuffled, params).results.select(columns)
+        assert got.sort("row").equals(in_order)

@@ -299,7 +299,11 @@ def evaluate_table(
     )
     # One integer key (row, then rank; a stable sort keeps the rules' order within a rank):
     # polars sorts one integer column several times faster than two.
-    findings = findings.sort(pl.col("row") * len(rank) + pl.col("rank"), maintain_order=True)
+    # Sorted by that key, the findings are sorted by row: said so (polars cannot see it through
+    # an expression), the grouping and the join below take consecutive runs instead of hashing.
+    findings = findings.sort(
+        pl.col("row") * len(rank) + pl.col("rank"), maintain_order=True
+    ).with_columns(pl.col("row").set_sorted())
     advisories = pl.concat(
         [_sample_type_advisories(rows), _holding_time_advisories(rows, params, periods)]
     ).sort("row", maintain_order=True)
@@ -313,9 +317,13 @@ def evaluate_table(
     statuses = [str(s) for s in Status]
     # Joined on the row numbers alone and the new columns set beside the rows' own: a join of
     # the rows would copy every one of their columns.
+    # A file's rows are numbered in order (``row`` ascending): checked, not assumed, before
+    # polars is told so (a caller may pass rows in another order; they are then hashed).
+    row_numbers = rows.select("row")
+    if row_numbers.get_column("row").is_sorted():
+        row_numbers = row_numbers.with_columns(pl.col("row").set_sorted())
     nested = (
-        rows.select("row")
-        .join(per_row, on="row", how="left", maintain_order="left")
+        row_numbers.join(per_row, on="row", how="left", maintain_order="left")
         .join(advised, on="row", how="left", maintain_order="left")
     )
     results = rows.with_columns(nested.get_column(c) for c in nested.columns[1:]).with_columns(
