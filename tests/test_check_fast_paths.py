@@ -334,7 +334,10 @@ def test_results_do_not_depend_on_the_order_the_rows_come_in() -> None:
         .then(pl.lit("composite"))
         .otherwise(pl.lit("grab"))
         .alias("sample_type"),
-        pl.when(pl.col("row") % 5 == 0).then(pl.lit("ph")).otherwise("parameter").alias("parameter"),
+        pl.when(pl.col("row") % 5 == 0)
+        .then(pl.lit("ph"))
+        .otherwise("parameter")
+        .alias("parameter"),
         pl.when(pl.col("row") % 5 == 0).then(pl.lit("3.1")).otherwise("value").alias("value"),
     )
     columns = ["row", "status", "findings", "advisories"]

@@ -322,9 +322,8 @@ def evaluate_table(
     row_numbers = rows.select("row")
     if row_numbers.get_column("row").is_sorted():
         row_numbers = row_numbers.with_columns(pl.col("row").set_sorted())
-    nested = (
-        row_numbers.join(per_row, on="row", how="left", maintain_order="left")
-        .join(advised, on="row", how="left", maintain_order="left")
+    nested = row_numbers.join(per_row, on="row", how="left", maintain_order="left").join(
+        advised, on="row", how="left", maintain_order="left"
     )
     results = rows.with_columns(nested.get_column(c) for c in nested.columns[1:]).with_columns(
         pl.col("rank")
