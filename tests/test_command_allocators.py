@@ -34,7 +34,7 @@ def _readings(tmp_path: Path) -> Path:
 def _results(tmp_path: Path) -> Path:
     f = tmp_path / "results.csv"
     f.write_text(
-        "sample_id,sampled_at,parameter,value,unit\nS1,2026-03-02T09:00,pH,7.1,SU\n",
+        "sample_id,sampled_at,sample_type,parameter,value,unit\nS1,2026-03-02T09:00,grab,pH,7.1,SU\n",
         encoding="utf-8",
     )
     return f
