@@ -243,6 +243,25 @@ def test_every_kind_of_row_error(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert doc["series"][0]["readings"] == 4  # rows 2, 9, 10, 11
 
 
+@pytest.mark.parametrize("blank_row", [2, 3, 4])
+def test_a_blank_parameter_is_a_row_error_wherever_it_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], blank_row: int
+) -> None:
+    """A reading of no named parameter is of unknown origin (module docstring of
+    ``sewer_rules.monitoring.readings``): a row error on the first row as on any other, never
+    counted in the series of the rows around it."""
+    lines = [f"2026-03-02T00:0{i}:00-05:00,A,flow,gpd,1" for i in range(3)]
+    lines[blank_row - 2] = lines[blank_row - 2].replace(",flow,", ",,")
+    f = tmp_path / "r.csv"
+    f.write_text("timestamp,meter,parameter,unit,value\n" + "\n".join(lines) + "\n")
+    code, doc = run_json(capsys, str(f))
+    assert code == 1
+    assert [(e["row"], e["field"], e["message"]) for e in doc["errors"]] == [
+        (blank_row, "parameter", "missing parameter")
+    ]
+    assert [(s["parameter"], s["readings"]) for s in doc["series"]] == [("flow", 2)]
+
+
 def test_unusable_files_exit_2_with_a_message(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
