@@ -88,3 +88,46 @@ def test_a_setting_comes_too_late_once_polars_is_loaded(monkeypatch: pytest.Monk
     monkeypatch.delenv(JEMALLOC, raising=False)
     allocator.for_columns()
     assert JEMALLOC not in os.environ
+
+
+def test_slugs_keeps_freed_memory_for_reuse_and_check_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The slug engine works numpy arrays batch after batch: glibc is asked to keep the blocks
+    it frees (``mallopt``); ``check`` works polars columns (jemalloc) and is left as it is."""
+    from sewer_cli import allocator
+    from sewer_cli.main import main
+
+    calls: list[str] = []
+
+    def kept() -> bool:
+        calls.append("kept")
+        return True
+
+    monkeypatch.setattr(allocator, "keep_freed_memory", kept)
+    main(["slugs", str(_readings(tmp_path)), "--format", "json", "--output", os.devnull])
+    assert calls == ["kept"]
+    main(["check", str(_results(tmp_path)), "--format", "json", "--output", os.devnull])
+    assert calls == ["kept"]
+
+
+KEEP = """
+import sys
+from sewer_cli.allocator import keep_freed_memory
+print(keep_freed_memory())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+@pytest.mark.parametrize(
+    ("given", "seen"), [({}, "True"), ({"MALLOC_TRIM_THRESHOLD_": "131072"}, "False")]
+)
+def test_glibc_keeps_freed_blocks_unless_the_user_set_its_variables(
+    given: dict[str, str], seen: str
+) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+    env.update(given)
+    out = subprocess.run(
+        [sys.executable, "-c", KEEP], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == seen

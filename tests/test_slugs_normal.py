@@ -8,6 +8,7 @@ passes the module docstring of :mod:`sewer_rules.monitoring.normal` promises.
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import numpy as np
@@ -117,3 +118,51 @@ def test_the_drawn_baseline_is_that_of_normal_operation() -> None:
     drawn = baseline_curve(s, 1440 * MIN, result.normal)
     plain = baseline_curve(s, 1440 * MIN)
     assert abs(drawn[-1] - 10) < 1e-9 and plain[-1] > 28
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(meter_series(max_size=150), st.sampled_from([6, 15, 40]), st.sampled_from([1, 3, 17]))
+def test_passes_worked_in_batches_decide_alike(data, window_minutes, batch) -> None:
+    """A correction pass judges its readings a batch at a time (``normal.BATCH``, cache-sized);
+    in batches of a few readings, pieces of ranges and windows reaching back across batches,
+    the readings exceeding are still those of the sequential rule."""
+    from sewer_rules.monitoring import normal
+
+    t, values = data
+    window = window_minutes * MIN
+    hits, judged, unjudged, _ = reference(t, [Fraction(x) for x in values], window, Fraction(5))
+    s = Series.from_decimals("m", "flow", "gpd", t, values)
+    saved = normal.BATCH
+    normal.BATCH = batch
+    try:
+        for v in (s.v, s.v * 10**14):
+            got = _judge(t, v, window)
+            assert got.hits.tolist() == hits
+            assert (got.judged, got.unjudged) == (judged, unjudged)
+    finally:
+        normal.BATCH = saved
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 50), st.integers(1, 40)), min_size=1, max_size=20),
+    st.integers(1, 30),
+)
+def test_pieces_and_batches_cover_every_range_once_in_order(ranges, size) -> None:
+    from sewer_rules.monitoring.normal import _batches, _pieces
+
+    a, b, end = [], [], 0
+    for gap, length in ranges:  # disjoint sorted ranges, as _downstream gives
+        a.append(end + gap)
+        b.append(end + gap + length)
+        end = b[-1]
+    first, last = _pieces(np.array(a, dtype=np.int64), np.array(b, dtype=np.int64), size)
+    assert int((last - first).max()) <= size and bool(((last - first) > 0).all())
+    covered = [i for x, y in zip(first.tolist(), last.tolist(), strict=True) for i in range(x, y)]
+    assert covered == [i for x, y in zip(a, b, strict=True) for i in range(x, y)]
+    spans = last - first
+    groups = _batches(spans, size)
+    assert groups[0][0] == 0 and groups[-1][1] == spans.size
+    assert all(i < j for i, j in groups)
+    assert all(g[1] == h[0] for g, h in itertools.pairwise(groups))
+    # a group goes past the batch size only by its last range
+    assert all(int(spans[i : j - 1].sum()) < size for i, j in groups)

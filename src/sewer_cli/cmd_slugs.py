@@ -195,7 +195,7 @@ def _options(args: argparse.Namespace) -> Options:
 
 
 def run(args: argparse.Namespace) -> int:
-    allocator.for_columns(huge_pages=False)
+    allocator.for_columns(numpy_arrays=True)
     from sewer_io.readings import analyse
     from sewer_rules.monitoring.analysis import OptionError
     from sewer_rules.monitoring.readings import ReadingsError
