@@ -148,17 +148,21 @@ def test_classifications_do_not_depend_on_the_layout_of_the_file() -> None:
     assert any(v != (None, None) for v in whole.values())
 
 
+#: Composite samples on even rows, grab samples on odd ones: § 196-19 I advisories on some rows.
+COMPOSITE_ON_EVEN_ROWS = (
+    pl.when(pl.col("row") % 2 == 0)
+    .then(pl.lit("composite"))
+    .otherwise(pl.lit("grab"))
+    .alias("sample_type")
+)
+
+
 def test_summary_lines_are_the_long_findings_grouped_by_row() -> None:
     """The CSV and table summary (read from nested findings) equals the long findings and
     advisories joined by row, as the office stores them."""
     params = load_jurisdiction("wappinger")
     rows = [(f"S{i // 3}", *RESULTS[i % len(RESULTS)]) for i in range(90)]
-    raw = _table(rows).with_columns(
-        pl.when(pl.col("row") % 2 == 0)
-        .then(pl.lit("composite"))
-        .otherwise(pl.lit("grab"))
-        .alias("sample_type")
-    )
+    raw = _table(rows).with_columns(COMPOSITE_ON_EVEN_ROWS)
     ev = evaluate_table(raw, params)
     assert ev.findings.height and ev.advisories.height
     f = ev.findings.group_by("row", maintain_order=True).agg(
@@ -330,10 +334,7 @@ def test_results_do_not_depend_on_the_order_the_rows_come_in() -> None:
     params = load_jurisdiction("wappinger")
     rows = [(f"S{i // 3}", *RESULTS[(i * 7) % len(RESULTS)]) for i in range(120)]
     raw = _table(rows).with_columns(
-        pl.when(pl.col("row") % 2 == 0)
-        .then(pl.lit("composite"))
-        .otherwise(pl.lit("grab"))
-        .alias("sample_type"),
+        COMPOSITE_ON_EVEN_ROWS,
         pl.when(pl.col("row") % 5 == 0)
         .then(pl.lit("ph"))
         .otherwise("parameter")
