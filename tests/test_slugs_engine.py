@@ -286,3 +286,29 @@ def test_engine_matches_the_rule_on_plateaus(data, force_general, block) -> None
     assert (result.hits, result.judged, result.unjudged) == (len(hits), judged, unjudged)
     assert [(x.start, x.end) for x in result.slugs] == slugs
     assert [x.baseline for x in result.slugs] == [MEANS[x.first] for x in result.slugs]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.one_of(plateaus(), meter_series()), st.sampled_from([4, 8, 16]))
+def test_screened_blocks_of_wide_values_decide_as_narrow_ones(data, block) -> None:
+    """Values scaled as floats exported with 17 significant digits are (10**14 here) make
+    window sums beyond int64: the readings of suspect blocks are then judged on sums in 32-bit
+    limbs with a floating-point screen (``kernel._suspects_in_limbs``). The same readings
+    exceed, with the same sums (times the scale) and counts, as at the small scale."""
+    t, values = data
+    s = Series.from_decimals("m", "flow", "gpd", t, values)
+    cad = cadence(s.t, MAX_GAP)
+    rules = [WindowRule(0, len(s), 2 * 60 * MIN, 5, 1)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(kernel, "BLOCK", block)
+        mp.setattr(kernel, "SUSPECT_SHARE", 1.0)
+        mp.setattr(kernel, "MIN_BLOCKS", 1)
+        narrow = trailing_exceedances(s.t, s.v, cad, rules)
+        wide = trailing_exceedances(s.t, s.v * 10**14, cad, rules)
+    assert wide.hits.tolist() == narrow.hits.tolist()
+    assert (wide.judged, wide.unjudged) == (narrow.judged, narrow.unjudged)
+    narrow_sums = [] if narrow.sums is None else [int(x) * 10**14 for x in narrow.sums]
+    assert ([] if wide.sums is None else [int(x) for x in wide.sums]) == narrow_sums
+    assert (wide.counts is None) == (narrow.counts is None)
+    if wide.counts is not None and narrow.counts is not None:
+        assert wide.counts.tolist() == narrow.counts.tolist()

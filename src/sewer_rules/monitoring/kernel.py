@@ -47,9 +47,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .exact import LIMB, MASK, SAFE, exceeds
 from .series import CHUNK, EMPTY, I64, Cadence
 
-_SAFE = 1 << 62
 BLOCK = 128  # readings screened at once (a power of two)
 SUSPECT_SHARE = 0.25  # above this share of suspect blocks, the chunked pass is used
 MIN_BLOCKS = 4  # fewer whole blocks than this: the chunked pass
@@ -101,10 +101,10 @@ def exact_sum(v: I64) -> int:
         return 0
     if v.dtype == object:
         return sum(int(x) for x in v.tolist())
-    if _magnitude(v) * int(v.size) < _SAFE:
+    if _magnitude(v) * int(v.size) < SAFE:
         return int(v.sum())
     # two 32-bit limbs summed apart in int64 (no overflow below 2**31 values), then joined
-    return int((v >> 32).sum()) * (1 << 32) + int((v & 0xFFFFFFFF).sum())
+    return int((v >> LIMB).sum()) * (1 << LIMB) + int((v & MASK).sum())
 
 
 def window_starts(t: I64, s: int, e: int, window: int) -> I64:
@@ -261,7 +261,7 @@ def _screen(
     blocks = v[: j1 * m].reshape(j1, m)
     magnitude = max(abs(vmin), abs(int(block_max.max())))
     # block sums and their prefix in int64 where they fit, else Python integers (one per block)
-    big_prefix = v.dtype == object or magnitude * (n + m) >= _SAFE
+    big_prefix = v.dtype == object or magnitude * (n + m) >= SAFE
     bsum = _block_sums(blocks, magnitude)
     bp: npt.NDArray[Any] = np.zeros(j1 + 1, dtype=object if big_prefix else np.int64)
     np.cumsum(bsum.astype(object) if big_prefix else bsum, out=bp[1:])
@@ -290,16 +290,19 @@ def _screen(
         b0 = cand + (-k) // m  # the block of each first window start
         here = blocks[cand]
         leaving = v[(cand * m - k)[:, None] + np.arange(m, dtype=np.int64)]
-        if big_prefix or c.big:
-            here, leaving = here.astype(object), leaving.astype(object)
-        first_sum = bp[cand] - bp[b0 + 1] + leaving[:, : m - r0].sum(axis=1)
-        step = here - leaving
-        sums = np.cumsum(step, axis=1)
-        sums -= step  # exclusive: the window of reading i leaves out reading i
-        sums += first_sum[:, None]
-        hit = np.flatnonzero(np.asarray(here * c.lhs > sums * c.rhs, dtype=np.bool_))
+        whole_blocks = bp[cand] - bp[b0 + 1]
+        if v.dtype != object and (big_prefix or c.big):
+            hit, at_hits = _suspects_in_limbs(here, leaving, whole_blocks, r0, c, magnitude)
+        else:
+            first_sum = whole_blocks + leaving[:, : m - r0].sum(axis=1)
+            step = here - leaving
+            sums = np.cumsum(step, axis=1)
+            sums -= step  # exclusive: the window of reading i leaves out reading i
+            sums += first_sum[:, None]
+            hit = np.flatnonzero(np.asarray(here * c.lhs > sums * c.rhs, dtype=np.bool_))
+            at_hits = sums.ravel()[hit]
         idx = cand[hit // m] * m + hit % m
-        out.add(idx, sums.ravel()[hit], np.full(hit.size, k, dtype=np.int64))
+        out.add(idx, at_hits, np.full(hit.size, k, dtype=np.int64))
         out.judged += int(cand.size) * m
     # what is left: the edges, and irregular stretches, merged into ranges
     left: list[tuple[int, int]] = [(first, j0 * m), (j1 * m, stop)]
@@ -312,14 +315,56 @@ def _screen(
     return [(x, y) for x, y in left if y > x]
 
 
+def _suspects_in_limbs(
+    here: I64, leaving: I64, whole_blocks: npt.NDArray[Any], r0: int, c: _Pass, magnitude: int
+) -> tuple[I64, npt.NDArray[Any]]:
+    """The readings of the suspect blocks that exceed (flat positions in ``here``) and their
+    window sums (Python integers), for values whose window sums overflow int64 — such as
+    floats exported with 17 significant digits, scaled by 10**15.
+
+    The sums slide in two 32-bit limbs (:mod:`.exact`), and the test is screened in floating
+    point with the few near ties decided on Python integers: the same answer as sliding Python
+    integers, which made millions of them."""
+    m = here.shape[1]
+    leave_high, leave_low = leaving >> LIMB, leaving & MASK
+    first_high = np.asarray(whole_blocks >> LIMB).astype(np.int64)
+    first_low = np.asarray(whole_blocks & MASK).astype(np.int64)
+    first_high += leave_high[:, : m - r0].sum(axis=1)
+    first_low += leave_low[:, : m - r0].sum(axis=1)
+    step_high, step_low = (here >> LIMB) - leave_high, (here & MASK) - leave_low
+    high = np.cumsum(step_high, axis=1) - step_high + first_high[:, None]
+    low = np.cumsum(step_low, axis=1) - step_low + first_low[:, None]
+    size = here.size
+    rule = c.rule
+    now = exceeds(
+        here.ravel(),
+        (high.ravel(), low.ravel()),
+        np.full(size, c.per_window, dtype=np.int64),
+        np.full(size, rule.p, dtype=np.int64),
+        np.full(size, rule.q, dtype=np.int64),
+        magnitude,
+    )
+    hit = np.flatnonzero(now)
+    sums = high.ravel()[hit].astype(object) * (1 << LIMB) + low.ravel()[hit].astype(object)
+    return hit, np.asarray(sums)
+
+
 def _block_sums(blocks: npt.NDArray[Any], magnitude: int) -> npt.NDArray[Any]:
     """The sum of each row of ``blocks``, exactly: in int64 when it cannot overflow, else in
-    two 32-bit limbs summed apart and joined as Python integers (one per block)."""
-    if blocks.dtype == object or magnitude * int(blocks.shape[1]) < _SAFE:
+    two 32-bit limbs summed apart and joined as Python integers (one per block). The limbs are
+    taken a cache-sized stretch at a time (two arrays the size of the series were fresh memory
+    to fault in)."""
+    if blocks.dtype == object or magnitude * int(blocks.shape[1]) < SAFE:
         return np.asarray(blocks.sum(axis=1))
-    high = (blocks >> 32).sum(axis=1).astype(object)
-    low = (blocks & 0xFFFFFFFF).sum(axis=1).astype(object)
-    return np.asarray(high * (1 << 32) + low)
+    rows = int(blocks.shape[0])
+    high = np.empty(rows, dtype=np.int64)
+    low = np.empty(rows, dtype=np.int64)
+    step = max(1, CHUNK // int(blocks.shape[1]))
+    for s in range(0, rows, step):
+        part = blocks[s : s + step]
+        high[s : s + step] = (part >> LIMB).sum(axis=1)
+        low[s : s + step] = (part & MASK).sum(axis=1)
+    return np.asarray(high.astype(object) * (1 << LIMB) + low.astype(object))
 
 
 def trailing_exceedances(t: I64, v: I64, cad: Cadence, rules: list[WindowRule]) -> Judgement:
@@ -356,7 +401,7 @@ def trailing_exceedances(t: I64, v: I64, cad: Cadence, rules: list[WindowRule]) 
         first = min(first, rule.stop)
         out.unjudged += first - rule.start
         per_window = rule.window // cad.interval if cad.interval > 0 else 0
-        big = magnitude * max(rule.p, rule.q) * (max(CHUNK, per_window) + per_window + n) >= _SAFE
+        big = magnitude * max(rule.p, rule.q) * (max(CHUNK, per_window) + per_window + n) >= SAFE
         # q*K*v > p*S with common factors cancelled (5 and 1440: 288*v > S), one product less
         common = math.gcd(rule.q * per_window, rule.p) or 1
         c = _Pass(rule, per_window, rule.q * per_window // common, rule.p // common, big)

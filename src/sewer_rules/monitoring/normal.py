@@ -36,11 +36,7 @@ most one more than the longest chain of readings each of whose status changed be
 one before, and never more than the number of readings judged.
 
 Exactness: the sums are exact integers — int64 where ``magnitude × span`` cannot overflow,
-otherwise two 32-bit limbs whose prefix sums cannot overflow; the comparison is decided in
-floating point only where the margin is far beyond the rounding error (relative 1e-9 against
-an error below 1e-15), and the few readings within that margin (exact ties at five times) are
-decided on Python integers. Values that do not fit 64 bits at all are held as Python integers
-(object arrays) and decided on them.
+otherwise two 32-bit limbs — and the comparison is exact (:mod:`.exact`).
 """
 
 from __future__ import annotations
@@ -52,13 +48,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .exact import exceeds, prefix_sums
 from .kernel import Judgement, WindowRule, trailing_exceedances
 from .series import CHUNK, EMPTY, I64, Bools, Cadence
-
-_SAFE = 1 << 62
-_LIMB = 32
-_MASK = (1 << _LIMB) - 1
-_TOLERANCE = 1e-9  # relative margin of the floating-point screen (rounding error < 1e-15)
 
 
 def _downstream(t: I64, changed: I64, window: int) -> tuple[I64, I64]:
@@ -83,60 +75,6 @@ def _ranges(a: I64, b: I64) -> I64:
         return EMPTY
     offsets = np.cumsum(lengths) - lengths
     return np.repeat(a - offsets, lengths) + np.arange(total, dtype=np.int64)
-
-
-def _prefix(
-    w: npt.NDArray[Any], magnitude: int
-) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
-    """Exact prefix sums (leading 0) of ``w``: one int64 array where it cannot overflow,
-    else two int64 limb arrays (high and low 32 bits summed apart), else Python integers."""
-    size = int(w.shape[0])
-    if w.dtype == object:
-        out = np.zeros(size + 1, dtype=object)
-        np.cumsum(w, out=out[1:])
-        return out, None
-    if magnitude * (size + 1) < _SAFE:
-        one = np.zeros(size + 1, dtype=np.int64)
-        np.cumsum(w, out=one[1:])
-        return one, None
-    high = np.zeros(size + 1, dtype=np.int64)
-    low = np.zeros(size + 1, dtype=np.int64)
-    np.cumsum(w >> _LIMB, out=high[1:])
-    np.cumsum(w & _MASK, out=low[1:])
-    return high, low
-
-
-def _exceeds(
-    v: npt.NDArray[Any],
-    sums: tuple[npt.NDArray[Any], npt.NDArray[Any] | None],
-    count: I64,
-    p: I64,
-    q: I64,
-    magnitude: int,
-) -> Bools:
-    """``q·C·v > p·S`` exactly, for arrays (see the module docstring)."""
-    high, low = sums
-    if v.dtype == object or high.dtype == object:
-        total = high if low is None else high * (1 << _LIMB) + low
-        lhs = v * (q * count).astype(object)
-        return np.asarray(lhs > total * p.astype(object), dtype=np.bool_)
-    wide = int(count.max(initial=0)) * max(int(p.max(initial=1)), int(q.max(initial=1)))
-    if low is None and magnitude * max(wide, 1) < _SAFE:
-        return np.asarray(q * count * v > p * high, dtype=np.bool_)
-    total_f = high.astype(np.float64) if low is None else high * float(1 << _LIMB) + low
-    lhs_f = v.astype(np.float64) * (q * count).astype(np.float64)
-    rhs_f = p.astype(np.float64) * total_f
-    gap = lhs_f - rhs_f
-    margin = _TOLERANCE * (np.abs(lhs_f) + np.abs(rhs_f))
-    out = gap > margin
-    unsure = np.flatnonzero(np.abs(gap) <= margin)
-    if unsure.size:
-        exact = high[unsure].astype(object)
-        if low is not None:
-            exact = exact * (1 << _LIMB) + low[unsure].astype(object)
-        lhs = v[unsure].astype(object) * (q[unsure] * count[unsure]).astype(object)
-        out[unsure] = np.asarray(lhs > exact * p[unsure].astype(object), dtype=np.bool_)
-    return out
 
 
 class _Rules:
@@ -254,7 +192,7 @@ def _judge_batch(
     offsets = np.cumsum(b - base) - (b - base)
     normal = ~hit[span]
     weights = np.where(normal, v[span], 0)
-    sums = _prefix(weights, magnitude)
+    sums = prefix_sums(weights, magnitude)
     counts = np.zeros(span.size + 1, dtype=np.int64)
     np.cumsum(normal, out=counts[1:])
     idx = _ranges(a, b)
@@ -266,7 +204,7 @@ def _judge_batch(
     high, low = sums
     s = (high[at] - high[start], None if low is None else low[at] - low[start])
     has = judged & (c > 0)
-    now = has & _exceeds(v[idx], s, c, per.p[which], per.q[which], magnitude)
+    now = has & exceeds(v[idx], s, c, per.p[which], per.q[which], magnitude)
     empty[idx] = judged & (lo < idx) & (c == 0)
     moved: I64 = idx[now != hit[idx]]
     return moved
