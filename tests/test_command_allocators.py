@@ -131,3 +131,29 @@ def test_glibc_keeps_freed_blocks_unless_the_user_set_its_variables(
         [sys.executable, "-c", KEEP], capture_output=True, text=True, env=env, check=True
     )
     assert out.stdout.strip() == seen
+
+
+NO_PANDAS = """
+import sys
+from sewer_cli.main import main
+main(["slugs", sys.argv[1], "--format", "json", "--output", sys.argv[2]])
+print("pandas" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize("blank_time", [False, True])
+def test_slugs_does_not_load_pandas(tmp_path: Path, blank_time: bool) -> None:
+    """pyarrow imports pandas (0.15 s) for its ``to_numpy``; the times are taken from Arrow's
+    buffers instead (``sewer_rules/monitoring/stamps.py``), with or without a blank time."""
+    readings = _readings(tmp_path)
+    if blank_time:
+        lines = readings.read_text().splitlines()
+        lines[5] = "," + lines[5].split(",", 1)[1]
+        readings.write_text("\n".join(lines) + "\n")
+    out = subprocess.run(
+        [sys.executable, "-c", NO_PANDAS, str(readings), str(tmp_path / "r.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.split()[-1] == "False"
