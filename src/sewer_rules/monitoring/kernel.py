@@ -8,13 +8,15 @@ For a reading ``i`` at time ``t_i`` the window is ``[t_i - W, t_i)``: the readin
     v_i > (p / q) * S_i / n_i     <=>     q * n_i * v_i > p * S_i        (n_i > 0)
 
 Every term is an integer (values are scaled integers, see :mod:`.series`), so the test is
-exact: no float ever decides whether a reading is "more than five times" its baseline. The
+exact: no rounding ever decides whether a reading is "more than five times" its baseline. The
 products are 64-bit when ``max|v| * max(p, q) * (chunk + n_i)`` stays below 2**62 (checked
 before the pass). Otherwise — values with many decimals, such as floats exported with 17
 significant digits — the screening below still runs on int64 block maxima, with block sums
-joined from two 32-bit limbs into Python integers (one per block), and only the readings
-tested one by one (suspect blocks, edges, irregular stretches) are taken as Python integers,
-slice by slice: exact, and slower only where something may exceed.
+joined from two 32-bit limbs into Python integers (one per block); the readings of suspect
+blocks are judged on window sums in 32-bit limbs, screened in floating point only beyond a
+margin far wider than its rounding error and decided on integers within it (:mod:`.exact`);
+and the edges and irregular stretches are taken as Python integers, slice by slice: exact,
+and slower only where something may exceed.
 
 This is the *plain* trailing mean (every reading in the window). The law's "during normal
 operation" leaves out the readings that exceeded their own baseline: :mod:`.normal` starts
