@@ -30,10 +30,9 @@ def destination(path: str | None) -> Iterator[TextIO]:
     if not path:
         yield sys.stdout
         return
-    target = Path(path)
     remover: threading.Thread | None = None
     try:
-        fh, remover = _replacing(target)
+        fh, remover = _replacing(Path(path))
         with fh:
             yield fh
     except OSError as e:

@@ -1,5 +1,7 @@
-"""``sewer-use slugs`` and ``check`` set up their own process (``sewer_cli/allocator.py``):
-numpy's huge pages off for slugs, one jemalloc arena per CPU for polars — unless the user chose."""
+"""``sewer-use slugs`` and ``check`` set up their own process: the allocators
+(``sewer_cli/allocator.py``: numpy's huge pages off and glibc's freed blocks kept for slugs, one
+jemalloc arena per CPU for polars — unless the user chose) and what they load (no pandas).
+Each probe runs in a Python process of its own: allocators read their settings once."""
 
 from __future__ import annotations
 
@@ -40,13 +42,20 @@ def _results(tmp_path: Path) -> Path:
     return f
 
 
-def _probe(args: list[str], given: dict[str, str]) -> list[str]:
-    env = {k: v for k, v in os.environ.items() if k not in CHOSEN}
-    env.update(given)
+def _python(script: str, *args: str, unset: tuple[str, ...] = (), **given: str) -> list[str]:
+    """The words ``script`` prints, run by a new Python with the variables starting with any of
+    ``unset`` removed from the environment and ``given`` set."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(unset)} if unset else None
+    if given:
+        env = {**(env if env is not None else os.environ), **given}
     out = subprocess.run(
-        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env, check=True
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, env=env, check=True
     )
-    huge_pages, jemalloc = out.stdout.split()[-2:]
+    return out.stdout.split()
+
+
+def _probe(args: list[str], given: dict[str, str]) -> list[str]:
+    huge_pages, jemalloc = _python(PROBE, *args, unset=CHOSEN, **given)[-2:]
     # polars adds its own defaults in front of the setting when it loads (polars/__init__.py)
     return [huge_pages, jemalloc.rsplit(",", 1)[-1]]
 
@@ -125,12 +134,7 @@ print(keep_freed_memory())
 def test_glibc_keeps_freed_blocks_unless_the_user_set_its_variables(
     given: dict[str, str], seen: str
 ) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
-    env.update(given)
-    out = subprocess.run(
-        [sys.executable, "-c", KEEP], capture_output=True, text=True, env=env, check=True
-    )
-    assert out.stdout.strip() == seen
+    assert _python(KEEP, unset=("MALLOC_",), **given) == [seen]
 
 
 NO_PANDAS = """
@@ -150,10 +154,4 @@ def test_slugs_does_not_load_pandas(tmp_path: Path, blank_time: bool) -> None:
         lines = readings.read_text().splitlines()
         lines[5] = "," + lines[5].split(",", 1)[1]
         readings.write_text("\n".join(lines) + "\n")
-    out = subprocess.run(
-        [sys.executable, "-c", NO_PANDAS, str(readings), str(tmp_path / "r.json")],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert out.stdout.split()[-1] == "False"
+    assert _python(NO_PANDAS, str(readings), str(tmp_path / "r.json"))[-1] == "False"
