@@ -133,6 +133,37 @@ def test_the_short_path_gives_the_rows_of_the_full_one(tmp_path: Path) -> None:
         assert short.height == rows
 
 
+def test_the_values_read_early_are_those_of_the_text(tmp_path: Path) -> None:
+    """A file wholly in the historians' layout: the short path reads its values as exact
+    decimals while the times are parsed (``v`` then holds those decimals, not the texts); the
+    rows are otherwise the full query's, and each series is scaled by the most decimal places
+    its values need, whatever the file's or the zeros written ("12.30" needs one)."""
+    from sewer_io.readings import Readings
+    from sewer_io.readings import scan as _scan
+    from sewer_rules.monitoring.readings import ReadOptions, compact, compact_now
+
+    f = tmp_path / "r.csv"
+    rows = ["timestamp,meter,value"]
+    written = {"A": ["1.5", "2.25", "190.95000000000002"], "B": ["3", "40", "12.30"]}
+    for i, (a, b) in enumerate(zip(written["A"], written["B"], strict=True)):
+        at = (START + timedelta(minutes=i)).isoformat()
+        rows += [f"{at},A,{a}", f"{at},B,{b}"]
+    f.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    short = compact_now(f, _scan(f), ReadOptions()).sort("row")
+    full = compact(f, _scan(f), ReadOptions()).collect().sort("row")
+    assert short.schema["v"] == pl.Decimal(38, 14)
+    assert short.drop("v", "dec").to_dicts() == full.drop("v", "dec").to_dicts()
+    assert short["v"].to_list() == [Decimal(v) for v in full["v"]]
+    # the places written ("12.30": two), at least those needed (one)
+    assert short["dec"].to_list() == [1, 0, 2, 0, 14, 2]
+    assert full["dec"].to_list() == [1, 0, 2, 0, 14, 1]
+    by_meter = {s.meter: s for s in Readings(f).series()}
+    assert {m: s.scale for m, s in by_meter.items()} == {"A": 14, "B": 1}
+    for meter, values in written.items():
+        s = by_meter[meter]
+        assert [s.decimal(int(x)) for x in s.v.tolist()] == [Decimal(v) for v in values]
+
+
 def test_a_repeated_autumn_time_names_both_offsets(tmp_path: Path) -> None:
     """01:30 on the fall-back day happened twice in New York: the row error shows the time
     with the offset of each occurrence (EDT the first time, EST the second)."""

@@ -389,7 +389,7 @@ def compact(
 ) -> pl.LazyFrame:
     """The lazy query turning the user's columns into the compact, checked form:
     ``row, meter, parameter (as written), unit (as written), t (µs UTC), v (the value's text),
-    dec (the decimal places it needs),
+    dec (the decimal places it needs; :func:`compact_now`: at least those),
     state, code, raw``. Parameter names and units, a handful of distinct spellings, are
     resolved per series afterwards (:class:`_Builder`), not per row.
 
@@ -474,7 +474,11 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
     historians write: a time ``YYYY-MM-DDTHH:MM:SS±HH:MM`` and a plain decimal. Those rows
     need no normalising, no layout detection and no check for missing words; every other row
     (another layout, a naive time, a missing or bad value) goes through :func:`compact`
-    itself, so the result is the same row for row (the tests compare both)."""
+    itself, so the result is the same row for row (the tests compare both), with two
+    differences the builder absorbs: ``dec`` of a short-path row is the decimal places
+    written (``12.30``: two), at least those the value needs; and when every row took the
+    short path, ``v`` holds the values already read as exact decimals (polars ``Decimal``,
+    the file's most places written) instead of their texts."""
     cols = _columns(path, lf)
     ts_name, ts_type = cols["timestamp"]
     v_name, v_type = cols["value"]
@@ -486,11 +490,14 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
     except (pl.exceptions.PolarsError, OSError) as e:
         raise ReadingsError(f"{path}: cannot read: {first_line(e)}") from None
     value = pl.col(v_name)
-    trimmed = value.str.strip_chars_end("0")
-    point = trimmed.str.find(".", literal=True).cast(pl.Int64)
-    dec = (trimmed.str.len_bytes().cast(pl.Int64) - point - 1).fill_null(0)
-    # The times (Arrow and numpy) are read in a thread while polars reads the values: both
-    # release the interpreter, so the two columns take the time of the longer one.
+    # the places written (trailing zeros too: "12.30" has two), as many as the value needs
+    # or more; the builder takes the series to the fewest its values need (_fewest_places)
+    point = value.str.find(".", literal=True).cast(pl.Int64)
+    dec = (value.str.len_bytes().cast(pl.Int64) - point - 1).fill_null(0)
+    # The times (Arrow and numpy) are read in a thread while polars reads the values, and
+    # when every value is a plain decimal, their exact decimals too (the series' scale is then
+    # known: the file's most decimal places): both release the interpreter, so the two columns
+    # take the time of the longer one.
     with ThreadPoolExecutor(max_workers=1) as pool:
         pending = pool.submit(aware_instants, raw.get_column(ts_name))
         valued = raw.with_columns(
@@ -498,16 +505,28 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
             (value.str.contains(_FAST_VALUE) & (value.str.len_bytes() <= MAX_DIGITS)).alias("__pf"),
             dec.cast(pl.Int32).alias("__dec"),
         )
+        plain = valued.get_column("__pf")
+        exact = None
+        if plain.null_count() == 0 and bool(plain.all()):
+            places = max(0, int(valued.select(pl.col("__dec").max()).item() or 0))
+            exact = _decimals_of(raw.get_column(v_name), places)
         instants = pending.result()
     marked = valued.with_columns(pl.Series("__tf", instants, dtype=pl.Int64))
     quick = (pl.col("__tf") != NOT_READ) & pl.col("__pf").fill_null(False)
     flags = marked.select(quick.alias("q")).get_column("q")
     helpers = ["__tf", "__pf", "__dec"]
+    v_out = value
     if bool(flags.all()):  # the usual export: every row on the short path, nothing copied
-        fast, slow = marked, marked.clear().drop(helpers)
+        # ... and the texts already read (the times; the values when their exact decimals
+        # were read beside the times) are let go before the rows are collected
+        fast, slow = marked.drop(ts_name), marked.clear().drop(helpers)
+        if exact is not None:
+            fast = fast.drop(v_name).with_columns(exact.alias("__exact"))
+            v_out = pl.col("__exact")
     else:
         fast = marked.filter(flags)
         slow = marked.filter(~flags).drop(helpers)
+    del raw, valued, marked
     labels: list[pl.Expr] = []
     for key, default in (("meter", "default"), ("parameter", "flow"), ("unit", None)):
         if key in cols:
@@ -522,7 +541,7 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
         pl.col("__parameter").alias("parameter"),
         pl.col("__unit").alias("unit"),
         pl.col("__tf").cast(pl.Int64).alias("t"),
-        value.alias("v"),
+        v_out.alias("v"),
         pl.col("__dec").alias("dec"),
         pl.when(bad_meter).then(ERROR).otherwise(OK).cast(pl.UInt8).alias("state"),
         pl.when(bad_meter).then(4).otherwise(0).cast(pl.UInt8).alias("code"),
@@ -572,18 +591,45 @@ def _decimals(x: Fraction) -> tuple[int, int]:
     return int(x), places
 
 
+def _decimals_of(text: pl.Series, places: int) -> pl.Series | None:
+    """Each value's text as an exact decimal of ``places`` places (polars' decimal parser, 128
+    bits), or None when one does not fit 38 digits (or places exceed 30)."""
+    if places > 30:
+        return None
+    wide = text.cast(pl.Decimal(38, places), strict=False)
+    return wide if wide.null_count() == 0 else None
+
+
 def _scaled(text: pl.Series, places: int) -> npt.NDArray[Any]:
-    """Each value's text as the exact integer ``value × 10**places``: int64 where every value
-    fits (polars' decimal parser, 128 bits, then a checked cast), else Python integers."""
-    if places <= 30:
-        wide = text.cast(pl.Decimal(38, places), strict=False).to_physical()
-        if wide.null_count() == 0:
-            narrow = wide.cast(pl.Int64, strict=False)
-            if narrow.null_count() == 0:
-                return narrow.to_numpy().astype(np.int64, copy=False)
-            return np.array(wide.to_list(), dtype=object)
+    """Each value as the exact integer ``value × 10**places``: int64 where every value fits
+    (polars' decimal parser, 128 bits, then a checked cast), else Python integers. ``text``:
+    the values' texts, or their exact decimals (:func:`compact_now`) of at least ``places``
+    places, which no value needs all of beyond ``places`` (taking them to ``places`` drops
+    zeros only)."""
+    exact: pl.Series | None
+    if isinstance(text.dtype, pl.Decimal):
+        same = text.dtype.scale == places
+        exact = text if same else text.cast(pl.Decimal(38, places))
+    else:
+        exact = _decimals_of(text, places)
+    if exact is not None:
+        wide = exact.to_physical()
+        narrow = wide.cast(pl.Int64, strict=False)
+        if narrow.null_count() == 0:
+            return narrow.to_numpy().astype(np.int64, copy=False)
+        return np.array(wide.to_list(), dtype=object)
     unit = 10**places
     return np.array([int(Fraction(x) * unit) for x in text.to_list()], dtype=object)
+
+
+def _fewest_places(m: npt.NDArray[Any], places: int) -> tuple[npt.NDArray[Any], int]:
+    """``m`` (values × 10**places) at the fewest decimal places its values need: a series is
+    scaled by the most places any of its values needs, not by the zeros a file wrote
+    (``12.30`` needs one). One pass when some value needs every place (the usual case)."""
+    while places > 0 and not bool((m % 10).any()):
+        m = m // 10
+        places -= 1
+    return m, places
 
 
 def _converted(
@@ -675,8 +721,8 @@ class _Builder:
         # taking the column out would write row by row (5,000,000 texts, 80 MB)
         present = sorted(set(ok.select(pl.col("unit").unique()).to_series().to_list()))
         target = present[0] if len(present) == 1 else BY_NAME[parameter].canonical_unit
-        places = max(0, int(ok["dec"].to_numpy().max()))
-        m = _scaled(ok["v"], places)
+        written = max(0, int(ok["dec"].to_numpy().max()))
+        m, places = _fewest_places(_scaled(ok["v"], written), written)
         if len(present) == 1:
             # one unit (the usual file): the values as written, no conversion
             v, scale = m, places
