@@ -121,26 +121,32 @@ def test_the_drawn_baseline_is_that_of_normal_operation() -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(meter_series(max_size=150), st.sampled_from([6, 15, 40]), st.sampled_from([1, 3, 17]))
-def test_passes_worked_in_batches_decide_alike(data, window_minutes, batch) -> None:
-    """A correction pass judges its readings a batch at a time (``normal.BATCH``, cache-sized);
-    in batches of a few readings, pieces of ranges and windows reaching back across batches,
-    the readings exceeding are still those of the sequential rule."""
+@given(
+    meter_series(max_size=150),
+    st.sampled_from([6, 15, 40]),
+    st.sampled_from([1, 3, 17]),
+    st.sampled_from([1, 2, 3]),
+)
+def test_passes_worked_in_batches_decide_alike(data, window_minutes, batch, workers) -> None:
+    """A correction pass judges its readings a batch at a time (``normal.BATCH``, cache-sized),
+    the batches shared among ``normal.WORKERS`` threads; in batches of a few readings, pieces
+    of ranges and windows reaching back across batches, on one thread or several, the readings
+    exceeding are still those of the sequential rule."""
     from sewer_rules.monitoring import normal
 
     t, values = data
     window = window_minutes * MIN
     hits, judged, unjudged, _ = reference(t, [Fraction(x) for x in values], window, Fraction(5))
     s = Series.from_decimals("m", "flow", "gpd", t, values)
-    saved = normal.BATCH
-    normal.BATCH = batch
+    saved = normal.BATCH, normal.WORKERS
+    normal.BATCH, normal.WORKERS = batch, workers
     try:
         for v in (s.v, s.v * 10**14):
             got = _judge(t, v, window)
             assert got.hits.tolist() == hits
             assert (got.judged, got.unjudged) == (judged, unjudged)
     finally:
-        normal.BATCH = saved
+        normal.BATCH, normal.WORKERS = saved
 
 
 @given(
