@@ -114,7 +114,8 @@ BATCH = CHUNK
 
 #: Threads judging a pass's batches: the batches of one pass read the statuses of the previous
 #: pass and write nothing another reads, and numpy releases the interpreter in their steps.
-WORKERS = max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1))
+_CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+WORKERS = max(1, min(2, _CPUS or 1))
 
 
 def normal_exceedances(
