@@ -27,18 +27,12 @@ import ctypes
 import os
 import sys
 
+from sewer_rules.machine import cpus
+
 #: polars' jemalloc (its symbols are prefixed ``_rjem_``, so is the variable it reads).
 JEMALLOC = "_RJEM_MALLOC_CONF"
 #: numpy's switch for transparent huge pages.
 NUMPY_HUGE_PAGES = "NUMPY_MADVISE_HUGEPAGE"
-
-
-def cpus() -> int:
-    """The CPUs this process may run on (its affinity, where the system tells it)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 #: glibc's ``mallopt`` parameters (malloc.h) and the values set: blocks up to 32 MB (glibc's

@@ -31,6 +31,11 @@ MASK = (1 << LIMB) - 1
 TOLERANCE = 1e-9  # relative margin of the floating-point screen (rounding error < 1e-15)
 
 
+def joined(high: npt.NDArray[Any], low: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``high · 2**32 + low`` of sums kept in limbs, as Python integers (an object array)."""
+    return np.asarray(high.astype(object) * (1 << LIMB) + low.astype(object))
+
+
 def prefix_sums(
     w: npt.NDArray[Any], magnitude: int
 ) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
@@ -64,7 +69,7 @@ def exceeds(
     array, or high and low limbs), ``count`` the readings in each window, ``p/q`` the multiple."""
     high, low = sums
     if v.dtype == object or high.dtype == object:
-        total = high if low is None else high * (1 << LIMB) + low
+        total = high if low is None else joined(high, low)
         lhs = v * (q * count).astype(object)
         return np.asarray(lhs > total * p.astype(object), dtype=np.bool_)
     wide = int(count.max(initial=0)) * max(int(p.max(initial=1)), int(q.max(initial=1)))
@@ -78,9 +83,7 @@ def exceeds(
     out = gap > margin
     unsure = np.flatnonzero(np.abs(gap) <= margin)
     if unsure.size:
-        exact = high[unsure].astype(object)
-        if low is not None:
-            exact = exact * (1 << LIMB) + low[unsure].astype(object)
+        exact = high[unsure].astype(object) if low is None else joined(high[unsure], low[unsure])
         lhs = v[unsure].astype(object) * (q[unsure] * count[unsure]).astype(object)
         out[unsure] = np.asarray(lhs > exact * p[unsure].astype(object), dtype=np.bool_)
     return out

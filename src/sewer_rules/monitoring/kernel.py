@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .exact import LIMB, MASK, SAFE, exceeds
+from .exact import LIMB, MASK, SAFE, exceeds, joined
 from .series import CHUNK, EMPTY, I64, Cadence
 
 BLOCK = 128  # readings screened at once (a power of two)
@@ -347,8 +347,7 @@ def _suspects_in_limbs(
         magnitude,
     )
     hit = np.flatnonzero(now)
-    sums = high.ravel()[hit].astype(object) * (1 << LIMB) + low.ravel()[hit].astype(object)
-    return hit, np.asarray(sums)
+    return hit, joined(high.ravel()[hit], low.ravel()[hit])
 
 
 def _block_sums(blocks: npt.NDArray[Any], magnitude: int) -> npt.NDArray[Any]:
@@ -366,7 +365,7 @@ def _block_sums(blocks: npt.NDArray[Any], magnitude: int) -> npt.NDArray[Any]:
         part = blocks[s : s + step]
         high[s : s + step] = (part >> LIMB).sum(axis=1)
         low[s : s + step] = (part & MASK).sum(axis=1)
-    return np.asarray(high.astype(object) * (1 << LIMB) + low.astype(object))
+    return joined(high, low)
 
 
 def trailing_exceedances(t: I64, v: I64, cad: Cadence, rules: list[WindowRule]) -> Judgement:

@@ -42,13 +42,14 @@ otherwise two 32-bit limbs — and the comparison is exact (:mod:`.exact`).
 from __future__ import annotations
 
 import itertools
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from sewer_rules.machine import cpus
 
 from .exact import exceeds, prefix_sums
 from .kernel import Judgement, WindowRule, trailing_exceedances
@@ -114,8 +115,7 @@ BATCH = CHUNK
 
 #: Threads judging a pass's batches: the batches of one pass read the statuses of the previous
 #: pass and write nothing another reads, and numpy releases the interpreter in their steps.
-_CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-WORKERS = max(1, min(2, _CPUS or 1))
+WORKERS = min(2, cpus())
 
 
 def normal_exceedances(
@@ -145,15 +145,11 @@ def normal_exceedances(
             # the span each range's windows read: from the earliest window start to its end
             base = np.searchsorted(t, t[a] - per.widest, side="left").astype(np.int64)
 
-            def judge(batch: tuple[int, int], a: I64 = a, b: I64 = b, base: I64 = base) -> I64:
-                i, j = batch
-                return _judge_batch(t, v, hit, empty, per, magnitude, a[i:j], b[i:j], base[i:j])
-
+            batches = [(a[i:j], b[i:j], base[i:j]) for i, j in _batches(b - base, BATCH)]
             # every reading is judged on the statuses of the previous pass: the changes of all
-            # batches are applied together, after the last (in order, whichever thread)
-            batches = _batches(b - base, BATCH)
-            moved = list(pool.map(judge, batches)) if len(batches) > 1 else [judge(batches[0])]
-            changed = np.concatenate(moved) if len(moved) > 1 else moved[0]
+            # batches are applied together, after the last
+            moved = pool.map(lambda r: _judge_batch(t, v, hit, empty, per, magnitude, *r), batches)
+            changed = np.concatenate(list(moved))
             hit[changed] = ~hit[changed]
     lost = int(np.count_nonzero(empty))
     return Judgement(

@@ -603,9 +603,8 @@ def _decimals_of(text: pl.Series, places: int) -> pl.Series | None:
 def _scaled(text: pl.Series, places: int) -> npt.NDArray[Any]:
     """Each value as the exact integer ``value × 10**places``: int64 where every value fits
     (polars' decimal parser, 128 bits, then a checked cast), else Python integers. ``text``:
-    the values' texts, or their exact decimals (:func:`compact_now`) of at least ``places``
-    places, which no value needs all of beyond ``places`` (taking them to ``places`` drops
-    zeros only)."""
+    the values' texts, or their exact decimals (:func:`compact_now`), which may carry more
+    places than ``places`` but no value needs more (taking them to ``places`` drops zeros)."""
     exact: pl.Series | None
     if isinstance(text.dtype, pl.Decimal):
         same = text.dtype.scale == places
