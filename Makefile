@@ -12,7 +12,8 @@ PYTEST_WORKERS ?= 2
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
+# setup.py and the C source: the compiled module (sewer_native) is rebuilt when they change
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml setup.py src/sewer_native/_kernels.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
@@ -37,7 +38,7 @@ layers: $(STAMP)
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
-	$(BIN)/mypy src/sewer_rules src/sewer_io src/sewer_cli src/sewer_office
+	$(BIN)/mypy src/sewer_rules src/sewer_io src/sewer_cli src/sewer_office src/sewer_native
 
 migrations: $(STAMP)
 	$(BIN)/sewer-use manage makemigrations --check --dry-run
@@ -49,4 +50,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/check_throughput.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache src/sewer_native/*.so

@@ -19,7 +19,11 @@ For each input five things run:
 1. the oracle, once: a straightforward sequential reading of the rule in pure Python
    (``csv``, ``datetime``, ``Decimal``; a sliding window of the normal-operation readings, one
    reading at a time). It is slow; it is the reference the slug count must equal;
-2. ``sewer-use slugs FILE --format json`` in a child process, ``--runs`` times;
+2. ``sewer-use slugs FILE --format json`` in a child process, ``--runs`` times — as installed:
+   with the compiled module (``sewer_native``), which reads a historian's export and judges
+   the readings in C — and the same command with ``SEWER_USE_NATIVE=0``, the numpy and polars
+   paths alone (what runs where the project was installed without a C compiler, and for every
+   file the compiled reader declines), printed beside;
 3. two pandas scripts in child processes, ``--runs`` times each:
 
    - the *rule* script — the yardstick of the ratio: what a pandas user writes for THIS rule.
@@ -39,11 +43,7 @@ For each input five things run:
 4. the floor, ``--runs`` times: a child that imports polars and reads the CSV as text columns
    and does nothing else: what reading the file costs before any time, number or rule is
    read, so the pandas rule script's time over it bounds the ratio a command that reads its
-   input with polars can reach (printed);
-5. the pyarrow bound, ``--runs`` times: a child that does without polars what the command must
-   do at least — pyarrow's CSV reader, the times' layout checked and read by Arrow, the values
-   checked and read as exact decimals by Arrow, the project's rule kernel — and no row errors,
-   series or report: how far a reader without polars could take the ratio (printed).
+   input with polars can reach (printed; why the reader of historians' exports is compiled).
 
 Each child is timed from start to exit (wall clock), its peak resident memory and CPU seconds
 (user + system) taken from the kernel's accounting of that child (``os.wait4``). We print the
@@ -83,66 +83,6 @@ FLOOR_SCRIPT = """
 import sys
 import polars as pl
 print(pl.read_csv(sys.argv[1], infer_schema=False).height)
-"""
-
-# A bound for a reader without polars: pyarrow's CSV reader (two threads) reads the file as
-# text; the times' layout is checked on their bytes and Arrow's ISO 8601 parser reads them; the
-# values are checked as plain decimals and read as exact decimals by Arrow (the file's most
-# places), then the project's own rule kernel runs. No row errors, no series building, no report:
-# the least such a command would take, built this way. It prints the exceeding readings' count.
-ARROW_BOUND_SCRIPT = """
-import sys
-from concurrent.futures import ThreadPoolExecutor
-
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.csv as pcsv
-
-from sewer_rules.monitoring.kernel import WindowRule
-from sewer_rules.monitoring.normal import normal_exceedances
-from sewer_rules.monitoring.series import cadence
-
-text = {"timestamp": pa.string(), "value": pa.string()}
-table = pcsv.read_csv(sys.argv[1], convert_options=pcsv.ConvertOptions(column_types=text))
-
-
-def times(chunk):
-    offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset :][: len(chunk) + 1]
-    assert (np.diff(offsets) == 25).all()
-    rows = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
-    rows = rows.reshape(-1, 25)
-    for i, char in zip((4, 7, 10, 13, 16, 22), b"--T:::"):
-        assert (rows[:, i] == char).all()
-    assert ((rows[:, 19] == ord("+")) | (rows[:, 19] == ord("-"))).all()
-    read = pc.cast(chunk, pa.timestamp("us", "UTC"))
-    return np.frombuffer(read.buffers()[1], dtype=np.int64)[read.offset :][: len(read)]
-
-
-def places(chunk):
-    assert pc.all(pc.match_substring_regex(chunk, r"^-?\\d+(\\.\\d+)?$")).as_py()
-    dot = pc.find_substring(chunk, ".")
-    after = pc.subtract(pc.subtract(pc.binary_length(chunk), dot), 1)
-    return pc.max(pc.if_else(pc.less(dot, 0), 0, after)).as_py()
-
-
-def decimals(chunk, scale):
-    read = pc.cast(chunk, pa.decimal128(38, scale))
-    words = np.frombuffer(read.buffers()[1], dtype=np.int64)[2 * read.offset :]
-    words = words[: 2 * len(read)].reshape(-1, 2)
-    assert ((words[:, 1] == 0) | (words[:, 1] == -1)).all()  # fits int64
-    return words[:, 0]
-
-
-with ThreadPoolExecutor(2) as pool:
-    t = np.concatenate(list(pool.map(times, table.column("timestamp").chunks)))
-    values = table.column("value").chunks
-    scale = max(pool.map(places, values))
-    v = np.concatenate(list(pool.map(lambda c: decimals(c, scale), values)))
-while scale > 0 and not (v % 10).any():
-    v, scale = v // 10, scale - 1
-day = WindowRule(0, len(t), 24 * 3600 * 1_000_000, 5, 1)
-print(normal_exceedances(t, v, cadence(t, 5 * 60_000_000), [day]).hits.size)
 """
 
 PANDAS_SCRIPT = """
@@ -284,11 +224,14 @@ def oracle(path: Path) -> tuple[int, int]:
     return slugs, n
 
 
-def timed(cmd: list[str]) -> tuple[float, int, str, float]:
-    """Wall seconds, peak RSS (MB), stdout and CPU seconds (user + system) of one child."""
+def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int, str, float]:
+    """Wall seconds, peak RSS (MB), stdout and CPU seconds (user + system) of one child
+    (``env``: variables set for it)."""
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
-        child = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE)
+        child = subprocess.Popen(
+            cmd, stdout=out, stderr=subprocess.PIPE, env={**os.environ, **(env or {})}
+        )
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -336,11 +279,12 @@ def bench(path: Path, runs: int) -> bool:
         f"{path.name}: {n:,} readings, {size / 1e6:.0f} MB; oracle (sequential, pure Python): "
         f"{expected} slugs, {time.perf_counter() - start:.0f} s"
     )
-    ours = [timed([*sewer_use(), "slugs", str(path), "--format", "json"]) for _ in range(runs)]
+    command = [*sewer_use(), "slugs", str(path), "--format", "json"]
+    ours = [timed(command) for _ in range(runs)]
+    general = [timed(command, {"SEWER_USE_NATIVE": "0"}) for _ in range(runs)]
     rule = [timed([sys.executable, "-c", PANDAS_RULE_SCRIPT, str(path)]) for _ in range(runs)]
     plain = [timed([sys.executable, "-c", PANDAS_SCRIPT, str(path)]) for _ in range(runs)]
     floor = [timed([sys.executable, "-c", FLOOR_SCRIPT, str(path)]) for _ in range(runs)]
-    bound = [timed([sys.executable, "-c", ARROW_BOUND_SCRIPT, str(path)]) for _ in range(runs)]
     doc = json.loads(ours[-1][2])
     (series,) = doc["series"]
     found = len(series["slugs"])
@@ -348,23 +292,23 @@ def bench(path: Path, runs: int) -> bool:
     rule_count = int(rule[-1][2].strip())
     plain_count = int(plain[-1][2].strip())
     ours_median, ours_cpu, ours_line = figures("sewer-use slugs", ours)
+    general_median, _, general_line = figures("  numpy, polars", general)
     rule_median, rule_cpu, rule_line = figures("pandas, the rule", rule)
     plain_median, plain_cpu, plain_line = figures("pandas, plain", plain)
     floor_median, _, floor_line = figures("read as text", floor)
-    bound_median, _, bound_line = figures("pyarrow bound", bound)
+    same_report = general[-1][2] == ours[-1][2]
     print(ours_line + f"; {found} slugs, {errors} row errors")
+    print(
+        general_line + f"; SEWER_USE_NATIVE=0, {rule_median / general_median:.1f}x the pandas "
+        f"script of the rule; report byte for byte the same: {'yes' if same_report else 'NO'}"
+    )
     print(rule_line + f"; {rule_count} slugs (normal operation, a loop per reading)")
     print(plain_line + f"; {plain_count} slugs (plain rolling mean: another rule)")
     print(
         floor_line + f"; polars reads the file as text, nothing else: at most "
         f"{rule_median / floor_median:.1f}x the pandas script of the rule for a polars reader"
     )
-    print(
-        bound_line + f"; {int(bound[-1][2])} readings exceeding; pyarrow reads, times and "
-        f"decimals, then the rule, no polars, no report: at most "
-        f"{rule_median / bound_median:.1f}x for a reader built this way"
-    )
-    same = found == expected and errors == 0
+    same = found == expected and errors == 0 and same_report
     print(
         f"    ratio {rule_median / ours_median:.1f}x the pandas script of the rule "
         f"({plain_median / ours_median:.1f}x the plain rolling mean); "
@@ -425,7 +369,10 @@ def main() -> None:
                 p.unlink()
             folder.rmdir()
     if not ok:
-        raise SystemExit("the slug count differs from the oracle's, or rows were refused")
+        raise SystemExit(
+            "the slug count differs from the oracle's, rows were refused, or the two paths' "
+            "reports differ"
+        )
 
 
 if __name__ == "__main__":

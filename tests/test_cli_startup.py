@@ -115,11 +115,11 @@ def _choices(parser: argparse.ArgumentParser) -> list[str]:
 
 def test_constants_restated_for_help_agree_with_the_rules() -> None:
     from sewer_cli import cmd_grease_interceptor, cmd_sections, cmd_slugs
-    from sewer_rules.monitoring import readings, series
+    from sewer_rules.monitoring import series, source
     from sewer_rules.ordinance.s196_19_use_of_public_sewers import grease_interceptors
     from sewer_rules.sections import Coverage
 
-    assert cmd_slugs.DEDUPE == readings.DEDUPE
+    assert cmd_slugs.DEDUPE == source.DEDUPE
     assert (cmd_slugs.US_PER_SECOND, cmd_slugs.US_PER_MINUTE, cmd_slugs.US_PER_HOUR) == (
         series.US_PER_SECOND,
         series.US_PER_MINUTE,

@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 
 from sewer_cli.main import main
-from sewer_io.readings import analyse
+from sewer_io.meter_files import analyse
 from sewer_rules.monitoring.analysis import Options
 
 TZ = ZoneInfo("America/New_York")

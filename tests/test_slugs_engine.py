@@ -132,8 +132,13 @@ def _engine(t: list[int], values: list[str], hours: str, force_general: bool = F
     st.sampled_from(["0.1", "0.25", "2", "2.5"]),
     st.booleans(),
     st.sampled_from([4, 8, 16, 128]),
+    st.booleans(),
 )
-def test_engine_matches_the_rule_read_literally(data, hours, force_general, block) -> None:
+def test_engine_matches_the_rule_read_literally(
+    data, hours, force_general, block, compiled
+) -> None:
+    """Slugs, baselines and counts are the rule's, judged by the compiled loop or by the
+    vectorised passes (``compiled``, :mod:`sewer_rules.monitoring.native`)."""
     t, values = data
     window = int(Fraction(hours) * 60 * MIN)
     fractions = [Fraction(v) for v in values]
@@ -146,6 +151,7 @@ def test_engine_matches_the_rule_read_literally(data, hours, force_general, bloc
         mp.setattr(kernel, "SUSPECT_SHARE", 1.0)
         mp.setattr(kernel, "MIN_BLOCKS", 1)
         mp.setattr(series_mod, "CHUNK", 3)
+        mp.setenv("SEWER_USE_NATIVE", "1" if compiled else "0")
         s, cad, result = _engine(t, values, hours, force_general)
         got = trailing_exceedances(s.t, s.v, cad, [WindowRule(0, len(s), window, 5, 1)])
     assert got.hits.tolist() == plain[0]

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sewer_cli.main import main
-from sewer_io.readings import analyse
+from sewer_io.meter_files import analyse
 from sewer_rules.monitoring.analysis import Options
 
 START = datetime(2026, 3, 2, 5, tzinfo=UTC)  # midnight in New York

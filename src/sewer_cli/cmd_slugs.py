@@ -196,9 +196,9 @@ def _options(args: argparse.Namespace) -> Options:
 
 def run(args: argparse.Namespace) -> int:
     allocator.for_columns(numpy_arrays=True)
-    from sewer_io.readings import analyse
+    from sewer_io.meter_files import analyse
     from sewer_rules.monitoring.analysis import OptionError
-    from sewer_rules.monitoring.readings import ReadingsError
+    from sewer_rules.monitoring.source import ReadingsError
     from sewer_rules.parameters import ParameterError
 
     options = _options(args)

@@ -5,7 +5,9 @@ The hygiene (columns, times, exact values, units, duplicates, row errors) is the
 opening the file, estimating what its compact form would take in memory, and — for a file
 larger than the memory budget — splitting it in one streaming pass into one Parquet file per
 meter and parameter in a temporary folder (removed afterwards), read back one series at a
-time. ``sewer-use slugs`` and the office's meter uploads read through here.
+time. This is the general reader: ``sewer-use slugs`` and the office's meter uploads open a
+file through :func:`sewer_io.meter_files.open_readings`, which sends here every file the
+compiled reader of historians' exports (:mod:`sewer_io.historian`) does not take.
 """
 
 from __future__ import annotations
@@ -22,18 +24,9 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sewer_rules.monitoring.analysis import Options, Report, read_options, report_of
-from sewer_rules.monitoring.readings import (
-    ReadingsError,
-    ReadOptions,
-    SeriesSource,
-    check_columns,
-    compact,
-    compact_now,
-    first_line,
-)
+from sewer_rules.monitoring.readings import SeriesSource, check_columns, compact, compact_now
 from sewer_rules.monitoring.series import Series
-from sewer_rules.parameters import load_jurisdiction
+from sewer_rules.monitoring.source import ReadingsError, ReadOptions, first_line
 
 
 @dataclass(frozen=True)
@@ -125,11 +118,3 @@ class Readings(SeriesSource):
                 yield from self.series_of(pl.concat(frames))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-
-
-def analyse(path: str | Path, options: Options | None = None) -> Report:
-    """Judge every series of a readings file (:mod:`sewer_rules.monitoring.analysis`)."""
-    options = options or Options()
-    params = load_jurisdiction(options.jurisdiction)
-    readings = Readings(path, read_options(options, params))
-    return report_of(str(path), readings, options, params)

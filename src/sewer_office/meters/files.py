@@ -25,16 +25,13 @@ from typing import Any
 import polars as pl
 from django.conf import settings
 
-from sewer_io.readings import Readings, parquet_size
+from sewer_io.meter_files import open_readings
+from sewer_io.readings import parquet_size
 from sewer_office.core.errors import OfficeError, shorten, upload_refused
 from sewer_rules.hostile import TextRefused, utf8_text
-from sewer_rules.monitoring.readings import (
-    MAX_DECIMALS,
-    ReadingsError,
-    ReadOptions,
-    RowError,
-)
+from sewer_rules.monitoring.readings import MAX_DECIMALS
 from sewer_rules.monitoring.series import Series, show
+from sewer_rules.monitoring.source import ReadingsError, ReadOptions, RowError
 from sewer_rules.units import UnitError, convert, terminates
 
 #: Row errors listed at most (the total is always counted).
@@ -152,7 +149,7 @@ def read_for_meter(
     with tempfile.TemporaryDirectory(prefix="sewer-meter-") as folder:
         source = _with_meter_columns(path, ident, parameter, folder, name)
         try:
-            readings = Readings(source, ReadOptions(timezone=timezone, max_errors=MAX_ERRORS))
+            readings = open_readings(source, ReadOptions(timezone=timezone, max_errors=MAX_ERRORS))
             found: list[Series] = list(readings.series())
         except ReadingsError as e:
             raise UploadUnusable(str(e).replace(str(source), name)) from None

@@ -32,7 +32,7 @@ from sewer_office.monitoring.models import SamplingPoint
 from sewer_rules.analytes import BY_NAME
 from sewer_rules.findings import UsedParameter
 from sewer_rules.monitoring.analysis import Options, SeriesReport, analyse_series
-from sewer_rules.monitoring.readings import RowError, canonical_parameter
+from sewer_rules.monitoring.readings import canonical_parameter
 from sewer_rules.monitoring.series import (
     US_PER_HOUR,
     US_PER_SECOND,
@@ -45,6 +45,7 @@ from sewer_rules.monitoring.series import (
     value_on,
 )
 from sewer_rules.monitoring.slugs import REPORT, Slug, slug_findings
+from sewer_rules.monitoring.source import RowError
 from sewer_rules.parameters import ParameterSet, load_jurisdiction
 from sewer_rules.units import ALIASES, UNITS
 

@@ -13,13 +13,13 @@ sections (:mod:`sewer_rules.sections`).
 - :mod:`.readings` — the hygiene of a meter file's rows, meter by meter (the file itself is
   opened by :mod:`sewer_io.readings`).
 - :mod:`.analysis` — the series judged one by one (what ``sewer-use slugs`` runs through
-  :func:`sewer_io.readings.analyse`).
+  :func:`sewer_io.meter_files.analyse`).
 """
 
 from . import excursions, slugs
 from .analysis import Options, Report, SeriesReport
-from .readings import ReadingsError, ReadOptions, RowError
 from .series import Series
+from .source import ReadingsError, ReadOptions, RowError
 
 __all__ = [
     "Options",

@@ -1,6 +1,6 @@
 """A readings file judged series by series: slugs, excursions, monthly totals, row errors.
 
-This is what ``sewer-use slugs`` runs, through :func:`sewer_io.readings.analyse` which opens
+This is what ``sewer-use slugs`` runs, through :func:`sewer_io.meter_files.analyse` which opens
 the file. Each series is read, judged and dropped before the next
 is read (unless the caller keeps it to draw it), so memory follows the largest series, not
 the file. The result names the dated parameters it used, so it can be replayed.
@@ -27,7 +27,6 @@ from .excursions import (
     has_limits,
     monthly_totals,
 )
-from .readings import ReadOptions, RowError, SeriesSource
 from .series import (
     DEFAULT_MAX_GAP_US,
     US_PER_HOUR,
@@ -39,6 +38,7 @@ from .series import (
     value_on,
 )
 from .slugs import Baseline, Slug, detect_slugs, judged_as_slug
+from .source import ReadOptions, RowError, Source
 
 
 class OptionError(ValueError):
@@ -214,11 +214,9 @@ def read_options(options: Options, params: ParameterSet) -> ReadOptions:
     )
 
 
-def report_of(
-    source: str, readings: SeriesSource, options: Options, params: ParameterSet
-) -> Report:
+def report_of(source: str, readings: Source, options: Options, params: ParameterSet) -> Report:
     """Every series of ``readings`` judged, one series in memory at a time, with the row
-    errors met on the way (the file is opened by :func:`sewer_io.readings.analyse`)."""
+    errors met on the way (the file is opened by :func:`sewer_io.meter_files.analyse`)."""
     series = [analyse_series(s, params, options) for s in readings.series()]
     return Report(
         source=source,

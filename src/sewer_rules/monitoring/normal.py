@@ -53,6 +53,7 @@ from sewer_rules.machine import cpus
 
 from .exact import exceeds, prefix_sums
 from .kernel import Judgement, WindowRule, trailing_exceedances
+from .native import normal_judgement
 from .series import CHUNK, EMPTY, I64, Bools, Cadence
 
 
@@ -123,7 +124,19 @@ def normal_exceedances(
 ) -> Judgement:
     """Readings exceeding ``p/q`` times the mean of the *normal-operation* readings in the
     window before them (module docstring); ``normal`` in the result marks the readings that
-    count as normal operation, ``passes`` how many vectorised passes it took."""
+    count as normal operation (None: every reading does).
+
+    Judged one reading after another by the compiled loop where it is built and the values
+    are within its arithmetic (:func:`.native.normal_judgement`, one pass), else by the
+    vectorised passes of :func:`by_passes`: the same readings either way (the tests compare
+    both with the sequential reference)."""
+    judged = normal_judgement(t, v, rules)
+    return judged if judged is not None else by_passes(t, v, cad, rules)
+
+
+def by_passes(t: I64, v: npt.NDArray[Any], cad: Cadence, rules: list[WindowRule]) -> Judgement:
+    """:func:`normal_exceedances` in whole vectorised passes (module docstring), numpy only;
+    ``passes`` in the result says how many it took."""
     plain = trailing_exceedances(t, v, cad, rules)
     if plain.hits.size == 0:
         return replace(plain, passes=1)

@@ -51,10 +51,8 @@ series, not the file.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
@@ -69,7 +67,8 @@ from sewer_rules.analytes import BY_NAME, SPELLINGS, normalize_spelling
 from sewer_rules.hostile import shorten
 from sewer_rules.units import ALIASES, UNITS, UnitError, conversion
 
-from .series import I64, Series, iso, zone
+from .series import DEFAULT_METER, DEFAULT_PARAMETER, I64, Series, fewest_places, iso, zone
+from .source import ReadingsError, ReadOptions, RowError, Source, first_line
 from .stamps import NOT_READ, aware_instants
 
 REQUIRED = ("timestamp", "value")
@@ -77,7 +76,6 @@ OPTIONAL = ("meter", "parameter", "unit")
 MAX_DECIMALS = 400  # more than any binary float needs (5e-324 has 340); see the docstring
 MAX_DIGITS = 400  # digits before the decimal point (1.8e308, the largest float, has 309)
 MISSING_WORDS = ("", "na", "n/a", "nan", "null", "none")
-DEDUPE = ("first", "last", "mean")
 SAMPLE = 1000
 _FIT = 1 << 62
 _NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
@@ -115,36 +113,6 @@ CODES: dict[int, tuple[str, str]] = {
         + " digits before and after the decimal point): '{}'",
     ),
 }
-
-
-class ReadingsError(ValueError):
-    """A file that cannot be used at all (``sewer-use`` exit status 2)."""
-
-
-@dataclass(frozen=True, order=True)
-class RowError:
-    row: int
-    field: str
-    message: str
-
-    def as_dict(self) -> dict[str, object]:
-        return {"row": self.row, "field": self.field, "message": self.message}
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    timezone: str = "America/New_York"
-    dedupe: str | None = None
-    meter: str | None = None
-    parameter: str | None = None
-    memory_budget: int = 256 * 2**20
-    max_errors: int = 1000
-    spill_dir: str | None = None
-
-
-def first_line(e: BaseException) -> str:
-    text = str(e).strip().splitlines()
-    return text[0] if text else type(e).__name__
 
 
 # --- the lazy hygiene pipeline ---------------------------------------------------------------
@@ -404,7 +372,11 @@ def compact(
     v_text, v_second, missing = _parse_values(v_name, v_type)
 
     first: list[pl.Expr] = [pl.col("__row"), pl.col(ts_name), pl.col(v_name), v_text, *ts_first]
-    for key, default in (("meter", "default"), ("parameter", "flow"), ("unit", None)):
+    for key, default in (
+        ("meter", DEFAULT_METER),
+        ("parameter", DEFAULT_PARAMETER),
+        ("unit", None),
+    ):
         if key in cols:
             first.append(_text(*cols[key]).alias(f"__{key}"))
         else:
@@ -491,7 +463,7 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
         raise ReadingsError(f"{path}: cannot read: {first_line(e)}") from None
     value = pl.col(v_name)
     # the places written (trailing zeros too: "12.30" has two), as many as the value needs
-    # or more; the builder takes the series to the fewest its values need (_fewest_places)
+    # or more; the builder takes the series to the fewest its values need (fewest_places)
     point = value.str.find(".", literal=True).cast(pl.Int64)
     dec = (value.str.len_bytes().cast(pl.Int64) - point - 1).fill_null(0)
     # The times (Arrow and numpy) are read in a thread while polars reads the values, and
@@ -528,7 +500,11 @@ def compact_now(path: Path, lf: pl.LazyFrame, options: ReadOptions) -> pl.DataFr
         slow = marked.filter(~flags).drop(helpers)
     del raw, valued, marked
     labels: list[pl.Expr] = []
-    for key, default in (("meter", "default"), ("parameter", "flow"), ("unit", None)):
+    for key, default in (
+        ("meter", DEFAULT_METER),
+        ("parameter", DEFAULT_PARAMETER),
+        ("unit", None),
+    ):
         if key in cols:
             labels.append(_text(*cols[key]).alias(f"__{key}"))
         else:
@@ -621,16 +597,6 @@ def _scaled(text: pl.Series, places: int) -> npt.NDArray[Any]:
     return np.array([int(Fraction(x) * unit) for x in text.to_list()], dtype=object)
 
 
-def _fewest_places(m: npt.NDArray[Any], places: int) -> tuple[npt.NDArray[Any], int]:
-    """``m`` (values × 10**places) at the fewest decimal places its values need: a series is
-    scaled by the most places any of its values needs, not by the zeros a file wrote
-    (``12.30`` needs one). One pass when some value needs every place (the usual case)."""
-    while places > 0 and not bool((m % 10).any()):
-        m = m // 10
-        places -= 1
-    return m, places
-
-
 def _converted(
     m: npt.NDArray[Any],
     factor: I64,
@@ -721,7 +687,7 @@ class _Builder:
         present = sorted(set(ok.select(pl.col("unit").unique()).to_series().to_list()))
         target = present[0] if len(present) == 1 else BY_NAME[parameter].canonical_unit
         written = max(0, int(ok["dec"].to_numpy().max()))
-        m, places = _fewest_places(_scaled(ok["v"], written), written)
+        m, places = fewest_places(_scaled(ok["v"], written), written)
         if len(present) == 1:
             # one unit (the usual file): the values as written, no conversion
             v, scale = m, places
@@ -872,31 +838,17 @@ class _Builder:
 # --- rows to series, series by series -------------------------------------------------------
 
 
-class SeriesSource(ABC):
-    """Rows of a readings source turned into series, one meter and parameter at a time.
+class SeriesSource(Source):
+    """Rows of a readings source turned into series, one meter and parameter at a time (the
+    general reader).
 
-    ``source`` names the file in messages; the reading itself (a file, its size, the temporary
-    split of a large one) is :class:`sewer_io.readings.Readings`, which hands the rows here
-    as frames. Row errors found along the way are collected in :attr:`errors` (the first
-    ``max_errors`` by row) and counted in :attr:`errors_total`.
+    The reading itself (a file, its size, the temporary split of a large one) is
+    :class:`sewer_io.readings.Readings`, which hands the rows here as frames.
     """
 
     def __init__(self, source: str | Path, options: ReadOptions | None = None) -> None:
-        self.path = Path(source)
-        self.options = options or ReadOptions()
-        if self.options.dedupe not in (None, *DEDUPE):
-            raise ValueError(f"dedupe must be one of {', '.join(DEDUPE)}")
-        self.errors: list[RowError] = []
-        self.errors_total = 0
-        self.spilled = False
+        super().__init__(source, options)
         self._builder = _Builder(self.path, self.options)
-
-    def _add_errors(self, errors: list[RowError], total: int) -> None:
-        if total:
-            self.errors_total += total
-            self.errors.extend(errors)
-            self.errors.sort()
-            del self.errors[self.options.max_errors :]
 
     def _note_errors(self, df: pl.DataFrame) -> None:
         bad = df.filter(pl.col("state") == ERROR)
@@ -944,10 +896,6 @@ class SeriesSource(ABC):
     def series_of(self, rows: pl.DataFrame) -> Iterator[Series]:
         """The series of compact ``rows`` (:func:`compact`), sorted by meter then parameter."""
         yield from self._build(self._resolve(rows))
-
-    @abstractmethod
-    def series(self) -> Iterator[Series]:
-        """Each meter's series of each parameter, sorted by meter then parameter."""
 
     @staticmethod
     def spelled(raw: str) -> str:

@@ -51,6 +51,20 @@ EMPTY = np.zeros(0, dtype=np.int64)
 #: Default longest interval between two readings that does not end a run (INTERPRETATIONS.md).
 DEFAULT_MAX_GAP_US = 5 * US_PER_MINUTE
 
+#: The meter and parameter of a file that has no such columns (one meter's flow readings).
+DEFAULT_METER = "default"
+DEFAULT_PARAMETER = "flow"
+
+
+def fewest_places(m: npt.NDArray[Any], places: int) -> tuple[npt.NDArray[Any], int]:
+    """``m`` (values × 10**places) at the fewest decimal places its values need: a series is
+    scaled by the most places any of its values needs, not by the zeros a file wrote
+    (``12.30`` needs one). One pass when some value needs every place (the usual case)."""
+    while places > 0 and not bool((m % 10).any()):
+        m = m // 10
+        places -= 1
+    return m, places
+
 
 @dataclass(frozen=True, eq=False)
 class Series:
