@@ -37,6 +37,12 @@ one before, and never more than the number of readings judged.
 
 Exactness: the sums are exact integers — int64 where ``magnitude × span`` cannot overflow,
 otherwise two 32-bit limbs — and the comparison is exact (:mod:`.exact`).
+
+Where the compiled module is built (:mod:`.native`), :func:`normal_exceedances` judges the
+readings one after another in C instead — the sequential reading itself, one pass, exact in
+128-bit integers — and the passes (:func:`by_passes`) serve values beyond 64 bits and a
+project installed without a C compiler. The tests compare both with each other and with the
+one-reading-at-a-time reference.
 """
 
 from __future__ import annotations

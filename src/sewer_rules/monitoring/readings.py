@@ -6,6 +6,11 @@ else — columns, times, exact values, units, duplicates, row errors — is here
 optional (one meter ``default``, parameter ``flow``, the parameter's canonical unit). Header
 names are matched without regard to case or surrounding spaces.
 
+This is the general reader. A historian's export (``timestamp,value``, every time with its
+offset, every value a plain decimal, the times increasing) may be read by the compiled reader
+instead (:mod:`.native`, opened by :mod:`sewer_io.historian`): it takes only the files this
+reader reads without a remark, and gives the same series (the tests compare them).
+
 Hygiene, as the issue and INTERPRETATIONS.md set it:
 
 - Times with an offset (``2026-03-08T03:00:00-04:00``, ``...Z``) are absolute. Times without

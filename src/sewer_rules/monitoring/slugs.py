@@ -31,7 +31,8 @@ the jurisdiction — ``slug.multiple`` 5, ``slug.minimum_duration`` 15 min,
   counted, and counts as normal operation for later baselines — so a lasting change of level
   becomes the new normal after 24 hours instead of one endless slug. Where normal operation
   is better known (a baseline set in a permit from normal-operation data), a fixed baseline
-  replaces the mean. Computed in vectorised passes (:mod:`.normal`).
+  replaces the mean. Computed by :mod:`.normal` (one compiled sequential pass, or vectorised
+  passes where the compiled module is not built).
 - "more than five times": the reading exceeds when value > 5 × baseline, strictly; a reading
   of exactly five times its baseline does not. Decided exactly on scaled integers
   (:mod:`.kernel`).
