@@ -162,6 +162,7 @@ def test_summary_lines_are_the_long_findings_grouped_by_row() -> None:
     advisories joined by row, as the office stores them."""
     params = load_jurisdiction("wappinger")
     rows = [(f"S{i // 3}", *RESULTS[i % len(RESULTS)]) for i in range(90)]
+    rows += [("S90", "O&G", "127.5", "mg/l"), ("S91", "O&G", "130", "mg/l")]  # two findings each
     raw = _table(rows).with_columns(COMPOSITE_ON_EVEN_ROWS)
     ev = evaluate_table(raw, params)
     assert ev.findings.height and ev.advisories.height
@@ -181,6 +182,9 @@ def test_summary_lines_are_the_long_findings_grouped_by_row() -> None:
     )
     got = summary_frame(ev).select("row", "citations", "messages", "advisories")
     assert got.equals(expected)
+    # rows of no finding, of one (taken as it is) and of several (joined) are all here
+    counts = ev.results.get_column("findings").list.len().fill_null(0)
+    assert {0, 1} <= set(counts.to_list()) and int(counts.max() or 0) >= 2
 
 
 @settings(max_examples=40, deadline=None)

@@ -132,6 +132,30 @@ def test_the_reader_gives_the_general_readers_series(data: bytes) -> None:
         assert taken.errors == [] and taken.errors_total == 0
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    historian_files(), st.lists(st.tuples(st.integers(0, 10**6), st.binary(max_size=3)), max_size=4)
+)
+def test_whatever_the_bytes_the_reader_takes_only_what_the_general_reader_reads(
+    data: bytes, edits: list[tuple[int, bytes]]
+) -> None:
+    """A historian's file with bytes replaced, inserted or removed anywhere after its header:
+    the compiled reader never fails, and a file it still takes is the general reader's."""
+    body = bytearray(data)
+    start = data.index(b"\n") + 1
+    for at, new in edits:
+        at = start + at % max(1, len(body) - start)
+        body[at : at + 1] = new
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "r.csv"
+        path.write_bytes(bytes(body))
+        taken = HistorianFile.open(path, ReadOptions())
+        if taken is not None:
+            [fast] = list(taken.series())
+            [general] = _general(path)
+            _same(fast, general)
+
+
 def _lines(n: int, start: str = "2026-03-07T12:00:00", offset: str = "-05:00") -> list[str]:
     at = datetime.fromisoformat(start)
     return [

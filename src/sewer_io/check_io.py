@@ -170,11 +170,19 @@ def summary_frame(ev: Evaluation) -> pl.DataFrame:
     severity), so no grouping or join over the long forms is needed; results are in row order.
     """
     item = pl.element().struct.field
+    results = ev.results
 
-    def joined(column: str, text: pl.Expr) -> pl.Expr:
-        return pl.col(column).list.eval(text).list.join("; ").fill_null("")
+    def joined(column: str, text: pl.Expr, name: str) -> pl.Series:
+        # A row's one text is that text: only the rows of several are joined (list.join is
+        # the slow step, and most rows have no finding or one).
+        texts = results.select(pl.col(column).list.eval(text)).to_series()
+        out = texts.list.first().fill_null("").alias(name)
+        several = (texts.list.len() > 1).arg_true()
+        if several.len():
+            out = out.scatter(several, texts.gather(several).list.join("; "))
+        return out
 
-    frame = ev.results.select(
+    frame = results.select(
         "row",
         "sample_id",
         pl.col("facility").fill_null(""),
@@ -182,11 +190,10 @@ def summary_frame(ev: Evaluation) -> pl.DataFrame:
         pl.col("value_text").alias("value"),
         pl.col("unit_symbol").alias("unit"),
         "status",
-        joined("findings", item("citation")).alias("citations"),
-        joined("findings", item("message")).alias("messages"),
-        joined("advisories", format_text("{}: {}", item("code"), item("message"))).alias(
-            "advisories"
-        ),
+    ).with_columns(
+        joined("findings", item("citation"), "citations"),
+        joined("findings", item("message"), "messages"),
+        joined("advisories", format_text("{}: {}", item("code"), item("message")), "advisories"),
     )
     return frame if frame.get_column("row").is_sorted() else frame.sort("row")
 
