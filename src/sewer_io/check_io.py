@@ -209,11 +209,10 @@ def text_table(frame: pl.DataFrame) -> pl.Series:
     widths: list[int] = [max(len(c), int(n)) for c, n in zip(frame.columns, longest, strict=True)]
     head = "  ".join(c.ljust(w) for c, w in zip(frame.columns, widths, strict=True)).rstrip()
     rule = "  ".join("-" * w for w in widths)
+    # the last column is not padded: its trailing spaces would be stripped again
+    padded = [pl.col(c).str.pad_end(w) for c, w in zip(frame.columns[:-1], widths, strict=False)]
     line = (
-        pl.concat_str(
-            [pl.col(c).str.pad_end(w) for c, w in zip(frame.columns, widths, strict=True)],
-            separator="  ",
-        )
+        pl.concat_str([*padded, pl.col(frame.columns[-1])], separator="  ")
         .str.strip_chars_end()
         .alias("line")
     )
