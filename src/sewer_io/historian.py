@@ -43,7 +43,7 @@ class HistorianFile(Source):
             # unbuffered: the whole file is then read in one call into one object of its
             # size (a buffered reader that has read the first line copies it all once more)
             with path.open("rb", buffering=0) as f:
-                if os.fstat(f.fileno()).st_size > options.memory_budget:
+                if not options.held_whole(os.fstat(f.fileno()).st_size):
                     return None
                 head = f.read(_HEADER_BYTES) or b""
                 if not native.is_historian_header(head.split(b"\n", 1)[0]):

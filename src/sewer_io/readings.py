@@ -86,7 +86,7 @@ class Readings(SeriesSource):
 
     def series(self) -> Iterator[Series]:
         """Each meter's series of each parameter, sorted by meter then parameter."""
-        if self._estimate() <= self.options.memory_budget:
+        if self.options.held_whole(self._estimate()):
             yield from self.series_of(compact_now(self.path, scan(self.path), self.options))
             return
         self.spilled = True

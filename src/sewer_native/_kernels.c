@@ -201,7 +201,7 @@ static int rescale(int64_t *v, const uint8_t *places, Py_ssize_t n, int scale) {
     return 1;
 }
 
-static int writable(Py_buffer *b, Py_ssize_t itemsize, const char *name) {
+static int whole_items(Py_buffer *b, Py_ssize_t itemsize, const char *name) {
     if (b->len % itemsize) {
         PyErr_Format(PyExc_ValueError, "%s: %zd bytes is not a whole number of items", name,
                      b->len);
@@ -218,7 +218,7 @@ static PyObject *historian(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *result = NULL;
     Py_ssize_t capacity = pb.len;
-    if (!writable(&tb, 8, "t") || !writable(&vb, 8, "v")) goto done;
+    if (!whole_items(&tb, 8, "t") || !whole_items(&vb, 8, "v")) goto done;
     if (tb.len / 8 < capacity) capacity = tb.len / 8;
     if (vb.len / 8 < capacity) capacity = vb.len / 8;
     if (start < 0 || start > data.len) {
@@ -285,6 +285,17 @@ done:
 
 typedef __int128 wide;
 
+/* The first index in [lo, hi) of sorted ``t`` whose time is at least ``x`` (hi if none):
+ * numpy's searchsorted(t, x, side="left"). */
+static Py_ssize_t first_at_least(const int64_t *t, Py_ssize_t lo, Py_ssize_t hi, int64_t x) {
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (t[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 static PyObject *trailing_normal(PyObject *self, PyObject *args) {
     Py_buffer tb, vb, sb, eb, wb, pb, qb, lb, nb;
     if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*y*w*", &tb, &vb, &sb, &eb, &wb, &pb, &qb, &lb,
@@ -313,27 +324,14 @@ static PyObject *trailing_normal(PyObject *self, PyObject *args) {
         }
         int64_t window = windows[r];
         wide p = ps[r], q = qs[r];
-        /* the first reading with a whole window of history behind it */
-        int64_t from = n ? t[0] + window : 0;
-        Py_ssize_t lo = 0, hi = n;
-        while (lo < hi) {
-            Py_ssize_t mid = lo + (hi - lo) / 2;
-            if (t[mid] < from) lo = mid + 1;
-            else hi = mid;
-        }
-        Py_ssize_t first = lo > a ? lo : a;
+        /* the first reading with a whole window of history behind it (b > a: n > 0) */
+        Py_ssize_t first = first_at_least(t, 0, n, t[0] + window);
+        if (first < a) first = a;
         if (first > b) first = b;
         unjudged += first - a;
         if (first == b) continue;
         /* the window of the first judged reading: [t - window, t) */
-        Py_ssize_t j = 0;
-        lo = 0, hi = first;
-        while (lo < hi) {
-            Py_ssize_t mid = lo + (hi - lo) / 2;
-            if (t[mid] < t[first] - window) lo = mid + 1;
-            else hi = mid;
-        }
-        j = lo;
+        Py_ssize_t j = first_at_least(t, 0, first, t[first] - window);
         wide sum = 0;
         long long count = 0;
         for (Py_ssize_t k = j; k < first; k++)

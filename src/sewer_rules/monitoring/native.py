@@ -61,7 +61,7 @@ def available() -> bool:
 
 def is_historian_header(line: bytes) -> bool:
     """Whether a file's first line is the two columns the reader takes, as written."""
-    return line.rstrip(b"\r\n").strip().lower() == HEADER
+    return line.strip().lower() == HEADER
 
 
 def historian_series(data: bytes) -> Series | None:
@@ -81,7 +81,6 @@ def historian_series(data: bytes) -> Series | None:
     if got is None:
         return None
     rows, scale = got  # the fewest places the values need (as fewest_places gives)
-    del places
     unit = BY_NAME[DEFAULT_PARAMETER].canonical_unit
     numbers = np.arange(2, rows + 2, dtype=np.int64)  # the header is row 1
     return Series(DEFAULT_METER, DEFAULT_PARAMETER, unit, t[:rows], v[:rows], scale, numbers)

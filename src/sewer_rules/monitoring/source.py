@@ -45,6 +45,12 @@ class ReadOptions:
     max_errors: int = 1000
     spill_dir: str | None = None
 
+    def held_whole(self, estimate: int) -> bool:
+        """Whether a file whose compact form would take ``estimate`` bytes is read into memory
+        whole (else it is split on disk first, :mod:`sewer_io.readings`); a CSV's estimate is
+        its size."""
+        return estimate <= self.memory_budget
+
 
 def first_line(e: BaseException) -> str:
     text = str(e).strip().splitlines()
