@@ -11,14 +11,16 @@ values exported as a historian or spreadsheet writes binary floats (``cents * 0.
 - ``events``: a daily cycle with noise, and discharges the rule must measure by *normal
   operation* — 300-minute discharges at ten times the normal flow, an hour at six times, 20
   minutes at eight times, near misses of exactly 15 minutes, two slugs hours apart, and a
-  lasting change of level (eight times the old flow for three days);
+  lasting change of level (eight times the old flow for three days: one slug of three days,
+  its last two judged on the baseline carried from the day before it);
 - ``quiet``: the daily cycle with noise only (no slug).
 
 For each input five things run:
 
 1. the oracle, once: a straightforward sequential reading of the rule in pure Python
    (``csv``, ``datetime``, ``Decimal``; a sliding window of the normal-operation readings, one
-   reading at a time). It is slow; it is the reference the slug count must equal;
+   reading at a time, the baseline carried where the window holds none). It is slow; it is
+   the reference the slug count must equal;
 2. ``sewer-use slugs FILE --format json`` in a child process, ``--runs`` times — as installed:
    with the compiled module (``sewer_native``), which reads a historian's export and judges
    the readings in C — and the same command with ``SEWER_USE_NATIVE=0``, the numpy and polars
@@ -73,7 +75,7 @@ SEED = 19615
 T0 = 1_767_243_600_000_000  # 2026-01-01T00:00:00-05:00 in µs
 MIN = 60_000_000
 WINDOW = 24 * 60 * MIN
-MAX_GAP = 5 * MIN
+MAX_GAP = 5 * MIN  # the shortest maximum gap; the maximum gap is three usual intervals if longer
 LONGER_THAN = 15 * MIN
 
 # The floor: start Python, import polars and read the CSV as text (no time, no number, no rule).
@@ -117,25 +119,31 @@ us = (times - pd.Timestamp("1970-01-01", tz="UTC")) // pd.Timedelta(microseconds
 # The baseline of a reading is the mean of the normal-operation readings of the 24 hours before
 # it; a reading above five times its baseline is not normal operation and leaves every later
 # baseline. rolling() cannot leave it out (that depends on its own baseline): kept by hand.
+# A window with no normal reading carries the mean of the 24 hours ending with the last one.
 day = 24 * 3600 * 1_000_000
 start = us.iloc[0]
 window = deque()
 total = 0.0
+carried = (0.0, 0)
 exceeded = []
 for t, v in zip(us.tolist(), df["value"].tolist()):
     while window and window[0][0] < t - day:
         total -= window.popleft()[1]
-    if t - start >= day and window and v * len(window) > 5 * total:
+    base_total, base_count = (total, len(window)) if window else carried
+    if t - start >= day and v * base_count > 5 * base_total:
         exceeded.append(True)
     else:
         exceeded.append(False)
         window.append((t, v))
         total += v
+        edge = window[0][0] <= t - day  # (t - 24 h, t]: a reading exactly a day before is out
+        carried = (total - window[0][1], len(window) - 1) if edge else (total, len(window))
 hit = pd.Series(exceeded, index=times.index)
 step = times.shift(-1) - times
-run = ((hit != hit.shift()) | (step.shift() > pd.Timedelta(minutes=5))).cumsum()
 interval = times.diff().median()
-end = times.shift(-1).where(step <= pd.Timedelta(minutes=5), times + interval)
+gap = max(3 * interval, pd.Timedelta(minutes=5))
+run = ((hit != hit.shift()) | (step.shift() > gap)).cumsum()
+end = times.shift(-1).where(step <= gap, times + interval)
 runs = pd.DataFrame({"start": times[hit], "end": end[hit], "run": run[hit]}).groupby("run")
 runs = runs.agg(start=("start", "first"), end=("end", "last"))
 print(int(((runs["end"] - runs["start"]) > pd.Timedelta(minutes=15)).sum()))
@@ -197,17 +205,26 @@ def oracle(path: Path) -> tuple[int, int]:
     n = len(values)
     window: deque[tuple[int, int]] = deque()  # (time, value) of normal-operation readings
     total = 0
+    # the sum and count of the normal readings of (t_L - 24 h, t_L], L the last normal reading:
+    # the baseline carried when a reading's own window holds no normal reading
+    carried = (0, 0)
     exceeded = [False] * n
     for i in range(n):
         while window and window[0][0] < times[i] - WINDOW:
             total -= window.popleft()[1]
-        judged = times[i] - times[0] >= WINDOW and len(window) > 0
-        if judged and values[i] * len(window) > 5 * total:
+        base_total, base_count = (total, len(window)) if window else carried
+        judged = times[i] - times[0] >= WINDOW  # less than 24 h of history: not judged
+        if judged and values[i] * base_count > 5 * base_total:
             exceeded[i] = True  # not normal operation: it enters no later baseline
         else:
             window.append((times[i], values[i]))
             total += values[i]
+            if window[0][0] <= times[i] - WINDOW:  # exactly a day before: not in (t - 24 h, t]
+                carried = (total - window[0][1], len(window) - 1)
+            else:
+                carried = (total, len(window))
     usual = statistics.median(b - a for a, b in itertools.pairwise(times))
+    max_gap = max(3 * usual, MAX_GAP)  # the meter's logging: three usual intervals, >= 5 min
     slugs = 0
     i = 0
     while i < n:
@@ -215,9 +232,9 @@ def oracle(path: Path) -> tuple[int, int]:
             i += 1
             continue
         j = i
-        while j + 1 < n and exceeded[j + 1] and times[j + 1] - times[j] <= MAX_GAP:
+        while j + 1 < n and exceeded[j + 1] and times[j + 1] - times[j] <= max_gap:
             j += 1
-        follows = j + 1 < n and times[j + 1] - times[j] <= MAX_GAP
+        follows = j + 1 < n and times[j + 1] - times[j] <= max_gap
         end = times[j + 1] if follows else times[j] + usual
         slugs += end - times[i] > LONGER_THAN
         i = j + 1

@@ -1,14 +1,19 @@
 """The vectorised slug engine against a plain reference written straight from the rule.
 
-The reference (below) reads INTERPRETATIONS.md literally, one reading at a time, in Fractions:
-the baseline is the mean of the readings taken during normal operation in [t - W, t) (a
-reading that exceeded five times its own baseline is not normal operation; an unjudged one
-is); a reading exceeds when value > 5 x baseline; a run lasts until the next reading, or to its last reading plus the usual interval
-at a gap longer than the maximum gap; a slug lasts longer than 15 minutes. Hypothesis draws
-regular, jittered and gappy series, with values on a coarse grid so that exact ties at five
-times the baseline happen often, and the engine must agree exactly — on its fast path for
-regular stretches, on its merge path, across chunk boundaries (chunks made tiny here), and on
-Python integers when values are too large for 64-bit products.
+The reference (below) reads INTERPRETATIONS.md ("Slugs", revised 2026-12-05) literally, one
+reading at a time, in Fractions: a reading with less than a window of the series' history
+before it is not judged (and is normal operation); the baseline is the mean of the readings
+taken during normal operation in [t - W, t) (a reading that exceeded five times its own
+baseline is not normal operation), and when that window holds none, the mean of the
+normal-operation readings of the window that ends with the last normal-operation reading
+before t (that reading included); a reading exceeds when value > 5 x baseline; a run lasts
+until the next reading, or to its last reading plus the usual interval at a gap longer than
+the maximum gap (three times the usual interval, never less than 5 minutes); a slug lasts
+longer than 15 minutes. Hypothesis draws regular, jittered and gappy series, with values on a
+coarse grid so that exact ties at five times the baseline happen often, and the engine must
+agree exactly — the compiled loop and the vectorised passes, on the fast path for regular
+stretches, on the merge path, across chunk boundaries (chunks made tiny here), and on Python
+integers when values are too large for 64-bit products.
 """
 
 from __future__ import annotations
@@ -26,7 +31,14 @@ from hypothesis import strategies as st
 from sewer_rules.monitoring import kernel
 from sewer_rules.monitoring import series as series_mod
 from sewer_rules.monitoring.kernel import WindowRule, trailing_exceedances
-from sewer_rules.monitoring.series import US_PER_MINUTE, Cadence, Series, cadence, runs
+from sewer_rules.monitoring.series import (
+    US_PER_MINUTE,
+    Cadence,
+    Series,
+    cadence,
+    logging_cadence,
+    runs,
+)
 from sewer_rules.monitoring.slugs import Baseline, detect_slugs
 from sewer_rules.parameters import load_jurisdiction
 
@@ -38,24 +50,49 @@ MAX_GAP = 5 * MIN
 
 
 MEANS: dict[int, Fraction] = {}  # the reference's baseline at each exceeding reading
+CARRIED: list[int] = []  # the readings the reference judged on a carried baseline
+
+
+def max_gap_of(t: list[int]) -> int:
+    """The maximum gap of the rule: three usual (median) intervals, never less than 5 min."""
+    if len(t) < 2:
+        return MAX_GAP
+    return max(3 * int(statistics.median([b - a for a, b in itertools.pairwise(t)])), MAX_GAP)
 
 
 def reference(
-    t: list[int], vals: list[Fraction], window: int, multiple: Fraction, normal: bool = True
+    t: list[int],
+    vals: list[Fraction],
+    window: int,
+    multiple: Fraction,
+    normal: bool = True,
+    max_gap: int | None = None,
 ):
     """(exceeding indices, judged, unjudged, slugs as (start, end)) — straight from the rule;
-    ``normal=False``: the plain trailing mean of every reading (the kernel's first pass)."""
+    ``normal=False``: the plain trailing mean of every reading, an empty window not judged
+    (the kernel's first pass). ``max_gap`` None: the rule's (:func:`max_gap_of`)."""
     MEANS.clear()
+    CARRIED.clear()
     n = len(t)
     hits, judged, unjudged = [], 0, 0
     excluded: set[int] = set()
     for i in range(n):
+        if t[i] - t[0] < window:
+            unjudged += 1  # less than a window of history: no baseline, normal operation
+            continue
         inside = [
             vals[j]
             for j in range(n)
             if t[i] - window <= t[j] < t[i] and not (normal and j in excluded)
         ]
-        if t[i] - t[0] < window or not inside:
+        if not inside and normal:
+            # carried: the window ending with the last normal reading, that reading included
+            last = max(j for j in range(i) if j not in excluded)
+            inside = [
+                vals[j] for j in range(last + 1) if t[last] - window < t[j] and j not in excluded
+            ]
+            CARRIED.append(i)
+        if not inside:
             unjudged += 1
             continue
         judged += 1
@@ -64,15 +101,16 @@ def reference(
             excluded.add(i)
             MEANS[i] = sum(inside) / len(inside)
     interval = int(statistics.median([b - a for a, b in itertools.pairwise(t)])) if n > 1 else 0
+    gap = max_gap_of(t) if max_gap is None else max_gap
     found = []
     k = 0
     while k < len(hits):
         first = last = hits[k]
-        while k + 1 < len(hits) and hits[k + 1] == last + 1 and t[last + 1] - t[last] <= MAX_GAP:
+        while k + 1 < len(hits) and hits[k + 1] == last + 1 and t[last + 1] - t[last] <= gap:
             k += 1
             last = hits[k]
         k += 1
-        follows = last + 1 < n and t[last + 1] - t[last] <= MAX_GAP
+        follows = last + 1 < n and t[last + 1] - t[last] <= gap
         end = t[last + 1] if follows else t[last] + interval
         found.append((t[first], end))
     slugs = [(a, b) for a, b in found if b - a > 15 * MIN]
@@ -120,7 +158,7 @@ def meter_series(draw: st.DrawFn, max_size: int = 220) -> tuple[list[int], list[
 
 def _engine(t: list[int], values: list[str], hours: str, force_general: bool = False):
     s = Series.from_decimals("m", "flow", "gpd", t, values)
-    cad = cadence(s.t, MAX_GAP)
+    cad = logging_cadence(s.t, PARAMS, TZ)
     if force_general:
         cad = Cadence(cad.interval, None, cad.gaps, cad.max_gap)
     return s, cad, detect_slugs(s, PARAMS, TZ, cad, Baseline(hours=Decimal(hours)))
@@ -145,6 +183,7 @@ def test_engine_matches_the_rule_read_literally(
     plain = reference(t, fractions, window, Fraction(5), normal=False)
     plain_means = dict(MEANS)
     hits, judged, unjudged, slugs = reference(t, fractions, window, Fraction(5))
+    carried = len(CARRIED)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(kernel, "CHUNK", 5)
         mp.setattr(kernel, "BLOCK", block)  # blocks screened at once (a power of two)
@@ -162,6 +201,7 @@ def test_engine_matches_the_rule_read_literally(
     assert (got.judged, got.unjudged) == plain[1:3]
     assert result.hits == len(hits)
     assert (result.judged, result.unjudged) == (judged, unjudged)
+    assert (result.early, result.carried) == (unjudged, carried)
     assert [(x.start, x.end) for x in result.slugs] == slugs
     assert [x.baseline for x in result.slugs] == [MEANS[x.first] for x in result.slugs]
 

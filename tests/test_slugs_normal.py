@@ -67,29 +67,35 @@ def test_a_long_discharge_does_not_raise_its_own_threshold() -> None:
 
 def test_a_level_just_above_five_times_needs_a_pass_a_reading_and_is_exact() -> None:
     """The worst case of the module docstring: a new level 5.01 times the old. Each pass adds
-    about one reading to the run, until the window holds none of the old level; then the new
-    level is normal operation."""
+    about one reading to the run, until the window holds none of the old level; from there
+    the baseline is carried (the old level's mean, 10): every reading of the new level
+    exceeds 50, all 150 of them — a lasting jump stays a slug."""
     window = 60 * MIN
     t, values = _level(60, ["50.1"] * 150)
     hits, judged, unjudged, _ = reference(t, [Fraction(x) for x in values], window, Fraction(5))
     s = Series.from_decimals("m", "flow", "gpd", t, values)
     got = _judge(t, s.v, window)
-    assert got.hits.tolist() == hits == list(range(60, 120))
-    assert (got.judged, got.unjudged) == (judged, unjudged)
-    assert 50 <= got.passes <= 62  # about one a reading of the run, never more than that + 2
+    assert got.hits.tolist() == hits == list(range(60, 210))
+    assert (got.judged, got.unjudged) == (judged, unjudged) == (150, 60)
+    # readings 120..209: their window [t - 60 min, t) holds only readings of the new level
+    assert got.carried == 90
+    assert 50 <= got.passes <= 64  # about one a reading of the run, never more than that + 4
 
 
-def test_after_a_day_above_the_old_level_the_new_level_is_normal() -> None:
-    """Every reading of the window excluded: the next reading has no baseline (not judged,
-    counted), counts as normal, and the readings after it are judged against the new level."""
+def test_a_day_above_the_old_level_stays_a_slug_on_the_carried_baseline() -> None:
+    """Every reading of the window excluded: the next reading's baseline is carried from the
+    window ending with the last normal reading (reading 59: the mean of readings 0..59, 10),
+    so 100 > 50 still exceeds, and so does every reading of the new level after it."""
     window = 60 * MIN
-    t, values = _level(60, ["100"] * 90)
+    t, values = _level(60, ["100"] * 90 + ["10"] * 5)
     got = _judge(t, Series.from_decimals("m", "flow", "gpd", t, values).v, window)
-    assert got.hits.tolist() == list(range(60, 120))
+    assert got.hits.tolist() == list(range(60, 150))
     hits, judged, unjudged, _ = reference(t, [Fraction(x) for x in values], window, Fraction(5))
     assert got.hits.tolist() == hits
-    assert (got.judged, got.unjudged) == (judged, unjudged)
-    assert got.normal is not None and bool(got.normal[120]) and not bool(got.normal[119])
+    assert (got.judged, got.unjudged) == (judged, unjudged) == (95, 60)
+    # 120..149 carried (their windows hold only readings of 100), and 150, normal again
+    assert got.carried == 31
+    assert got.normal is not None and not bool(got.normal[149]) and bool(got.normal[150])
 
 
 @settings(max_examples=50, deadline=None)
@@ -175,3 +181,45 @@ def test_pieces_and_batches_cover_every_range_once_in_order(ranges, size) -> Non
     assert all(g[1] == h[0] for g, h in itertools.pairwise(groups))
     # a group goes past the batch size only by its last range
     assert all(int(spans[i : j - 1].sum()) < size for i, j in groups)
+
+
+@st.composite
+def carried_cases(draw: st.DrawFn) -> tuple[list[int], list[str], int]:
+    """Short windows (5 to 20 minutes) with plateaus longer than them and outages longer than
+    them: the cases where a window holds no normal-operation reading and the baseline is
+    carried — one or many times in a series, at levels at, just above and far above five
+    times, and back to normal between them."""
+    window = draw(st.sampled_from([5, 7, 12, 20])) * MIN
+    n = draw(st.integers(30, 160))
+    t = [T0]
+    for _ in range(n - 1):
+        step = draw(st.sampled_from([MIN] * 8 + [2 * MIN, window, window + MIN, 3 * window]))
+        t.append(t[-1] + step)
+    values = [draw(st.sampled_from(["10", "10", "10", "9", "12", "2"])) for _ in range(n)]
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, n - 1))
+        length = draw(st.integers(1, 60))
+        level = draw(st.sampled_from(["50", "51", "60", "100", "500"]))
+        values[at : at + length] = [level] * len(values[at : at + length])
+    return t, values, window
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(carried_cases(), st.sampled_from([1, 10**14]))
+def test_carried_baselines_are_judged_alike_by_every_path(data, factor) -> None:
+    """The reference, the vectorised passes and the compiled loop give the same readings,
+    counts and carried readings (the passes settle, carry, and start again: many rounds)."""
+    from .test_slugs_engine import CARRIED
+
+    t, values, window = data
+    hits, judged, unjudged, _ = reference(t, [Fraction(x) for x in values], window, Fraction(5))
+    carried = len(CARRIED)
+    s = Series.from_decimals("m", "flow", "gpd", t, values)
+    tt = np.asarray(t, dtype=np.int64)
+    rule = [WindowRule(0, len(t), window, 5, 1)]
+    v = s.v * factor
+    passes = _judge(t, v, window)
+    compiled = normal_exceedances(tt, v, cadence(tt, MAX_GAP), rule)
+    for got in (passes, compiled):
+        assert got.hits.tolist() == hits
+        assert (got.judged, got.unjudged, got.carried) == (judged, unjudged, carried)

@@ -1,10 +1,11 @@
 """``sewer-use reevaluate-slugs [--meter ID] [--dry-run] [--reason TEXT] [--as USERNAME]``.
 
 Judges the office's stored meter readings again under the reading of § 196-15 SLUG now in
-force ("during normal operation": a reading above five times its own baseline enters no later
-baseline) and supersedes the stored slugs no longer found as recorded — never editing them: a
-re-evaluation record with its reason, the slugs found anew, audit events, in one transaction
-per meter (:mod:`sewer_office.meters.reevaluation`). ``--dry-run`` prints what would change.
+force (the mean of the normal-operation readings, carried past a day that holds none; the
+meter's recorded fixed baselines; a run ended by a gap of three usual intervals, never less
+than 5 minutes) and supersedes the stored slugs no longer found as recorded — never editing
+or deleting them: a re-evaluation record with its reason, the slugs found anew, audit events,
+in one transaction per meter (:mod:`sewer_office.meters.reevaluation`). ``--dry-run`` prints what would change.
 Exit status: 0 nothing to change (or a dry run), 1 slugs superseded or found, 2 unknown meter
 or user.
 

@@ -1,7 +1,8 @@
 """``sewer-use slugs`` — slugs and pH/temperature excursions in continuous meter data.
 
-    sewer-use slugs READINGS.(csv|parquet) [--baseline VALUE | --baseline-hours 24]
-                    [--max-gap 5min] [--ph-allowance] [--format table|json|csv]
+    sewer-use slugs READINGS.(csv|parquet) [--baseline VALUE [--baseline-from TIME]
+                    | --baseline-hours 24] [--max-gap 5min] [--ph-allowance]
+                    [--format table|json|csv]
                     [--output FILE] [--plot FILE.(png|svg)] [--meter ID] [--parameter NAME]
 
 Input columns ``timestamp, value`` (required) and ``meter, parameter, unit`` (optional).
@@ -68,6 +69,7 @@ CSV_COLUMNS = (
     "citation",
     "report_required",
     "excused",
+    "baseline_carried_from",
 )
 
 
@@ -88,8 +90,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     base.add_argument(
         "--baseline",
         metavar="VALUE",
-        help="a fixed baseline instead of the trailing mean, in the series' unit or with its "
-        "own (e.g. 12000 or '8.5 gpm')",
+        help="a fixed baseline (recorded in the approval) instead of the trailing mean, in the "
+        "series' unit or with its own (e.g. 12000 or '8.5 gpm'); it judges every reading, the "
+        "first 24 hours included",
+    )
+    p.add_argument(
+        "--baseline-from",
+        metavar="TIME",
+        help="with --baseline: use it only from this time (ISO 8601, e.g. 2026-03-01T00:00; "
+        "without an offset, town time), the trailing mean before",
     )
     base.add_argument(
         "--baseline-hours",
@@ -99,8 +108,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--max-gap",
         metavar="DURATION",
-        default="5min",
-        help="longest interval between readings that does not end a run (default 5min)",
+        default=None,
+        help="the shortest maximum gap: an interval between readings longer than the maximum "
+        "gap ends a run; the maximum gap is three times the meter's usual interval, never less "
+        "than this (default: slug.max_gap_minimum, 5min)",
     )
     p.add_argument(
         "--ph-allowance",
@@ -159,6 +170,38 @@ def parse_baseline(text: str) -> tuple[Decimal, str | None]:
     return value, unit
 
 
+def _baseline_from(args: argparse.Namespace) -> int | None:
+    """``--baseline-from`` as an instant (a time without an offset is town time)."""
+    if args.baseline_from is None:
+        return None
+    if args.baseline is None:
+        raise UsageError("--baseline-from: give the fixed baseline with --baseline")
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from sewer_rules.monitoring.series import to_us
+    from sewer_rules.parameters import ParameterError, load_jurisdiction
+
+    try:
+        tz = ZoneInfo(load_jurisdiction(args.jurisdiction).timezone)
+    except (ParameterError, OSError) as e:
+        raise UsageError(str(e)) from None
+    text = args.baseline_from.strip()
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"--baseline-from: not an ISO 8601 time: {text!r}") from None
+    if at.tzinfo is None:
+        local = at.replace(tzinfo=tz)  # fold 0: an autumn hour's first occurrence
+        if local.astimezone(UTC).astimezone(tz).replace(tzinfo=None) != at:
+            raise UsageError(
+                f"--baseline-from: {text} never happened in town time (the clocks moved "
+                "forward); give it with its offset"
+            )
+        at = local
+    return to_us(at)
+
+
 def _options(args: argparse.Namespace) -> Options:
     from sewer_rules.analytes import UnknownAnalyte, resolve
     from sewer_rules.monitoring.analysis import Options
@@ -182,7 +225,8 @@ def _options(args: argparse.Namespace) -> Options:
         raise UsageError(f"--plot: {args.plot}: the plot is drawn to a .png or .svg file")
     return Options(
         jurisdiction=args.jurisdiction,
-        max_gap_us=parse_duration(args.max_gap),
+        max_gap_us=parse_duration(args.max_gap) if args.max_gap is not None else None,
+        fixed_baseline_from=_baseline_from(args),
         baseline_hours=hours,
         fixed_baseline=fixed,
         fixed_baseline_unit=fixed_unit,
@@ -256,6 +300,7 @@ def write_csv(report: Report, out: TextIO) -> None:
                     d["citation"],
                     d["report_required"],
                     "",
+                    d["baseline_carried_from"] or "",
                 ]
             )
         for e in s.excursions:
@@ -275,6 +320,7 @@ def write_csv(report: Report, out: TextIO) -> None:
                     x["citation"],
                     "",
                     "true" if e.excused else "false",
+                    "",
                 ]
             )
 
@@ -318,6 +364,17 @@ def render_table(report: Report) -> str:
             ],
         )
     )
+    for s in report.series:
+        reasons = s.not_judged()["reasons"]
+        assert isinstance(reasons, list)
+        if reasons:
+            parts.append(f"{s.meter} {s.parameter}: not judged: {'; '.join(reasons)}.")
+        if s.carried:
+            parts.append(
+                f"{s.meter} {s.parameter}: {s.carried} reading(s) judged on a baseline carried "
+                f"from the {s.window_us / US_PER_HOUR:g} hours ending with the last "
+                "normal-operation reading (their own window held none)."
+            )
     slugs = [(s, x.as_dict(tz)) for s in report.series for x in s.slugs]
     if slugs:
         parts += ["", "Slugs (§ 196-15 SLUG) — each must be reported immediately, § 196-19 D(9)(d)"]
@@ -350,6 +407,13 @@ def render_table(report: Report) -> str:
                 ],
             )
         )
+        for s, d in slugs:
+            if d["baseline_carried_from"]:
+                parts.append(
+                    f"  {s.meter} {s.parameter} slug from {d['start']}: baseline carried from "
+                    f"the {s.window_us / US_PER_HOUR:g} hours ending at "
+                    f"{d['baseline_carried_from']}"
+                )
     exc = [(s, x.as_dict(tz)) for s in report.series for x in s.excursions]
     if exc:
         parts += ["", "Excursions"]

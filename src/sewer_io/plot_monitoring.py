@@ -28,7 +28,14 @@ from matplotlib.gridspec import GridSpec
 
 from sewer_rules.monitoring.analysis import Report, SeriesReport
 from sewer_rules.monitoring.excursions import RULES
-from sewer_rules.monitoring.series import US_PER_MINUTE, Series, local_date, show, value_on
+from sewer_rules.monitoring.series import (
+    DEFAULT_MAX_GAP_US,
+    US_PER_MINUTE,
+    Series,
+    local_date,
+    show,
+    value_on,
+)
 from sewer_rules.monitoring.slugs import baseline_curve
 from sewer_rules.parameters import ParameterSet, load_jurisdiction
 from sewer_rules.units import convert
@@ -179,10 +186,12 @@ def plot_report(
     report: Report,
     path: str | BinaryIO,
     jurisdiction: str,
-    max_gap: int,
+    max_gap: int | None = None,
     fmt: str | None = None,
 ) -> None:
-    """Draw each kept series of ``report`` to ``path`` (.png or .svg).
+    """Draw each kept series of ``report`` to ``path`` (.png or .svg), its line broken at the
+    gaps that end a run (the series' maximum gap as judged; ``max_gap`` for a series judged
+    without one).
 
     ``path`` is a file name (the format taken from its suffix) or a binary stream, for which
     ``fmt`` ("png" or "svg") names the format — the office draws into memory that way.
@@ -210,12 +219,13 @@ def plot_report(
         series = sr.data
         assert series is not None
         on = local_date(sr.last, report.timezone)
+        gap = sr.max_gap_us or max_gap or DEFAULT_MAX_GAP_US
         if zoom:
             found = _findings(sr)
             for k, finding in enumerate(found[:MAX_ZOOMS]):
-                _zoom(fig.add_subplot(grid[r, k]), sr, series, params, on, finding, tz, max_gap)
+                _zoom(fig.add_subplot(grid[r, k]), sr, series, params, on, finding, tz, gap)
             continue
-        _overview(fig.add_subplot(grid[r, :]), sr, series, params, on, tz, max_gap, report.timezone)
+        _overview(fig.add_subplot(grid[r, :]), sr, series, params, on, tz, gap, report.timezone)
     title = (
         "Continuous monitoring — slugs (§ 196-15 SLUG) and excursions (§ 196-19 C(3), D(1), D(8))"
     )

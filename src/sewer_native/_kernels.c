@@ -22,7 +22,10 @@
  *     The sequential judgement of readings against the mean of the readings of the window
  *     before them that were themselves not above p/q times their own mean (the caller's
  *     "normal operation"): one pass, reading by reading, with an exact running sum (128-bit
- *     integers). Writes ``normal`` (1 normal, 0 exceeded) and returns ``(judged, unjudged)``.
+ *     integers). A window holding no such reading carries the mean of the window that ends
+ *     with the last one (that reading included). Readings with less than a window of history
+ *     are not judged. Writes ``normal`` (1 normal, 0 exceeded) and returns
+ *     ``(judged, unjudged, carried)``, carried: the readings judged on a carried mean.
  *
  * Both release the interpreter while they run.
  */
@@ -312,7 +315,7 @@ static PyObject *trailing_normal(PyObject *self, PyObject *args) {
     const int64_t *windows = wb.buf, *ps = pb.buf, *qs = qb.buf;
     const uint8_t *live = lb.buf;
     uint8_t *normal = nb.buf;
-    long long judged = 0, unjudged = 0;
+    long long judged = 0, unjudged = 0, carried = 0;
     Py_BEGIN_ALLOW_THREADS;
     memset(normal, 1, (size_t)n);
     for (Py_ssize_t r = 0; r < rules; r++) {
@@ -336,23 +339,39 @@ static PyObject *trailing_normal(PyObject *self, PyObject *args) {
         long long count = 0;
         for (Py_ssize_t k = j; k < first; k++)
             if (normal[k]) sum += v[k], count++;
+        /* the last normal reading before the one judged, and the mean carried from it: the
+         * normal readings of (t[last] - window, t[last]], taken when first needed */
+        Py_ssize_t last = first - 1, carried_for = -1;
+        while (last >= 0 && !normal[last]) last--;
+        wide carried_sum = 0;
+        long long carried_count = 0;
         for (Py_ssize_t i = first; i < b; i++) {
             int64_t bound = t[i] - window;
             while (j < i && t[j] < bound) {
                 if (normal[j]) sum -= v[j], count--;
                 j++;
             }
-            if (count == 0) {
-                unjudged++;
-            } else {
+            if (count > 0) {
                 judged++;
                 if (q * (wide)count * (wide)v[i] > p * sum) normal[i] = 0;
+            } else if (last < 0) {
+                unjudged++; /* no normal reading before it at all (never after a first day) */
+            } else {
+                if (carried_for != last) {
+                    carried_sum = 0, carried_count = 0;
+                    for (Py_ssize_t k = last; k >= 0 && t[k] > t[last] - window; k--)
+                        if (normal[k]) carried_sum += v[k], carried_count++;
+                    carried_for = last;
+                }
+                judged++;
+                carried++;
+                if (q * (wide)carried_count * (wide)v[i] > p * carried_sum) normal[i] = 0;
             }
-            if (normal[i]) sum += v[i], count++;
+            if (normal[i]) sum += v[i], count++, last = i;
         }
     }
     Py_END_ALLOW_THREADS;
-    result = Py_BuildValue("(LL)", judged, unjudged);
+    result = Py_BuildValue("(LLL)", judged, unjudged, carried);
 done:
     PyBuffer_Release(&tb);
     PyBuffer_Release(&vb);
@@ -370,7 +389,7 @@ static PyMethodDef methods[] = {
     {"historian", historian, METH_VARARGS,
      "historian(data, start, t, v, places, threads) -> (rows, scale) | None"},
     {"trailing_normal", trailing_normal, METH_VARARGS,
-     "trailing_normal(t, v, starts, stops, windows, ps, qs, live, normal) -> (judged, unjudged)"},
+     "trailing_normal(t, v, starts, stops, windows, ps, qs, live, normal) -> (judged, unjudged, carried)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,7 +14,8 @@ A case's ``input``::
       - {missing: 3}             #   3 intervals with no value (the meter logged nothing)
     baseline: "10"               # optional: a fixed baseline, in the series' unit
     baseline_hours: "24"         # optional: another trailing window
-    max_gap: 5min                # default 5min
+    max_gap: 5min                # the shortest maximum gap (default slug.max_gap_minimum, 5min);
+                                 # the maximum gap is three usual intervals where longer
     ph_allowance: false          # default false
 
 The runner returns the series' report as ``sewer-use slugs --format json`` prints it, plus
@@ -31,7 +32,7 @@ from typing import Any
 from sewer_cli.cmd_slugs import parse_duration
 from sewer_rules.analytes import resolve
 from sewer_rules.monitoring.analysis import Options, analyse_series
-from sewer_rules.monitoring.series import Series, cadence, to_us
+from sewer_rules.monitoring.series import Series, logging_cadence, to_us
 from sewer_rules.monitoring.slugs import Baseline, detect_slugs, judged_as_slug
 from sewer_rules.parameters import load_jurisdiction
 
@@ -72,7 +73,7 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
     params = load_jurisdiction(case.get("jurisdiction", "wappinger"))
     series = build_series(spec)
     options = Options(
-        max_gap_us=parse_duration(str(spec.get("max_gap", "5min"))),
+        max_gap_us=parse_duration(str(spec["max_gap"])) if "max_gap" in spec else None,
         fixed_baseline=Decimal(str(spec["baseline"])) if "baseline" in spec else None,
         baseline_hours=Decimal(str(spec["baseline_hours"])) if "baseline_hours" in spec else None,
         ph_allowance=bool(spec.get("ph_allowance", False)),
@@ -83,8 +84,7 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
     if judged_as_slug(series):
         fixed = Fraction(options.fixed_baseline) if options.fixed_baseline is not None else None
         baseline = Baseline(fixed=fixed, hours=options.baseline_hours)
-        result = detect_slugs(
-            series, params, params.timezone, cadence(series.t, options.max_gap_us), baseline
-        )
+        cad = logging_cadence(series.t, params, params.timezone, options.max_gap_us)
+        result = detect_slugs(series, params, params.timezone, cad, baseline)
         out["exceeding"] = result.hits
     return out

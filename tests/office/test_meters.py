@@ -105,14 +105,31 @@ def test_history_window_judges_an_upload_with_the_day_stored_before(
     assert fresh.slugs == [] and fresh.upload.unjudged == 288
 
 
-def test_a_slug_continuing_into_the_next_upload_is_stored_once(town: Town, tmp_path: Path) -> None:
+def test_a_slug_continuing_into_the_next_upload_is_superseded_by_the_whole_slug(
+    town: Town, tmp_path: Path
+) -> None:
+    """Four readings of 100 end the first upload (20 minutes: a slug as far as it was seen);
+    the next upload continues the discharge for two more readings: the slug now lasts 30
+    minutes (six readings at 5-minute steps). The 20-minute record is kept, superseded with a
+    reason by the 30-minute one; a discharge that does not continue is not judged again."""
     meter = flow_meter(town)
     first = rows(START, day() + ["100"] * 4)  # 20 minutes above 50 at the end: a slug
     [slug] = services.upload_readings(meter, csv_file(tmp_path / "a.csv", first), None).slugs
-    assert slug.start == START + timedelta(days=1)
+    assert slug.start == START + timedelta(days=1) and slug.duration_minutes == 20
     rest = rows(START + timedelta(days=1, minutes=20), ["100", "100", "10", "10"])
     result = services.upload_readings(meter, csv_file(tmp_path / "b.csv", rest), None)
-    assert result.slugs == [] and SlugEvent.objects.filter(meter=meter).count() == 1
+    [whole] = result.slugs
+    assert (whole.start, whole.duration_minutes, whole.readings) == (slug.start, 30, 6)
+    assert whole.upload == slug.upload  # the upload holding its first reading
+    slug.refresh_from_db()
+    assert slug.duration_minutes == 20 and slug.superseded_by == whole.found_by
+    assert whole.found_by is not None and "continued in the readings of b.csv" in (
+        whole.found_by.reason
+    )
+    assert [s.pk for s in services.current_slugs(meter)] == [whole.pk]
+    more = rows(START + timedelta(days=1, minutes=40), ["10"] * 3)
+    assert services.upload_readings(meter, csv_file(tmp_path / "c.csv", more), None).slugs == []
+    assert SlugEvent.objects.filter(meter=meter).count() == 2
 
 
 def test_reupload_and_overlap_are_refused(town: Town, tmp_path: Path) -> None:
@@ -318,6 +335,11 @@ def test_demo_meters(town: Town) -> None:
     assert services.flag_unreported_slugs(timezone.now() + timedelta(days=2)) == 2
     assert findings_of(second).filter(kind=FindingKind.UNREPORTED_SLUG).exists()
     assert not findings_of(first).filter(kind=FindingKind.UNREPORTED_SLUG).exists()
+    # judged again as the law is now read, the demo's meters change nothing
+    from sewer_office.meters.reevaluation import reevaluate_slugs
+
+    for meter in Meter.objects.all():
+        assert not reevaluate_slugs(meter, None, dry_run=True).changed, meter.ident
 
 
 def test_flag_overdue_command_records_unreported_slugs_once(

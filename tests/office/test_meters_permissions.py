@@ -273,3 +273,22 @@ def test_meters_are_registered_through_the_api_by_officers_only(town: Any, login
     assert r.status_code == 201 and r.json()["ident"] == "API-FLOW-1"
     r = login("engineer").post("/api/meters/", body, content_type="application/json")
     assert r.status_code == 400  # the same meter id twice
+
+
+def test_a_meter_baseline_is_recorded_through_the_api_by_officers_only(
+    town: Town, login: Any, meters: Any
+) -> None:
+    """``POST /api/meters/{id}/baselines/``: the Superintendent or the engineer records a fixed
+    baseline (201, audited by the service); a clerk is refused (403); the facility sees its own
+    meter's baselines and cannot record one; another facility's meter does not exist for it."""
+    mine, theirs = meters[0], meters[1]
+    url = f"/api/meters/{mine.pk}/baselines/"
+    body = {"value": "12.5", "effective_from": START.isoformat(), "authority": "IDA-1 cond. 4"}
+    assert login("clerk").post(url, body, content_type="application/json").status_code == 403
+    assert login("owner").post(url, body, content_type="application/json").status_code == 403
+    r = login("engineer").post(url, body, content_type="application/json")
+    assert r.status_code == 201 and r.json()["value"] == "12.5"
+    r = login("engineer").post(url, {**body, "value": "x"}, content_type="application/json")
+    assert r.status_code == 400
+    assert [b["value"] for b in login("owner").get(url).json()] == ["12.5"]
+    assert login("owner").get(f"/api/meters/{theirs.pk}/baselines/").status_code == 404

@@ -8,6 +8,7 @@ from sewer_office.core.admin import register_read_only
 from .models import (
     Excursion,
     Meter,
+    MeterBaseline,
     MeterDay,
     Reading,
     ReadingUpload,
@@ -17,5 +18,13 @@ from .models import (
 )
 
 register_read_only(
-    Meter, MeterDay, ReadingUpload, Reading, SlugReevaluation, SlugEvent, Excursion, SlugReport
+    Meter,
+    MeterBaseline,
+    MeterDay,
+    ReadingUpload,
+    Reading,
+    SlugReevaluation,
+    SlugEvent,
+    Excursion,
+    SlugReport,
 )

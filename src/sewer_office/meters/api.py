@@ -31,10 +31,11 @@ from sewer_office.core.errors import InvalidInput
 from sewer_office.monitoring.models import SamplingPoint
 
 from . import services
+from .baselines import record_meter_baseline
 from .choices import ReportChannel
 from .files import stored_upload
 from .filters import SlugFilter
-from .models import Meter, ReadingUpload, SlugEvent, SlugReport
+from .models import Meter, MeterBaseline, ReadingUpload, SlugEvent, SlugReport
 
 
 class MeterSerializer(serializers.ModelSerializer[Meter]):
@@ -102,6 +103,7 @@ class SlugEventSerializer(serializers.ModelSerializer[SlugEvent]):
             "peak",
             "baseline",
             "threshold",
+            "baseline_carried_from",
             "unit",
             "readings",
             "citation",
@@ -113,13 +115,27 @@ class SlugEventSerializer(serializers.ModelSerializer[SlugEvent]):
         )
 
 
+class MeterBaselineSerializer(serializers.ModelSerializer[MeterBaseline]):
+    class Meta:
+        model = MeterBaseline
+        fields = ("id", "meter", "value", "effective_from", "authority", "recorded_at")
+
+
+class BaselineBody(serializers.Serializer[Any]):
+    value = serializers.CharField(max_length=100)
+    effective_from = serializers.DateTimeField()
+    authority = serializers.CharField(max_length=300)
+
+
 class MeterRegistration(serializers.Serializer[Any]):
     sampling_point = serializers.IntegerField()
     ident = serializers.CharField(max_length=60)
     parameter = serializers.CharField(max_length=40)
     unit = serializers.CharField(max_length=20, required=False, allow_blank=True, default="")
     description = serializers.CharField(required=False, allow_blank=True, default="")
-    max_gap_seconds = serializers.IntegerField(required=False, min_value=1, default=300)
+    max_gap_seconds = serializers.IntegerField(
+        required=False, min_value=1, allow_null=True, default=None
+    )
 
 
 class MeterViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Meter]):
@@ -187,6 +203,28 @@ class MeterViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Meter]
                 {"detail": e.message, "errors": e.as_list(), "errors_total": e.total}, status=400
             )
         return Response(result.as_dict(), status=201)
+
+    @extend_schema(
+        request=BaselineBody,
+        responses={200: MeterBaselineSerializer(many=True), 201: MeterBaselineSerializer},
+    )
+    @action(
+        detail=True,
+        methods=["get", "post"],
+        url_path="baselines",
+        parser_classes=[JSONParser, FormParser, MultiPartParser],
+        pagination_class=None,  # a meter's few baselines, whole (and so in the schema)
+    )
+    def baselines(self, request: Request, pk: str | None = None) -> Response:
+        """The meter's fixed baselines (§ 196-15 SLUG); ``POST`` records one from an instant
+        on (Superintendent or engineer), as the approval or the Town's decision sets it."""
+        meter = self.get_object()
+        if request.method == "GET":
+            return Response(MeterBaselineSerializer(meter.baselines.all(), many=True).data)
+        body = BaselineBody(data=request.data)
+        body.is_valid(raise_exception=True)
+        record = record_meter_baseline(meter, request.user, **body.validated_data)
+        return Response(MeterBaselineSerializer(record).data, status=201)
 
 
 class UploadViewSet(viewsets.ReadOnlyModelViewSet[ReadingUpload]):

@@ -12,9 +12,10 @@ from __future__ import annotations
 import io
 from datetime import timedelta
 
-from sewer_rules.monitoring.analysis import Options, Report, analyse_series
-from sewer_rules.monitoring.series import US_PER_SECOND, Series, to_us
+from sewer_rules.monitoring.analysis import Report, analyse_series
+from sewer_rules.monitoring.series import Series, to_us
 
+from .baselines import meter_options
 from .models import Meter
 from .services import params, window_us
 
@@ -34,11 +35,7 @@ def chart(meter: Meter, fmt: str, days: int = DEFAULT_DAYS) -> bytes:
     p = params()
     days = max(1, min(days, MAX_DAYS))
     last = meter.readings.order_by("-at").values_list("at", flat=True).first()
-    options = Options(
-        jurisdiction=p.jurisdiction,
-        max_gap_us=meter.max_gap_seconds * US_PER_SECOND,
-        keep_series=True,
-    )
+    options = meter_options(meter, p, keep_series=True)
     reports = []
     if last is not None:
         span = timedelta(microseconds=window_us(p, to_us(last)))

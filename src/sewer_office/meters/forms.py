@@ -47,7 +47,8 @@ class MeterForm(forms.Form):
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
     max_gap_seconds = forms.IntegerField(
         min_value=1,
-        initial=300,
-        label="Longest gap in a run (seconds)",
-        help_text="a longer interval between readings ends a slug or excursion",
+        required=False,
+        label="Shortest maximum gap (seconds)",
+        help_text="an interval between readings longer than three of the meter's usual "
+        "intervals, and longer than this, ends a slug or excursion (blank: 5 minutes)",
     )

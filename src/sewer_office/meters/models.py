@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from sewer_office.core.models import TimeStamped
+from sewer_office.core.models import TimeStamped, WrittenOnce
 
 from .choices import ReportChannel
 
@@ -49,8 +49,15 @@ class Meter(TimeStamped):
     unit = models.CharField(max_length=20, help_text="unit the readings are stored in")
     description = models.TextField(blank=True)
     max_gap_seconds = models.PositiveIntegerField(
-        default=300,
-        help_text="longest interval between readings that does not end a run (default 5 min)",
+        null=True,
+        blank=True,
+        default=None,
+        help_text=(
+            "the shortest maximum gap, in seconds: an interval between readings longer than "
+            "the maximum gap ends a run, and the maximum gap is three times the meter's usual "
+            "interval (slug.max_gap_intervals), never less than this (blank: "
+            "slug.max_gap_minimum, 5 min)"
+        ),
     )
     active = models.BooleanField(default=True)
 
@@ -65,6 +72,42 @@ class Meter(TimeStamped):
     @property
     def establishment(self) -> object:
         return self.sampling_point.establishment
+
+
+class MeterBaseline(WrittenOnce):
+    """A fixed baseline of a meter (§ 196-15 SLUG: "the average twenty-four-hour
+    concentration of flows during normal operation"), recorded from the approval or as the
+    Town's record of a new normal operation, in the meter's unit, from an instant on.
+
+    From ``effective_from`` every reading of the meter is judged against five times this
+    value instead of the trailing mean (the first 24 hours of a meter included), until a
+    later record. Never edited or deleted: a new normal is a new record; a re-evaluation
+    judges the stored readings again under the records in force."""
+
+    meter = models.ForeignKey(Meter, on_delete=models.PROTECT, related_name="baselines")
+    value = models.CharField(max_length=VALUE_LENGTH, help_text="in the meter's unit, exactly")
+    effective_from = models.DateTimeField(help_text="the first reading it judges")
+    authority = models.CharField(
+        max_length=300,
+        help_text="where it is recorded: the approval and its condition, or a decision",
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS = METER_PATHS
+
+    class Meta:
+        ordering = ("meter", "effective_from", "id")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["meter", "effective_from"], name="meter_baseline_once_per_instant"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.meter} baseline {self.value} {self.meter.unit} from {self.effective_from}"
 
 
 class ReadingUpload(models.Model):
@@ -187,9 +230,19 @@ class SlugEvent(models.Model):
     peak = models.CharField(max_length=VALUE_LENGTH)
     baseline = models.CharField(
         max_length=VALUE_LENGTH,
-        help_text="mean of the normal-operation readings of the 24 h before",
+        help_text="the first reading's: the mean of the normal-operation readings of the 24 h "
+        "before (carried, or fixed, as the slug's record says)",
     )
     threshold = models.CharField(max_length=VALUE_LENGTH, help_text="5 × baseline")
+    baseline_carried_from = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=(
+            "readings of the slug whose own 24 hours held no normal-operation reading were "
+            "judged on the mean of the 24 hours ending with this, the last normal-operation "
+            "reading before the slug (none: no reading was)"
+        ),
+    )
     unit = models.CharField(max_length=20)
     readings = models.PositiveIntegerField()
     citation = models.CharField(max_length=40, default="§ 196-15 SLUG")

@@ -1,8 +1,10 @@
 """Re-judging a meter's stored readings under the reading of the law now in force.
 
-When the reading of § 196-15 SLUG changes (the office adopted "during normal operation" as
-INTERPRETATIONS.md reads it: a reading above five times its own baseline enters no later
-baseline), the slugs already stored were found under the old reading. They are records of
+When the reading of § 196-15 SLUG changes (the office adopted "during normal operation": a
+reading above five times its own baseline enters no later baseline; then the baseline carried
+past a day with no normal-operation reading, and the maximum gap by the meter's logging), or a
+fixed baseline is recorded for a meter, the slugs already stored were found under the old
+reading. They are records of
 legal weight: never edited, never deleted. :func:`reevaluate_slugs` judges the meter's whole
 stored series again with the engine (:func:`sewer_rules.monitoring.analysis.analyse_series`,
 the same call an upload makes) and, in one transaction:
@@ -11,7 +13,7 @@ the same call an upload makes) and, in one transaction:
   jurisdiction and parameters version, and who ran it;
 - marks every stored slug the new judgement does not find *as recorded* (same start, end,
   readings, peak, baseline and threshold) ``superseded_by`` that record, and its findings no
-  longer current (as a corrected laboratory result's findings are);
+  longer current (as a corrected laboratory result's findings are; :mod:`.superseding`);
 - stores every slug found anew, with its finding, naming the re-evaluation (``found_by``);
 - writes the audit events: one for the re-evaluation, one for each superseded slug.
 
@@ -26,25 +28,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
 from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
-from sewer_office.findings.models import Finding
-from sewer_rules.monitoring.analysis import Options, SeriesReport, analyse_series
-from sewer_rules.monitoring.series import US_PER_SECOND, Series, instant, show
+from sewer_rules.monitoring.analysis import SeriesReport, analyse_series
+from sewer_rules.monitoring.series import Series, instant
 from sewer_rules.monitoring.slugs import Slug
 
 from . import services
 from .models import Meter, ReadingUpload, SlugEvent, SlugReevaluation
+from .superseding import SLUG_CITATION, slug_key, stored_key, supersede
 
-#: The reason recorded when none is given: the change of reading this command was made for.
+#: The reason recorded when none is given: the reading of the law now in force.
 DEFAULT_REASON = (
-    "§ 196-15 SLUG read as INTERPRETATIONS.md now reads it: the baseline is the mean of the "
-    "readings taken during normal operation (a reading above five times its own baseline "
-    "enters no later baseline)"
+    "§ 196-15 SLUG as now read: the baseline is the mean of the readings taken during normal "
+    "operation (a reading above five times its own baseline enters no later baseline); where "
+    "the 24 hours before a reading hold none, the mean of the 24 hours ending with the last "
+    "normal-operation reading is carried (a discharge longer than a day stays one slug); a "
+    "fixed baseline recorded for the meter judges its readings from its date; a run ends at a "
+    "gap longer than three of the meter's usual intervals (never less than 5 minutes)"
 )
 
 
@@ -64,21 +68,6 @@ class Reevaluated:
         return bool(self.superseded or self.new)
 
 
-def _key(s: Slug) -> tuple[object, ...]:
-    return (
-        instant(s.start),
-        instant(s.end),
-        s.readings,
-        show(s.peak),
-        show(s.baseline),
-        show(s.threshold),
-    )
-
-
-def _stored_key(e: SlugEvent) -> tuple[object, ...]:
-    return (e.start, e.end, e.readings, e.peak, e.baseline, e.threshold)
-
-
 def _judge(meter: Meter) -> tuple[int, SeriesReport | None]:
     """The engine's judgement of every stored reading of ``meter`` (as an upload's)."""
     p = services.params()
@@ -86,8 +75,7 @@ def _judge(meter: Meter) -> tuple[int, SeriesReport | None]:
     if not times:
         return 0, None
     series = Series.from_decimals(meter.ident, meter.parameter, meter.unit, times, values)
-    options = Options(jurisdiction=p.jurisdiction, max_gap_us=meter.max_gap_seconds * US_PER_SECOND)
-    return len(times), analyse_series(series, p, options)
+    return len(times), analyse_series(series, p, services.meter_options(meter, p))
 
 
 def _upload_of(meter: Meter, start: Any) -> ReadingUpload:
@@ -108,8 +96,8 @@ def reevaluate_slugs(
     count, report = _judge(meter)
     found = report.slugs if report is not None else []
     stored = list(services.current_slugs(meter).order_by("start"))
-    by_key = {_stored_key(e): e for e in stored}
-    wanted = {_key(s): s for s in found}
+    by_key = {stored_key(e): e for e in stored}
+    wanted = {slug_key(s): s for s in found}
     result = Reevaluated(meter, count)
     result.kept = [e for k, e in by_key.items() if k in wanted]
     result.superseded = [e for k, e in by_key.items() if k not in wanted]
@@ -128,29 +116,12 @@ def reevaluate_slugs(
             readings=count,
             kept=len(result.kept),
         )
-        old_ids = [e.pk for e in result.superseded]
-        SlugEvent.objects.filter(pk__in=old_ids, superseded_by__isnull=True).update(
-            superseded_by=record
-        )
-        Finding.objects.filter(
-            source_type=ContentType.objects.get_for_model(SlugEvent),
-            source_id__in=[str(i) for i in old_ids],
-        ).update(current=False)
+        old_ids = supersede(result.superseded, record, actor)
         used = next((u for u in report.used if u.name == "slug.multiple"), None) if report else None
         created = [
             services._record_slug(locked, _upload_of(locked, instant(s.start)), s, p, used, record)
             for s in result.new
         ]
-        for e in result.superseded:
-            audit.record(
-                actor=actor,
-                action="supersede_slug",
-                obj=e,
-                before=audit.snapshot(e),
-                after={"superseded_by": record.pk},
-                reason=record.reason,
-                citation=services.SLUG_CITATION,
-            )
         audit.record(
             actor=actor,
             action="reevaluate_slugs",
@@ -164,7 +135,7 @@ def reevaluate_slugs(
                 "parameters_version": p.version,
             },
             reason=record.reason,
-            citation=services.SLUG_CITATION,
+            citation=SLUG_CITATION,
         )
     result.record = record
     services.flag_unreported_slugs()

@@ -31,7 +31,7 @@ from sewer_office.findings.services import record_finding
 from sewer_office.monitoring.models import SamplingPoint
 from sewer_rules.analytes import BY_NAME
 from sewer_rules.findings import UsedParameter
-from sewer_rules.monitoring.analysis import Options, SeriesReport, analyse_series
+from sewer_rules.monitoring.analysis import SeriesReport, analyse_series
 from sewer_rules.monitoring.readings import canonical_parameter
 from sewer_rules.monitoring.series import (
     US_PER_HOUR,
@@ -50,6 +50,7 @@ from sewer_rules.parameters import ParameterSet, load_jurisdiction
 from sewer_rules.units import ALIASES, UNITS
 
 from . import days
+from .baselines import meter_options
 from .choices import ReportChannel
 from .files import UploadUnusable, read_for_meter
 from .models import (
@@ -61,11 +62,11 @@ from .models import (
     SlugReevaluation,
     SlugReport,
 )
+from .superseding import SLUG_CITATION, slug_key, stored_key, supersede
 
 #: Who registers meters and uploads any facility's readings; staff who receive reports.
 METER_ROLES = (SUPERINTENDENT, ENGINEER)
 BATCH = 5000
-SLUG_CITATION = "§ 196-15 SLUG"
 REPORT_CITATION = str(REPORT)
 
 
@@ -106,7 +107,7 @@ def register_meter(
     parameter: str,
     unit: str = "",
     description: str = "",
-    max_gap_seconds: int = 300,
+    max_gap_seconds: int | None = None,
 ) -> Meter:
     """Register a meter (Superintendent or engineer); the parameter and unit are checked
     against the engine's names so that its readings can be judged."""
@@ -132,7 +133,7 @@ def register_meter(
             errors["unit"] = [f"unknown unit '{unit}'"]
         elif UNITS[symbol].dimension != analyte.dimension:
             errors["unit"] = [f"unit '{unit}' does not measure {name}"]
-    if max_gap_seconds <= 0:
+    if max_gap_seconds is not None and max_gap_seconds <= 0:
         errors["max_gap_seconds"] = ["must be positive"]
     if errors:
         raise InvalidInput(errors)
@@ -189,6 +190,10 @@ class UploadResult:
                     "end": s.end.isoformat(),
                     "peak": s.peak,
                     "threshold": s.threshold,
+                    "baseline": s.baseline,
+                    "baseline_carried_from": (
+                        s.baseline_carried_from.isoformat() if s.baseline_carried_from else None
+                    ),
                     "citation": s.citation,
                 }
                 for s in self.slugs
@@ -319,10 +324,13 @@ def _store(
     series = Series.from_decimals(
         meter.ident, meter.parameter, meter.unit, h_times + times, h_values + values
     )
-    options = Options(jurisdiction=p.jurisdiction, max_gap_us=meter.max_gap_seconds * US_PER_SECOND)
+    options = meter_options(meter, p)
     report = analyse_series(series, p, options)
     t0 = int(series.t[0])
-    unjudged = sum(1 for t in times if t - t0 < span) if report.baseline is not None else 0
+    # not judged: less than a day of the meter's history, and no fixed baseline yet in force
+    fixed_at = min((at for at, _ in options.dated_baselines), default=None)
+    early = t0 + span if fixed_at is None else min(t0 + span, fixed_at)
+    unjudged = sum(1 for t in times if t < early) if report.baseline is not None else 0
     try:
         upload = ReadingUpload.objects.create(
             meter=meter,
@@ -356,7 +364,7 @@ def _store(
     # the daily volumes billing and pretreatment read (meters/days.py), in this transaction
     days.record_upload(meter, times, values, p.timezone)
     result = UploadResult(upload)
-    result.slugs = _store_slugs(meter, upload, report, times[0], p)
+    result.slugs = _store_slugs(meter, upload, report, times[0], p, actor)
     result.excursions = _store_excursions(meter, upload, report, times[0], p)
     upload.slug_count, upload.excursion_count = len(result.slugs), len(result.excursions)
     upload.save(update_fields=["slug_count", "excursion_count"])
@@ -391,17 +399,46 @@ def _new(start: int, end: int, first_new: int) -> bool:
 
 
 def _store_slugs(
-    meter: Meter, upload: ReadingUpload, report: SeriesReport, first_new: int, p: ParameterSet
+    meter: Meter,
+    upload: ReadingUpload,
+    report: SeriesReport,
+    first_new: int,
+    p: ParameterSet,
+    actor: Any,
 ) -> list[SlugEvent]:
-    """A slug already stored with the same start (a run continuing from the previous upload)
-    stays as it was recorded; only runs beginning anew are stored."""
+    """Store the slugs the upload's readings take part in. A slug stored with the same start
+    and found again as recorded stays; one the new readings continue (a discharge running on
+    past the previous upload's last reading: it now lasts longer) is superseded, with that
+    reason, by the slug as judged now (:mod:`.superseding`), so the office's record is the
+    slug ``sewer-use slugs`` finds in the same readings."""
     used = _used(report, "slug.multiple")
-    known = set(current_slugs(meter).values_list("start", flat=True))
-    return [
-        _record_slug(meter, upload, s, p, used)
-        for s in report.slugs
-        if _new(s.start, s.end, first_new) and instant(s.start) not in known
-    ]
+    known = {e.start: e for e in current_slugs(meter)}
+    out: list[SlugEvent] = []
+    continued: list[tuple[SlugEvent, Slug]] = []
+    for s in report.slugs:
+        if not _new(s.start, s.end, first_new):
+            continue
+        old = known.get(instant(s.start))
+        if old is None:
+            out.append(_record_slug(meter, upload, s, p, used))
+        elif stored_key(old) != slug_key(s):
+            continued.append((old, s))
+    if continued:
+        record = SlugReevaluation.objects.create(
+            meter=meter,
+            actor=actor if getattr(actor, "is_authenticated", False) else None,
+            reason=(
+                f"the discharge continued in the readings of {upload.source_name or 'an upload'} "
+                f"(upload {upload.pk}): the slug as judged with them replaces the slug recorded "
+                "up to the previous upload's last reading"
+            ),
+            jurisdiction=p.jurisdiction,
+            parameters_version=p.version,
+            readings=report.readings,
+        )
+        supersede([old for old, _ in continued], record, actor)
+        out += [_record_slug(meter, old.upload, s, p, used, record) for old, s in continued]
+    return out
 
 
 def current_slugs(meter: Meter) -> Any:
@@ -426,6 +463,7 @@ def _record_slug(
         peak=show(s.peak),
         baseline=show(s.baseline),
         threshold=show(s.threshold),
+        baseline_carried_from=instant(s.carried_from) if s.carried_from is not None else None,
         unit=meter.unit,
         readings=s.readings,
         citation=SLUG_CITATION,
@@ -634,6 +672,7 @@ __all__ = [
     "UploadRefused",
     "UploadUnusable",
     "flag_unreported_slugs",
+    "meter_options",
     "record_slug_report",
     "register_meter",
     "upload_readings",

@@ -28,13 +28,12 @@ from .excursions import (
     monthly_totals,
 )
 from .series import (
-    DEFAULT_MAX_GAP_US,
     US_PER_HOUR,
     US_PER_SECOND,
     Series,
-    cadence,
     iso,
     local_date,
+    logging_cadence,
     value_on,
 )
 from .slugs import Baseline, Slug, detect_slugs, judged_as_slug
@@ -47,11 +46,20 @@ class OptionError(ValueError):
 
 @dataclass(frozen=True)
 class Options:
+    """How to judge a file. ``max_gap_us``: the shortest maximum gap (None:
+    ``slug.max_gap_minimum``); the maximum gap of a series is three times its usual interval
+    when that is longer (:func:`.series.logging_cadence`). ``fixed_baseline``: for every
+    reading, or from the instant ``fixed_baseline_from`` (microseconds) when given.
+    ``dated_baselines``: fixed baselines in the series' unit, each from its instant (the
+    office's records), used when ``fixed_baseline`` is not given."""
+
     jurisdiction: str = "wappinger"
-    max_gap_us: int = DEFAULT_MAX_GAP_US
+    max_gap_us: int | None = None
     baseline_hours: Decimal | None = None
     fixed_baseline: Decimal | None = None
     fixed_baseline_unit: str | None = None
+    fixed_baseline_from: int | None = None
+    dated_baselines: tuple[tuple[int, Decimal], ...] = ()
     ph_allowance: bool = False
     dedupe: str | None = None
     meter: str | None = None
@@ -76,6 +84,11 @@ class SeriesReport:
     interval_us: int
     first: int
     last: int
+    max_gap_us: int = 0
+    #: of the readings not judged, those with less than a window of history before them
+    early: int = 0
+    #: readings judged on a baseline carried past a window with no normal-operation reading
+    carried: int = 0
     slugs: list[Slug] = field(default_factory=list)
     excursions: list[Excursion] = field(default_factory=list)
     monthly: list[Monthly] = field(default_factory=list)
@@ -90,6 +103,26 @@ class SeriesReport:
     def found(self) -> bool:
         """A slug, or an excursion not excused: exit status 1."""
         return bool(self.slugs) or any(not e.excused for e in self.excursions)
+
+    def not_judged(self) -> dict[str, object]:
+        """How many readings were not judged, and why."""
+        reasons = []
+        if self.early:
+            hours = f"{self.window_us / US_PER_HOUR:g}"
+            reasons.append(
+                f"{self.early} with less than {hours} hours of history before them: no "
+                "baseline (no fixed baseline given); counted as normal operation"
+            )
+        if self.unjudged - self.early:
+            reasons.append(
+                f"{self.unjudged - self.early} on dates with no slug or limit parameter in force"
+            )
+        return {
+            "count": self.unjudged,
+            "no_history": self.early,
+            "no_parameter": self.unjudged - self.early,
+            "reasons": reasons,
+        }
 
     def as_dict(self, tz: str) -> dict[str, object]:
         return {
@@ -112,6 +145,9 @@ class SeriesReport:
                 {"name": u.name, "effective": u.effective.isoformat(), "authority": u.authority}
                 for u in self.used
             ],
+            "not_judged": self.not_judged(),
+            "baseline_carried_readings": self.carried,
+            "max_gap_seconds": self.max_gap_us / US_PER_SECOND,
         }
 
 
@@ -140,6 +176,7 @@ class Report:
 
 
 def _fixed(options: Options, series: Series) -> Fraction | None:
+    """The fixed baseline in the series' unit (converted exactly), or None."""
     if options.fixed_baseline is None:
         return None
     unit = options.fixed_baseline_unit
@@ -156,10 +193,26 @@ def _fixed(options: Options, series: Series) -> Fraction | None:
         raise OptionError(str(e)) from None
 
 
+def _baseline(options: Options, series: Series) -> Baseline:
+    """The baseline ``options`` ask for (:class:`.slugs.Baseline`)."""
+    fixed = _fixed(options, series)
+    if fixed is None and options.dated_baselines:
+        dated = sorted(options.dated_baselines)
+        return Baseline(
+            fixed=Fraction(dated[0][1]),
+            hours=options.baseline_hours,
+            fixed_from=dated[0][0],
+            then=tuple((at, Fraction(value)) for at, value in dated[1:]),
+        )
+    return Baseline(
+        fixed=fixed, hours=options.baseline_hours, fixed_from=options.fixed_baseline_from
+    )
+
+
 def analyse_series(series: Series, params: ParameterSet, options: Options) -> SeriesReport:
     """Judge one series: slugs for a flow or concentration, excursions for pH/temperature."""
     tz = params.timezone
-    cad = cadence(series.t, options.max_gap_us)
+    cad = logging_cadence(series.t, params, tz, options.max_gap_us)
     n = len(series)
     report = SeriesReport(
         meter=series.meter,
@@ -172,15 +225,17 @@ def analyse_series(series: Series, params: ParameterSet, options: Options) -> Se
         deduplicated=series.deduplicated,
         gaps=cad.gaps,
         interval_us=cad.interval,
+        max_gap_us=cad.max_gap,
         first=int(series.t[0]) if n else 0,
         last=int(series.t[-1]) if n else 0,
         data=series if options.keep_series else None,
     )
     if judged_as_slug(series):
-        baseline = Baseline(fixed=_fixed(options, series), hours=options.baseline_hours)
+        baseline = _baseline(options, series)
         result = detect_slugs(series, params, tz, cad, baseline)
         report.slugs = result.slugs
         report.judged, report.unjudged = result.judged, result.unjudged
+        report.early, report.carried = result.early, result.carried
         report.used = result.used
         report.baseline = baseline
         if options.keep_series:

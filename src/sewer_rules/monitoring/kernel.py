@@ -74,8 +74,9 @@ class WindowRule:
 class Judgement:
     """Sorted indices of exceeding readings, and how many readings were judged or not; for a
     trailing baseline, the window sum and count at each exceeding reading, or (normal
-    operation, :mod:`.normal`) which readings count as normal operation and how many passes
-    that took (None: every reading counts)."""
+    operation, :mod:`.normal`) which readings count as normal operation, how many passes
+    that took (None: every reading counts) and how many readings were judged on a baseline
+    carried past a window with no normal-operation reading (``carried``)."""
 
     hits: I64
     judged: int
@@ -84,6 +85,7 @@ class Judgement:
     counts: I64 | None = None
     normal: npt.NDArray[np.bool_] | None = None
     passes: int = 0
+    carried: int = 0
 
 
 def _magnitude(v: I64) -> int:

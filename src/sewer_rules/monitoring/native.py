@@ -88,9 +88,10 @@ def historian_series(data: bytes) -> Series | None:
 
 def normal_judgement(t: I64, v: npt.NDArray[Any], rules: list[WindowRule]) -> Judgement | None:
     """The readings exceeding ``p/q`` times the mean of the normal-operation readings of the
-    window before them, judged one by one in order (:mod:`.normal`'s module docstring), with
-    the readings judged and not judged counted as :func:`.kernel.trailing_exceedances` counts
-    them; None when the module is not available or the values are beyond its arithmetic
+    window before them (or, where it holds none, the mean carried from the window ending with
+    the last one), judged one by one in order (:mod:`.normal`'s module docstring), with the
+    readings judged, not judged (less than a window of history, no rule in force) and judged
+    on a carried mean counted; None when the module is not available or the values are beyond its arithmetic
     (Python integers, or more readings or larger factors than its 128 bits allow)."""
     if not available():
         return None
@@ -111,10 +112,12 @@ def normal_judgement(t: I64, v: npt.NDArray[Any], rules: list[WindowRule]) -> Ju
     normal = np.empty(n, dtype=np.uint8)
     tt = np.ascontiguousarray(t, dtype=np.int64)
     vv = np.ascontiguousarray(v)
-    judged, unjudged = _kernels.trailing_normal(
+    judged, unjudged, carried = _kernels.trailing_normal(
         tt, vv, starts, stops, windows, ps, qs, live, normal
     )
     hits = np.flatnonzero(normal == 0).astype(np.int64)
     if hits.size == 0:
-        return Judgement(EMPTY, judged, unjudged, passes=1)
-    return Judgement(hits, judged, unjudged, normal=normal.view(np.bool_), passes=1)
+        return Judgement(EMPTY, judged, unjudged, passes=1, carried=carried)
+    return Judgement(
+        hits, judged, unjudged, normal=normal.view(np.bool_), passes=1, carried=carried
+    )

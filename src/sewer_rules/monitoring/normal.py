@@ -2,10 +2,12 @@
 
 The rule (INTERPRETATIONS.md, "Slugs"): the baseline of a reading at ``t`` is the mean of the
 series' readings in ``[t - W, t)`` that were taken *during normal operation*. A reading that
-exceeded ``p/q`` times its own baseline is not normal operation and enters no later baseline;
-a reading with no baseline (less than ``W`` of history, or a window holding no normal
-reading) is not judged and counts as normal. A reading's status therefore depends on the
-statuses of the readings before it: the rule is sequential.
+exceeded ``p/q`` times its own baseline is not normal operation and enters no later baseline.
+When the window holds no normal reading, the baseline is carried: the mean of the normal
+readings of ``(t_L - W, t_L]``, ``L`` the last normal reading before ``t``. A reading with
+less than ``W`` of the series' history before it has no baseline: it is not judged and counts
+as normal. A reading's status therefore depends on the statuses of the readings before it:
+the rule is sequential.
 
 How it is computed without a loop per reading. Write ``x_i`` for "reading ``i`` exceeded"
 and ``f_i`` for the test of reading ``i`` given the statuses of the readings before it, so the
@@ -35,6 +37,14 @@ touching only one window of readings (``O(K log n)``). In general the number of 
 most one more than the longest chain of readings each of whose status changed because of the
 one before, and never more than the number of readings judged.
 
+Carried baselines. The passes above read an empty window as "no baseline, normal". At their
+fixed point every reading up to the first judged one whose window holds no normal reading is
+the rule's own (each of their windows holds one); from that reading the baseline is carried,
+and it stays the same threshold while no reading is normal, so the readings up to the first
+that does not exceed it are judged at once (:func:`_carry`). The passes then start again from
+the reading after, on the readings now final before it: a round for each stretch judged on a
+carried baseline (a discharge longer than a day, a meter back from an outage), each exact.
+
 Exactness: the sums are exact integers — int64 where ``magnitude × span`` cannot overflow,
 otherwise two 32-bit limbs — and the comparison is exact (:mod:`.exact`).
 
@@ -49,7 +59,6 @@ from __future__ import annotations
 
 import itertools
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -58,7 +67,7 @@ import numpy.typing as npt
 from sewer_rules.machine import cpus
 
 from .exact import exceeds, prefix_sums
-from .kernel import Judgement, WindowRule, trailing_exceedances
+from .kernel import Judgement, WindowRule, exact_sum, trailing_exceedances
 from .native import normal_judgement
 from .series import CHUNK, EMPTY, I64, Bools, Cadence
 
@@ -140,44 +149,195 @@ def normal_exceedances(
     return judged if judged is not None else by_passes(t, v, cad, rules)
 
 
+def judged_counts(t: I64, rules: list[WindowRule]) -> tuple[int, int]:
+    """Readings judged and not judged under ``rules``: a reading is judged when a rule in
+    force covers it and a whole window of the series' history lies behind it (with a
+    carried baseline, every such reading has one)."""
+    judged = unjudged = 0
+    t0 = int(t[0]) if t.size else 0
+    for r in rules:
+        if r.stop <= r.start:
+            continue
+        if not r.in_force or r.window <= 0:
+            unjudged += r.stop - r.start
+            continue
+        first = min(r.stop, max(r.start, int(np.searchsorted(t, t0 + r.window, side="left"))))
+        unjudged += first - r.start
+        judged += r.stop - first
+    return judged, unjudged
+
+
 def by_passes(t: I64, v: npt.NDArray[Any], cad: Cadence, rules: list[WindowRule]) -> Judgement:
     """:func:`normal_exceedances` in whole vectorised passes (module docstring), numpy only;
-    ``passes`` in the result says how many it took."""
+    ``passes`` in the result says how many it took.
+
+    The passes settle the rule with an empty window read as "no baseline, normal". Where
+    their fixed point has a judged reading whose window holds no normal-operation reading,
+    the readings before it are the rule's own (their windows all hold one); from it on, the
+    baseline is carried (:func:`_carry`, one threshold while no reading is normal), and the
+    passes start again after that stretch on the readings now final before it."""
     plain = trailing_exceedances(t, v, cad, rules)
-    if plain.hits.size == 0:
-        return replace(plain, passes=1)
+    judged, unjudged = judged_counts(t, rules)
     n = int(t.shape[0])
     per = _Rules(t, rules)
-    magnitude = max(abs(int(v.max())), abs(int(v.min())))
     hit = np.zeros(n, dtype=np.bool_)
     hit[plain.hits] = True
-    empty = np.zeros(n, dtype=np.bool_)  # judged by the plain mean, no normal reading now
+    if n == 0 or per.widest == 0:
+        return Judgement(plain.hits, judged, unjudged, passes=1)
+    magnitude = max(abs(int(v.max())), abs(int(v.min())))
     changed = plain.hits
-    passes = 1
+    passes, carried, final = 1, 0, 0
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        while changed.size:
-            passes += 1
-            a, b = _downstream(t, changed, per.widest)
-            if a.size == 0:
+        while True:
+            passes += _settle(t, v, hit, per, magnitude, changed, pool)
+            at = _first_carried(t, hit, per, final)
+            if at is None:
                 break
-            a, b = _pieces(a, b, BATCH)
-            # the span each range's windows read: from the earliest window start to its end
-            base = np.searchsorted(t, t[a] - per.widest, side="left").astype(np.int64)
-
-            batches = [(a[i:j], b[i:j], base[i:j]) for i, j in _batches(b - base, BATCH)]
-            # every reading is judged on the statuses of the previous pass: the changes of all
-            # batches are applied together, after the last
-            moved = pool.map(lambda r: _judge_batch(t, v, hit, empty, per, magnitude, *r), batches)
-            changed = np.concatenate(list(moved))
+            final, count = _carry(t, v, hit, per, at)
+            carried += count
+            if final >= n:
+                break
+            # the readings from ``final`` on, judged again on the final readings before them
+            hit[final:] = False
+            changed = _judge_all(t, v, hit, per, magnitude, final, pool)
             hit[changed] = ~hit[changed]
-    lost = int(np.count_nonzero(empty))
+            passes += 1
+    if not hit.any():
+        return Judgement(EMPTY, judged, unjudged, passes=passes, carried=carried)
     return Judgement(
         np.flatnonzero(hit).astype(np.int64),
-        plain.judged - lost,
-        plain.unjudged + lost,
+        judged,
+        unjudged,
         normal=~hit,
         passes=passes,
+        carried=carried,
     )
+
+
+def _settle(
+    t: I64,
+    v: npt.NDArray[Any],
+    hit: Bools,
+    per: _Rules,
+    magnitude: int,
+    changed: I64,
+    pool: ThreadPoolExecutor,
+) -> int:
+    """Pass after pass over the readings downstream of the last changes, until none changes
+    (the fixed point, the module docstring); the number of passes."""
+    passes = 0
+    while changed.size:
+        passes += 1
+        a, b = _downstream(t, changed, per.widest)
+        if a.size == 0:
+            break
+        changed = _judge_ranges(t, v, hit, per, magnitude, a, b, pool)
+        hit[changed] = ~hit[changed]
+    return passes
+
+
+def _judge_all(
+    t: I64,
+    v: npt.NDArray[Any],
+    hit: Bools,
+    per: _Rules,
+    magnitude: int,
+    start: int,
+    pool: ThreadPoolExecutor,
+) -> I64:
+    """The readings from ``start`` on whose status differs from ``hit`` (one whole pass)."""
+    a = np.array([start], dtype=np.int64)
+    b = np.array([int(t.shape[0])], dtype=np.int64)
+    return _judge_ranges(t, v, hit, per, magnitude, a, b, pool)
+
+
+def _judge_ranges(
+    t: I64,
+    v: npt.NDArray[Any],
+    hit: Bools,
+    per: _Rules,
+    magnitude: int,
+    a: I64,
+    b: I64,
+    pool: ThreadPoolExecutor,
+) -> I64:
+    """One pass over the ranges ``[a_k, b_k)``, in batches: the readings whose status
+    differs from ``hit`` (every reading judged on the statuses of the previous pass: the
+    changes of all batches are applied together, by the caller)."""
+    a, b = _pieces(a, b, BATCH)
+    # the span each range's windows read: from the earliest window start to its end
+    base = np.searchsorted(t, t[a] - per.widest, side="left").astype(np.int64)
+    batches = [(a[i:j], b[i:j], base[i:j]) for i, j in _batches(b - base, BATCH)]
+    moved = pool.map(lambda r: _judge_batch(t, v, hit, per, magnitude, *r), batches)
+    return np.concatenate(list(moved))
+
+
+def _first_carried(t: I64, hit: Bools, per: _Rules, start: int) -> int | None:
+    """The first reading from ``start`` on that a rule judges and whose window holds no
+    normal-operation reading under ``hit`` (None: none). Such a reading follows either a
+    normal reading more than a window before it (an outage) or a run of exceeding readings
+    that began more than a window before it: only those are examined."""
+    n = int(t.shape[0])
+    narrowest = int(per.window.min())
+    lo = max(start, 1)
+    if lo >= n:
+        return None
+    # after a normal reading more than a window of the narrowest rule earlier
+    step = t[lo:] - t[lo - 1 : n - 1]
+    gap = np.flatnonzero((step > narrowest) & ~hit[lo - 1 : n - 1]) + lo
+    found = [gap, gap - 1]  # (reading, its last normal reading before it)
+    hits = np.flatnonzero(hit)
+    if hits.size:
+        brk = np.flatnonzero(np.diff(hits) != 1)
+        first = hits[np.concatenate(([0], brk + 1))]
+        last = hits[np.concatenate((brk, [hits.size - 1]))]
+        before = first - 1  # normal: the reading before a run (reading 0 is never judged)
+        begin = np.maximum(
+            first + 1, np.searchsorted(t, t[before] + narrowest, side="right")
+        ).astype(np.int64)
+        end = np.minimum(last + 2, n).astype(np.int64)
+        keep = end > begin
+        if keep.any():
+            idx = _ranges(begin[keep], end[keep])
+            found = [
+                np.concatenate((gap, idx)),
+                np.concatenate((gap - 1, np.repeat(before[keep], (end - begin)[keep]))),
+            ]
+    idx, normal_before = found
+    if idx.size == 0:
+        return None
+    which, judged = per.of(idx)
+    empty = judged & (idx >= start) & (t[normal_before] < t[idx] - per.window[which])
+    at = idx[empty]
+    return int(at.min()) if at.size else None
+
+
+def _carry(t: I64, v: npt.NDArray[Any], hit: Bools, per: _Rules, at: int) -> tuple[int, int]:
+    """Judge readings from ``at`` (whose window holds no normal-operation reading, under
+    final statuses before it) against the mean carried from the window that ends with the
+    last normal reading before it (that reading included): one threshold for every reading
+    up to and including the first that does not exceed it (normal operation again, and in
+    the window of the next) or the end of the rule. Writes ``hit``; returns the first
+    reading not judged here and how many were."""
+    which, _ = per.of(np.array([at], dtype=np.int64))
+    r = int(which[0])
+    window, p, q = int(per.window[r]), int(per.p[r]), int(per.q[r])
+    last = at - 1
+    while hit[last]:
+        last -= 1
+    k = int(np.searchsorted(t, int(t[last]) - window, side="right"))
+    inside = v[k : last + 1][~hit[k : last + 1]]
+    total, count = exact_sum(inside), int(inside.shape[0])
+    # v > p*total / (q*count) exactly when v > floor(p*total / (q*count)) (integers, count > 0)
+    bound = (p * total) // (q * count)
+    stop = int(per.stops[r])
+    seg = v[at:stop]
+    reach = max(abs(int(seg.max())), abs(int(seg.min()))) + 1 if seg.size else 1
+    above = seg > min(max(bound, -reach), reach)
+    below = np.flatnonzero(~above)
+    end = at + int(below[0]) + 1 if below.size else stop
+    hit[at:end] = above[: end - at]
+    return end, end - at
 
 
 def _pieces(a: I64, b: I64, size: int) -> tuple[I64, I64]:
@@ -204,7 +364,6 @@ def _judge_batch(
     t: I64,
     v: npt.NDArray[Any],
     hit: Bools,
-    empty: Bools,
     per: _Rules,
     magnitude: int,
     a: I64,
@@ -212,8 +371,9 @@ def _judge_batch(
     base: I64,
 ) -> I64:
     """Judge readings ``[a_k, b_k)`` against the normal readings of their windows (read from
-    ``[base_k, b_k)``) as ``hit`` stands; mark in ``empty`` those whose window holds none.
-    Returns the readings whose status differs from ``hit`` (``hit`` is not changed here)."""
+    ``[base_k, b_k)``) as ``hit`` stands; one whose window holds none is left normal here
+    (:func:`by_passes` carries its baseline once the passes settle). Returns the readings
+    whose status differs from ``hit`` (``hit`` is not changed here)."""
     span = _ranges(base, b)
     offsets = np.cumsum(b - base) - (b - base)
     normal = ~hit[span]
@@ -231,6 +391,5 @@ def _judge_batch(
     s = (high[at] - high[start], None if low is None else low[at] - low[start])
     has = judged & (c > 0)
     now = has & exceeds(v[idx], s, c, per.p[which], per.q[which], magnitude)
-    empty[idx] = judged & (lo < idx) & (c == 0)
     moved: I64 = idx[now != hit[idx]]
     return moved

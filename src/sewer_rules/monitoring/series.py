@@ -19,7 +19,11 @@ Runs (INTERPRETATIONS.md, Slugs): each reading stands for the interval until the
 A run of consecutive qualifying readings ``i..j`` lasts from ``t_i`` to ``t_(j+1)``. A gap
 between readings longer than the maximum gap ends a run, and the run then ends at the last
 qualifying reading's time plus the series' usual interval (the median interval between its
-readings). The same rule measures slugs and excursions.
+readings). The maximum gap follows the meter's own logging (:func:`logging_cadence`): three
+times its usual interval (``slug.max_gap_intervals``), never less than five minutes
+(``slug.max_gap_minimum``) — a meter logging every 15 minutes shows a 30-minute discharge as
+a 30-minute run, where a fixed 5-minute gap ended every run at its first reading. The same
+rule measures slugs and excursions.
 """
 
 from __future__ import annotations
@@ -48,8 +52,10 @@ US_PER_HOUR = 60 * US_PER_MINUTE
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 EMPTY = np.zeros(0, dtype=np.int64)
 
-#: Default longest interval between two readings that does not end a run (INTERPRETATIONS.md).
+#: The shortest maximum gap where the jurisdiction configures none (``slug.max_gap_minimum``).
 DEFAULT_MAX_GAP_US = 5 * US_PER_MINUTE
+#: The dated parameters of the maximum gap (:func:`logging_cadence`).
+GAP_PARAMETERS = ["slug.max_gap_intervals", "slug.max_gap_minimum"]
 
 #: The meter and parameter of a file that has no such columns (one meter's flow readings).
 DEFAULT_METER = "default"
@@ -351,3 +357,42 @@ def runs(t: I64, hits: I64, cad: Cadence) -> Runs:
     return Runs(
         first.astype(np.int64), last.astype(np.int64), start.astype(np.int64), end.astype(np.int64)
     )
+
+
+def max_gap_of(interval: int, params: ParameterSet, on: date, minimum_us: int | None = None) -> int:
+    """The maximum gap of a series whose usual interval is ``interval``: ``slug.max_gap_intervals``
+    times it, never less than ``minimum_us`` (None: ``slug.max_gap_minimum`` in force on
+    ``on``; where the jurisdiction configures neither, five minutes)."""
+    if minimum_us is None:
+        floor = value_on(params, "slug.max_gap_minimum", on)
+        minimum_us = DEFAULT_MAX_GAP_US if floor is None else int(Fraction(floor) * US_PER_MINUTE)
+    multiple = value_on(params, "slug.max_gap_intervals", on)
+    derived = 0 if multiple is None else int(Fraction(multiple) * interval)
+    return max(derived, minimum_us)
+
+
+def with_max_gap(cad: Cadence, t: I64, max_gap: int) -> Cadence:
+    """``cad`` with another maximum gap, its gaps counted again (only the irregular intervals
+    can be gaps when the maximum gap is at least the usual interval)."""
+    if max_gap == cad.max_gap:
+        return cad
+    if cad.irregular is not None and max_gap >= cad.interval:
+        irr = cad.irregular
+        gaps = int(np.count_nonzero(t[irr] - t[irr - 1] > max_gap)) if irr.size else 0
+    else:
+        gaps = int(np.count_nonzero(np.diff(t) > max_gap))
+    return Cadence(cad.interval, cad.irregular, gaps, max_gap)
+
+
+def logging_cadence(
+    t: I64, params: ParameterSet, tz: str, minimum_us: int | None = None
+) -> Cadence:
+    """The cadence of a series with the maximum gap of its own logging (:func:`max_gap_of`),
+    the parameters read for the date of its last reading: one maximum gap a series, the
+    meter's logging as it now stands."""
+    if t.shape[0] == 0:
+        return cadence(t, minimum_us if minimum_us is not None else DEFAULT_MAX_GAP_US)
+    on = local_date(int(t[-1]), tz)
+    floor = max_gap_of(0, params, on, minimum_us)
+    cad = cadence(t, floor)
+    return with_max_gap(cad, t, max_gap_of(cad.interval, params, on, minimum_us))

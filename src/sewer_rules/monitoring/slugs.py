@@ -25,21 +25,29 @@ the jurisdiction — ``slug.multiple`` 5, ``slug.minimum_duration`` 15 min,
   is still 24 hours). A reading that itself exceeded five times its own baseline — whether or
   not its run lasted long enough to be a slug — is not normal operation and enters no later
   baseline, so a long discharge does not raise its own threshold (a 300-minute discharge at
-  10 × the normal level is one 300-minute slug, not a 160-minute one). A reading with less
-  than 24 hours of history before it, or whose window holds no normal-operation reading (an
-  outage, or a whole day above the old level), has no baseline: it is not judged, is
-  counted, and counts as normal operation for later baselines — so a lasting change of level
-  becomes the new normal after 24 hours instead of one endless slug. Where normal operation
-  is better known (a baseline set in a permit from normal-operation data), a fixed baseline
-  replaces the mean. Computed by :mod:`.normal` (one compiled sequential pass, or vectorised
-  passes where the compiled module is not built).
+  10 × the normal level is one 300-minute slug, not a 160-minute one). When the window holds
+  no normal-operation reading (a discharge lasting over a day, a meter back from an outage
+  longer than a day), the baseline is carried: the mean of the normal-operation readings of
+  the 24 hours that end with the last normal-operation reading before t (that reading
+  included). So a 30-hour discharge at 10 × is one 30-hour slug, and a sudden lasting jump of
+  more than five times stays a slug until the Town records a new normal operation (a fixed
+  baseline from a date, below). A reading with less than 24 hours of the series' history
+  before it has no baseline unless a fixed baseline is given: it is not judged, is counted
+  (``early``), and counts as normal operation for later baselines. Where normal operation is
+  better known (a baseline recorded in the approval, or the Town's record of a new normal),
+  a fixed baseline replaces the mean: for every reading (the first day included), or from
+  the date it was recorded (:class:`Baseline`). Computed by :mod:`.normal` (one compiled
+  sequential pass, or vectorised passes where the compiled module is not built).
 - "more than five times": the reading exceeds when value > 5 × baseline, strictly; a reading
   of exactly five times its baseline does not. Decided exactly on scaled integers
   (:mod:`.kernel`).
 - "for any period of duration longer than 15 minutes": each reading stands for the interval
   until the next one; a run of exceeding readings lasts from its first reading to the
   reading after it (or, at a gap longer than the maximum gap or the end of the series, to
-  its last reading plus the usual interval). A slug lasts longer than 15 minutes, strictly:
+  its last reading plus the usual interval). The maximum gap follows the meter's logging:
+  three times its usual interval, never less than five minutes
+  (:func:`.series.logging_cadence`), so a meter logging every 15 minutes shows a 30-minute
+  discharge (two exceeding readings) as a 30-minute slug. A slug lasts longer than 15 minutes, strictly:
   with one-minute data 16 exceeding readings in a row are a slug, 15 are not.
 - A zero or negative baseline (no flow during the day before) makes every positive reading
   exceed it: that is what the arithmetic of the definition says; a day without flow is not
@@ -52,46 +60,34 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from sewer_rules.citations import cite
 from sewer_rules.findings import Finding, Status, UsedParameter
 from sewer_rules.parameters import ParameterError, ParameterSet
 from sewer_rules.sections import implements
 
-from .kernel import (
-    Judgement,
-    LimitRule,
-    WindowRule,
-    exact_sum,
-    limit_hits,
-    window_start,
-)
+from .kernel import Judgement, LimitRule, WindowRule, limit_hits
 from .normal import normal_exceedances
 from .series import (
     I64,
     US_PER_HOUR,
-    US_PER_MINUTE,
     Cadence,
-    Runs,
-    Segment,
     Series,
-    exact_decimal,
     iso,
     minutes,
     runs,
     scaled_floor,
     segments,
     show,
-    ten,
     value_on,
 )
+from .slug_runs import REPORT, SLUG, Slug, slugs_of_runs
 
-SLUG = cite("§ 196-15 SLUG")
-REPORT = cite("§ 196-19 D(9)(d)")
+__all__ = ["REPORT", "SLUG", "Baseline", "Slug", "SlugResult", "detect_slugs", "slug_findings"]
+
 SLUG_DIMENSIONS = frozenset({"flow", "concentration", "radioactivity"})
 SLUG_PARAMETERS = ["slug.multiple", "slug.minimum_duration", "slug.baseline_window"]
 
@@ -105,72 +101,38 @@ def judged_as_slug(series: Series) -> bool:
 class Baseline:
     """How "the average twenty-four-hour concentration or flow" is taken.
 
-    ``fixed`` (in the series' unit): a baseline set from normal-operation data, used for every
-    reading. Otherwise the trailing mean over ``hours`` (None: ``slug.baseline_window`` as in
-    force on the reading's date).
+    ``fixed`` (in the series' unit): a baseline set from normal-operation data (recorded in
+    the approval, or the Town's record of a new normal operation), used for every reading
+    from ``fixed_from`` (microseconds; None: every reading, the first day included) until
+    the first of ``then``, later fixed baselines each from its instant (sorted). Otherwise,
+    and before ``fixed_from``, the trailing mean of the normal-operation readings over
+    ``hours`` (None: ``slug.baseline_window`` as in force on the reading's date).
     """
 
     fixed: Fraction | None = None
     hours: Decimal | None = None
+    fixed_from: int | None = None
+    then: tuple[tuple[int, Fraction], ...] = ()
 
-
-class Slug(NamedTuple):
-    """A slug: when, how long, its peak, and the baseline and threshold it exceeded.
-
-    Held as integers (scaled values, the window's sum and count at its first reading); the
-    decimals and fractions are made when asked for. Immutable.
-    """
-
-    start: int
-    end: int
-    first: int
-    last: int
-    peak_scaled: int
-    scale: int
-    multiple: Fraction
-    baseline_sum: int = 0
-    baseline_count: int = 1
-    fixed: Fraction | None = None
-
-    @property
-    def duration(self) -> int:
-        return self.end - self.start
-
-    @property
-    def readings(self) -> int:
-        return self.last - self.first + 1
-
-    @property
-    def peak(self) -> Decimal:
-        return exact_decimal(self.peak_scaled, self.scale)
-
-    @property
-    def baseline(self) -> Fraction:
-        """The mean of the window before the slug's first reading (or the fixed baseline)."""
-        if self.fixed is not None:
-            return self.fixed
-        return Fraction(self.baseline_sum, self.baseline_count * ten(self.scale))
-
-    @property
-    def threshold(self) -> Fraction:
-        return self.multiple * self.baseline
-
-    def as_dict(self, tz: str) -> dict[str, object]:
-        return {
-            "start": iso(self.start, tz),
-            "end": iso(self.end, tz),
-            "duration_minutes": minutes(self.duration),
-            "peak": show(self.peak),
-            "baseline": show(self.baseline),
-            "threshold": show(self.threshold),
-            "citation": str(SLUG),
-            "report_required": str(REPORT),
-            "readings": self.readings,
-        }
+    def pieces(self, t: I64) -> list[tuple[int, Fraction]]:
+        """Each fixed baseline with the index of the first reading it judges, in order (a
+        baseline whose readings all fall under the next one is left out)."""
+        if self.fixed is None:
+            return []
+        start = 0 if self.fixed_from is None else int(np.searchsorted(t, self.fixed_from))
+        out = [(start, self.fixed)]
+        for at, value in self.then:
+            out.append((max(start, int(np.searchsorted(t, at))), value))
+        return [p for k, p in enumerate(out) if k + 1 == len(out) or out[k + 1][0] > p[0]]
 
 
 @dataclass(frozen=True)
 class SlugResult:
+    """The slugs of a series, and how its readings were judged: ``unjudged`` of them not
+    judged, ``early`` of those for want of 24 hours of history before them (the rest: no
+    slug parameter in force on their date), ``carried`` judged on a baseline carried past a
+    window with no normal-operation reading."""
+
     slugs: list[Slug]
     judged: int
     unjudged: int
@@ -178,6 +140,8 @@ class SlugResult:
     hits: int = 0
     passes: int = 0
     normal: npt.NDArray[np.bool_] | None = None  # None: every reading counts as normal
+    early: int = 0
+    carried: int = 0
 
 
 def used_parameters(
@@ -207,7 +171,13 @@ def detect_slugs(
     than 15 minutes, with the readings judged and not judged (module docstring)."""
     baseline = baseline or Baseline()
     t, v = series.t, series.v
+    n = len(series)
     segs = segments(t, params, SLUG_PARAMETERS, tz)
+    # readings from ``fixed`` on are judged against the fixed baselines, those before on the
+    # trailing mean (every reading when the fixed baseline has no date)
+    pieces = baseline.pieces(t)
+    fixed = pieces[0][0] if pieces else n
+    bounds = [start for start, _ in pieces] + [n]
     multiples: list[Fraction | None] = []
     window_rules: list[WindowRule] = []
     limit_rules: list[LimitRule] = []
@@ -220,28 +190,28 @@ def detect_slugs(
         )
         multiple = Fraction(mult) if mult is not None else None
         multiples.append(multiple)
-        if baseline.fixed is not None:
-            bound = (
-                None if multiple is None else scaled_floor(multiple * baseline.fixed, series.scale)
-            )
-            limit_rules.append(LimitRule(seg.start, seg.stop, bound, above=True))
-        else:
-            window = int(Fraction(hours) * US_PER_HOUR) if hours is not None else 0
-            p, q = (multiple.numerator, multiple.denominator) if multiple is not None else (0, 1)
-            window_rules.append(
-                WindowRule(seg.start, seg.stop, window, p, q, in_force=multiple is not None)
-            )
-    judgement: Judgement = (
-        limit_hits(v, limit_rules)
-        if baseline.fixed is not None
-        else normal_exceedances(t, v, cad, window_rules)
-    )
+        for k, (start, value) in enumerate(pieces):
+            lo, hi = max(seg.start, start), min(seg.stop, bounds[k + 1])
+            if hi > lo:
+                bound = None if multiple is None else scaled_floor(multiple * value, series.scale)
+                limit_rules.append(LimitRule(lo, hi, bound, above=True))
+        window = int(Fraction(hours) * US_PER_HOUR) if hours is not None else 0
+        p, q = (multiple.numerator, multiple.denominator) if multiple is not None else (0, 1)
+        window_rules.append(
+            WindowRule(seg.start, min(seg.stop, fixed), window, p, q, in_force=multiple is not None)
+        )
+    trailing = [r for r in window_rules if r.stop > r.start]
+    judgement = _judge(t[:fixed], v[:fixed], cad, trailing, v, limit_rules, n)
     found = runs(t, judgement.hits, cad)
-    slugs = _slugs(series, params, segs, multiples, window_rules, baseline, judgement, found)
+    slugs = slugs_of_runs(
+        series, params, segs, multiples, window_rules, pieces, judgement, found, fixed
+    )
     used_names = ["slug.multiple", "slug.minimum_duration"]
-    if baseline.fixed is None and baseline.hours is None:
+    if fixed > 0 and baseline.hours is None:
         used_names.append("slug.baseline_window")
     used = used_parameters(params, used_names, [s.on for s in segs]) if segs else []
+    not_in_force = sum(r.stop - r.start for r in trailing if not r.in_force or r.window <= 0)
+    not_in_force += sum(r.stop - r.start for r in limit_rules if r.bound is None)
     return SlugResult(
         slugs,
         judgement.judged,
@@ -250,81 +220,40 @@ def detect_slugs(
         int(judgement.hits.size),
         judgement.passes,
         judgement.normal,
+        early=judgement.unjudged - not_in_force,
+        carried=judgement.carried,
     )
 
 
-def _peaks(v: I64, hits: I64, first: I64, last: I64) -> I64:
-    """The largest value of each run (a run is consecutive exceeding readings), reduced over
-    the exceeding readings only."""
-    values = v[hits]
-    bounds = np.empty(2 * first.size, dtype=np.int64)
-    bounds[0::2] = np.searchsorted(hits, first)
-    bounds[1::2] = np.searchsorted(hits, last) + 1
-    if bounds[-1] >= values.shape[0]:
-        bounds = bounds[:-1]  # the last run ends at the last exceeding reading
-    return np.asarray(np.maximum.reduceat(values, bounds)[0::2], dtype=values.dtype)
-
-
-def _slugs(
-    series: Series,
-    params: ParameterSet,
-    segs: list[Segment],
-    multiples: list[Fraction | None],
-    window_rules: list[WindowRule],
-    baseline: Baseline,
-    judgement: Judgement,
-    found: Runs,
-) -> list[Slug]:
-    if len(found) == 0:
-        return []
-    starts = np.array([s.start for s in segs], dtype=np.int64)
-    which = np.searchsorted(starts, found.first, side="right") - 1
-    limits = []
-    for seg in segs:
-        longest = value_on(params, "slug.minimum_duration", seg.on)
-        limits.append(-1 if longest is None else int(Fraction(longest) * US_PER_MINUTE))
-    limit = np.array(limits, dtype=np.int64)[which]
-    keep = np.flatnonzero((limit >= 0) & (found.duration > limit))
-    if keep.size == 0:
-        return []
-    first, last = found.first[keep], found.last[keep]
-    peaks = _peaks(series.v, judgement.hits, first, last).tolist()
-    segment = which[keep].tolist()
-    starts_us, ends_us = found.start[keep].tolist(), found.end[keep].tolist()
-    if baseline.fixed is None and judgement.sums is not None and judgement.counts is not None:
-        at = np.searchsorted(judgement.hits, first)
-        totals = [int(x) for x in judgement.sums[at].tolist()]
-        counts = judgement.counts[at].tolist()
-    else:
-        totals, counts = [0] * keep.size, [1] * keep.size
-    out: list[Slug] = []
-    for k, (f, lst) in enumerate(zip(first.tolist(), last.tolist(), strict=True)):
-        multiple = multiples[segment[k]]
-        if multiple is None:
-            continue
-        total, count = totals[k], counts[k]
-        if baseline.fixed is None and judgement.sums is None:
-            # the mean of the window's normal-operation readings (module docstring)
-            lo = window_start(series.t, f, window_rules[segment[k]].window)
-            inside = series.v[lo:f]
-            if judgement.normal is not None:
-                inside = inside[judgement.normal[lo:f]]
-            total, count = exact_sum(inside), int(inside.shape[0])
-        out.append(
-            Slug(
-                starts_us[k],
-                ends_us[k],
-                f,
-                lst,
-                peaks[k],
-                series.scale,
-                multiple,
-                total,
-                count,
-                baseline.fixed,
-            )
-        )
-    return out
+def _judge(
+    t: I64,
+    v: npt.NDArray[Any],
+    cad: Cadence,
+    trailing: list[WindowRule],
+    whole: npt.NDArray[Any],
+    limit_rules: list[LimitRule],
+    n: int,
+) -> Judgement:
+    """The trailing judgement of the readings before the fixed baseline (``t``, ``v``) and
+    the fixed one of those from it on (``limit_rules`` over ``whole``), as one."""
+    if not limit_rules:
+        return normal_exceedances(t, v, cad, trailing)
+    fixed = limit_hits(whole, limit_rules)
+    if not trailing:
+        return fixed
+    before = normal_exceedances(t, v, cad, trailing)
+    normal = None
+    if before.normal is not None:
+        normal = np.ones(n, dtype=np.bool_)
+        normal[: before.normal.shape[0]] = before.normal
+    return Judgement(
+        np.concatenate((before.hits, fixed.hits)).astype(np.int64),
+        before.judged + fixed.judged,
+        before.unjudged + fixed.unjudged,
+        normal=normal,
+        passes=before.passes,
+        carried=before.carried,
+    )
 
 
 @implements("§ 196-19 D(9)(d)")
@@ -361,7 +290,8 @@ def baseline_curve(
     series: Series, window_us: int, normal: npt.NDArray[np.bool_] | None = None
 ) -> npt.NDArray[np.float64]:
     """The trailing mean of the normal-operation readings (``normal``; None: all) at every
-    reading, as floats, for drawing only (NaN where unjudged).
+    reading, as floats, for drawing only (NaN where unjudged; where the window holds no normal
+    reading, the last mean drawn, close to the baseline carried).
 
     Never used to decide anything: the decision is the exact integer test of :mod:`.kernel`
     and :mod:`.normal`.
@@ -380,4 +310,10 @@ def baseline_curve(
     count = counts[idx] - counts[lo]
     ok = (t - t[0] >= window_us) & (count > 0)
     out[ok] = (prefix[idx[ok]] - prefix[lo[ok]]) / count[ok]
+    # a window with no normal reading: the baseline carried, about the last one drawn
+    empty = (t - t[0] >= window_us) & (count == 0)
+    if empty.any():
+        last = np.maximum.accumulate(np.where(ok, idx, -1))
+        fill = empty & (last >= 0)
+        out[fill] = out[last[fill]]
     return out
