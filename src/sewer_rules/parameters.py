@@ -7,8 +7,13 @@ then says so, it never invents an amount. An amended law is a data change, and a
 determination made on a date can be replayed with the values in force on that date.
 
 The loader is strict, because a silently misread number would be a wrong determination:
-duplicate keys, unknown keys, bad dates, and money written as a binary float are errors
-naming the file and the parameter.
+duplicate keys, unknown keys, bad dates, dates written out of order, and money written as a
+binary float are errors naming the file and the parameter. Every file is then checked against
+the schema of the keys (``parameter_schema.yaml``, :mod:`sewer_rules.parameter_schema`): a key
+the schema does not know, a unit it does not expect, a value outside its type or bounds (a
+negative fine, a correction period under the article's ten days) or two keys that contradict
+each other (a pH minimum above the maximum) refuse the file. All problems of a file are
+reported together, each naming the file, the key, the value, its effective date and the rule.
 
 A value is one number, or — for a schedule such as ``fee.subdivision_sewer.schedule`` — a
 table of brackets, a list of ``{up_to: "100000.00", rate: "0.03"}`` with increasing ``up_to``
@@ -31,10 +36,27 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .citations import Citation, CitationError
+from .parameter_schema import check_file, parameter_schema
+from .parameter_yaml import ParameterError, parse_date, read_strict_yaml, refuse_unknown_keys
 from .units import UNITS
+
+#: Read by other modules from here (the strict reading lives in :mod:`.parameter_yaml`).
+__all__ = [
+    "BUNDLED",
+    "Bracket",
+    "DatedValue",
+    "Parameter",
+    "ParameterError",
+    "ParameterSet",
+    "ParameterValue",
+    "load_jurisdiction",
+    "parameter_schema",
+    "parse_date",
+    "parse_parameter_text",
+    "read_strict_yaml",
+    "refuse_unknown_keys",
+]
 
 MONEY_UNITS = frozenset({"USD", "USD/lb"})
 _TOP_KEYS = frozenset(
@@ -44,10 +66,6 @@ _PARAM_KEYS = frozenset({"description", "reference", "unit", "values"})
 _VALUE_KEYS = frozenset({"value", "authority", "note"})
 _BRACKET_KEYS = frozenset({"up_to", "rate"})
 _NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
-
-
-class ParameterError(ValueError):
-    """A parameter file that cannot be trusted, or a value asked for outside its dates."""
 
 
 @dataclass(frozen=True)
@@ -164,53 +182,6 @@ class ParameterSet:
         return f"{self.jurisdiction}@{self.digest[:12]}"
 
 
-# --- strict YAML ---------------------------------------------------------------------------
-
-
-#: libyaml's safe loader when PyYAML was built with it (the pure-Python one reads the
-#: jurisdiction's parameters ten times slower: it was most of a command's start-up).
-_SafeBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _StrictLoader(_SafeBase):  # type: ignore[valid-type,misc]
-    """SafeLoader that refuses duplicate keys (YAML would silently keep the last)."""
-
-
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    loader.flatten_mapping(node)
-    out: dict[Any, Any] = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node)
-        if key in out:
-            line = key_node.start_mark.line + 1
-            raise ParameterError(f"duplicate key {key!r} at line {line}")
-        out[key] = loader.construct_object(value_node, deep=True)
-    return out
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
-def read_strict_yaml(text: str, source: str) -> dict[str, Any]:
-    try:
-        data = yaml.load(text, Loader=_StrictLoader)
-    except ParameterError as e:
-        raise ParameterError(f"{source}: {e}") from None
-    except yaml.YAMLError as e:
-        raise ParameterError(f"{source}: not valid YAML: {e}") from None
-    except ValueError as e:  # e.g. a date key such as 2030-13-01
-        raise ParameterError(f"{source}: not a date or value YAML can read: {e}") from None
-    if not isinstance(data, dict):
-        raise ParameterError(f"{source}: expected a mapping at the top")
-    return data
-
-
-def refuse_unknown_keys(keys: Any, allowed: frozenset[str], where: str) -> None:
-    extra = sorted(str(k) for k in keys if k not in allowed)
-    if extra:
-        raise ParameterError(f"{where}: unknown key(s) {', '.join(extra)}")
-
-
 def _decimal(raw: Any, unit: str, where: str) -> Decimal | None:
     if raw is None:
         return None
@@ -224,9 +195,12 @@ def _decimal(raw: Any, unit: str, where: str) -> Decimal | None:
             )
         raw = repr(raw)
     try:
-        return Decimal(str(raw).strip())
+        number = Decimal(str(raw).strip())
     except InvalidOperation:
         raise ParameterError(f"{where}: {raw!r} is not a number") from None
+    if not number.is_finite():
+        raise ParameterError(f"{where}: {raw!r} is not a finite number")
+    return number
 
 
 def _table(raw: list[Any], unit: str, where: str) -> tuple[Bracket, ...]:
@@ -262,42 +236,51 @@ def _dated(effective: date, raw: Any, unit: str, at: str, authority: str, note: 
     return DatedValue(effective, _decimal(raw, unit, at), authority, note)
 
 
-def parse_date(raw: Any, where: str) -> date:
-    if isinstance(raw, date):
-        return raw
-    try:
-        return date.fromisoformat(str(raw))
-    except ValueError:
-        raise ParameterError(f"{where}: {raw!r} is not a date (YYYY-MM-DD)") from None
+def _parse_values(raw: Any, unit: str, where: str, problems: list[str]) -> list[DatedValue]:
+    """The dated values that could be read, sorted by date; every problem is added to
+    ``problems`` (so that one bad entry does not hide the others, nor their bounds).
 
-
-def _parse_values(raw: Any, unit: str, where: str) -> list[DatedValue]:
+    Effective dates must be written in increasing order: a file is read by people, and a
+    value written out of order is the likeliest sign of a date typed wrong.
+    """
     if not isinstance(raw, dict) or not raw:
-        raise ParameterError(f"{where}: 'values' must map effective dates to values")
+        problems.append(f"{where}: 'values' must map effective dates to values")
+        return []
     out: list[DatedValue] = []
+    latest: date | None = None
     for key, entry in raw.items():
         at = f"{where} {key}"
-        effective = parse_date(key, at)
-        if isinstance(entry, dict):
-            refuse_unknown_keys(entry, _VALUE_KEYS, at)
-            if "value" not in entry:
-                raise ParameterError(f"{at}: missing 'value' (write null for not configured)")
-            out.append(
-                _dated(
-                    effective,
-                    entry["value"],
-                    unit,
-                    at,
-                    str(entry.get("authority") or ""),
-                    str(entry.get("note") or ""),
+        try:
+            effective = parse_date(key, at)
+            if latest is not None and effective <= latest:
+                problems.append(
+                    f"{at}: effective dates must increase, {effective} is written after {latest}"
                 )
-            )
-        else:
-            out.append(_dated(effective, entry, unit, at, "", ""))
-    return out
+            latest = effective if latest is None else max(latest, effective)
+            if isinstance(entry, dict):
+                refuse_unknown_keys(entry, _VALUE_KEYS, at)
+                if "value" not in entry:
+                    raise ParameterError(f"{at}: missing 'value' (write null for not configured)")
+                out.append(
+                    _dated(
+                        effective,
+                        entry["value"],
+                        unit,
+                        at,
+                        str(entry.get("authority") or ""),
+                        str(entry.get("note") or ""),
+                    )
+                )
+            else:
+                out.append(_dated(effective, entry, unit, at, "", ""))
+        except ParameterError as e:
+            problems += e.problems
+    return sorted(out, key=lambda v: v.effective)
 
 
-def _parse_parameter(name: str, raw: Any, source: str) -> Parameter:
+def _parse_parameter(name: str, raw: Any, source: str, problems: list[str]) -> Parameter:
+    """A parameter defined by the file; problems of its values are added to ``problems``,
+    a parameter that cannot be read at all raises."""
     where = f"{source}: parameter {name}"
     if not _NAME.match(str(name)):
         raise ParameterError(f"{where}: names are lower-case words joined by dots")
@@ -315,27 +298,49 @@ def _parse_parameter(name: str, raw: Any, source: str) -> Parameter:
         try:
             Citation.parse(reference.split(";")[0].strip())
         except CitationError as e:
-            raise ParameterError(f"{where}: {e}") from None
-    values = sorted(_parse_values(raw["values"], unit, where), key=lambda v: v.effective)
+            problems.append(f"{where}: {e}")
+    values = _parse_values(raw["values"], unit, where, problems)
     return Parameter(name, str(raw["description"]), reference, unit, tuple(values))
 
 
 def parse_parameter_text(text: str, source: str, base: ParameterSet | None = None) -> ParameterSet:
     """Read a parameter file's text; ``base`` is the jurisdiction it ``extends``."""
     data = read_strict_yaml(text, source)
-    refuse_unknown_keys(data, _TOP_KEYS, source)
-    for required in ("jurisdiction", "parameters"):
-        if required not in data:
-            raise ParameterError(f"{source}: missing '{required}'")
-    raw_params = data["parameters"]
+    problems: list[str] = []
+    try:
+        refuse_unknown_keys(data, _TOP_KEYS, source)
+    except ParameterError as e:
+        problems += e.problems
+    problems += [
+        f"{source}: missing '{k}'" for k in ("jurisdiction", "parameters") if k not in data
+    ]
+    raw_params = data.get("parameters", {})
     if not isinstance(raw_params, dict):
-        raise ParameterError(f"{source}: 'parameters' must be a mapping")
+        raise ParameterError([*problems, f"{source}: 'parameters' must be a mapping"])
     params: dict[str, Parameter] = dict(base.parameters) if base else {}
+    # What this file itself writes, key by key (unit, dated values), for the schema's checks.
+    own: dict[str, tuple[str, tuple[DatedValue, ...]]] = {}
     for name, raw in raw_params.items():
-        if base is not None and name in base.parameters:
-            params[name] = _extend(base.parameters[name], raw, f"{source}: parameter {name}")
-        else:
-            params[name] = _parse_parameter(name, raw, source)
+        try:
+            if base is not None and name in base.parameters:
+                parent = base.parameters[name]
+                added = _extension_values(parent, raw, f"{source}: parameter {name}", problems)
+                params[name] = _extend(parent, added)
+                own[name] = (parent.unit, added)
+            else:
+                params[name] = _parse_parameter(name, raw, source, problems)
+                own[name] = (params[name].unit, params[name].values)
+        except ParameterError as e:
+            problems += e.problems
+    try:
+        holidays = _holidays(data, base, source)
+    except ParameterError as e:
+        problems += e.problems
+        holidays = ""
+    merged = {name: (p.unit, p.values) for name, p in params.items()}
+    problems += check_file(parameter_schema(), own, merged, source)
+    if problems:
+        raise ParameterError(problems)
     digest_src = (base.digest if base else "") + text
     return ParameterSet(
         jurisdiction=str(data["jurisdiction"]),
@@ -345,7 +350,7 @@ def parse_parameter_text(text: str, source: str, base: ParameterSet | None = Non
         digest=hashlib.sha256(digest_src.encode()).hexdigest(),
         sources=((*base.sources, source) if base else (source,)),
         notice=str(data.get("notice") or ""),
-        holidays=_holidays(data, base, source),
+        holidays=holidays,
     )
 
 
@@ -363,13 +368,19 @@ def _holidays(data: dict[str, Any], base: ParameterSet | None, source: str) -> s
     return text
 
 
-def _extend(parent: Parameter, raw: Any, where: str) -> Parameter:
-    """An extending file adds dated values to a parameter; a value on the same date replaces."""
+def _extension_values(
+    parent: Parameter, raw: Any, where: str, problems: list[str]
+) -> tuple[DatedValue, ...]:
+    """The dated values an extending file writes for a parameter of the file it extends."""
     if not isinstance(raw, dict):
         raise ParameterError(f"{where}: expected a mapping")
     refuse_unknown_keys(raw, frozenset({"values"}), where + " (an extension may only add values)")
-    added = {v.effective: v for v in _parse_values(raw.get("values"), parent.unit, where)}
-    merged = {v.effective: v for v in parent.values} | added
+    return tuple(_parse_values(raw.get("values"), parent.unit, where, problems))
+
+
+def _extend(parent: Parameter, added: tuple[DatedValue, ...]) -> Parameter:
+    """An extending file adds dated values to a parameter; a value on the same date replaces."""
+    merged = {v.effective: v for v in parent.values} | {v.effective: v for v in added}
     return Parameter(
         parent.name,
         parent.description,
