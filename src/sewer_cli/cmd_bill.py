@@ -3,9 +3,13 @@
     sewer-use bill --period 2026-Q1|2026-01|2026 [--dry-run] [--issue [--issued-on DATE]]
                    [--as USERNAME] [--format table|json]
 
-Every facility's extra-strength surcharge for the period (§ 196-19 E(1)(d), J), from the
-office's stored composite results and stored flow (meter readings, else the flow declared in
-the approval; without either the line says it cannot be computed):
+The extra-strength surcharge of the period (§ 196-19 E(1)(d), J) of every facility with a
+Superintendent's decision or a Town agreement in force, for the days it covers, from the
+office's stored results (the daily-average strength of § 196-15 NORMAL SEWAGE: BOD and
+suspended solids from composites, oil and grease from grab samples) and stored flow (meter
+readings, else the flow declared in the approval; without either the line says it cannot be
+computed). A facility of abnormal strength without a decision or agreement is listed with the
+status ``no_decision`` ("abnormal strength, no surcharge decision"), never billed:
 
 - ``--dry-run`` prints the lines and the total and writes nothing (no --as needed);
 - without it, the draft run of the period is computed and stored for the clerk's review on

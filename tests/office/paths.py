@@ -60,6 +60,8 @@ def run_all(t: Town) -> None:
     perform(r, "reject", eng, reason="incomplete")
     w = new_record("building-sewer", t)
     perform(w, "withdraw", owner, reason="postponed")
+    v = new_record("building-sewer", t)
+    perform(v, "waive_fee", clerk, {"authority": "Town Board res. 2026-9"}, reason="Town's own")
     # Industrial: conditions, plain approval, rejection, withdrawal.
     a = perform(new_record("industrial", t), "begin_review", eng)
     perform(a, "approve_with_conditions", eng, {"sampling": "monthly composite"})

@@ -16,8 +16,8 @@ from django.db.models import Sum
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sewer_office.billing import charges, invoices, runs
-from sewer_office.billing.models import BillingRun, Invoice, RunLine
+from sewer_office.billing import charges, invoices, runs, surcharge_basis
+from sewer_office.billing.models import BillingRun, Invoice, RunLine, SurchargeDecision
 from sewer_office.core.errors import Blocked, Forbidden
 from sewer_office.core.models import AuditEvent
 from sewer_office.meters import days
@@ -32,7 +32,7 @@ TZ = ZoneInfo("America/New_York")
 ANALYTES = {"bod": "bod5", "suspended_solids": "tss", "grease_oil": "oil_grease"}
 
 
-def composites(est: Establishment, day: date, **mg_l: str) -> None:
+def composites(est: Establishment, day: date, sample_type: str = "composite", **mg_l: str) -> None:
     point = SamplingPoint.objects.filter(establishment=est).first() or SamplingPoint.objects.create(
         establishment=est, code=f"CM-{est.pk}", basis="control_manhole"
     )
@@ -41,7 +41,7 @@ def composites(est: Establishment, day: date, **mg_l: str) -> None:
         establishment=est,
         sampling_point=point,
         sample_id=f"S-{est.pk}-{day}-{SamplingEvent.objects.count()}",
-        sample_type="composite",
+        sample_type=sample_type,
         collected_at=at,
     )
     for key, value in mg_l.items():
@@ -83,14 +83,34 @@ def flow_meter(est: Establishment, day: date, values: list[str], unit: str = "gp
     return meter
 
 
+def decide(town: Town, est: Establishment, first_day: date) -> SurchargeDecision:
+    """The Superintendent's § 196-19 E(1)(d) decision requiring payment from ``first_day``."""
+    return surcharge_basis.record_decision(
+        est,
+        town.u("superintendent"),
+        basis="instead_of_pretreatment",
+        first_day=first_day,
+        decided_on=first_day,
+        reasons="BOD and grease above normal strength; the plant treats them at added cost",
+    )
+
+
+def sample_day(est: Establishment, day: date, bod: str, ss: str, grease: str) -> None:
+    """A day's 24-hour composite (BOD, SS) and grab (grease), as § 196-19 I and 403.12(g) want."""
+    composites(est, day, bod=bod, suspended_solids=ss)
+    composites(est, day, "grab", grease_oil=grease)
+
+
 @pytest.fixture
 def quarter(town: Town) -> Town:
     mine, theirs = town.owner_restaurant, town.other_plant
     assert mine is not None and theirs is not None
-    composites(mine, date(2026, 1, 10), bod="600", suspended_solids="250", grease_oil="80")
-    composites(mine, date(2026, 2, 10), bod="400", suspended_solids="250", grease_oil="60")
+    sample_day(mine, date(2026, 1, 10), "600", "250", "80")
+    sample_day(mine, date(2026, 2, 10), "400", "250", "60")
     flow_meter(mine, date(2026, 1, 5), ["20000", "20000", "20000"])
-    composites(theirs, date(2026, 1, 12), bod="900", suspended_solids="900", grease_oil="90")
+    decide(town, mine, date(2025, 12, 1))
+    # abnormal strength, no decision: listed for the Superintendent, never billed
+    sample_day(theirs, date(2026, 1, 12), "900", "900", "90")
     return town
 
 
@@ -101,12 +121,12 @@ def test_draft_run_lines_and_their_computation(quarter: Town) -> None:
     mine = RunLine.objects.get(run=run, establishment=quarter.owner_restaurant)
     theirs = RunLine.objects.get(run=run, establishment=quarter.other_plant)
     assert mine.status == "charged" and mine.flow_source == "meter"
-    # 0.02 MGD × 90 d = 1.8 MG; BOD 500 → 260 excess → 3903.12 lb × 0.45; grease 70 → 20 →
-    # 300.24 lb × 0.55
+    # 0.02 MGD × 90 d = 1.8 MG; BOD daily values 600, 400 → 500 → 260 excess → 3903.12 lb ×
+    # 0.45 = 1756.404; grease grabs 80, 60 → 70 → 20 → 300.24 lb × 0.55 = 165.132 → 1921.54
     assert mine.amount == Decimal("1921.54")
-    assert mine.computation["surcharge"]["total_usd"] == "1921.54"
-    assert theirs.status == "not_computable" and theirs.flow_source == "none"
-    assert theirs.amount is None and "no flow data" in theirs.message
+    assert mine.computation["spans"][0]["surcharge"]["total_usd"] == "1921.54"
+    assert theirs.status == "no_decision" and theirs.amount is None
+    assert "abnormal strength, no surcharge decision" in theirs.message.lower()
     assert run.total == Decimal("1921.54")
     assert AuditEvent.objects.filter(action="billing.run_computed", object_id=str(run.pk)).exists()
     # the per-facility loop finds the same lines
@@ -188,17 +208,10 @@ def test_run_total_equals_its_invoices_to_the_cent(town: Town, data: list[Any]) 
             building=town.owner_shop_building,
             kind="industrial",
         )
-        composites(
-            est, date(year, 1, 3), bod=str(bod), suspended_solids=str(ss), grease_oil=str(grease)
-        )
-        composites(
-            est,
-            date(year, 2, 3),
-            bod=str(bod + 7),
-            suspended_solids=str(ss),
-            grease_oil=str(grease + 3),
-        )
+        sample_day(est, date(year, 1, 3), str(bod), str(ss), str(grease))
+        sample_day(est, date(year, 2, 3), str(bod + 7), str(ss), str(grease + 3))
         flow_meter(est, date(year, 1, 3), [str(gpd), str(gpd + 13)])
+        decide(town, est, date(year, 1, 1))
     run = runs.issue_run(runs.create_run(f"{year}-Q1", clerk), clerk, date(year, 4, 1))
     billed = Invoice.objects.filter(run=run).aggregate(s=Sum("total"))["s"] or Decimal(0)
     assert billed == run.total
@@ -255,7 +268,7 @@ def test_cli_dry_run_writes_nothing_then_draft_then_issue_idempotent(
     assert code == 0
     data = json.loads(out)
     assert data["run"] is None and data["total"] == "1921.54"
-    assert {ln["status"] for ln in data["lines"]} == {"charged", "not_computable"}
+    assert {ln["status"] for ln in data["lines"]} == {"charged", "no_decision"}
     assert not BillingRun.objects.exists()
     code, out, _ = _bill(capsys, "--period", "2026-Q1", "--as", "clerk")
     assert code == 0 and "draft computed" in out and BillingRun.objects.count() == 1

@@ -353,7 +353,22 @@ def test_demo_town_billing(db: Any, settings: Any) -> None:
     assert town.owner_person is not None and credit_of(town.owner_person) == D("50.00")
     st = statements.statement(town.owner_person)
     assert st.balance == st.owed - st.credit
+    # the plating shop that declared class 1: class 2 by § 196-18 B's rule, flagged, the
+    # class 2 fee (demo USD 500.00), a draft awaiting its filing fee
+    plating = BuildingSewerPermit.objects.get(industrial_wastes__startswith="electroplating")
+    assert (plating.permit_class, plating.rule_class, plating.class_disagrees) == (1, 2, True)
+    assert plating.fee_amount == D("500.00") and plating.state == "submitted"
     run = BillingRun.objects.get(state="issued")  # the last quarter's surcharges
+    lines = {ln.establishment.name: ln for ln in run.lines.select_related("establishment")}
+    # billed only under a decision (the creamery) or an agreement (the machining company);
+    # Acme Plating, of abnormal strength without either, is listed, never billed
+    assert lines["Hudson Creamery"].status == "charged"
+    assert lines["Dutchess Precision Machining"].status == "charged"
+    assert lines["Acme Plating Corporation"].status == "no_decision"
+    assert {i.establishment.name for i in Invoice.objects.filter(run=run)} == {
+        "Hudson Creamery",
+        "Dutchess Precision Machining",
+    }
     issued = list(Invoice.objects.filter(run=run))
     assert issued and sum(i.total for i in issued) == run.total
     left = outstanding_of(issued)

@@ -16,7 +16,7 @@ from sewer_office.permits.models import BuildingSewerPermit
 
 from .browser_support import BROWSER_MARKS
 from .factories import make_town, new_record
-from .test_billing_core_runs import composites, flow_meter
+from .test_billing_core_runs import decide, flow_meter, sample_day
 from .test_browser import _pay_fee_at_the_desk, _sign_in, _succeeded
 
 pytestmark = BROWSER_MARKS
@@ -31,9 +31,10 @@ def test_clerk_records_payments_and_prints_the_statement(
     permit = new_record("building-sewer", town)
     diner = town.owner_restaurant
     assert diner is not None
-    composites(diner, date(2026, 1, 10), bod="600", suspended_solids="250", grease_oil="80")
-    composites(diner, date(2026, 2, 10), bod="400", suspended_solids="250", grease_oil="60")
+    sample_day(diner, date(2026, 1, 10), "600", "250", "80")
+    sample_day(diner, date(2026, 2, 10), "400", "250", "60")
     flow_meter(diner, date(2026, 1, 5), ["20000", "20000", "20000"])
+    decide(town, diner, date(2025, 12, 1))  # the Superintendent's § 196-19 E(1)(d) decision
 
     clerk = _sign_in(browser, base, "clerk")
     # run the billing period, review its lines, issue

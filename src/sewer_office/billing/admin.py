@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sewer_office.core.admin import register_read_only
 
+from .basis_models import SurchargeAgreement, SurchargeDecision, SurchargeEnding
 from .models import (
     BillingRun,
     Charge,
@@ -27,4 +28,7 @@ register_read_only(
     Payment,
     PaymentApplication,
     Refund,
+    SurchargeDecision,
+    SurchargeAgreement,
+    SurchargeEnding,
 )

@@ -10,7 +10,9 @@ payment (clerk); ``GET /api/billing/payments/<id>/receipt/`` is its receipt PDF;
 and apply it (clerk); ``POST /api/billing/permit-fees/<building-sewer|subdivision>/<id>/invoice/``
 issues a permit's fee invoice (clerk); ``POST /api/billing/invoices/<id>/credit/``
 (``{"reason": "...", "lines": [41, 42]}``, no ``lines``: every line) issues a credit note and
-``POST /api/billing/invoices/<id>/void/`` (``{"reason": "..."}``) voids it (billing roles). Staff read everything; outside users read their own persons' charges,
+``POST /api/billing/invoices/<id>/void/`` (``{"reason": "..."}``) voids it (billing roles);
+runs and surcharge decisions and agreements: :mod:`.surcharge_api`. Staff read everything;
+outside users read their own persons' charges,
 invoices, receipts and statements — another's is 404. Refusals answer with the services'
 message (400, 403, 409).
 """
@@ -34,7 +36,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
 from sewer_office.registry.models import Person
 
-from . import invoices, payments, receipts, statements
+from . import invoices, payments, receipts, statements, surcharge_api
 from .charges import require_biller
 from .filters import ChargeFilter, InvoiceFilter, PaymentFilter
 from .models import Charge, Invoice, InvoiceLine, Payment, PaymentApplication
@@ -386,6 +388,7 @@ ROUTES: list[tuple[str, Any, str]] = [
     ("billing/charges", ChargeViewSet, "billing-charge"),
     ("billing/invoices", InvoiceViewSet, "billing-invoice"),
     ("billing/payments", PaymentViewSet, "billing-payment"),
+    *surcharge_api.ROUTES,
 ]
 PATHS: list[URLPattern] = [
     path("billing/statements/<int:person>/", statement, name="billing-statement"),

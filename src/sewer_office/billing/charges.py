@@ -8,7 +8,8 @@ with the parameter's name and the resolution to record — never a made-up or ze
 Sources and their provisions:
 
 - building sewer permit and inspection fee per class, on the application date (§ 196-18 B);
-- industrial discharge approval fee (§ 196-16 E, ``fee.industrial_discharge_approval``);
+- industrial discharge approval fee (a Town Board resolution, ``fee.industrial_discharge_approval``:
+  § 196-16 E requires the approval but sets no fee);
 - subdivision sewer permit fee by estimated construction cost (§ 196-23 C);
 - copies of the article (§ 196-23 D, ``fee.article_copy`` × copies);
 - other fees the jurisdiction defines (``fee.reinspection``...);
@@ -145,26 +146,35 @@ def _fixed_fee(pv: Any, on: date, what: str) -> Decimal:
 
 
 def building_sewer_fee(permit: BuildingSewerPermit, actor: Any) -> Charge:
-    """§ 196-18 B: the permit and inspection fee of the permit's class, on its application date."""
+    """§ 196-18 B: the permit and inspection fee of the permit's class by the rule (the declared
+    class for records filed before the rule decided it), on its application date — due "at the
+    time the application is filed": the payment files the application."""
     require_biller(actor)
     on = permit.filed_on
-    pv = permit_fee(permit.permit_class, params(), on)
+    cls = permit.charged_class
+    pv = permit_fee(cls, params(), on)
     amount = _fixed_fee(pv, on, f"Building sewer permit {permit.number}")
+    steps = [f"{permit.class_text}"]
+    if permit.class_disagrees:
+        steps.append(
+            f"the applicant declared class {permit.permit_class}; the rule gives class {cls} "
+            "from what the application states, and the fee is that class's"
+        )
+    steps.append(
+        f"fee in force on the application date {on}: {pv.name} = USD {amount} "
+        f"({pv.authority or 'no authority recorded'}, since {pv.effective})"
+    )
     return create_charge(
         source=ChargeSource.BUILDING_SEWER_FEE,
         source_key=_key(permit),
         person=permit.applicant,
         amount=amount,
         description=f"Permit and inspection fee, building sewer permit {permit.number} "
-        f"(class {permit.permit_class})",
+        f"(class {cls})",
         assessed_on=on,
         parameters=[parameter_dict(pv)],
-        steps=[
-            f"class {permit.permit_class} permit (§ 196-18 B({permit.permit_class}))",
-            f"fee in force on the application date {on}: {pv.name} = USD {amount} "
-            f"({pv.authority or 'no authority recorded'}, since {pv.effective})",
-        ],
-        citation=f"§ 196-18 B({permit.permit_class})",
+        steps=steps,
+        citation=f"§ 196-18 B({cls})",
         actor=actor,
         obj=permit,
         property=permit.property,
@@ -172,7 +182,8 @@ def building_sewer_fee(permit: BuildingSewerPermit, actor: Any) -> Charge:
 
 
 def industrial_approval_fee(approval: IndustrialDischargeApproval, actor: Any) -> Charge:
-    """§ 196-16 E: the fee for the engineer's written approval, on the application date."""
+    """The fee for the engineer's written approval (§ 196-16 E) that the Town Board's resolution
+    sets (the article sets none), on the application date."""
     require_biller(actor)
     on = approval.filed_on
     pv = params().get("fee.industrial_discharge_approval", on)

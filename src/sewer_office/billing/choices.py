@@ -19,10 +19,12 @@ class ChargeSource(models.TextChoices):
     OTHER_FEE = "other_fee", "Other fee of the jurisdiction"
 
 
-#: The provision each source of charge rests on.
+#: The provision each source of charge rests on. The article sets no fee for an industrial
+#: discharge approval (§ 196-16 E requires the approval, not a fee): it rests on the Town
+#: Board's resolution alone.
 SOURCE_CITATIONS: dict[str, str] = {
     ChargeSource.BUILDING_SEWER_FEE: "§ 196-18 B",
-    ChargeSource.INDUSTRIAL_APPROVAL_FEE: "§ 196-16 E",
+    ChargeSource.INDUSTRIAL_APPROVAL_FEE: "Town Board resolution",
     ChargeSource.SUBDIVISION_FEE: "§ 196-23 C",
     ChargeSource.ARTICLE_COPY: "§ 196-23 D",
     ChargeSource.SURCHARGE: "§ 196-19 E(1)(d)",
@@ -46,6 +48,8 @@ class RunLineStatus(models.TextChoices):
     NO_CHARGE = "no_charge", "No excess over normal strength"
     NOT_COMPUTABLE = "not_computable", "Cannot be computed"
     NOT_CONFIGURED = "not_configured", "Rate not configured"
+    #: Listed, never billed: abnormal strength without a § 196-19 E(1)(d) decision or J agreement.
+    NO_DECISION = "no_decision", "Abnormal strength, no surcharge decision"
 
 
 class FlowSource(models.TextChoices):
@@ -84,3 +88,10 @@ class PaymentMethod(models.TextChoices):
 
 #: Methods whose payment must carry a reference (check number, card or transfer reference).
 METHODS_NEEDING_REFERENCE = (PaymentMethod.CHECK, PaymentMethod.CARD, PaymentMethod.TRANSFER)
+
+
+class DecisionBasis(models.TextChoices):
+    """§ 196-19 E(1): payment "instead of or beside" the other measures the Superintendent may take."""
+
+    INSTEAD = "instead_of_pretreatment", "Payment instead of pretreatment"
+    BESIDE = "beside_pretreatment", "Payment in addition to pretreatment"

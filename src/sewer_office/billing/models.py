@@ -26,6 +26,9 @@ from django.utils import timezone
 
 from sewer_office.core.models import ImmutableRecord, TimeStamped, WrittenOnce
 
+# The records a surcharge rests on (§ 196-19 E(1)(d), J) live in their own module; imported
+# here so that the app's models are registered with it and reachable from ``.models``.
+from .basis_models import SurchargeAgreement, SurchargeDecision, SurchargeEnding
 from .choices import (
     ChargeSource,
     FlowSource,
@@ -36,6 +39,8 @@ from .choices import (
     RunState,
     Series,
 )
+
+__all__ = ["SurchargeAgreement", "SurchargeDecision", "SurchargeEnding"]
 
 #: Outside users reach billing records as the person billed.
 PERSON_PATHS = ("person",)

@@ -556,7 +556,7 @@ def fee_assessment(record: Any) -> tuple[Decimal | None, dict[str, Any], str]:
         if fee.value is None:
             return None, {"parameters": [param]}, bs_not_configured(record, fee)
         steps = [
-            f"class {record.permit_class} permit and inspection fee in force on "
+            f"class {record.charged_class} permit and inspection fee in force on "
             f"{record.filed_on:%Y-%m-%d}: USD {fee.value:,} ({fee.name}, {fee.authority}, "
             f"effective {fee.effective:%Y-%m-%d})",
             f"amount: USD {fee.value.quantize(CENT, rounding=ROUND_HALF_UP):,}",

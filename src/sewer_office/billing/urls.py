@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from .views import core, money
+from .views import core, money, surcharge
 
 app_name = "billing"
 
@@ -35,4 +35,24 @@ urlpatterns: list[URLPattern] = [
     path("invoices/<int:pk>/credit/", core.invoice_credit, name="invoice-credit"),
     path("invoices/<int:pk>/void/", core.invoice_void, name="invoice-void"),
     path("charges/", core.charge_list, name="charges"),
+    path("surcharges/", surcharge.surcharge_list, name="surcharges"),
+    path("surcharges/facility/<int:pk>/", surcharge.surcharge_facility, name="surcharge-facility"),
+    path(
+        "surcharges/facility/<int:pk>/decision/",
+        surcharge.decision_new,
+        name="surcharge-decision-new",
+    ),
+    path(
+        "surcharges/facility/<int:pk>/agreement/",
+        surcharge.agreement_new,
+        name="surcharge-agreement-new",
+    ),
+    path(
+        "surcharges/decisions/<int:pk>/end/", surcharge.decision_end, name="surcharge-decision-end"
+    ),
+    path(
+        "surcharges/agreements/<int:pk>/end/",
+        surcharge.agreement_end,
+        name="surcharge-agreement-end",
+    ),
 ]

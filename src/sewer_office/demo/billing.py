@@ -29,6 +29,7 @@ from sewer_office.billing.payments import (
     refund,
 )
 from sewer_office.billing.runs import create_run, issue_run
+from sewer_office.billing.surcharge_basis import record_agreement, record_decision
 from sewer_office.core.services import perform
 from sewer_office.monitoring.lab_import import import_lab_file
 from sewer_office.permits.models import BuildingSewerPermit
@@ -73,8 +74,9 @@ def last_quarter(anchor: date) -> tuple[str, date]:
     return f"{year}-Q{q}", last.replace(day=1) - timedelta(days=1)
 
 
-#: Weekly composite oil and grease (mg/l) in the quarter, per facility with a declared flow:
-#: above the 50 mg/l of normal sewage (§ 196-15 NORMAL SEWAGE), each by its own margin.
+#: Weekly grab samples of oil and grease (mg/l; grease is a grab parameter, 40 CFR
+#: 403.12(g)) in the quarter, per facility with a declared flow: above the 50 mg/l of normal
+#: sewage (§ 196-15 NORMAL SEWAGE), each by its own margin.
 GREASE: dict[str, tuple[int, int]] = {
     "Hudson Creamery": (130, 210),
     "Dutchess Precision Machining": (105, 160),
@@ -92,27 +94,64 @@ def _grease_csv(town: Town, first: date, last: date) -> str:
         day = first + timedelta(days=2)
         while day <= min(last, town.anchor - timedelta(days=1)):
             value = town.rng.randint(low, high)
-            w.writerow([f"{est.code}-OG-{day:%y%m%d}", f"{day:%Y-%m-%d}T07:00", "composite",
+            w.writerow([f"{est.code}-OG-{day:%y%m%d}", f"{day:%Y-%m-%d}T07:00", "grab",
                         "Oil and grease", value, "mg/l", est.code, "CM-1", "EPA 1664"])  # fmt: skip
             day += timedelta(days=7)
     return out.getvalue()
 
 
+#: The facility whose surcharge rests on the Superintendent's § 196-19 E(1)(d) decision, the one
+#: under a § 196-19 J agreement; Acme Plating, of abnormal strength too, has neither and is
+#: listed by the run as "abnormal strength, no surcharge decision".
+DECIDED = "Hudson Creamery"
+AGREED = "Dutchess Precision Machining"
+
+
+def surcharge_bases(town: Town, first_day: date) -> None:
+    """The Superintendent's decision for the creamery from the quarter's first day, and the
+    Town's agreement with the machining company (the Board's rates) from a year before."""
+    est = {e.name: e for e in Establishment.objects.filter(name__in=(DECIDED, AGREED))}
+    record_decision(
+        est[DECIDED],
+        town.users["superintendent"],
+        basis="instead_of_pretreatment",
+        first_day=first_day,
+        decided_on=first_day - timedelta(days=20),
+        reasons="Dairy wastes of BOD and grease above normal strength (§ 196-15); payment for "
+        "the added cost of treatment instead of a pretreatment unit for now.",
+        reference=f"Superintendent's letter of {first_day - timedelta(days=20):%Y-%m-%d}",
+    )
+    start = first_day.replace(year=first_day.year - 1)
+    record_agreement(
+        est[AGREED],
+        town.users["clerk"],
+        parties="Town of Wappinger and Dutchess Precision Machining Company",
+        terms="Machining coolant wastes of unusual strength accepted for treatment; surcharge "
+        "by the Town's formula at the Town Board's rates in force.",
+        first_day=start,
+        signed_on=start - timedelta(days=3),
+        signed_by="Town Supervisor, for the Town; the company's president, for the company",
+        board_approval=f"EXAMPLE Town Board resolution of {start - timedelta(days=10):%Y-%m-%d}",
+    )
+
+
 def surcharges(town: Town) -> None:
     """The last quarter's extra-strength surcharges, through the billing run (computed,
-    reviewed, issued five days after the quarter's end), then the money: every third invoice
-    paid in full by check, every third half paid by transfer, the rest left overdue."""
+    reviewed, issued five days after the quarter's end) of the facilities with a decision or
+    agreement (:func:`surcharge_bases`), then the money: every third invoice paid in full by
+    check, every third half paid by transfer, the rest left overdue."""
     clerk = town.users["clerk"]
     period, last_day = last_quarter(town.anchor)
     first_day = (last_day.replace(day=1) - timedelta(days=62)).replace(day=1)
     report = import_lab_file(
         _grease_csv(town, first_day, last_day).encode(),
-        "demo-grease-composites.csv",
+        "demo-grease-grabs.csv",
         town.users["superintendent"],
         today=town.anchor,
     )
     if not report.stored:
         raise RuntimeError(f"demo grease results refused: {report.errors[:5]} {report.refused}")
+    surcharge_bases(town, first_day)
     run = create_run(period, clerk)
     issue_run(run, clerk, issued_on=min(last_day + timedelta(days=5), town.anchor))
     for k, inv in enumerate(Invoice.objects.filter(run=run).order_by("sequence")):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sewer_office.permits.services.building_sewer import file_building_sewer_permit
+from sewer_rules.ordinance.s196_18_permit_class import USES
 
 from .base import RecordsBase
 from .billing import pay_permit_fee
@@ -124,6 +125,8 @@ class BuildingSewers(RecordsBase):
             applicant=applicant or prop.owner,
             prop=prop,
             permit_class=2 if building and building.use == "industrial" else 1,
+            # the use the application states: the class is the rule's from it (§ 196-18 B)
+            use=building.use if building and building.use in USES else "",
             design=design or GOOD_DESIGN,
             building=building,
             reuses_old_sewer=reuse,
@@ -187,6 +190,22 @@ class BuildingSewers(RecordsBase):
         own = self.file_bsp(town.owner_property, 40, applicant=town.owner_person, actor="owner")
         for step, days in zip(BSP_PATH[:3], (36, 25, 12), strict=True):
             own = self.bsp_step(own, step, days)
+        # A plating shop declares class 1: the rule gives class 2 (§ 196-18 B(2)) from the wastes
+        # it declares; the clerk sees the flag, the fee is the class 2 fee, and the application
+        # waits as a draft for its filing fee.
+        if i < len(pool):
+            file_building_sewer_permit(
+                self.user("clerk"),
+                applicant=pool[i].owner,
+                prop=pool[i],
+                permit_class=1,
+                use="commercial",
+                industrial_wastes="electroplating rinse water (nickel, chromium)",
+                design=GOOD_DESIGN,
+                building=pool[i].buildings.first(),
+                description="Plating shop: building sewer for a new electroplating line.",
+                at=self.at(6),
+            )
         # § 196-17 E: Phase III-A connected through building sewer permits, then abandoned.
         for k, system in enumerate(self.connection_required[:8]):
             permit = self.file_bsp(system.property, 250 - k * 10, reuse=False)

@@ -107,6 +107,14 @@ def _serializer(kind: Kind) -> type[serializers.ModelSerializer[Any]]:
     }
     if kind.slug == "industrial":
         attrs["conditions"] = ConditionSerializer(many=True, read_only=True)
+    if kind.slug == "building-sewer":
+        # the class by § 196-18 B's rule, shown before paying; a declared class that
+        # disagrees is flagged; the fee is settled (paid or waived) when the application is filed
+        attrs["class_text"] = serializers.CharField(read_only=True)
+        attrs["charged_class"] = serializers.IntegerField(read_only=True)
+        attrs["class_disagrees"] = serializers.BooleanField(read_only=True)
+        attrs["fee_settled"] = serializers.BooleanField(read_only=True)
+        attrs["fee_waiver_reason"] = serializers.CharField(read_only=True)
     name = kind.model.__name__ + "Serializer"
     return type(name, (serializers.ModelSerializer,), attrs)
 

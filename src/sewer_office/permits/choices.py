@@ -19,6 +19,14 @@ class PermitClass(models.IntegerChoices):
     INDUSTRIAL = 2, "Class 2 — establishments producing industrial wastes"
 
 
+class ServiceUse(models.TextChoices):
+    """What the application states the service is for (§ 196-18 B(1), B(2))."""
+
+    RESIDENTIAL = "residential", "Residential"
+    COMMERCIAL = "commercial", "Commercial (sanitary sewage only)"
+    INDUSTRIAL = "industrial", "An establishment producing industrial wastes"
+
+
 class DischargeKind(models.TextChoices):
     """§ 196-16 E: new discharges and alterations; § 196-16 F: cooling water."""
 

@@ -24,7 +24,7 @@ from sewer_rules.ordinance.s196_18_building_sewers import (
     DesignError,
 )
 
-from .choices import DischargeKind, InterceptorKind, PermitClass, SystemType
+from .choices import DischargeKind, InterceptorKind, PermitClass, ServiceUse, SystemType
 from .models import IndustrialDischargeApproval
 
 #: Analytes an industrial user declares (canonical names of :mod:`sewer_rules.analytes`).
@@ -115,9 +115,16 @@ def narrow_choices(form: forms.Form, user: Any) -> None:
 #: The building sewer form's technical fields in an owner's words (outside users).
 OWNER_WORDS: dict[str, tuple[str, str]] = {
     "permit_class": (
-        "Kind of building",
-        "Class 1: a house or other residential building; class 2: a commercial or "
-        "industrial building (§ 196-18 B).",
+        "Class you apply for",
+        "Class 1: residential and commercial service; class 2: service to an establishment "
+        "producing industrial wastes (§ 196-18 B). The office applies the class the law gives "
+        "from the use and wastes you state, and shows it with its fee before you pay.",
+    ),
+    "service_use": ("What the building is used for", "A home, a shop or office, or an industry."),
+    "industrial_wastes": (
+        "Industrial wastes",
+        "Any wastes from manufacturing, processing or a trade other than toilets, sinks and "
+        "kitchens (e.g. plating rinse water): describe them. Leave blank if none.",
     ),
     "diameter": ("Pipe size", "The inside diameter of the new sewer pipe, e.g. 4 in."),
     "slope": ("Pipe slope", "How much the pipe falls per foot, e.g. 1/4 in/ft."),
@@ -150,7 +157,20 @@ DESIGN_JSON_LIMIT = 50_000
 class BuildingSewerForm(ApplicationForm):
     property = forms.ModelChoiceField(queryset=Property.objects.none())
     building = forms.ModelChoiceField(queryset=Building.objects.none(), required=False)
-    permit_class = forms.TypedChoiceField(choices=PermitClass.choices, coerce=int)
+    permit_class = forms.TypedChoiceField(
+        choices=PermitClass.choices, coerce=int, label="Class declared"
+    )
+    service_use = forms.ChoiceField(
+        label="Use",
+        required=False,
+        choices=[("", "—"), *ServiceUse.choices],
+        help_text="§ 196-18 B: the class follows the use and the wastes",
+    )
+    industrial_wastes = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="the industrial wastes the establishment will discharge (blank: none)",
+    )
     reuses_old_sewer = forms.BooleanField(
         required=False, label="Reuses an old building sewer (§ 196-18 E)"
     )

@@ -4,7 +4,9 @@
 § 196-16 F "specific written approval" of cooling water: the letter states the decision, the
 declared discharge, each condition with the subsection that authorises it, and that nothing
 in it waives the National Categorical Pretreatment Standards (§ 196-19 J, K). It is rendered
-from the stored decision, so the same record always yields the same letter.
+from the stored decision, so the same record always yields the same letter. When the
+Superintendent approved the wastes on conditions (§ 196-19 E(1) gives him that power), the
+letter is his and says so.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from fpdf import FPDF
+
+from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 
 from . import rules
 
@@ -44,8 +48,15 @@ def approval_letter_pdf(approval: Any) -> bytes:
         pdf.ln(gap)
 
     params = rules.params()
+    signer, office = _signer(approval)
     para(params.name, 13, "B", 0)
-    para("Office of the Engineer to the Sewer Districts", 10, "", 6)
+    para(
+        f"Office of the {signer} "
+        + ("to the Sewer Districts" if signer == "Engineer" else "(§ 196-19 E(1))"),
+        10,
+        "",
+        6,
+    )
     para(f"Date: {approval.decided_on:%B %d, %Y}", 10, "", 0)
     para(f"Reference: {approval.number}", 10, "", 6)
     para(approval.applicant.name, 11, "", 0)
@@ -65,7 +76,7 @@ def approval_letter_pdf(approval: Any) -> bytes:
     declared += [f"{k} {v}" for k, v in sorted(approval.concentrations.items())]
     para(
         f"Having reviewed the request filed on {approval.filed_on:%B %d, %Y} and the declared "
-        f"characteristics of the discharge ({'; '.join(declared)}), the engineer "
+        f"characteristics of the discharge ({'; '.join(declared)}), the {signer.lower()} "
         + (
             "approves the discharge subject to the conditions below."
             if approval.conditions.exists()
@@ -99,6 +110,15 @@ def approval_letter_pdf(approval: Any) -> bytes:
     )
     para(f"Determinations computed under parameters {params.version}.", 8, "I", 6)
     decided_by = approval.decided_by.get_full_name() if approval.decided_by else ""
-    para(f"{decided_by or 'The Engineer'}", 11, "", 0)
-    para("Engineer to the Sewer Districts, Town of Wappinger", 10)
+    para(f"{decided_by or 'The ' + signer}", 11, "", 0)
+    para(office, 10)
     return bytes(pdf.output())
+
+
+def _signer(approval: Any) -> tuple[str, str]:
+    """Who decided and signs: the engineer (§ 196-16 E), or the Superintendent who approved the
+    wastes on conditions or rejected them (§ 196-19 E(1): "the Superintendent may ...")."""
+    user = approval.decided_by
+    if user is not None and has_role(user, SUPERINTENDENT) and not has_role(user, ENGINEER):
+        return "Superintendent", "Superintendent (§ 196-15 SUPERINTENDENT), Town of Wappinger"
+    return "Engineer", "Engineer to the Sewer Districts, Town of Wappinger"

@@ -29,7 +29,7 @@ from sewer_office.core.services import perform
 from . import forms as pforms
 from . import listing
 from .kinds import KINDS, Kind, kind_of, may_file
-from .services.building_sewer import design_checks, next_steps, plan_checks
+from .services.building_sewer import class_preview, design_checks, next_steps, plan_checks
 from .services.common import may_upload
 from .services.subdivision import sewer_duty
 
@@ -57,6 +57,10 @@ def export_columns(kind: Kind) -> list[Column]:
     ):
         if name in fields:
             columns.append(Column(header, name))
+    if "rule_class" in fields:
+        columns.append(Column("Class declared", "permit_class"))
+        columns.append(Column("Class by the rule", "rule_class"))
+        columns.append(Column("Class flagged", "class_disagrees"))
     return columns
 
 
@@ -187,6 +191,15 @@ def record_create(request: HttpRequest, kind: str) -> HttpResponse:
             # The design checks of § 196-18 D, F, G, H, shown before filing (and any fee):
             # "Check the design" only shows them; filing a failing design asks to confirm.
             checks = design_checks(form.cleaned_data["design"])
+            try:
+                checks["class"] = class_preview(
+                    form.cleaned_data["design"],
+                    form.cleaned_data.get("service_use") or "",
+                    form.cleaned_data.get("industrial_wastes") or "",
+                    form.cleaned_data.get("permit_class"),
+                )
+            except OfficeError as e:
+                add_office_error(form, e)
             wants_check = "check" in request.POST
             unconfirmed = checks["failed"] and "file_anyway" not in request.POST
             if wants_check or (unconfirmed and not is_staff_member(request.user)):

@@ -5,14 +5,18 @@ computed by :func:`~sewer_rules.ordinance.s196_19_use_of_public_sewers.surcharge
 (which splits the period by days where a rate changes). This module turns the facility's
 stored data into that rule's inputs and says plainly when it cannot:
 
-- **concentrations**: the period's average of the facility's composite results of BOD,
-  suspended solids and grease or oil (mg/l; the arithmetic mean of the results in the period);
+- **concentrations**: the daily-average strength of BOD, suspended solids and grease or oil
+  (mg/l) over the days billed, as :mod:`sewer_rules.billing.strength` computes it (daily
+  values, then their mean; BOD and suspended solids from composites, grease or oil from grab
+  samples only);
 - **flow**: the meter's readings in the period (their mean rate, converted to MGD, over the
   days of the period) when the facility has a flow meter with readings; else the flow declared
   in its industrial discharge approval (gpd); else there is no flow and the surcharge
   **cannot be computed** — never zero by default;
-- a pollutant with no composite result in the period: the surcharge cannot be computed either
-  (an unmeasured strength is not normal strength);
+- a pollutant with no usable result on the days billed: the surcharge cannot be computed
+  either (an unmeasured strength is not normal strength; the formula charges the three
+  strengths of § 196-15 NORMAL SEWAGE together, so no figure is stated rather than one that
+  silently treats the unmeasured one as normal);
 - a rate not configured where an excess exists: "not configured", naming the rate.
 
 Averages are exact decimals (means to 28 significant digits); money is rounded to cents
@@ -113,12 +117,14 @@ def facility_surcharge(
     counts: Mapping[str, int] | None = None,
     meter: MeterFlow | None = None,
     declared_flow_gpd: Decimal | None = None,
+    reasons: Mapping[str, str] | None = None,
 ) -> FacilitySurcharge:
     """The surcharge of a facility for ``start``..``end`` from its averages and flow.
 
     ``averages`` maps ``bod``, ``suspended_solids``, ``grease_oil`` to the period's average
-    composite concentration (mg/l) or None (no result). ``meter`` is the period's flow
-    readings (preferred); ``declared_flow_gpd`` the flow declared in the approval.
+    concentration (mg/l) or None (no usable result). ``meter`` is the period's flow readings
+    (preferred); ``declared_flow_gpd`` the flow declared in the approval. ``reasons`` says, per
+    pollutant, why there is no average (stated in the message when it cannot be computed).
     """
     n = dict(counts or {})
     avgs = {k: averages.get(k) for k in ANALYTES}
@@ -154,8 +160,10 @@ def facility_surcharge(
             NOT_COMPUTABLE,
             flow_source,
             None,
-            "Cannot be computed: no composite result in the period for "
-            + ", ".join(missing)
+            "Cannot be computed: "
+            + "; ".join(
+                (reasons or {}).get(k) or f"no usable result in the period for {k}" for k in missing
+            )
             + " (an unmeasured strength is not normal strength).",
             avgs,
             n,

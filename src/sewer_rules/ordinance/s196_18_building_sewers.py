@@ -66,6 +66,14 @@ from typing import Any
 
 from sewer_rules.citations import cite
 from sewer_rules.findings import Check
+
+# § 196-18 B (permit classes and fees) lives in its own module; re-exported here.
+from sewer_rules.ordinance.s196_18_permit_class import CLASS_TEXT as CLASS_TEXT
+from sewer_rules.ordinance.s196_18_permit_class import USES as USES
+from sewer_rules.ordinance.s196_18_permit_class import PermitClass as PermitClass
+from sewer_rules.ordinance.s196_18_permit_class import classify_service as classify_service
+from sewer_rules.ordinance.s196_18_permit_class import permit_class as permit_class
+from sewer_rules.ordinance.s196_18_permit_class import permit_fee as permit_fee
 from sewer_rules.parameters import ParameterSet, ParameterValue
 from sewer_rules.sections import implements
 from sewer_rules.units import (
@@ -292,40 +300,6 @@ class BuildingSewerDesign:
             )
         _unique([b.id for b in buildings], "buildings")
         return cls(name or "", tuple(buildings), tuple(sewers))
-
-
-# --- § 196-18 B: permit classes and fees ------------------------------------------------------
-
-
-@implements("§ 196-18 B", "§ 196-18 B(1)", "§ 196-18 B(2)")
-def permit_class(produces_industrial_wastes: bool) -> int:
-    """The class of building sewer permit a service needs.
-
-    § 196-18 B: "There shall be two classes of building sewer permits: (1) For residential and
-    commercial service; and (2) For service to establishments producing industrial wastes."
-    """
-    return 2 if produces_industrial_wastes else 1
-
-
-@implements("§ 196-18 B", "§ 196-18 B(1)", "§ 196-18 B(2)")
-def permit_fee(permit_class: int, params: ParameterSet, on: date) -> ParameterValue:
-    """The permit and inspection fee of a building sewer permit of ``permit_class`` on ``on``.
-
-    § 196-18 B: "... A permit and inspection fee as set from time to time by resolution of the
-    Town Board for a residential or commercial building sewer permit shall be paid to the Town
-    at the time the application is filed. A permit and inspection fee as set from time to time
-    by resolution of the Town Board for an industrial permit shall be paid to the Town at the
-    time the application is filed."
-
-    Class 1 reads ``fee.building_sewer.class_1``, class 2 ``fee.building_sewer.class_2``, in
-    force on ``on`` (the day the application is filed). A ``None`` value means the Town Board's
-    resolution is not recorded: the fee is *not configured*, never assumed.
-    """
-    if permit_class not in (1, 2):
-        raise ValueError(
-            f"§ 196-18 B knows two classes of building sewer permit (1 and 2), not {permit_class!r}"
-        )
-    return params.get(f"fee.building_sewer.class_{permit_class}", on)
 
 
 # --- § 196-18 D, F, G, H: design checks ---------------------------------------------------------

@@ -13,11 +13,12 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import STAFF_ROLES
 from sewer_office.billing import invoices, runs
 from sewer_office.billing.charges import BILLING_ROLES, may_bill
-from sewer_office.billing.choices import InvoiceKind, InvoiceState
+from sewer_office.billing.choices import InvoiceKind, InvoiceState, RunLineStatus
 from sewer_office.billing.models import BillingRun, Charge, Invoice
 from sewer_office.billing.pdf import invoice_pdf
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.paging import page_of
 
 PAGE_SIZE = 50
@@ -45,10 +46,33 @@ def run_create(request: HttpRequest) -> HttpResponse:
     return redirect("billing:run", pk=run.pk)
 
 
+#: The run's download (``?format=csv|xlsx``): every line, with those listed for the
+#: Superintendent ("abnormal strength, no surcharge decision") as the page shows them.
+RUN_COLUMNS = (
+    Column("Facility", "establishment.name"),
+    Column("Person", "person.name"),
+    Column("Status", "status"),
+    Column("Status text", "get_status_display"),
+    Column("Flow", "flow_source"),
+    Column("Amount USD", "amount"),
+    Column("Days not covered", lambda ln: ln.computation.get("uncovered_days")),
+    Column(
+        "Bases",
+        lambda ln: "; ".join(
+            f"{s['first_day']}–{s['last_day']} {s['basis']['label'] or s['basis']['id']}"
+            for s in ln.computation.get("spans", [])
+        ),
+    ),
+    Column("Message", "message"),
+)
+
+
 @office_view(*STAFF_ROLES)
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(BillingRun, pk=pk)
     lines = run.lines.select_related("establishment", "person")
+    if (download := export(request, lines, RUN_COLUMNS, f"billing-run-{run.period}")) is not None:
+        return download
     page, query = page_of(request, lines, PAGE_SIZE)
     return render(
         request,
@@ -59,6 +83,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "query": query,
             "may_bill": may_bill(request.user) and run.state == "draft",
             "invoices": run.invoices.count(),
+            "no_decision": lines.filter(status=RunLineStatus.NO_DECISION),
         },
     )
 

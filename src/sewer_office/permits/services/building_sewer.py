@@ -13,6 +13,7 @@ from sewer_office.permits import rules
 from sewer_office.permits.models.building_sewer import BuildingSewerPermit
 from sewer_office.registry.models import Building, Person, Property
 from sewer_rules.ordinance.s196_18_building_sewers import BuildingSewerDesign, DesignError
+from sewer_rules.ordinance.s196_18_permit_class import PermitClass, classify_service
 from sewer_rules.parameters import ParameterValue
 
 from .common import check_may_apply, create_application
@@ -30,14 +31,21 @@ def file_building_sewer_permit(
     building: Building | None = None,
     reuses_old_sewer: bool = False,
     description: str = "",
+    use: str = "",
+    industrial_wastes: str = "",
     files: list[Any] | None = None,
     filed_on: date | None = None,
     at: datetime | None = None,
 ) -> BuildingSewerPermit:
-    """File an application for a building sewer permit (§ 196-18 B).
+    """Apply for a building sewer permit (§ 196-18 B): the permission § 196-18 A requires before
+    anyone uncovers or connects to a public sewer.
 
-    The fee in force on the application date is assessed now and stored; when it is not
-    configured the application is still filed, and payment is blocked until it is.
+    The class is the rule's (:func:`classify`), from the use, the industrial wastes declared and
+    the design's connected sources; the declared ``permit_class`` is kept beside it and a
+    disagreement is flagged for the clerk. The fee of the rule's class in force on the
+    application date is assessed now and stored. The application is a draft awaiting the filing
+    fee until the fee is paid or waived (§ 196-18 B: paid "at the time the application is
+    filed"); when the fee is not configured, payment is blocked until it is.
     """
     check_may_apply(actor, applicant.pk, prop.owner_id, FILE_ROLES, "a building sewer permit")
     if building is not None and building.property_id != prop.pk:
@@ -45,10 +53,15 @@ def file_building_sewer_permit(
     if permit_class not in (1, 2):
         raise InvalidInput({"permit_class": ["§ 196-18 B knows classes 1 and 2."]})
     validate_design(design, filed_on)
+    decided = classify(design, use, industrial_wastes)
     permit = BuildingSewerPermit(
         applicant=applicant,
         property=prop,
         permit_class=permit_class,
+        service_use=use,
+        industrial_wastes=industrial_wastes.strip(),
+        rule_class=decided.permit_class,
+        class_reasons=list(decided.reasons),
         design=design,
         building=building,
         reuses_old_sewer=reuses_old_sewer,
@@ -57,6 +70,19 @@ def file_building_sewer_permit(
     permit.filed_on = filed_on or timezone.localdate(at or timezone.now())
     store_fee(permit)
     return create_application(permit, actor, citation="§ 196-18 B", files=files, at=at)
+
+
+def classify(design: dict[str, Any], use: str, industrial_wastes: str) -> PermitClass:
+    """The class by § 196-18 B's rule from what the application states (a bad ``use`` is
+    refused, naming the field)."""
+    sources: set[str] = set(design.get("connected_sources") or [])
+    for b in design.get("buildings") or []:
+        if isinstance(b, dict):
+            sources |= set(b.get("connected_sources") or [])
+    try:
+        return classify_service(use=use, wastes=industrial_wastes, connected_sources=sources)
+    except ValueError as e:
+        raise InvalidInput({"service_use": [str(e)]}) from None
 
 
 def validate_design(design: dict[str, Any], on: date | None) -> None:
@@ -69,7 +95,8 @@ def validate_design(design: dict[str, Any], on: date | None) -> None:
 
 
 def assess_fee(permit: BuildingSewerPermit) -> ParameterValue:
-    return rules.building_sewer_fee(permit.permit_class, permit.filed_on)
+    """The fee of the rule's class (the declared class for records filed before the rule)."""
+    return rules.building_sewer_fee(permit.charged_class, permit.filed_on)
 
 
 def store_fee(permit: BuildingSewerPermit) -> ParameterValue:
@@ -82,7 +109,7 @@ def store_fee(permit: BuildingSewerPermit) -> ParameterValue:
 
 
 def fee_not_configured_message(permit: BuildingSewerPermit, fee: ParameterValue) -> str:
-    kind = "residential or commercial" if permit.permit_class == 1 else "industrial"
+    kind = "residential or commercial" if permit.charged_class == 1 else "industrial"
     return (
         f"The permit and inspection fee for a {kind} building sewer permit ({fee.reference}) "
         f"is not configured for the application date {permit.filed_on:%Y-%m-%d} in the "
@@ -105,12 +132,13 @@ def plan_checks(permit: BuildingSewerPermit) -> dict[str, Any]:
 #: what it waits for, in the owner's words (§ 196-18).
 NEXT_STEPS: dict[str, str] = {
     "submitted": (
-        "Your application is filed. Next, pay the permit and inspection fee at the Town "
-        "Clerk's office; the clerk records the payment, and the Superintendent then reviews "
-        "your plans."
+        "Your application is not filed yet: it is awaiting the filing fee. The law wants the "
+        "permit and inspection fee paid at the time the application is filed (§ 196-18 B): pay "
+        "it at the Town Clerk's office; the payment files your application, and the Town's "
+        "engineer then reviews your plans."
     ),
     "plan_review": (
-        "The fee is paid. The Town's engineer is reviewing your plans against § 196-18; you "
+        "The fee is paid (or waived) and your application is filed. The Town's engineer is reviewing your plans against § 196-18; you "
         "will be told if anything must change."
     ),
     "plans_approved": (
@@ -136,9 +164,10 @@ NEXT_STEPS: dict[str, str] = {
 def next_steps(permit: BuildingSewerPermit) -> dict[str, Any]:
     """For the applicant's page: what happens next, and how and where to pay the fee."""
     pay = None
-    if permit.state == "submitted" and not permit.fee_paid_on:
+    if permit.state == "submitted" and not permit.fee_settled:
         pay = {
             "amount": permit.fee_amount,
+            "class_text": permit.class_text,
             "where": "at the Town Clerk's office (Town Hall), by cash or cheque to the Town",
             "authority": permit.fee_authority,
             "parameter": permit.fee_parameter,
@@ -147,9 +176,32 @@ def next_steps(permit: BuildingSewerPermit) -> dict[str, Any]:
     return {"text": NEXT_STEPS.get(permit.state, ""), "pay": pay}
 
 
+def class_preview(
+    design: dict[str, Any],
+    use: str,
+    industrial_wastes: str,
+    declared: int | None,
+    on: date | None = None,
+) -> dict[str, Any]:
+    """The class and fee the application will be charged, before anything is filed or paid:
+    "class 2 — service to an establishment producing industrial wastes, § 196-18 B(2); fee USD
+    500.00", and whether the declared class disagrees."""
+    decided = classify(design, use, industrial_wastes)
+    fee = rules.building_sewer_fee(decided.permit_class, on or timezone.localdate())
+    amount = "not configured" if fee.value is None else f"USD {fee.value:,.2f}"
+    return {
+        "permit_class": decided.permit_class,
+        "text": f"{decided.text}; fee {amount}",
+        "reasons": list(decided.reasons),
+        "fee": None if fee.value is None else str(fee.value),
+        "fee_parameter": fee.name,
+        "declared": declared,
+        "disagrees": declared is not None and declared != decided.permit_class,
+    }
+
+
 def design_checks(design: dict[str, Any], on: date | None = None) -> dict[str, Any]:
-    """The § 196-18 D, F, G, H checks of a design not yet filed (the filing form's preview),
-    and the fee that filing will assess for ``permit_class`` — before anything is paid."""
+    """The § 196-18 D, F, G, H checks of a design not yet filed (the filing form's preview)."""
     day = on or timezone.localdate()
     p = rules.params()
     try:

@@ -33,7 +33,8 @@ def file_subdivision(
     filed_on: date | None = None,
     at: datetime | None = None,
 ) -> SubdivisionSewer:
-    """File subdivision sewer plans; what must be provided follows from the area (§ 196-23)."""
+    """File subdivision sewer plans; what must be provided follows from the area: public sewer
+    where it is available (§ 196-23 A), private systems until it is (§ 196-23 B)."""
     check_may_apply(actor, applicant.pk, prop.owner_id, (CLERK,), "subdivision sewer plans")
     if estimated_cost <= 0:
         raise InvalidInput({"estimated_cost": ["The estimated cost must be positive."]})

@@ -3,6 +3,7 @@
 ::
 
     submitted ──record_fee_payment (billing: fee invoice paid, § 196-18 B)──▶ plan_review
+    submitted ──waive_fee (Superintendent or clerk records the waiver decision)──▶ plan_review
     plan_review ──approve_plans (engineer, § 196-18 D, F, G, H)──▶ plans_approved
     plans_approved ──record_road_opening_permit (highway, § 196-18 K)──▶ road_opening_permitted
     road_opening_permitted ──notify_ready (applicant/clerk, § 196-18 J)──▶ ready_for_inspection
@@ -13,9 +14,14 @@
     any open ──withdraw (applicant/clerk)──▶ withdrawn
     submitted/plan_review ──examine_old_sewer (superintendent, § 196-18 E)──▶ (same state)
 
-The fee step is not made on the permit: the clerk issues the fee invoice from the billing
-pages (``/billing/permit-fees/``) and records the payment there; the payment that settles
-the invoice makes ``record_fee_payment`` with its date and receipt number.
+§ 196-18 B wants the fee "paid to the Town at the time the application is filed": an
+application is a draft "awaiting the filing fee" (the state ``submitted``, so records kept
+before this reading keep their state) until the fee is paid or waived; the payment or the
+waiver files it. The fee step is not made on the permit: the clerk issues the fee invoice from
+the billing pages (``/billing/permit-fees/``) and records the payment there; the payment that
+settles the invoice makes ``record_fee_payment`` with its date and receipt number. A waiver is
+a recorded decision: who decided it (the authority, e.g. the Town Board's resolution), when,
+and why (the transition's reason), audited like every transition.
 
 Guards: payment needs the fee in force on the application date to be configured; plan approval
 needs no failed design check and, when an old building sewer is reused, the Superintendent's
@@ -50,6 +56,15 @@ PLAN_CITATION = "§ 196-18 D; § 196-18 F; § 196-18 G; § 196-18 H"
 class FeePaymentForm(forms.Form):
     paid_on = date_field("Paid on")
     receipt_number = forms.CharField(max_length=40, label="Receipt number")
+
+
+class FeeWaiverForm(forms.Form):
+    waived_on = date_field("Waived on")
+    authority = forms.CharField(
+        max_length=200,
+        label="Decided by",
+        help_text="Who waived the fee and by what act (e.g. Town Board resolution 2026-14).",
+    )
 
 
 class OldSewerExaminationForm(forms.Form):
@@ -97,6 +112,18 @@ def _fee_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> 
     store_fee(permit)
     permit.fee_paid_on = day(data, "paid_on", at)
     permit.fee_receipt = data["receipt_number"]
+
+
+def _waiver_guard(permit: Any, data: dict[str, Any]) -> str | None:
+    if permit.fee_paid_on is not None:
+        return f"The fee is already paid ({permit.fee_paid_on:%Y-%m-%d}, {permit.fee_receipt})."
+    return None
+
+
+def _waiver_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    store_fee(permit)
+    permit.fee_waived_on = day(data, "waived_on", at)
+    permit.fee_waiver_authority = data["authority"].strip()
 
 
 def _old_sewer_guard(permit: Any, data: dict[str, Any]) -> str | None:
@@ -169,7 +196,7 @@ WORKFLOW = Workflow(
     name="building_sewer_permit",
     initial="submitted",
     states=[
-        State("submitted", "Submitted — fee due"),
+        State("submitted", "Awaiting the filing fee — not yet filed"),
         State("plan_review", "Plan review"),
         State("plans_approved", "Plans approved"),
         State("road_opening_permitted", "Road opening permit issued"),
@@ -192,6 +219,20 @@ WORKFLOW = Workflow(
             guard=_fee_guard,
             effect=_fee_effect,
             help="The permit and inspection fee in force on the application date.",
+        ),
+        Transition(
+            "waive_fee",
+            "Record a waiver of the fee",
+            ("submitted",),
+            "plan_review",
+            FEE_CITATION,
+            roles=frozenset({SUPERINTENDENT, CLERK}),
+            form=FeeWaiverForm,
+            reason=REASON_REQUIRED,
+            guard=_waiver_guard,
+            effect=_waiver_effect,
+            help="Files the application without payment, on the recorded decision of who may "
+            "waive the Town Board's fee.",
         ),
         Transition(
             "examine_old_sewer",

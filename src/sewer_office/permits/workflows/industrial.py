@@ -4,12 +4,19 @@
 
     submitted ──begin_review (engineer)──▶ under_review
     under_review ──approve (engineer, § 196-16 E)──▶ approved
-    under_review ──approve_with_conditions (engineer, § 196-19 E(1))──▶ approved_with_conditions
-    under_review ──reject (engineer, § 196-19 E(1)(a))──▶ rejected
+    under_review ──approve_with_conditions (engineer or Superintendent, § 196-19 E(1))──▶
+        approved_with_conditions
+    under_review ──reject (engineer or Superintendent, § 196-19 E(1)(a))──▶ rejected
     submitted/under_review ──withdraw──▶ withdrawn
 
-Only the engineer decides (§ 196-16 D–F: "the consent of the engineer", "written approval by
-the engineer", "specific written approval by the engineer"). The declared characteristics are
+The engineer reviews and approves (§ 196-16 D–F: "the consent of the engineer", "written
+approval by the engineer", "specific written approval by the engineer"). Rejecting the wastes
+and approving them only on conditions are also the Superintendent's: § 196-19 E(1) says that
+where wastes of the kinds of Subsection D are discharged "the Superintendent may: (a) Reject
+the wastes; (b) Require pretreatment to an acceptable condition ...; (c) Require control over
+the quantities and rates of discharge; and/or (d) Require payment". So both transitions are
+open to the engineer and the Superintendent; the plain approval stays the engineer's. The
+declared characteristics are
 evaluated by the rules when review begins; a discharge with a ``prohibited`` finding
 (§ 196-19 C) cannot be approved as it stands: only with pretreatment as a condition, or
 rejected. Conditions never waive National Categorical Pretreatment Standards (§ 196-19 J, K).
@@ -23,7 +30,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
-from sewer_office.accounts.roles import ENGINEER
+from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT
 from sewer_office.core.errors import InvalidInput
 from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
 from sewer_office.permits import rules
@@ -31,6 +38,10 @@ from sewer_office.permits.models.industrial import CONDITION_KINDS, ApprovalCond
 from sewer_office.permits.services.industrial import evaluate
 
 from .common import withdraw
+
+#: Who may reject the wastes or approve them on conditions: § 196-19 E(1) gives these powers
+#: to the Superintendent; the engineer reviewing the approval (§ 196-16 D–F) may too.
+E1_ROLES = frozenset({ENGINEER, SUPERINTENDENT})
 
 
 class TermForm(forms.Form):
@@ -177,7 +188,7 @@ WORKFLOW = Workflow(
             ("under_review",),
             "approved_with_conditions",
             "§ 196-19 E(1)",
-            roles=frozenset({ENGINEER}),
+            roles=E1_ROLES,
             form=ConditionsForm,
             guard=_conditions_guard,
             effect=_conditions_effect,
@@ -188,7 +199,7 @@ WORKFLOW = Workflow(
             ("under_review",),
             "rejected",
             "§ 196-19 E(1)(a)",
-            roles=frozenset({ENGINEER}),
+            roles=E1_ROLES,
             reason=REASON_REQUIRED,
             effect=_decide_effect,
             danger=True,

@@ -1,0 +1,215 @@
+"""A billing run's lines: each facility's surcharge for the period, from stored data.
+
+Which facilities a run lists (one :class:`~sewer_office.billing.models.RunLine` each):
+
+- every facility with a § 196-19 E(1)(d) decision of the Superintendent or a § 196-19 J
+  agreement in force on some day of the period — billed for those days only, on those days'
+  values (:func:`sewer_rules.billing.period_bill.bill_facility`);
+- every facility of abnormal strength in the period (§ 196-15 NORMAL SEWAGE, daily average)
+  without either: listed as "abnormal strength, no surcharge decision" for the Superintendent,
+  never billed.
+
+Strength is the daily average of the results (any sample type is read; the rule keeps
+composites for BOD and suspended solids, grabs for grease or oil); the day of a result is its
+sampling day in town time. The flow is a span's meter days (the daily volumes the readings
+upload keeps), else the flow declared in the facility's latest industrial discharge approval
+in force. The data are read in bulk — one query per kind of data — and
+:func:`compute_lines_per_facility` is the per-facility loop the benchmark compares against
+(same rule, same answers).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+
+from sewer_office.meters import days
+from sewer_office.meters.models import Meter
+from sewer_office.monitoring.choices import ResultState
+from sewer_office.monitoring.models import LabResult
+from sewer_office.permits.models.industrial import IndustrialDischargeApproval
+from sewer_office.registry.models import Establishment
+from sewer_rules.billing.authority import Basis, Span
+from sewer_rules.billing.facility_surcharge import MeterFlow
+from sewer_rules.billing.period_bill import NOT_LISTED, FacilityBill, bill_facility
+from sewer_rules.billing.strength import POLLUTANT_ANALYTES, Result
+from sewer_rules.monitoring.daily import NOTHING
+
+from .choices import SOURCE_CITATIONS, ChargeSource
+from .rules import params
+from .surcharge_basis import bases_by_facility
+
+APPROVED = ("approved", "approved_with_conditions")
+FLOW = "flow"
+
+
+def _bounds(start: date, end: date) -> tuple[datetime, datetime]:
+    tz = ZoneInfo(settings.TIME_ZONE)
+    return (
+        datetime.combine(start, time.min, tzinfo=tz),
+        datetime.combine(end + timedelta(days=1), time.min, tzinfo=tz),
+    )
+
+
+@dataclass
+class Line:
+    """A computed line before it is stored."""
+
+    establishment_id: int
+    person_id: int
+    name: str
+    result: FacilityBill
+
+    def computation(self) -> dict[str, Any]:
+        return {**self.result.as_dict(), "citation": SOURCE_CITATIONS[ChargeSource.SURCHARGE]}
+
+
+class _Flows:
+    """Meter flow per span, read once per distinct span for every meter (bulk)."""
+
+    def __init__(self, meters: dict[int, tuple[int, str, str]]) -> None:
+        self.meters = meters
+        self._cache: dict[tuple[date, date], dict[int, Any]] = {}
+
+    def for_facility(self, est_id: int) -> Any:
+        def meter_for(span: Span) -> MeterFlow | None:
+            if est_id not in self.meters:
+                return None
+            key = (span.first_day, span.last_day)
+            if key not in self._cache:
+                ids = [m[0] for m in self.meters.values()]
+                self._cache[key] = days.period_totals(ids, span.first_day, span.last_day)
+            meter_id, ident, unit = self.meters[est_id]
+            flow = self._cache[key].get(meter_id, NOTHING)
+            return MeterFlow(ident, unit, flow.count, flow.total)
+
+        return meter_for
+
+
+def _result(tz: ZoneInfo, at: datetime, parameter: str, kind: str, text: str, unit: str) -> Result:
+    return Result(at.astimezone(tz).date(), parameter, kind, text, unit)
+
+
+def compute_lines(start: date, end: date) -> list[Line]:
+    """Every listed facility's line for ``start``..``end``, from a handful of bulk queries."""
+    lo, hi = _bounds(start, end)
+    tz = ZoneInfo(settings.TIME_ZONE)
+    results: dict[int, list[Result]] = defaultdict(list)
+    rows = (
+        LabResult.objects.filter(
+            sampled_at__gte=lo, sampled_at__lt=hi, parameter__in=list(POLLUTANT_ANALYTES.values())
+        )
+        .exclude(state=ResultState.SUPERSEDED)
+        .values_list(
+            "establishment_id",
+            "sampled_at",
+            "parameter",
+            "event__sample_type",
+            "value_text",
+            "unit",
+        )
+    )
+    for est_id, at, parameter, kind, text, unit in rows.iterator(chunk_size=20000):
+        results[est_id].append(_result(tz, at, parameter, kind, text, unit))
+
+    bases = bases_by_facility(start, end)
+    declared: dict[int, Decimal] = {}
+    approvals = (
+        IndustrialDischargeApproval.objects.filter(state__in=APPROVED, decided_on__lte=end)
+        .exclude(expires_on__lt=start)
+        .exclude(flow_gpd__isnull=True)
+        .order_by("establishment_id", "decided_on", "id")
+        .values_list("establishment_id", "flow_gpd")
+    )
+    for est_id, gpd in approvals:
+        if gpd is not None:
+            declared[est_id] = gpd  # the latest decided wins
+
+    meters: dict[int, tuple[int, str, str]] = {}
+    for meter_id, ident, unit, est_id in (
+        Meter.objects.filter(parameter=FLOW)
+        .order_by("sampling_point__establishment_id", "id")
+        .values_list("id", "ident", "unit", "sampling_point__establishment_id")
+    ):
+        meters.setdefault(est_id, (meter_id, ident, unit))
+    flows = _Flows(meters)
+
+    ids = set(results) | set(bases)
+    ests = Establishment.objects.filter(pk__in=ids).values_list("id", "operator_id", "name")
+    p = params()
+    lines: list[Line] = []
+    for est_id, person_id, name in sorted(ests, key=lambda r: (r[2], r[0])):
+        bill = bill_facility(
+            start,
+            end,
+            p,
+            results=results.get(est_id, []),
+            bases=bases.get(est_id, []),
+            meter_for=flows.for_facility(est_id),
+            declared_flow_gpd=declared.get(est_id),
+        )
+        if bill.status != NOT_LISTED:
+            lines.append(Line(est_id, person_id, name, bill))
+    return lines
+
+
+def compute_lines_per_facility(start: date, end: date) -> list[Line]:
+    """The same lines by a per-facility ORM loop (the benchmark's baseline)."""
+    lo, hi = _bounds(start, end)
+    tz = ZoneInfo(settings.TIME_ZONE)
+    p = params()
+    bases = bases_by_facility(start, end)
+    lines: list[Line] = []
+    for est in Establishment.objects.order_by("name", "id"):
+        found = LabResult.objects.filter(
+            establishment=est,
+            sampled_at__gte=lo,
+            sampled_at__lt=hi,
+            parameter__in=list(POLLUTANT_ANALYTES.values()),
+        ).exclude(state=ResultState.SUPERSEDED)
+        rows = [
+            _result(tz, r.sampled_at, r.parameter, r.event.sample_type, r.value_text, r.unit)
+            for r in found.select_related("event")
+        ]
+        mine: list[Basis] = bases.get(est.pk, [])
+        if not rows and not mine:
+            continue
+        approval = (
+            IndustrialDischargeApproval.objects.filter(
+                establishment=est, state__in=APPROVED, decided_on__lte=end, flow_gpd__isnull=False
+            )
+            .exclude(expires_on__lt=start)
+            .order_by("-decided_on", "-id")
+            .first()
+        )
+        meter_obj = (
+            Meter.objects.filter(sampling_point__establishment=est, parameter=FLOW)
+            .order_by("id")
+            .first()
+        )
+
+        def meter_for(span: Span, meter_obj: Meter | None = meter_obj) -> MeterFlow | None:
+            if meter_obj is None:
+                return None
+            totals = days.period_totals([meter_obj.pk], span.first_day, span.last_day)
+            flow = totals.get(meter_obj.pk, NOTHING)
+            return MeterFlow(meter_obj.ident, meter_obj.unit, flow.count, flow.total)
+
+        bill = bill_facility(
+            start,
+            end,
+            p,
+            results=rows,
+            bases=mine,
+            meter_for=meter_for,
+            declared_flow_gpd=None if approval is None else approval.flow_gpd,
+        )
+        if bill.status != NOT_LISTED:
+            lines.append(Line(est.pk, est.operator_id, est.name, bill))
+    return lines
