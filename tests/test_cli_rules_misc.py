@@ -106,7 +106,7 @@ def test_fines_section_196_20_is_referred_at_once(capsys) -> None:
     ("argv", "message"),
     [
         (
-            ["--served", "2026-01-05", "--corrected", "2026-01-04", "--as-of", "2026-02-01"],
+            ["--served", "2026-01-05", "--as-of", "2026-01-04"],
             "before the notice",
         ),
         (["--served", "2026-01-05", "--violation", "section 20"], "--violation"),

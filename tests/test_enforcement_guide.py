@@ -101,3 +101,20 @@ def test_the_loader_is_strict(text: str, message: str) -> None:
 def test_an_unknown_kind_names_the_known_ones() -> None:
     with pytest.raises(GuideError, match="known: damage, result_exceedance"):
         first_response(parse_guide(SMALL, "small.yaml"), "noise", DAY)
+
+
+def test_the_bundled_guide_cites_what_each_response_rests_on() -> None:
+    """An administrative order imposes a compliance schedule under the Control Authority's
+    power of 40 CFR 403.8(f)(1)(iv) (§ 196-19 E(1) reaches only § 196-19 D wastes); a
+    prohibited discharge seen on inspection is one of § 196-19 A, C or D — § 196-19 B (storm
+    water to storm sewers) prohibits nothing."""
+    from datetime import date
+
+    from sewer_rules.citations import ExternalReference
+    from sewer_rules.enforcement_guide import load_guide
+
+    guide = load_guide("wappinger")
+    order = guide.responses["administrative_order"].citation
+    assert isinstance(order, ExternalReference) and str(order) == "40 CFR 403.8(f)(1)(iv)"
+    label = guide.kind("discharge_seen", date(2026, 1, 5)).label
+    assert label.endswith("(§ 196-19 A, C, D)") and "B" not in label.split("§ 196-19")[1]

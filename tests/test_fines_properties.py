@@ -118,3 +118,49 @@ def test_days_and_total_match_a_day_by_day_count(
         assert fc.total == sum((a for a in amounts if a is not None), Decimal(0)).quantize(
             Decimal("0.01")
         )
+
+
+# --- the day the violation ceased, its verification, later notices -------------------------
+
+later_offsets = st.lists(
+    st.tuples(st.integers(min_value=0, max_value=60), st.integers(min_value=10, max_value=40)),
+    max_size=3,
+)
+
+
+@given(served=served_dates, ceased=offsets, wait=st.integers(min_value=0, max_value=60))
+def test_the_verification_day_never_adds_a_day(served: date, ceased: int, wait: int) -> None:
+    """The Town's delay in verifying is not the offender's violation (§ 196-22 B)."""
+    stopped = served + timedelta(days=ceased)
+    verified = stopped + timedelta(days=wait)
+    with_verification = accrued_fines(served, stopped, verified, DEMO, verified=verified)
+    without = accrued_fines(served, stopped, stopped, DEMO)
+    assert with_verification.days == without.days
+    assert with_verification.total == without.total
+
+
+@given(params=dated_amounts(), served=served_dates, steps=later_offsets, offset=offsets)
+@settings(max_examples=150)
+def test_later_notices_take_their_own_periods_out_of_a_day_by_day_count(
+    params: ParameterSet, served: date, steps: list[tuple[int, int]], offset: int
+) -> None:
+    """Brute force: a day counts iff it is after the first deadline, not after the day the
+    violation ceased, and not within any later notice's day-after-service..deadline."""
+    later: list[tuple[date, int | None]] = []
+    day = served
+    for gap, period in steps:
+        day = day + timedelta(days=gap)
+        later.append((day, period))
+    ceased = max([served, *(d for d, _ in later)]) + timedelta(days=offset)
+    fc = accrued_fines(served, ceased, ceased, params, later_notices=later)
+    stops = [(n.served + timedelta(days=1), n.deadline) for n in fc.later]
+    days = [
+        fc.deadline + timedelta(days=i)
+        for i in range(1, (ceased - fc.deadline).days + 1)
+        if not any(a <= fc.deadline + timedelta(days=i) <= b for a, b in stops)
+    ]
+    covered = [s.first_day + timedelta(days=i) for s in fc.segments for i in range(s.days)]
+    assert covered == days and fc.days == len(days)
+    assert sum(p.days for p in fc.spans) == fc.days
+    # a later notice never adds a day to the count without it
+    assert fc.days <= accrued_fines(served, ceased, ceased, params).days

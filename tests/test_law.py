@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import subprocess
+from datetime import date
 from pathlib import Path
 
 import pytest
 
 from sewer_rules.citations import Citation
-from sewer_rules.law import LawError, law_text, parse_law, provision, provisions
+from sewer_rules.law import (
+    Amendment,
+    LawError,
+    TextState,
+    amendments,
+    law_text,
+    parse_law,
+    provision,
+    provisions,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -128,3 +138,75 @@ def test_nothing_in_the_repository_reads_outside_it() -> None:
         text=True,
     )
     assert parents.returncode == 1, parents.stdout
+
+
+# --- the text by date ------------------------------------------------------------------------
+
+
+def test_the_history_is_read_from_the_town_codes_notes() -> None:
+    """Adopted 9-28-1992 (L.L. No. 9-1992); § 196-21 D added 8-18-2003 (L.L. No. 10-2003);
+    § 196-22 B amended 3-22-2004 (L.L. No. 5-2004) — the notes of the shipped text."""
+    assert amendments() == (
+        Amendment(date(1992, 9, 28), Citation(15), "adopted", "L.L. No. 9-1992"),
+        Amendment(date(2003, 8, 18), Citation(21, ("D",)), "added", "L.L. No. 10-2003"),
+        Amendment(date(2004, 3, 22), Citation(22, ("B",)), "amended", "L.L. No. 5-2004"),
+    )
+    assert [str(a) for a in provision("§ 196-22").history] == [
+        "amended 2004-03-22 by L.L. No. 5-2004"
+    ]
+    assert provision("§ 196-19 C(3)").history == ()
+
+
+def test_today_is_the_default_and_the_text_as_shipped() -> None:
+    shipped = provision("§ 196-22 B")
+    assert shipped.on is None and shipped.state is TextState.IN_FORCE
+    dated = provision("§ 196-22 B", on=date(2026, 12, 6))
+    assert dated.paragraphs == shipped.paragraphs and dated.note == ""
+
+
+def test_a_provision_added_later_is_absent_not_an_error() -> None:
+    before = provision("§ 196-21 D", on=date(2003, 8, 17))
+    assert before.state is TextState.NOT_IN_FORCE and not before.in_force
+    assert before.paragraphs == ()
+    assert before.note == (
+        "§ 196-21 D was not part of the article on 2003-08-17: it was added 2003-08-18 by "
+        "L.L. No. 10-2003"
+    )
+    on_the_day = provision("§ 196-21 D", on=date(2003, 8, 18))
+    assert on_the_day.state is TextState.IN_FORCE
+    assert on_the_day.paragraphs == provision("§ 196-21 D").paragraphs
+    # the section before it: A, B and C only, saying why D is missing
+    section = provision("§ 196-21", on=date(2000, 1, 1))
+    assert section.state is TextState.IN_FORCE
+    assert [p[:2] for p in section.paragraphs[1:]] == ["A.", "B.", "C."]
+    assert "§ 196-21 D was not yet part of the article (added 2003-08-18" in section.note
+
+
+def test_an_amended_provision_before_its_amendment_is_not_on_file() -> None:
+    """The shipped article gives § 196-22 B only as amended: its earlier words are not known
+    here, and nothing is invented in their place."""
+    before = provision("§ 196-22 B", on=date(2004, 3, 21))
+    assert before.state is TextState.NOT_ON_FILE and before.in_force
+    assert before.paragraphs == ()
+    assert before.note.startswith("text before L.L. No. 5-2004 not on file")
+    section = provision("§ 196-22", on=date(1999, 1, 1))
+    assert section.paragraphs[2] == f"B. [{section.note}]"
+    assert [p[:2] for p in section.paragraphs[1:]] == ["A.", "B.", "C.", "D."]
+    assert "122-20Y" not in section.text  # the amended words never stand for the old ones
+    after = provision("§ 196-22 B", on=date(2004, 3, 22))
+    assert after.state is TextState.IN_FORCE and "122-20Y" in after.text
+
+
+def test_before_the_adoption_nothing_is_in_force() -> None:
+    for c in ("§ 196-19 C(3)", "§ 196-15 SLUG", "§ 196-23"):
+        p = provision(c, on=date(1992, 9, 27))
+        assert p.state is TextState.NOT_IN_FORCE and p.paragraphs == ()
+        assert "adopted 1992-09-28 by L.L. No. 9-1992" in p.note
+    assert provision("§ 196-19 C(3)", on=date(1992, 9, 28)).state is TextState.IN_FORCE
+
+
+def test_a_text_without_an_adoption_note_is_refused() -> None:
+    from sewer_rules.law import adoption
+
+    with pytest.raises(LawError, match="no adoption note"):
+        adoption("§ 196-15 Definitions.\n\nA. Terms:\n")

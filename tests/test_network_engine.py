@@ -158,14 +158,19 @@ def test_the_control_manhole_takes_precedence(net: Network) -> None:
     assert blank.basis == "nearest_downstream_public_manhole"
 
 
-def test_196_19_i_is_registered_and_h_stays_a_decision() -> None:
+def test_196_19_i_is_registered_and_h_is_carried_out_by_the_office() -> None:
+    """§ 196-19 H's requirement is the Superintendent's decision; the office records it (a
+    control manhole named as the property's sampling point), so the registry names those
+    office functions rather than calling the subsection "not formalized"."""
     import sewer_rules.network  # noqa: F401 - registers the network rules
 
     names = implementers()[cite("§ 196-19 I")]
     assert "sewer_rules.network.sampling.sampling_point" in names
     assert "sewer_rules.network.sampling.nearest_downstream_public_manhole" in names
     assert REGISTRY[cite("§ 196-19 I")].coverage is Coverage.IMPLEMENTED
-    assert REGISTRY[cite("§ 196-19 H")].coverage is Coverage.NOT_FORMALIZED
+    control_manhole = REGISTRY[cite("§ 196-19 H")]
+    assert control_manhole.coverage is Coverage.IMPLEMENTED
+    assert "sewer_office.network.services.override_sampling_point" in control_manhole.office
 
 
 def test_the_example_file_is_the_same_tree_on_wgs84() -> None:

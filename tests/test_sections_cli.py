@@ -75,11 +75,9 @@ def test_a_definition_with_its_parameters(capsys: pytest.CaptureFixture[str]) ->
     code, out, _ = run(capsys, "sections", "§ 196-15 SLUG", "--format", "json")
     data = json.loads(out)
     assert code == 0 and data["text"].splitlines()[0] == "SLUG"
-    assert {p["name"] for p in data["parameters"]} == {
-        "slug.multiple",
-        "slug.minimum_duration",
-        "slug.baseline_window",
-    }
+    names = {p["name"] for p in data["parameters"]}
+    assert {"slug.multiple", "slug.minimum_duration", "slug.baseline_window"} <= names
+    assert all(n.startswith("slug.") for n in names)  # only what § 196-15 SLUG authorises
 
 
 def test_not_formalized_shows_its_reason_and_no_parameters(
@@ -132,3 +130,90 @@ def test_an_unknown_citation_exits_2_with_a_clear_message(
 def test_status_does_not_apply_to_one_citation(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "sections", "§ 196-19 C(3)", "--status", "implemented")
     assert code == 2 and "--status" in err
+
+
+# --- the text by date (--on) ----------------------------------------------------------------
+
+
+def test_a_provision_added_later_is_absent_on_an_earlier_day(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """§ 196-21 D was added 2003-08-18 by L.L. No. 10-2003: the day before, no words; it says
+    so and exits 0 (a past day is a question with an answer, not an error)."""
+    code, out, _ = run(capsys, "sections", "§ 196-21 D", "--on", "2003-08-17", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["text_on"] == "2003-08-17"
+    assert data["text_state"] == "not_in_force" and data["text"] == ""
+    assert "added 2003-08-18 by L.L. No. 10-2003" in data["text_note"]
+    assert data["history"] == [
+        {
+            "citation": "§ 196-21 D",
+            "change": "added",
+            "effective": "2003-08-18",
+            "law": "L.L. No. 10-2003",
+        }
+    ]
+    code, out, _ = run(capsys, "sections", "§ 196-21 D", "--on", "2003-08-18", "--format", "json")
+    data = json.loads(out)
+    assert data["text_state"] == "in_force" and data["text_note"] == ""
+    assert data["text"] == provision("§ 196-21 D").text  # from its first day, today's words
+
+
+def test_an_amended_provision_before_its_amendment_is_not_on_file(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """§ 196-22 B as amended 2004-03-22 (L.L. No. 5-2004) is all the shipped article gives: on
+    2004-03-21 its words are not on file, and no text is invented; the table says so."""
+    code, out, _ = run(capsys, "sections", "§ 196-22 B", "--on", "2004-03-21")
+    assert code == 0
+    assert "text in force on 2004-03-21:" in out
+    assert "NOTE: text before L.L. No. 5-2004 not on file" in out
+    assert "122-20Y" not in out.split("implemented by")[0]  # the amended words are not shown
+    code, out, _ = run(capsys, "sections", "§ 196-22 B", "--on", "2004-03-22", "--format", "json")
+    data = json.loads(out)
+    assert data["text_state"] == "in_force" and "122-20Y of the Code" in data["text"]
+
+
+def test_on_dates_the_parameters_too_and_needs_a_citation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(
+        capsys, "sections", "§ 196-19 C(3)", "--on", "1995-01-01", "--format", "json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["parameters_on"] == "1995-01-01"
+    assert [p["effective"] for p in data["parameters"]] == ["1992-09-28"]
+    # before the article's adoption (1992-09-28): nothing in force, no parameter either
+    code, out, _ = run(
+        capsys, "sections", "§ 196-19 C(3)", "--on", "1992-09-27", "--format", "json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["text_state"] == "not_in_force" and data["parameters"] == []
+    assert "adopted 1992-09-28 by L.L. No. 9-1992" in data["text_note"]
+    code, _, err = run(capsys, "sections", "--on", "2003-01-01")
+    assert code == 2 and "--on dates the text of one provision" in err
+    with pytest.raises(SystemExit):
+        main(["sections", "§ 196-21 D", "--on", "2003-13-01"])
+
+
+# --- the list agrees with the code, both ways --------------------------------------------------
+
+
+def test_the_list_names_exactly_what_implements_each_entry(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every implemented entry lists what implements it (rules or office) and nothing else
+    does: the command prints the registry and the @implements declarations, no other source."""
+    from sewer_rules.sections import OFFICE, Coverage, implementers
+
+    code, out, _ = run(capsys, "sections", "--format", "json")
+    assert code == 0
+    listed = {s["citation"]: s for s in json.loads(out)["sections"]}
+    impl = implementers()
+    for citation, entry in REGISTRY.items():
+        row = listed[str(citation)]
+        expected = [*impl.get(citation, []), *OFFICE.get(str(citation), ())]
+        assert row["implemented_by"] == expected, citation
+        assert row["status"] == str(entry.coverage)
+        # implemented ⇔ something implements it
+        assert (entry.coverage is Coverage.IMPLEMENTED) == bool(expected), citation

@@ -1,16 +1,24 @@
 """``sewer-use fines`` — the § 196-22 notice/correction clock and the accrued daily fine.
 
-    sewer-use fines --served DATE [--period DAYS] [--corrected DATE | --as-of DATE]
+    sewer-use fines --served DATE [--period DAYS] [--later-notice DATE[:DAYS] ...]
+                    [--corrected DATE [--verified DATE]] [--as-of DATE]
                     [--violation CITATION] [--jurisdiction wappinger|demo|PATH]
                     [--format table|json]
 
-A notice served on --served gives the period it states (--period, at least and by default the
-10 days of § 196-22 A), counted from the day after service; a last day on a Saturday, Sunday
-or New York public holiday moves to the next business day (N.Y. General Construction Law
-§§ 24, 25-a). Each day after the deadline
-up to the day the Superintendent verified the correction (--corrected), or up to --as-of
-(default: today in the town's zone) while it is not corrected, is fined at the § 122-20 Y daily
-amount in force on that day (§ 196-22 B). Fines are accrued, subject to conviction.
+A notice served on --served (personal service: the day of delivery; certified mail: the day of
+delivery on the return receipt) gives the period it states (--period, at least and by default
+the 10 days of § 196-22 A), counted from the day after service; a last day on a Saturday,
+Sunday or New York public holiday (N.Y. General Construction Law § 24's list only) moves to the
+next business day (§ 25-a). Each day after the deadline up to the day the violation ceased, as
+the verification found it (--corrected; --verified is the day of that verification, not before
+it), or up to --as-of (default: today in the town's zone) while that day is not known, is
+fined at the § 122-20 Y daily amount in force on that day (§ 196-22 B). Each later notice or
+order on the violation (--later-notice DATE[:DAYS], repeatable, in the order served; DAYS its
+period, default 10) takes the day after its service through its own deadline out of the count.
+Fines are accrued, subject to conviction.
+
+Example: --served 2026-01-05 --later-notice 2026-02-02:30 --corrected 2026-03-10 counts 18 days
+(2026-01-16 to 02-02) + 6 days (03-05 to 03-10) = 24 days.
 
 Exit status: 0 when no fine has accrued (corrected in time, or still within the period);
 1 when days of continuing violation have accrued, or the violation is of § 196-20 (referred at
@@ -24,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -32,6 +41,7 @@ from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json, table
 
 if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
+    from sewer_rules.calendars import NonBusinessDay
     from sewer_rules.ordinance.s196_22_penalties import FineComputation
     from sewer_rules.parameters import ParameterSet
 
@@ -58,7 +68,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--corrected",
         type=iso_date,
         metavar="DATE",
-        help="day the Superintendent verified the correction (omit while not corrected)",
+        help="day the violation ceased, as the verification found it (omit while not known)",
+    )
+    p.add_argument(
+        "--verified",
+        type=iso_date,
+        metavar="DATE",
+        help="day the correction was verified (not before --corrected; shown, never extends the count)",
+    )
+    p.add_argument(
+        "--later-notice",
+        dest="later_notices",
+        type=later_notice,
+        action="append",
+        default=[],
+        metavar="DATE[:DAYS]",
+        help="a later notice or order served on DATE stating DAYS (default 10); repeatable, in order",
     )
     p.add_argument(
         "--as-of",
@@ -74,6 +99,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_common(p)
     p.set_defaults(func=run)
+
+
+def later_notice(text: str) -> tuple[date, int | None]:
+    """argparse type: ``DATE[:DAYS]``, a later notice served on DATE stating DAYS."""
+    day, sep, days = text.strip().partition(":")
+    served = iso_date(day)
+    if not sep:
+        return served, None
+    try:
+        period = int(days)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: DAYS after the colon must be a whole number of days"
+        ) from None
+    return served, period
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,10 +142,29 @@ def run(args: argparse.Namespace) -> int:
                 )
             return EXIT_FOUND
     as_of = args.as_of or today(params)
-    if args.corrected and args.as_of is None and args.corrected > as_of:
-        raise UsageError(f"--corrected {args.corrected} is in the future (today is {as_of})")
+    for flag, value in (("--corrected", args.corrected), ("--verified", args.verified)):
+        if value and args.as_of is None and value > as_of:
+            raise UsageError(f"{flag} {value} is in the future (today is {as_of})")
+    if args.verified and args.corrected is None:
+        raise UsageError(
+            "--verified needs --corrected: the day the violation ceased, as the verification "
+            "found it"
+        )
+    if args.verified and args.verified < args.corrected:
+        raise UsageError(
+            f"--verified {args.verified} is before --corrected {args.corrected}: a correction is "
+            "verified on or after the day the violation ceased"
+        )
     try:
-        fc = accrued_fines(args.served, args.corrected, as_of, params, period_days=args.period)
+        fc = accrued_fines(
+            args.served,
+            args.corrected,
+            as_of,
+            params,
+            period_days=args.period,
+            verified=args.verified,
+            later_notices=args.later_notices,
+        )
     except (ClockError, ParameterError) as e:
         raise UsageError(str(e)) from None
     if args.format == "json":
@@ -119,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(fc: FineComputation, params: ParameterSet, procedure: str | None = None) -> str:
+    from sewer_rules.ordinance.s196_22_computation import suspension
     from sewer_rules.ordinance.s196_22_penalties import DAILY_AMOUNT
     from sewer_rules.units import format_decimal
 
@@ -142,22 +202,32 @@ def render(fc: FineComputation, params: ParameterSet, procedure: str | None = No
         f"{', ' + cd.authority if cd.authority else ''}; § 196-22 A)"
     )
     if clock.moved_over:
-        passed = ", ".join(f"{d.day} {d.reason}" for d in clock.moved_over)
-        say(
-            f"Last day {clock.nominal} is not a business day ({passed}): the deadline moves to "
-            "the next business day (N.Y. General Construction Law §§ 24, 25-a)"
-        )
+        say(_moved(clock.nominal, clock.moved_over))
     say(f"Correction deadline: end of {fc.deadline}, {params.timezone} (§ 196-22 A)")
+    for n, later in enumerate(fc.later, 1):
+        stop = suspension(later)
+        say(
+            f"Later notice {n} served {later.served}, stating {later.period_days} days: deadline "
+            f"end of {later.deadline}; {stop.first} to {stop.last} are not counted — the Town "
+            "is bound by the period it served (§ 196-22 A)"
+        )
+        if later.moved_over:
+            say(_moved(later.nominal, later.moved_over))
     if fc.corrected is not None:
-        say(f"Corrected: {fc.corrected}, as verified by the Superintendent (§ 196-22 B)")
+        found = f"verified on {fc.verified}" if fc.verified else "verification day not given"
+        say(
+            f"The violation ceased on {fc.corrected}, as the verification found it ({found}; § 196-22 B)"
+        )
     else:
         say(f"Not corrected as of {fc.as_of} (§ 196-22 B)")
     if fc.days == 0:
         say("Days of continuing violation: 0 (§ 196-22 B)")
     else:
-        say(
-            f"Days of continuing violation: {fc.days}, {fc.first_day} to {fc.last_day} inclusive (§ 196-22 B)"
-        )
+        if len(fc.spans) == 1:
+            spans = f"{fc.first_day} to {fc.last_day}"
+        else:
+            spans = " + ".join(f"{p.first} to {p.last} ({p.days})" for p in fc.spans)
+        say(f"Days of continuing violation: {fc.days}, {spans} inclusive (§ 196-22 B)")
         say(f"Daily amount in force on each day — {DAILY_AMOUNT} (Town Code § 122-20 Y):")
         rows = [
             (
@@ -187,9 +257,24 @@ def render(fc: FineComputation, params: ParameterSet, procedure: str | None = No
     else:
         lines.append(f"Accrued fine: USD {fc.total:,} (§ 196-22 B).")
     if fc.days and fc.corrected is None:
-        lines.append(
-            "The violation continues: one more day accrues each day until the correction is verified."
-        )
+        if fc.state == "within_correction_period":
+            lines.append(
+                f"The later notice's period runs to the end of {fc.deadline_in_force}; if the "
+                "violation continues, the count resumes the day after."
+            )
+        else:
+            lines.append(
+                "The violation continues: one more day accrues each day until it ceases, as its "
+                "verification will find."
+            )
     if fc.days:
         lines.append("Accrued, subject to conviction: a court, not this software, convicts.")
     return "\n".join(lines)
+
+
+def _moved(nominal: date, moved: tuple[NonBusinessDay, ...]) -> str:
+    passed = ", ".join(f"{d.day} {d.reason}" for d in moved)
+    return (
+        f"Last day {nominal} is not a business day ({passed}): the deadline moves to the next "
+        "business day (N.Y. General Construction Law §§ 24, 25-a)"
+    )

@@ -2,7 +2,9 @@
 
 ``sewer-use sections "§ 196-19 C(3)"`` shows one provision: its words (from the law shipped with
 the jurisdiction), its status in the registry, the functions that implement it and the
-parameters it authorises with their values in force today.
+parameters it authorises with their values in force today. ``--on DATE`` shows the words and
+values in force on that day instead: a provision added later says it was not yet part of the
+article, and one amended later says that its earlier words are not on file.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, TextIO
 
+from .common import iso_date
 from .main import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
@@ -39,6 +42,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="wappinger",
         help="whose parameter values to show with one provision (default wappinger)",
     )
+    p.add_argument(
+        "--on",
+        type=iso_date,
+        metavar="DATE",
+        help="with a citation: the text and parameter values in force on DATE (default today)",
+    )
     p.add_argument("--output", metavar="FILE")
     p.set_defaults(func=run)
 
@@ -46,6 +55,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.citation is not None:
         return run_one(args)
+    if args.on is not None:
+        raise UsageError("--on dates the text of one provision: give a CITATION with it")
     from sewer_rules.sections import REGISTRY, Coverage, coverage_counts, implementers
 
     from .output import destination, dump_json, table
@@ -113,7 +124,7 @@ def run_one(args: argparse.Namespace) -> int:
     if args.status:
         raise UsageError("--status filters the list of sections; it does not apply to a citation")
     params = jurisdiction(args.jurisdiction)
-    on = today(params)
+    on = args.on or today(params)
     try:
         ex = explain(args.citation, params, on)
     except UnknownSection as e:
@@ -133,8 +144,28 @@ def _as_json(ex: Explanation, on: str) -> dict[str, object]:
         "heading": s.heading,
         "status": str(s.coverage),
         "reason": s.reason,
+        "text_on": on,
+        # in_force; not_in_force (not yet part of the article); not_on_file (earlier words)
+        "text_state": str(ex.provision.state),
+        "text_note": ex.provision.note,
         "text": ex.provision.text,
+        "history": [
+            {
+                "citation": str(a.citation),
+                "change": a.change,
+                "effective": a.effective.isoformat(),
+                "law": a.law,
+            }
+            for a in ex.provision.history
+        ],
         "implemented_by": [*ex.implemented_by, *ex.in_office],
+        # whether a violation can be opened under it (sewer_rules.duties)
+        "duty": {
+            "imposes": ex.duty.imposes,
+            "nature": str(ex.duty.nature),
+            "why": ex.duty.why,
+            "decided_by": ex.duty.decided_by,
+        },
         "parameters_on": on,
         "parameters": [
             {
@@ -149,12 +180,29 @@ def _as_json(ex: Explanation, on: str) -> dict[str, object]:
     }
 
 
+def _text_on(ex: Explanation, on: str) -> str:
+    """The words in force on ``on``, with what the law's history says of that day."""
+    p = ex.provision
+    lines = [f"text in force on {on}:"]
+    if p.note:
+        lines.append(f"NOTE: {p.note}")
+    if p.text:
+        lines += ["", p.text]
+    if p.history:
+        lines += ["", "history: " + "; ".join(f"{a.citation} {a}" for a in p.history)]
+    return "\n".join(lines) + "\n\n"
+
+
 def _write_table(ex: Explanation, on: str, out: TextIO) -> None:
     from .output import table
 
     s = ex.section
     status = str(s.coverage) + (f" — {s.reason}" if s.reason else "")
-    out.write(f"{s.citation} — {s.heading}\nstatus: {status}\n\n{ex.provision.text}\n\n")
+    out.write(f"{s.citation} — {s.heading}\nstatus: {status}\n")
+    duty = ex.duty
+    said = f"yes — {duty.why}" if duty.imposes else f"no — {duty.refusal}"
+    out.write(f"imposes a duty or prohibition: {said}\n\n")
+    out.write(_text_on(ex, on))
     if ex.implemented_by:
         out.write("implemented by:\n")
         out.writelines(f"  {name}\n" for name in ex.implemented_by)

@@ -7,8 +7,11 @@ force, the days of continuing violation past it, and the fine accrued as the off
 amount, § 196-22 B, Town Code § 122-20 Y). ``--open`` lists only violations still open.
 JSON: a list of objects with the fields ``id``, ``number``, ``facility``, ``person``,
 ``section``, ``kind``, ``state``, ``stage``, ``observed_on``, ``notice_deadline``,
-``days_late``, ``fines_accrued`` (decimal text or null), ``fines_status``, ``fines_note``.
-Exit 0.
+``days_late``, ``fines_accrued`` (decimal text or null), ``fines_status``, ``fines_note``,
+``would_now_be_refused`` (null, or why a violation recorded before the rule that a violation
+is opened only under a provision imposing a duty, from a finding that is a violation, would
+now be refused; the record itself is never changed). The table marks such a violation with
+``*`` and says why below it; ``--refused`` lists only those. Exit 0.
 """
 
 from __future__ import annotations
@@ -24,6 +27,11 @@ from .output import table
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("violations", help="list the office's violations (§ 196-22)")
     p.add_argument("--open", action="store_true", help="only violations still open")
+    p.add_argument(
+        "--refused",
+        action="store_true",
+        help="only violations that would now be refused (no duty, or not a violation)",
+    )
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(func=run)
 
@@ -38,11 +46,16 @@ def run(args: argparse.Namespace) -> int:
     if args.open:
         qs = qs.filter(state__in=OPEN_STATES)
     rows = [violation_summary(v) for v in qs.order_by("id")]
+    if args.refused:
+        rows = [r for r in rows if r["would_now_be_refused"]]
     if args.format == "json":
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
     if not rows:
-        print("No violations." if not args.open else "No open violations.")
+        if args.refused:
+            print("No violations would now be refused.")
+        else:
+            print("No violations." if not args.open else "No open violations.")
         return 0
     print(
         table(
@@ -60,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                 (
                     r["id"],
                     r["facility"],
-                    r["section"],
+                    r["section"] + (" *" if r["would_now_be_refused"] else ""),
                     r["kind"],
                     r["stage"],
                     r["notice_deadline"] or "",
@@ -71,6 +84,9 @@ def run(args: argparse.Namespace) -> int:
             ],
         )
     )
+    for r in rows:
+        if r["would_now_be_refused"]:
+            print(f"\n* {r['number']} would now be refused: {r['would_now_be_refused']}")
     notes = sorted({r["fines_note"] for r in rows if r["fines_note"]})
     for note in notes:
         print(f"\n{note}")

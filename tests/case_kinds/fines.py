@@ -1,8 +1,10 @@
 """Case kind ``fines``: § 196-22 A/B — correction deadline and accrued daily fines.
 
-``input``: ``served``, ``corrected`` (optional), ``as_of`` (default: ``corrected``, else
-``served``), ``violation`` (optional citation), ``period_days`` (the period stated in the
-notice; default the article's 10). ``parameters`` (optional): dated values added
+``input``: ``served``, ``corrected`` (optional: the day the violation ceased, as found on
+verification), ``verified`` (optional: the verification day), ``as_of`` (default:
+``verified``, else ``corrected``, else ``served``), ``violation`` (optional citation),
+``period_days`` (the period stated in the notice; default the article's 10), ``later``
+(optional list of ``{served, period_days}``: later notices or orders, in order). ``parameters`` (optional): dated values added
 to the case's jurisdiction, in the extension form of a parameters file. Returns
 ``FineComputation.as_dict()`` (with ``procedure`` when a violation is named), or
 ``{"error": <exception class>, "message": ...}``.
@@ -39,9 +41,15 @@ def run(case: dict[str, Any]) -> Any:
     served = _date(data["served"])
     assert served is not None
     corrected = _date(data.get("corrected"))
-    as_of = _date(data.get("as_of")) or corrected or served
+    verified = _date(data.get("verified"))
+    as_of = _date(data.get("as_of")) or verified or corrected or served
     violation = data.get("violation")
     period = data.get("period_days")
+    later: list[tuple[date, int | None]] = []
+    for n in data.get("later") or []:
+        day = _date(n["served"])
+        assert day is not None
+        later.append((day, None if n.get("period_days") is None else int(n["period_days"])))
     try:
         fc = accrued_fines(
             served,
@@ -50,6 +58,8 @@ def run(case: dict[str, Any]) -> Any:
             params_for(case),
             violation=violation,
             period_days=None if period is None else int(period),
+            verified=verified,
+            later_notices=later,
         )
     except ClockError as e:
         return {"error": type(e).__name__, "message": str(e)}

@@ -30,7 +30,7 @@ def finding(
     *,
     mine: bool = True,
     day: str = "2026-01-02",
-    status: str = "exceeds",
+    status: str = "prohibited",  # pH below 5.5 is absolutely prohibited (§ 196-19 C(3))
     est: Any = None,
     message: str = "copper 2.1 mg/L over the daily maximum 1.0 mg/L",
 ) -> Any:
@@ -62,7 +62,23 @@ def issued(town: Town, *, mine: bool = True, period: int | None = None) -> Viola
     return perform(v, "issue_notice", town.u("superintendent"), data, at=at("2026-01-05", 9))
 
 
-def served(town: Town, *, mine: bool = True, on: str = "2026-01-05", **kw: Any) -> Violation:
+def served(
+    town: Town, *, mine: bool = True, on: str = "2026-01-05", mailed: str = "", **kw: Any
+) -> Violation:
+    """Served on ``on`` by certified mail: mailed on ``mailed`` (default the same day), its
+    delivery on ``on`` recorded from the return receipt (service completes on delivery)."""
+    v = mailed_notice(town, mine=mine, on=mailed or on, **kw)
+    return perform(
+        v,
+        "record_delivery",
+        town.u("clerk"),
+        {"delivered_on": on, "delivery_proof": "return_receipt"},
+        at=at(on, 16),
+    )
+
+
+def mailed_notice(town: Town, *, mine: bool = True, on: str = "2026-01-05", **kw: Any) -> Violation:
+    """The notice mailed by certified mail on ``on``, not yet delivered (no clock runs)."""
     v = issued(town, mine=mine, **kw)
     return perform(
         v,

@@ -42,7 +42,7 @@ def test_finding_to_notice_served_late_correction_and_the_fine(
         source=None,
         establishment=town.owner_restaurant,
         kind="lab_result",
-        status="exceeds",
+        status="prohibited",
         citation="§ 196-19 C(3)",
         message="pH 5.1 SU, below 5.5 SU",
         observed_at=start - timedelta(days=1),

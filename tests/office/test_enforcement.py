@@ -55,10 +55,10 @@ def test_open_by_hand_validates_the_citation_and_the_role(town: Town) -> None:
         services.open_violation(sup, section="196-19 C", **kw)
     assert "section" in e.value.errors and "§ 196-19 C(3)" in e.value.errors["section"][0]
     with pytest.raises(Forbidden):
-        services.open_violation(town.u("clerk"), section="§ 196-19 B", **kw)
+        services.open_violation(town.u("clerk"), section="§ 196-19 C(1)", **kw)
     assert not Violation.objects.exists()
-    v = services.open_violation(sup, section="§ 196-19 B", **kw)
-    assert v.section == "§ 196-19 B"
+    v = services.open_violation(sup, section="§ 196-19 C(1)", **kw)
+    assert v.section == "§ 196-19 C(1)"
 
 
 def test_damage_is_referred_for_arrest_at_once_without_a_clock(town: Town) -> None:
@@ -218,8 +218,13 @@ def test_fines_span_a_change_of_the_daily_amount(town: Town) -> None:
     assert v.state == "corrected"
     f = services.fines(v, date(2026, 2, 1))
     assert f.computation is not None
-    # deadline 01-15: 16, 17 at 250.00; 18, 19, 20 at 350.00
-    assert f.computation.days == 5 and f.total == Decimal("1550.00")
+    # deadline 01-15; ceased on the reported day 01-19 (the verification's default), not the
+    # verification day 01-20: 16, 17 at 250.00 + 18, 19 at 350.00 = 500 + 700
+    assert f.computation.days == 4 and f.total == Decimal("1200.00")
+    assert (f.computation.corrected, f.computation.verified) == (
+        date(2026, 1, 19),
+        date(2026, 1, 20),
+    )
     assert [s.daily_amount.value for s in f.computation.segments] == [
         Decimal("250.00"),
         Decimal("350.00"),
@@ -429,10 +434,23 @@ def test_flag_overdue_command_advances_the_clocks(town: Town, capsys: Any) -> No
 @pytest.mark.parametrize(
     ("kind", "citation", "guide_kind", "section"),
     [
+        # the provision broken: discharging with no approval in force (§ 196-16 E); the
+        # report's own reporting duty (403.12(e)); the order imposing the schedule
+        # (403.8(f)(1)(iv)); significant noncompliance itself (403.8(f)(2)(viii))
         ("approval_expired", "40 CFR 403.8(f)(1)(iii)", "expired_approval", "§ 196-16 E"),
-        ("milestone_missed", "40 CFR 403.8(f)(1)(iv)", "missed_milestone", "§ 196-19 E(1)"),
-        ("report_late", "40 CFR 403.12(e)", "late_report", "§ 196-16 E"),
-        ("snc", "40 CFR 403.8(f)(2)(viii)", "significant_noncompliance", "§ 196-19 D"),
+        (
+            "milestone_missed",
+            "40 CFR 403.8(f)(1)(iv)",
+            "missed_milestone",
+            "40 CFR 403.8(f)(1)(iv)",
+        ),
+        ("report_late", "40 CFR 403.12(e)", "late_report", "40 CFR 403.12(e)"),
+        (
+            "snc",
+            "40 CFR 403.8(f)(2)(viii)",
+            "significant_noncompliance",
+            "40 CFR 403.8(f)(2)(viii)",
+        ),
     ],
 )
 def test_a_violation_opens_from_each_federal_finding_kind(

@@ -60,6 +60,20 @@ def test_demo_town_has_a_violation_at_every_stage(db: Any, settings: Any) -> Non
         "second_notice",
         "administrative_order",
     ]
+    # each later notice suspends the count through its own deadline (by hand, anchor Mon
+    # 2026-03-02): the first notice mailed Thu 01-22, delivered Fri 01-23 (+10 = Mon 02-02);
+    # the second notice served Wed 02-04 (+10 = Sat 02-14 → Mon 02-16, Washington's Birthday →
+    # Tue 02-17); the order served Wed 02-18 stating 30 days (Fri 03-20). Counted: 02-03,
+    # 02-04 and 02-18 = 3 days at 350.00, and none while the order's period runs.
+    first = escalated.notices.get(response="notice_of_violation")
+    assert (first.mailed_on, first.served_on) == (date(2026, 1, 22), date(2026, 1, 23))
+    count = services.fines(escalated, anchor).computation
+    assert count is not None and count.state == "within_correction_period"
+    assert [(p.first, p.last) for p in count.spans] == [
+        (date(2026, 2, 3), date(2026, 2, 4)),
+        (date(2026, 2, 18), date(2026, 2, 18)),
+    ]
+    assert count.days == 3 and count.total == Decimal("1050.00")
     # § 196-20: referred for arrest at once, no notice, repair costs recorded
     arrest = Referral.objects.get(kind="arrest")
     assert arrest.violation.section == "§ 196-20" and not arrest.violation.notices.exists()
@@ -69,6 +83,7 @@ def test_demo_town_has_a_violation_at_every_stage(db: Any, settings: Any) -> Non
         "open_violation",
         "issue_notice",
         "serve",
+        "record_delivery",
         "deadline_passed",
         "report_correction",
         "verify",

@@ -59,7 +59,9 @@ def test_verify_on_the_page_refuses_before_the_report(town: Town, login: Any) ->
     v.refresh_from_db()
     assert v.state == "corrected"
     body = c.get(f"/enforcement/{v.pk}/").content.decode()
-    assert "USD 1550.00" in body and "subject to conviction" in body
+    # the violation ceased on the reported day 01-19 (the default the verification finds):
+    # 16, 17 at 250.00 + 18, 19 at 350.00 = 1200.00 — the verification day 01-20 is not fined
+    assert "USD 1200.00" in body and "subject to conviction" in body
 
 
 def test_serve_on_the_page_refuses_before_the_issue(town: Town, login: Any) -> None:
@@ -117,7 +119,7 @@ def test_open_by_hand_page(town: Town, login: Any) -> None:
         "/enforcement/open/",
         {
             "kind": "discharge_seen",
-            "section": "§ 196-19 B",
+            "section": "§ 196-18 H",
             "description": "Roof drain connected to the sanitary sewer",
             "person": town.owner_person.pk,
             "property": town.owner_home.pk,

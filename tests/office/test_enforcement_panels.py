@@ -21,7 +21,7 @@ def _by_hand_on_the_home(town: Town) -> Any:
     return services.open_violation(
         town.u("inspector"),
         kind="discharge_seen",
-        section="§ 196-19 B",
+        section="§ 196-18 H",
         description="Roof drain connected to the sanitary sewer",
         person=town.owner_person,
         property=town.owner_home,
@@ -39,7 +39,7 @@ def test_property_page_shows_the_open_violations_of_the_property_and_its_facilit
     home = _by_hand_on_the_home(town)
     sup = login("superintendent")
     body = sup.get(f"/registry/properties/{town.owner_home.pk}/").content.decode()
-    assert home.number in body and "§ 196-19 B" in body
+    assert home.number in body and "§ 196-18 H" in body
     shop = town.owner_restaurant.building.property
     v = served(town)  # the restaurant's, on another parcel
     body = sup.get(f"/registry/properties/{shop.pk}/").content.decode()

@@ -197,7 +197,8 @@ def test_flag_overdue_is_idempotent_per_period(town: Town) -> None:
     assert services.flag_overdue_pump_outs(TODAY + timedelta(days=3)) == 0  # same period
     (f,) = findings_of(t)
     assert f.kind == FindingKind.PUMP_OUT_OVERDUE and f.status == "review"
-    assert f.citation == "§ 196-19 F(2)" and f.limit == "90" and f.limit_unit == "day"
+    # the maintenance duty of pretreatment (§ 196-19 G), not F(2)'s sizing and access
+    assert f.citation == "§ 196-19 G" and f.limit == "90" and f.limit_unit == "day"
     assert "town" in f.message and "not a number of the law" in f.message
     assert f.establishment == town.owner_restaurant and f.review == "new"
     assert f.parameter == "grease_interceptor.cleaning_interval_days"

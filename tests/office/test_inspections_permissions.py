@@ -29,9 +29,20 @@ COVERED_URL_NAMES = {
     "inspections:cancel",
     "inspections:photo",
     "inspections:addendum",
+    "inspections:agency",
+    "inspections:refusal",
     "inspections:report",
 }
 COVERED_URL_PREFIXES = ("inspection-",)
+
+#: A complete agency inspector and refusal of entry (§ 196-21 A), for the reserved POSTs.
+AGENCY = {"agency": "dec", "name": "R. Rivera", "credential": "DEC badge 4411"}
+REFUSAL = {
+    "refused_by": "J. Doe, plant manager",
+    "refused_at": "2026-01-02T10:00:00-05:00",
+    "asked": "entry to the pretreatment room to sample",
+    "credentials_shown": "Town ID 12",
+}
 
 STAFF = ("superintendent", "engineer", "inspector", "clerk", "highway", "viewer")
 PERFORMERS = ("superintendent", "engineer", "inspector")
@@ -62,6 +73,8 @@ def _posts(open_: Inspection, done: Inspection) -> list[tuple[str, dict[str, Any
         (f"/inspections/{open_.pk}/cancel/", {"reason": "x"}),
         (f"/inspections/{open_.pk}/photos/", {}),
         (f"/inspections/{done.pk}/addenda/", {"text": "x"}),
+        (f"/inspections/{open_.pk}/agency-inspectors/", AGENCY),
+        (f"/inspections/{open_.pk}/refusal/", REFUSAL),
     ]
 
 
@@ -72,6 +85,8 @@ def _api_posts(open_: Inspection, done: Inspection) -> list[tuple[str, dict[str,
         (f"/api/inspections/{open_.pk}/cancel/", {"reason": "x"}),
         (f"/api/inspections/{open_.pk}/photos/", {}),
         (f"/api/inspections/{done.pk}/addenda/", {"text": "x"}),
+        (f"/api/inspections/{open_.pk}/agency-inspectors/", AGENCY),
+        (f"/api/inspections/{open_.pk}/refusal/", REFUSAL),
     ]
 
 
@@ -167,6 +182,7 @@ def test_actions_reserved_to_performers(town: Town, login: Any, username: str) -
         assert r.status_code == expected, url
     open_.refresh_from_db()
     assert open_.state == "scheduled" and not done.addenda.exists()
+    assert not open_.refusals.exists() and not open_.agency_inspectors.exists()
     assert Inspection.objects.count() == 2
 
 
@@ -183,6 +199,10 @@ def test_performers_may_act(town: Town, login: Any, username: str) -> None:
     assert r.status_code == 302
     done = completed(town)
     assert c.post(f"/inspections/{done.pk}/addenda/", {"text": "noted"}).status_code == 302
+    other = scheduled(town, mine=False)
+    assert c.post(f"/inspections/{other.pk}/agency-inspectors/", AGENCY).status_code == 302
+    assert c.post(f"/inspections/{other.pk}/refusal/", REFUSAL).status_code == 302
+    assert other.agency_inspectors.count() == 1 and other.refusals.count() == 1
     r = c.post(
         "/inspections/schedule/",
         {

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import date
 from typing import Any
 from urllib.parse import quote
 
 from django.template import Context, Template
+from django.utils import timezone
 
 from sewer_office.core.law import TOOLTIP_CHARS
 from sewer_rules.law import provision
@@ -82,5 +84,65 @@ def test_a_finding_page_links_its_citation_to_the_law(town: Town, login: Any) ->
     page = login("superintendent").get(f"/monitoring/results/{world.my_result.pk}/")
     text = page.content.decode()
     assert page.status_code == 200
-    assert f'href="/law/?c={quote(finding.citation, safe="").replace("%20", "+")}"' in text
+    # the law of the finding's day: the page of that day (cite_on)
+    day = timezone.localdate(finding.observed_at).isoformat()
+    url = f"/law/?c={quote(finding.citation, safe='').replace('%20', '+')}&amp;on={day}"
+    assert f'href="{url}"' in text
     assert 'title="' in text.split('class="law"', 1)[1]
+
+
+def test_the_page_shows_the_text_in_force_on_a_day(town: Town, login: Any) -> None:
+    """/law/?c=…&on=DATE: § 196-21 D the day before L.L. No. 10-2003 says it was not part of
+    the article; § 196-22 B before L.L. No. 5-2004 says its words are not on file, and shows
+    none; from its date, the words as shipped."""
+    c = login("viewer")
+
+    def text_of(url: str) -> str:  # the law-text card (the heading's link keeps today's tooltip)
+        page: str = c.get(url).content.decode()
+        return page.split('class="card law-text"', 1)[1].split("</section>", 1)[0]
+
+    page = text_of("/law/?c=" + quote("§ 196-21 D") + "&on=2003-08-17")
+    assert "The text in force on 2003-08-17" in page
+    assert "Not part of the article on 2003-08-17" in page
+    assert "added 2003-08-18 by L.L. No. 10-2003" in page
+    assert "This chapter will be enforced by the Superintendent of Highways" not in page
+    page = text_of("/law/?c=" + quote("§ 196-21 D") + "&on=2003-08-18")
+    assert "This chapter will be enforced by the Superintendent of Highways" in page
+    page = text_of("/law/?c=" + quote("§ 196-22 B") + "&on=2004-03-21")
+    assert "Text not on file" in page and "text before L.L. No. 5-2004 not on file" in page
+    assert "122-20Y of the Code" not in page
+    page = text_of("/law/?c=" + quote("§ 196-22 B") + "&on=2004-03-22")
+    assert "122-20Y of the Code" in page
+    # the parameters are those in force that day too
+    page = c.get("/law/?c=" + quote("§ 196-19 C(3)") + "&on=1995-01-01").content.decode()
+    assert "In force on 1995-01-01" in page and "<code>ph.minimum</code>" in page
+
+
+def test_a_bad_date_is_refused_with_its_reason(town: Town, login: Any) -> None:
+    r = login("viewer").get("/law/?c=" + quote("§ 196-19 C(3)") + "&on=2003-13-01")
+    assert r.status_code == 400 and "is not a date (YYYY-MM-DD)" in r.content.decode()
+
+
+def test_law_url_carries_the_day() -> None:
+    from sewer_office.core.law import law_url
+    from sewer_rules.citations import Citation
+
+    assert law_url(Citation.parse("§ 196-21 D"), date(2003, 1, 2)) == (
+        "/law/?c=%C2%A7+196-21+D&on=2003-01-02"
+    )
+
+
+def test_a_citation_of_a_past_day_links_to_the_law_of_that_day() -> None:
+    """``cite_on``: a determination of 2003-01-02 citing § 196-21 D links to the page of that
+    day, whose tooltip says the provision was not yet part of the article."""
+    out = Template("{% load office %}{{ value|cite_on:day }}").render(
+        Context({"value": "§ 196-21 D", "day": date(2003, 1, 2)})
+    )
+    m = re.fullmatch(r'<a class="law" href="([^"]+)" title="([^"]+)">§ 196-21 D</a>', out)
+    assert m, out
+    assert m.group(1) == "/law/?c=%C2%A7+196-21+D&amp;on=2003-01-02"
+    assert "was not part of the article on 2003-01-02" in html.unescape(m.group(2))
+    today = Template("{% load office %}{{ value|cite_on:day }}").render(
+        Context({"value": "§ 196-21 D", "day": None})
+    )
+    assert today == _render("§ 196-21 D")  # no day: today's law, as |cite

@@ -162,7 +162,11 @@ def test_snc_violation_rests_on_an_snc_finding(town: Town) -> None:
     det = next(d for d in run.in_snc)
     v = det.violation
     assert v.finding.kind == "snc" and v.finding.source == det
-    assert v.section == "§ 196-19 D" and det.establishment_id == f.theirs.pk
+    # 40 CFR 403.8(f)(2)(viii) and the provision broken: the copper limit of the facility's
+    # approval (DischargeLimit's authority, § 196-16 E by default), named on the finding too
+    assert v.section == "40 CFR 403.8(f)(2)(viii); § 196-16 E"
+    assert det.establishment_id == f.theirs.pk
+    assert v.finding.message.endswith("Provisions broken: § 196-16 E.")
 
 
 def test_yearly_list_and_annual_report(town: Town) -> None:

@@ -259,16 +259,13 @@ def settings_django(settings: Any) -> Any:
 
 
 def serve_now(town: Town, v: Any) -> Any:
-    """Record service today through ``perform`` as the pages do (no back-dating)."""
+    """Record service today through ``perform`` as the pages do (no back-dating): personal
+    service, complete on the day (certified mail would be served only on its delivery)."""
     return perform(
         v,
         "serve",
         town.u("clerk"),
-        {
-            "served_on": str(timezone.localdate()),
-            "service_method": "certified_mail",
-            "receipt_number": "7019 0002",
-        },
+        {"served_on": str(timezone.localdate()), "service_method": "personal"},
     )
 
 

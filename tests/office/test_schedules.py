@@ -150,7 +150,8 @@ def test_daily_clock_finding_then_violation_after_ninety_days_once(town: Town) -
     assert schedules.flag_missed_milestones(date(2026, 3, 2)) == (1, 0)
     assert schedules.flag_missed_milestones(date(2026, 3, 3)) == (0, 0)
     f = Finding.objects.get(kind="milestone_missed")
-    assert f.citation == "40 CFR 403.8(f)(2)(viii)(E)" and f.establishment == town.owner_restaurant
+    # the order's duty (40 CFR 403.8(f)(1)(iv)): not yet significant noncompliance
+    assert f.citation == "40 CFR 403.8(f)(1)(iv)" and f.establishment == town.owner_restaurant
     # day 90 after the date (2026-05-30) is on time; the violation comes the day after
     assert schedules.flag_missed_milestones(date(2026, 5, 30)) == (0, 0)
     assert schedules.flag_missed_milestones(date(2026, 5, 31)) == (0, 1)
@@ -158,11 +159,13 @@ def test_daily_clock_finding_then_violation_after_ninety_days_once(town: Town) -
     v = Violation.objects.get(finding=f)
     assert (v.kind, v.section, v.opened_by, v.state) == (
         "missed_milestone",
-        "§ 196-19 E(1)",
+        "40 CFR 403.8(f)(1)(iv)",
         None,
         "open",
     )
     assert v.observed_on == date(2026, 5, 31) and m.schedule.number in v.description
+    # the violation names the order that imposed the schedule, and SNC under (E)
+    assert "imposed by " in v.description and "40 CFR 403.8(f)(2)(viii)(E)" in v.description
 
 
 def test_a_milestone_completed_late_within_ninety_days_is_a_finding_not_a_violation(

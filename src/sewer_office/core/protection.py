@@ -62,6 +62,9 @@ PROTECTED: tuple[Protected, ...] = (
         "enforcement.Notice",
         fill_once=(
             "served_on",
+            "mailed_on",
+            "delivered_on",
+            "delivery_proof",
             "served_by_id",
             "service_method",
             "receipt_number",
@@ -74,6 +77,13 @@ PROTECTED: tuple[Protected, ...] = (
         bookkeeping=("updated_at",),
     ),
     Protected("enforcement.Cost"),
+    # the engineer's or Superintendent's § 196-19 D opinion that turns a review into a violation
+    Protected("findings.HarmOpinion"),
+    # § 196-21 A: a refusal of entry and the agencies' inspectors present, as recorded
+    Protected("inspections.EntryRefusal"),
+    Protected("inspections.AgencyInspector"),
+    # a fixed baseline of a meter (§ 196-15 SLUG), from the approval or a recorded decision
+    Protected("meters.MeterBaseline"),
     # signed reports' copies of record, their signatures and the office's reviews (CROMERR)
     Protected("reports.Report"),
     Protected("reports.Signature"),
@@ -92,6 +102,10 @@ PROTECTED: tuple[Protected, ...] = (
     Protected("billing.Payment"),
     Protected("billing.PaymentApplication"),
     Protected("billing.Refund"),
+    # what a billing run bills: the § 196-19 E(1)(d) decisions and § 196-19 J agreements
+    Protected("billing.SurchargeDecision"),
+    Protected("billing.SurchargeAgreement"),
+    Protected("billing.SurchargeEnding"),
 )
 
 _FUNCTION_SQL = f"""

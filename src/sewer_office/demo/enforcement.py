@@ -41,7 +41,9 @@ from typing import TYPE_CHECKING, Any
 
 from sewer_office.core.services import perform
 from sewer_office.enforcement import rules, services
+from sewer_office.enforcement.grounds import MEASURED_KINDS, NOT_VIOLATIONS
 from sewer_office.enforcement.models import Finding, Violation
+from sewer_office.findings.opinions import OPINION_STATUSES, record_opinion
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
@@ -75,7 +77,8 @@ class _Story:
         return self.anchor - timedelta(days=days_ago)
 
     def finding(self, est: Establishment, kind: str, citation: str, latest: date) -> Finding | None:
-        """The latest finding of ``kind`` citing ``citation`` observed by ``latest``, free."""
+        """The latest finding of ``kind`` citing ``citation`` observed by ``latest``, free, that
+        can be a violation (never a compliant, no-limit, inconclusive or abnormal-strength one)."""
         taken = Violation.objects.filter(finding__isnull=False).values("finding_id")
         return (
             Finding.objects.filter(
@@ -86,6 +89,7 @@ class _Story:
                 observed_at__lt=_at(latest + timedelta(days=1), 0),
             )
             .exclude(pk__in=taken)
+            .exclude(status__in=NOT_VIOLATIONS)
             .order_by("-observed_at", "-id")
             .first()
         )
@@ -100,9 +104,23 @@ class _Story:
         section: str,
         description: str,
     ) -> Violation:
-        """Open from Acme's finding of that kind when there is one, else by hand."""
+        """Open from Acme's finding of that kind when there is one, else by hand. A result
+        under review (§ 196-19 D) is a violation only once the Superintendent has recorded the
+        opinion that harm is likely, so the story records it first, as the office would."""
         found = self.finding(est, finding_kind, section, on)
         if found is not None:
+            if found.status in OPINION_STATUSES and found.kind in MEASURED_KINDS:
+                record_opinion(
+                    found,
+                    self.su,
+                    harm_likely=True,
+                    reasons=(
+                        f"{description}: at this concentration, against the flows of the "
+                        "receiving sewer and the plant's capacity, harm to the treatment "
+                        "process is likely."
+                    ),
+                    at=_at(on, 10),
+                )
             return services.open_from_finding(self.su, found, at=_at(on, 11))
         return services.open_violation(
             self.su,
@@ -122,10 +140,23 @@ class _Story:
         return perform(v, "issue_notice", self.su, data, at=_at(on, 9))
 
     def serve(self, v: Violation, on: date, method: str = "certified_mail") -> Violation:
-        data: dict[str, Any] = {"served_on": on, "service_method": method}
-        if method == "certified_mail":
-            data["receipt_number"] = f"7022 0410 0000 {v.pk:04d} {on:%m%d}"
-        return perform(v, "serve", self.clerk, data, at=_at(on, 15))
+        """Serve the current notice so that service completes on ``on``: in person that day,
+        or by certified mail mailed the day before (not before its issue) and its delivery on
+        ``on`` recorded from the return receipt — the clock runs from delivery (§ 196-22 A)."""
+        if method != "certified_mail":
+            data: dict[str, Any] = {"served_on": on, "service_method": method}
+            return perform(v, "serve", self.clerk, data, at=_at(on, 15))
+        notice = services.current_notice(v)
+        assert notice is not None
+        mailed = max(notice.issued_on, on - timedelta(days=1))
+        data = {
+            "served_on": mailed,
+            "service_method": method,
+            "receipt_number": f"7022 0410 0000 {v.pk:04d} {mailed:%m%d}",
+        }
+        v = perform(v, "serve", self.clerk, data, at=_at(mailed, 15))
+        delivery = {"delivered_on": on, "delivery_proof": "return_receipt"}
+        return perform(v, "record_delivery", self.clerk, delivery, at=_at(on, 16))
 
     def clocks(self, on: date) -> None:
         """The daily run (``sewer-use flag-overdue``) of ``on``, early in the morning."""
@@ -183,7 +214,7 @@ def _spanning_the_amount_change(s: _Story, est: Establishment) -> None:
     v = services.open_violation(
         s.inspector,
         kind="overdue_pumpout",
-        section="§ 196-19 F(2)",
+        section="§ 196-19 G",
         description="Grease interceptor not pumped out since the summer; grease at the outlet "
         "baffle and in the downstream manhole.",
         person=est.operator,
@@ -281,7 +312,7 @@ def _corrected_in_time(s: _Story, est: Establishment) -> None:
     v = services.open_violation(
         s.inspector,
         kind="overdue_pumpout",
-        section="§ 196-19 F(2)",
+        section="§ 196-19 G",
         description="Grease trap full at the routine check; last pump-out 7 months ago.",
         person=est.operator,
         establishment=est,
@@ -338,7 +369,7 @@ def _correction_rejected(s: _Story, est: Establishment) -> None:
     v = services.open_violation(
         s.inspector,
         kind="overdue_pumpout",
-        section="§ 196-19 F(2)",
+        section="§ 196-19 G",
         description="Grease interceptor lid rusted shut; not cleaned since installation.",
         person=est.operator,
         establishment=est,

@@ -1,6 +1,8 @@
 """API of the enforcement app: violations and notices, and the actions on a violation —
-issue, serve, report-correction, verify, escalate, refer, cost (and reject-correction,
-supersede, dismiss) — through the same services and workflow as the pages.
+issue, serve, record-delivery (certified mail), report-correction, verify, escalate, refer,
+cost (and reject-correction, supersede, dismiss) — through the same services and workflow as
+the pages. A violation's ``fines`` is the rule's count (the office's :func:`~.services.fines`),
+the same as ``sewer-use fines`` gives for the same dates.
 
 ``GET /api/enforcement/violations/`` takes the web list's filters (one filterset,
 :class:`~.filters.ViolationFilter`). An action answers the violation as it now is; a refusal
@@ -28,8 +30,8 @@ from sewer_office.core.services import perform
 from sewer_office.permits.models import IndustrialDischargeApproval
 from sewer_office.registry.models import Establishment, Person, Property
 
-from . import schedules, services
-from .choices import CostCategory, ImposedBy, ReferralKind, ServiceMethod
+from . import grounds, schedules, services
+from .choices import CostCategory, DeliveryProof, ImposedBy, ReferralKind, ServiceMethod
 from .filters import ScheduleFilter, ViolationFilter
 from .letters import notice_pdf
 from .models import (
@@ -48,6 +50,7 @@ from .workflow import WORKFLOW
 
 class NoticeSerializer(serializers.ModelSerializer[Notice]):
     superseded = serializers.SerializerMethodField()
+    service_text = serializers.CharField(read_only=True)
     letter = serializers.SerializerMethodField()
 
     class Meta:
@@ -74,6 +77,10 @@ class NoticeSerializer(serializers.ModelSerializer[Notice]):
             "served_on",
             "service_method",
             "receipt_number",
+            "mailed_on",
+            "delivered_on",
+            "delivery_proof",
+            "service_text",
             "email_consent",
             "nominal_deadline",
             "deadline",
@@ -100,6 +107,7 @@ class CorrectionSerializer(serializers.ModelSerializer[Correction]):
             "reported_on",
             "description",
             "verified_on",
+            "ceased_on",
             "rejected_on",
             "inspection",
             "decision_note",
@@ -129,6 +137,8 @@ class ViolationSerializer(serializers.ModelSerializer[Violation]):
     referrals = ReferralSerializer(many=True, read_only=True)
     fines = serializers.SerializerMethodField()
     available_actions = serializers.SerializerMethodField()
+    #: recorded before the rule of grounds and refused by it now (null when not)
+    would_now_be_refused = serializers.SerializerMethodField()
 
     class Meta:
         model = Violation
@@ -154,7 +164,12 @@ class ViolationSerializer(serializers.ModelSerializer[Violation]):
             "referrals",
             "fines",
             "available_actions",
+            "would_now_be_refused",
         )
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_would_now_be_refused(self, obj: Violation) -> str | None:
+        return grounds.refusal(obj.section, obj.finding)
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_fines(self, obj: Violation) -> dict[str, Any]:
@@ -167,7 +182,20 @@ class ViolationSerializer(serializers.ModelSerializer[Violation]):
         }
         if f.computation is not None:
             d = f.computation.as_dict()
-            out.update({k: d[k] for k in ("served", "deadline", "days", "daily", "citations")})
+            keys = (
+                "served",
+                "deadline",
+                "corrected",
+                "verified",
+                "notices",
+                "deadline_in_force",
+                "state",
+                "days",
+                "periods",
+                "daily",
+                "citations",
+            )
+            out.update({k: d[k] for k in keys})
         return out
 
     @extend_schema_field({"type": "array", "items": {"type": "string"}})
@@ -203,11 +231,20 @@ class IssueInput(serializers.Serializer[Any]):
 
 
 class ServeInput(serializers.Serializer[Any]):
-    served_on = serializers.DateField()
+    #: personal or e-mail: the day delivered or sent (service complete); certified mail: the
+    #: day mailed — the notice is served on the delivery recorded by ``record-delivery``
+    served_on = serializers.DateField(
+        help_text="personal/e-mail: the day delivered or sent; certified mail: the day mailed"
+    )
     service_method = serializers.ChoiceField(choices=ServiceMethod.choices)
     receipt_number = serializers.CharField(required=False)
     email_address = serializers.CharField(required=False)
     email_consent = serializers.BooleanField(required=False)
+
+
+class DeliveryInput(serializers.Serializer[Any]):
+    delivered_on = serializers.DateField()
+    delivery_proof = serializers.ChoiceField(choices=DeliveryProof.choices)
 
 
 class CorrectionInput(serializers.Serializer[Any]):
@@ -217,6 +254,7 @@ class CorrectionInput(serializers.Serializer[Any]):
 
 class VerifyInput(serializers.Serializer[Any]):
     verified_on = serializers.DateField()
+    ceased_on = serializers.DateField(required=False)
     inspection = serializers.IntegerField(required=False)
     note = serializers.CharField(required=False)
 
@@ -308,6 +346,13 @@ class ViolationViewSet(viewsets.ReadOnlyModelViewSet[Violation]):
     def serve(self, request: Request, pk: str | None = None) -> Response:
         """Record service of the current notice (clerk, Superintendent)."""
         return self._act(request, "serve")
+
+    @extend_schema(request=DeliveryInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"], url_path="record-delivery")
+    def record_delivery(self, request: Request, pk: str | None = None) -> Response:
+        """Record the delivery of a notice mailed by certified mail: the day on the return
+        receipt (or the carrier's record); service completes that day (§ 196-22 A)."""
+        return self._act(request, "record_delivery")
 
     @extend_schema(request=CorrectionInput, responses=ViolationSerializer)
     @action(detail=True, methods=["post"], url_path="report-correction")

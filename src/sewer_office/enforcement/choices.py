@@ -8,9 +8,22 @@ from django.db import models
 
 
 class ServiceMethod(models.TextChoices):
+    """How a notice is served, and when service completes (the period runs from that day):
+    personal service on the day of delivery; certified mail on the day of delivery shown by
+    the return receipt or the carrier's record, recorded in a second step (never the day of
+    mailing); e-mail, only where the person agreed to it in writing, on the day it is sent —
+    the agreement is what makes sending a delivery, so no later receipt is awaited."""
+
     PERSONAL = "personal", "Personal service"
     CERTIFIED_MAIL = "certified_mail", "Certified mail (return receipt)"
     EMAIL = "email", "E-mail (the person agreed to e-mail service)"
+
+
+class DeliveryProof(models.TextChoices):
+    """What shows the day a notice reached the person (service completes on that day)."""
+
+    RETURN_RECEIPT = "return_receipt", "Return receipt"
+    CARRIER_RECORD = "carrier_record", "The carrier's delivery record"
 
 
 class CostCategory(models.TextChoices):
@@ -65,14 +78,18 @@ FINDING_KINDS: dict[str, str] = {
     "snc": "significant_noncompliance",
 }
 
-#: The article's section a finding of a federal kind shows violated, when the finding cites the
-#: federal rule (40 CFR 403) rather than the article: an industrial discharge needs the
-#: engineer's written approval (§ 196-16 E), whose conditions carry its reports; a compliance
-#: schedule is imposed under the Superintendent's § 196-19 E(1) powers; significant
-#: noncompliance rests on the limits of § 196-19 D. Staff may name another when opening.
+#: The provision a finding of a federal kind shows violated, when the finding cites the federal
+#: rule (40 CFR 403) rather than the article: discharging with no approval in force breaks the
+#: duty of § 196-16 E (written approval); a report not received breaks the reporting duty that
+#: the approval's conditions impose under 40 CFR 403.12 (the finding's own paragraph, e.g.
+#: 403.12(e), is kept); a milestone missed breaks the order that imposed the compliance schedule
+#: (40 CFR 403.8(f)(1)(iv)); significant noncompliance is cited as 40 CFR 403.8(f)(2)(viii)
+#: together with the provisions broken, which the SNC finding names. A finding whose citation
+#: lies within the provision listed here keeps its own, more precise one. Staff may name
+#: another when opening.
 FINDING_SECTIONS: dict[str, str] = {
     "approval_expired": "§ 196-16 E",
-    "milestone_missed": "§ 196-19 E(1)",
-    "report_late": "§ 196-16 E",
-    "snc": "§ 196-19 D",
+    "milestone_missed": "40 CFR 403.8(f)(1)(iv)",
+    "report_late": "40 CFR 403.12",
+    "snc": "40 CFR 403.8(f)(2)(viii)",
 }

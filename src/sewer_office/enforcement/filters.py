@@ -18,6 +18,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.registry.models import Establishment, Person
 
+from . import grounds
 from .models import ComplianceSchedule, Violation
 from .states import OPEN_STATES, VIOLATION_STATE_CHOICES
 
@@ -73,6 +74,9 @@ class ViolationFilter(django_filters.FilterSet):
         field_name="person", label="Person responsible", widget=NamesSelect, choices=list
     )
     open = django_filters.BooleanFilter(method="filter_open", label="Open only")
+    refused = django_filters.BooleanFilter(
+        method="filter_refused", label="Would now be refused (no duty, or not a violation)"
+    )
 
     class Meta:
         model = Violation
@@ -94,6 +98,15 @@ class ViolationFilter(django_filters.FilterSet):
         self, qs: models.QuerySet[Any], name: str, value: bool | None
     ) -> models.QuerySet[Any]:
         return qs.filter(state__in=OPEN_STATES) if value else qs
+
+    def filter_refused(
+        self, qs: models.QuerySet[Any], name: str, value: bool | None
+    ) -> models.QuerySet[Any]:
+        """Recorded before the rule of grounds, and refused by it now (records unchanged)."""
+        if value is None:
+            return qs
+        refused = grounds.refused_violations(qs)
+        return refused if value else qs.exclude(pk__in=refused.values("pk"))
 
 
 class ScheduleFilter(django_filters.FilterSet):

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from sewer_office.registry.models import Establishment, Person, Property
 
-from .choices import CostCategory, ImposedBy, ReferralKind, ServiceMethod
+from .choices import CostCategory, DeliveryProof, ImposedBy, ReferralKind, ServiceMethod
 
 DATE = forms.DateInput(attrs={"type": "date"})
 
@@ -46,7 +46,14 @@ class SupersedeForm(IssueForm):
 
 
 class ServeForm(forms.Form):
-    served_on = forms.DateField(widget=DATE, initial=_today)
+    """Service: personal or e-mail complete on the day given; certified mail is mailed on the
+    day given and complete on the delivery recorded later (:class:`DeliveryForm`)."""
+
+    served_on = forms.DateField(
+        widget=DATE,
+        initial=_today,
+        label="Day delivered in person or e-mailed, or day mailed (certified mail)",
+    )
     service_method = forms.ChoiceField(choices=ServiceMethod.choices)
     receipt_number = forms.CharField(max_length=60, required=False)
     email_address = forms.CharField(max_length=200, required=False)
@@ -74,6 +81,13 @@ class ServeForm(forms.Form):
         return data
 
 
+class DeliveryForm(forms.Form):
+    """The day a mailed notice was delivered, and what shows it (§ 196-22 A)."""
+
+    delivered_on = forms.DateField(widget=DATE, initial=_today)
+    delivery_proof = forms.ChoiceField(choices=DeliveryProof.choices)
+
+
 class CorrectionForm(forms.Form):
     reported_on = forms.DateField(widget=DATE, initial=_today)
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
@@ -81,6 +95,13 @@ class CorrectionForm(forms.Form):
 
 class VerifyForm(forms.Form):
     verified_on = forms.DateField(widget=DATE, initial=_today)
+    ceased_on = forms.DateField(
+        widget=DATE,
+        required=False,
+        label="Day the violation ceased",
+        help_text="as the verification found it: the reported day (the default) when borne "
+        "out, or the day found on inspection; never after the verification (§ 196-22 B)",
+    )
     inspection = forms.IntegerField(
         required=False, help_text="id of the follow-up inspection, if the verification rests on one"
     )

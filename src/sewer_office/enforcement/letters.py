@@ -19,6 +19,13 @@ from .models import Notice
 Line = tuple[str, str]
 
 
+def _as_cited(text: str) -> str:
+    """A citation as the letter writes it: the article's as "Town Code § …", a federal
+    requirement (40 CFR …) as it stands — it is not part of the Town Code."""
+    parts = [p.strip() for p in text.split(";") if p.strip()]
+    return "; ".join(f"Town Code {p}" if p.startswith("§") else p for p in parts)
+
+
 def notice_lines(notice: Notice) -> list[Line]:
     v = notice.violation
     lines: list[Line] = [
@@ -37,7 +44,7 @@ def notice_lines(notice: Notice) -> list[Line]:
         lines.append(("text", v.property.address))
     lines += [
         ("gap", ""),
-        ("heading", f"{notice.response_label} (Town Code {notice.citation})"),
+        ("heading", f"{notice.response_label} ({_as_cited(notice.citation)})"),
     ]
     if notice.supersedes is not None:
         lines.append(
@@ -51,7 +58,7 @@ def notice_lines(notice: Notice) -> list[Line]:
         (
             "text",
             "Notice is hereby given under Town Code § 196-22 A that you are found to be "
-            f"violating Town Code {notice.section}.",
+            f"violating {_as_cited(notice.section)}.",
         ),
         ("text", f"Nature of the violation: {notice.nature}"),
     ]
@@ -70,21 +77,28 @@ def notice_lines(notice: Notice) -> list[Line]:
             lines.append(
                 (
                     "text",
-                    f"Served on {notice.served_on:%B %d, %Y} ({notice.get_service_method_display()}"
-                    + (f", receipt {notice.receipt_number}" if notice.receipt_number else "")
-                    + f"). Deadline: end of {notice.deadline:%A, %B %d, %Y}.",
+                    f"Service: {_service(notice)}. Deadline: end of "
+                    f"{notice.deadline:%A, %B %d, %Y}.",
+                )
+            )
+        elif notice.awaiting_delivery:
+            lines.append(
+                (
+                    "text",
+                    f"Service: {_service(notice)}. The period runs from the day of delivery "
+                    "shown by the return receipt.",
                 )
             )
         else:
             lines.append(("text", "Deadline: the period runs from the day of service."))
     if notice.daily_amount is not None:
         amount = (
-            f"a fine of USD {notice.daily_amount:,} per day for each violation (Town Code "
+            f"USD {notice.daily_amount:,} per day for each violation (Town Code "
             f"§ 122-20 Y; {notice.daily_amount_authority}, in force since "
             f"{notice.daily_amount_effective:%B %d, %Y})"
         )
     else:
-        amount = "the fine per day for each violation set in Town Code § 122-20 Y"
+        amount = "the amount set in Town Code § 122-20 Y per day for each violation"
     lines += [
         (
             "text",
@@ -107,6 +121,28 @@ def notice_lines(notice: Notice) -> list[Line]:
         ("text", "Superintendent"),
     ]
     return lines
+
+
+def _service(notice: Notice) -> str:
+    """How the notice was served, in the letter's words (dates written out)."""
+    receipt = f" no. {notice.receipt_number}" if notice.receipt_number else ""
+    if notice.mailed_on is not None:
+        mailed = f"mailed by certified mail{receipt} on {notice.mailed_on:%B %d, %Y}"
+        if notice.served_on is None:
+            return f"{mailed}, not yet delivered"
+        proof = notice.get_delivery_proof_display().lower() or "the carrier's record"
+        return f"{mailed}; delivered on {notice.served_on:%B %d, %Y} per {proof}"
+    assert notice.served_on is not None
+    if notice.service_method == "personal":
+        return f"served by personal delivery on {notice.served_on:%B %d, %Y}"
+    if notice.service_method == "email":
+        return (
+            f"served by e-mail on {notice.served_on:%B %d, %Y}, with your written agreement "
+            "to e-mail service"
+        )
+    return (
+        f"served on {notice.served_on:%B %d, %Y} ({notice.get_service_method_display()}{receipt})"
+    )
 
 
 STYLES = {"title": ("B", 13), "heading": ("B", 11), "text": ("", 10.5), "gap": ("", 4)}

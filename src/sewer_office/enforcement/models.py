@@ -19,6 +19,7 @@ the findings ledger may move, and then only :data:`FINDING_MODEL` and the import
 from __future__ import annotations
 
 import builtins
+from datetime import date
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -32,7 +33,7 @@ from sewer_office.core.models import ImmutableRecord, TimeStamped, WrittenOnce
 from sewer_office.core.workflow import Workflow
 from sewer_office.findings.models import FACILITY_PATHS, Finding
 
-from .choices import CostCategory, ImposedBy, ReferralKind, ServiceMethod
+from .choices import CostCategory, DeliveryProof, ImposedBy, ReferralKind, ServiceMethod
 
 __all__ = ["FACILITY_PATHS", "FINDING_MODEL", "Finding"]
 
@@ -150,8 +151,11 @@ class Violation(TimeStamped):
         return link("enforcement:detail", args=[self.pk])
 
 
-def _only_filling(obj: models.Model, allowed: frozenset[str], what: str) -> None:
-    """Refuse an update of a stored row unless it only fills ``allowed`` fields still empty."""
+def _only_filling(
+    obj: models.Model, allowed: frozenset[str], what: str, flags: frozenset[str] = frozenset()
+) -> None:
+    """Refuse an update of a stored row unless it only fills ``allowed`` fields still empty
+    (and sets ``flags``, booleans still False)."""
     stored = type(obj)._default_manager.filter(pk=obj.pk).values().first()
     if stored is None:
         return
@@ -162,6 +166,8 @@ def _only_filling(obj: models.Model, allowed: frozenset[str], what: str) -> None
         if old == new:
             continue
         if f.attname in allowed and old in (None, ""):
+            continue
+        if f.attname in flags and old is False:
             continue
         raise ImmutableRecord(f"{what} is never edited ({f.name} cannot change)")
 
@@ -196,7 +202,23 @@ class Notice(TimeStamped):
     )
     supersede_reason = models.TextField(blank=True)
     # --- service, recorded once ------------------------------------------------------------
+    #: The day service was complete and the period starts from: personal service, the day of
+    #: delivery; certified mail, the day of delivery on the return receipt (or the carrier's
+    #: record); e-mail with the person's written agreement, the day sent. Empty while a mailed
+    #: notice awaits its delivery: no deadline, no clock.
     served_on = models.DateField(null=True, blank=True)
+    mailed_on = models.DateField(
+        null=True, blank=True, help_text="certified mail: the day the notice was mailed"
+    )
+    delivered_on = models.DateField(
+        null=True, blank=True, help_text="the day the notice reached the person"
+    )
+    delivery_proof = models.CharField(
+        max_length=20,
+        choices=DeliveryProof.choices,
+        blank=True,
+        help_text="what shows the day of delivery",
+    )
     served_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -213,6 +235,9 @@ class Notice(TimeStamped):
     SERVICE_FIELDS: ClassVar[frozenset[str]] = frozenset(
         {
             "served_on",
+            "mailed_on",
+            "delivered_on",
+            "delivery_proof",
             "served_by_id",
             "service_method",
             "receipt_number",
@@ -248,12 +273,45 @@ class Notice(TimeStamped):
     def served(self) -> bool:
         return self.served_on is not None
 
+    @builtins.property
+    def awaiting_delivery(self) -> bool:
+        """Mailed by certified mail, its delivery not yet recorded: no clock runs."""
+        return self.mailed_on is not None and self.served_on is None
+
+    @builtins.property
+    def service_text(self) -> str:
+        """How and when the notice was served, as the page and the letter say it."""
+        receipt = f" no. {self.receipt_number}" if self.receipt_number else ""
+        if self.service_method == ServiceMethod.CERTIFIED_MAIL and self.mailed_on is not None:
+            mailed = f"mailed by certified mail{receipt} on {self.mailed_on:%Y-%m-%d}"
+            if self.served_on is None:
+                return f"{mailed}, not yet delivered (no correction period runs until delivery)"
+            proof = self.get_delivery_proof_display().lower() or "the carrier's record"
+            return f"{mailed}; delivered on {self.served_on:%Y-%m-%d} per {proof}"
+        if self.served_on is None:
+            return "not served"
+        if self.service_method == ServiceMethod.PERSONAL:
+            return f"served by personal delivery on {self.served_on:%Y-%m-%d}"
+        if self.service_method == ServiceMethod.EMAIL:
+            to = f" to {self.email_address}" if self.email_address else ""
+            return (
+                f"served by e-mail{to} on {self.served_on:%Y-%m-%d}, with the person's written "
+                "agreement to e-mail service"
+            )
+        # recorded before mailing and delivery were told apart: the day as recorded
+        return f"served on {self.served_on:%Y-%m-%d} ({self.get_service_method_display()}{receipt})"
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
+            # Service is filled once (the mailing, then the delivery); nothing else changes.
             # email_consent starts False: "filling" it means setting it once at service.
-            if not self.served:
-                raise ImmutableRecord("an issued notice is never edited: supersede it")
-            _only_filling(self, self.SERVICE_FIELDS | {"email_consent"}, "An issued notice")
+            stored = Notice.objects.filter(pk=self.pk).values("email_consent").first()
+            consent = (
+                frozenset({"email_consent"})
+                if stored and not stored["email_consent"]
+                else frozenset()
+            )
+            _only_filling(self, self.SERVICE_FIELDS, "An issued notice", consent)
         super().save(*args, **kwargs)
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
@@ -266,8 +324,12 @@ class Notice(TimeStamped):
 class Correction(models.Model):
     """The person's report that the violation is corrected, and the Town's verification.
 
-    Both days are kept: the fine runs to the day the Superintendent or a § 196-21 A inspector
-    verifies the correction (§ 196-22 B), not to the day it was reported.
+    Three days are kept: the report, the verification, and the day the violation ceased as the
+    verification found it (``ceased_on``: the reported day when the verification bears it out,
+    or another day found on inspection, never after the verification). The fine runs to the
+    day it ceased (§ 196-22 B): the Town's delay in verifying is not the offender's violation.
+    A verification recorded before ``ceased_on`` existed found no other day: it ceased on the
+    reported day (:attr:`ceased_day`).
     """
 
     violation = models.ForeignKey(Violation, on_delete=models.PROTECT, related_name="corrections")
@@ -281,6 +343,11 @@ class Correction(models.Model):
     reported_at = models.DateTimeField(default=timezone.now)
     description = models.TextField()
     verified_on = models.DateField(null=True, blank=True)
+    ceased_on = models.DateField(
+        null=True,
+        blank=True,
+        help_text="the day the violation ceased, as the verification found it",
+    )
     verified_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -305,6 +372,7 @@ class Correction(models.Model):
     DECISION_FIELDS: ClassVar[frozenset[str]] = frozenset(
         {
             "verified_on",
+            "ceased_on",
             "verified_by_id",
             "rejected_on",
             "rejected_by_id",
@@ -330,6 +398,13 @@ class Correction(models.Model):
     @builtins.property
     def pending(self) -> bool:
         return self.verified_on is None and self.rejected_on is None
+
+    @builtins.property
+    def ceased_day(self) -> date | None:
+        """The day the violation ceased as verified (None until verified)."""
+        if self.verified_on is None:
+            return None
+        return self.ceased_on or self.reported_on
 
     @builtins.property
     def gap_days(self) -> int | None:

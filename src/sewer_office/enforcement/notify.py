@@ -54,14 +54,15 @@ def correction_verified(v: Violation, event: AuditEvent) -> Due:
 
 def announce(violation: Violation, event: AuditEvent) -> None:
     """Tell the violator's representatives of a notice served or a correction verified."""
-    if event.action == "serve":
-        served = (
-            Notice.objects.filter(violation=violation, served_on__isnull=False)
+    if event.action in ("serve", "record_delivery"):
+        # certified mail: "serve" records the mailing, and the notice is served on delivery
+        latest = (
+            Notice.objects.filter(violation=violation, superseded_by__isnull=True)
             .select_related("violation")
             .order_by("-id")
             .first()
         )
-        if served is not None:
-            notify.announce(notice_served(served))
+        if latest is not None and latest.served_on is not None:
+            notify.announce(notice_served(latest))
     elif event.action == "verify":
         notify.announce(correction_verified(violation, event))

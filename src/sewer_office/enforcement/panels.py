@@ -86,10 +86,12 @@ def dashboard_panel(request: Any) -> Panel | None:
     in_force = Notice.objects.filter(superseded_by__isnull=True).select_related("violation__person")
     to_serve: list[Notice] = []
     if has_role(request.user, *SERVERS):
+        # with those mailed by certified mail whose delivery the clerk has still to record
+        # (one query: a mailed notice is not served until then)
         to_serve = list(
-            in_force.filter(served_on__isnull=True, violation__state="notice_issued").order_by(
-                "issued_on", "id"
-            )[:DASHBOARD_ROWS]
+            in_force.filter(
+                served_on__isnull=True, violation__state__in=("notice_issued", "mailed")
+            ).order_by("issued_on", "id")[:DASHBOARD_ROWS]
         )
     this_week = list(
         in_force.filter(
@@ -118,6 +120,7 @@ def dashboard_panel(request: Any) -> Panel | None:
             "total": sum(counts.values()),
             "counts": counts,
             "to_serve": to_serve,
+            "to_serve_count": counts.get("notice_issued", 0) + counts.get("mailed", 0),
             "this_week": this_week,
             "accruing": accruing,
             "to_verify": to_verify,

@@ -15,7 +15,13 @@ from typing import Any
 from django.conf import settings
 
 from sewer_office.core.errors import InvalidInput
-from sewer_rules.citations import CitationError, cite
+from sewer_rules.citations import (
+    Citation,
+    CitationError,
+    FederalCitation,
+    lies_within,
+    read_cited,
+)
 from sewer_rules.enforcement_guide import (
     EnforcementGuide,
     GuideError,
@@ -24,6 +30,7 @@ from sewer_rules.enforcement_guide import (
     load_guide,
     next_response,
 )
+from sewer_rules.federal.provisions import federal_subject
 from sewer_rules.ordinance.s196_22_penalties import (
     DAILY_AMOUNT,
     ClockError,
@@ -42,6 +49,7 @@ __all__ = [
     "FineComputation",
     "Response",
     "accrued_fines",
+    "lies_within",
     "procedure_for",
 ]
 
@@ -70,11 +78,27 @@ def kind_label(kind: str, day: date) -> str:
 
 
 def section(text: str, field: str = "section") -> str:
-    """``text`` as a citation of the article in the town's format, else InvalidInput."""
+    """``text`` as the provision(s) cited in the town's format, else InvalidInput: a citation of
+    the article, or a federal requirement the software knows (``40 CFR 403.12(e)``), several
+    joined by "; " (significant noncompliance and the provision broken)."""
     try:
-        return str(cite(text.strip()))
+        cited = read_cited(text)
+        for c in cited:
+            if isinstance(c, FederalCitation):
+                federal_subject(c)
     except CitationError as e:
-        raise InvalidInput({field: [f"{e} (write e.g. § 196-19 C(3))"]}) from None
+        raise InvalidInput(
+            {field: [f"{e} (write e.g. § 196-19 C(3) or 40 CFR 403.12(e))"]}
+        ) from None
+    return "; ".join(str(c) for c in cited)
+
+
+def _article(violated: str) -> Citation | None:
+    """The first citation of the article in a (possibly compound, possibly federal) section."""
+    try:
+        return next((c for c in read_cited(violated) if isinstance(c, Citation)), None)
+    except CitationError:
+        return None
 
 
 def is_damage(violated: str) -> bool:
@@ -84,7 +108,7 @@ def is_damage(violated: str) -> bool:
 
 def first(kind: str, violated: str, day: date) -> Response:
     try:
-        return first_response(guide(), kind, day, cite(violated))
+        return first_response(guide(), kind, day, _article(violated))
     except GuideError as e:
         raise InvalidInput({"kind": [str(e)]}) from None
 

@@ -37,8 +37,12 @@ from .models import ComplianceSchedule, Milestone, Notice, Violation
 from .services import open_violation
 from .states import SCHEDULERS
 
-#: The rule a missed milestone breaks, cited on its finding.
-MISSED_CITATION = "40 CFR 403.8(f)(2)(viii)(E)"
+#: The rule a missed milestone breaks, cited on its finding and its violation: the order that
+#: imposed the compliance schedule, under the Control Authority's power to require one
+#: (40 CFR 403.8(f)(1)(iv)). Only 90 days late does it become significant noncompliance
+#: (40 CFR 403.8(f)(2)(viii)(E)), which the violation's description says.
+MISSED_CITATION = "40 CFR 403.8(f)(1)(iv)"
+SNC_MILESTONE = "40 CFR 403.8(f)(2)(viii)(E)"
 LATE_DAYS = "snc.milestone_late_days"
 
 
@@ -255,8 +259,9 @@ def flag_missed_milestones(today: date | None = None) -> tuple[int, int]:
                     citation=MISSED_CITATION,
                     message=(
                         f"{m.schedule.number} milestone “{locked.description}” due "
-                        f"{locked.due_on}: not completed by its date (40 CFR 403.12(c); "
-                        f"{m.schedule.citation})."
+                        f"{locked.due_on}, imposed by {_order(m.schedule)}: not completed by "
+                        f"its date ({MISSED_CITATION}; progress reports, 40 CFR 403.12(c); "
+                        f"the requirement, {m.schedule.citation})."
                     ),
                     observed_at=_midnight(missed_on),
                     limit=str(locked.due_on),
@@ -274,17 +279,26 @@ def flag_missed_milestones(today: date | None = None) -> tuple[int, int]:
     return found, opened
 
 
+def _order(schedule: ComplianceSchedule) -> str:
+    """The order or notice that imposed ``schedule``, as a letter would name it."""
+    if schedule.notice is not None:
+        return f"{schedule.notice.number} ({schedule.notice.response_label})"
+    return f"compliance schedule {schedule.number}"
+
+
 def _open_late(milestone: Milestone, finding: Any, days: int, overdue: date) -> Violation:
+    """The violation of the order whose milestone is ``days`` late (40 CFR 403.8(f)(1)(iv)),
+    significant noncompliance under 40 CFR 403.8(f)(2)(viii)(E)."""
     schedule = milestone.schedule
     return open_violation(
         None,
         by_daily_job=True,
         kind="missed_milestone",
-        section="§ 196-19 E(1)",
+        section=MISSED_CITATION,
         description=(
-            f"{schedule.number}: milestone “{milestone.description}” due {milestone.due_on} "
-            f"not completed within {days} days of its date (by {overdue}): significant "
-            f"noncompliance, 40 CFR 403.8(f)(2)(viii)(E)."
+            f"{schedule.number}: milestone “{milestone.description}” due {milestone.due_on}, "
+            f"imposed by {_order(schedule)}, not completed within {days} days of its date (by "
+            f"{overdue}): significant noncompliance, {SNC_MILESTONE}."
         ),
         person=schedule.establishment.operator,
         establishment=schedule.establishment,

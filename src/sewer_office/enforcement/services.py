@@ -25,13 +25,14 @@ from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.inspections.models import Inspection
 
-from . import rules
+from . import grounds, rules
 from .choices import (
     FINDING_KINDS,
     FINDING_SECTIONS,
     REFERRAL_CITATIONS,
     RESPONSE_REFERRALS,
     ReferralKind,
+    ServiceMethod,
 )
 from .models import Correction, Cost, Finding, Notice, Referral, Violation
 from .states import COST_RECORDERS, OPEN_STATES, OPENERS
@@ -71,6 +72,8 @@ def open_violation(
     """Open a violation (by hand, or from ``finding``); § 196-20 is referred for arrest at once.
 
     The person "found to be violating" (§ 196-22 A), whom the notice will be served on.
+    Only under a provision that imposes a duty or prohibition, and from a finding only when it
+    is a violation (:mod:`.grounds`): anything else is refused, naming the section and why.
 
     One finding → at most one open violation: a second is refused with the first's number.
     ``by_daily_job`` (with no actor) is the daily run's: a milestone 90 days late becomes a
@@ -84,6 +87,8 @@ def open_violation(
             "Opening a violation: reserved to the Superintendent, the engineer and the "
             "Building Inspector (§ 196-22 A)."
         )
+    if finding is not None and (not_violation := grounds.finding_refusal(finding)) is not None:
+        raise Blocked(not_violation)  # a finding that is no violation: nothing to open
     day = _day(at)
     errors: dict[str, list[str]] = {}
     cited = ""
@@ -91,6 +96,10 @@ def open_violation(
         cited = rules.section(section)
     except InvalidInput as e:
         errors.update(e.errors)
+    else:
+        # only a provision that imposes a duty or prohibition can be violated (grounds)
+        if (no_duty := grounds.section_refusal(cited)) is not None:
+            errors["section"] = [no_duty]
     kinds = dict(rules.kind_choices(day))
     if kind not in kinds:
         errors["kind"] = [
@@ -213,10 +222,19 @@ def open_from_finding(
 
 def _violated_section(finding: Finding) -> str:
     """The article's section ``finding`` shows violated: its own citation when it cites the
-    article, else the section its federal kind rests on (:data:`FINDING_SECTIONS`)."""
+    article, else the section its federal kind rests on (:data:`FINDING_SECTIONS`). A compound
+    citation (a slug's "§ 196-15 SLUG; § 196-19 D(9)(d)") keeps the provisions that impose a
+    duty, not the definition beside them."""
+    parts = [p.strip() for p in finding.citation.split(";") if p.strip()]
+    duties = [p for p in parts if grounds.section_refusal(p) is None]
+    if len(parts) > 1 and duties and len(duties) < len(parts):
+        return "; ".join(duties)
     if finding.citation.startswith("§") or finding.kind not in FINDING_SECTIONS:
         return finding.citation
-    return FINDING_SECTIONS[finding.kind]
+    rests_on = FINDING_SECTIONS[finding.kind]
+    if rules.lies_within(finding.citation, rests_on):
+        return finding.citation  # e.g. the report's own 40 CFR 403.12(e), or SNC with its grounds
+    return rests_on
 
 
 # --- notices ------------------------------------------------------------------------------
@@ -281,6 +299,9 @@ def _create_notice(
 
 
 def guard_issue(violation: Violation, data: dict[str, Any]) -> str | None:
+    # a violation recorded before the rule of grounds is left as it was, but gets no notice
+    if (refused := grounds.refusal(violation.section, violation.finding)) is not None:
+        return f"No notice can be issued: {refused}"
     procedure = rules.procedure_for(violation.section)
     if not procedure.correction_clock:
         return procedure.message
@@ -309,31 +330,59 @@ def effect_supersede(violation: Violation, data: dict[str, Any], actor: Any, at:
 
 
 def effect_serve(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    """§ 196-22 A: the notice served on a recorded day by a recorded method; the deadline is
-    computed from that day (the period stated, the next business day) and stored with its basis."""
+    """§ 196-22 A: the notice served on a recorded day by a recorded method.
+
+    Personal service is complete on the day of delivery, e-mail service (only with the
+    person's written agreement) on the day sent: the deadline is computed from that day (the
+    period stated, the next business day) and stored with its basis, and the violation is
+    ``served``. Certified mail is complete only on delivery: the day given is the mailing day,
+    the notice is "mailed, not yet delivered" (state ``mailed``), no deadline is set and no
+    clock runs until :func:`effect_deliver` records the return receipt's day."""
     notice = current_notice(violation)
-    if notice is None or notice.served:
+    if notice is None or notice.served or notice.mailed_on is not None:
         raise Blocked("There is no issued notice awaiting service.")
-    served = data["served_on"]
-    if served < notice.issued_on:
+    day = data["served_on"]
+    if day < notice.issued_on:
         raise InvalidInput(
             {
                 "served_on": [
                     f"{notice.number} was issued on {notice.issued_on}: it cannot have been "
-                    f"served on {served}, before it existed."
+                    f"served on {day}, before it existed."
                 ]
             }
         )
-    if served > _day(at):
-        raise InvalidInput({"served_on": [f"{served} is in the future: record service once made."]})
-    notice.served_on = served
+    if day > _day(at):
+        raise InvalidInput({"served_on": [f"{day} is in the future: record service once made."]})
+    before = audit.snapshot(Notice.objects.get(pk=notice.pk))
     notice.served_by = actor
     notice.service_method = data["service_method"]
     notice.receipt_number = (data.get("receipt_number") or "").strip()
     notice.email_address = (data.get("email_address") or "").strip()
     notice.email_consent = bool(data.get("email_consent"))
+    if notice.service_method == ServiceMethod.CERTIFIED_MAIL:
+        notice.mailed_on = day
+        violation.state = "mailed"
+    else:
+        _complete_service(notice, day)
+        violation.state = "served"
+    notice.save()
+    audit.record(
+        actor=actor,
+        action="serve",
+        obj=notice,
+        before=before,
+        after=audit.snapshot(notice),
+        citation=notice.citation,
+        at=at,
+    )
+
+
+def _complete_service(notice: Notice, day: date) -> None:
+    """Service complete on ``day``: the period runs from it (§ 196-22 A)."""
+    notice.served_on = day
+    notice.delivered_on = day
     if notice.correction_clock and notice.period_days is not None:
-        clock = rules.deadline(served, notice.period_days)
+        clock = rules.deadline(day, notice.period_days)
         notice.nominal_deadline = clock.nominal
         notice.deadline = clock.deadline
         notice.deadline_basis = {
@@ -341,11 +390,36 @@ def effect_serve(violation: Violation, data: dict[str, Any], actor: Any, at: dat
             "minimum": rules.parameter_dict(clock.minimum),
             "rollover": rules.parameter_dict(clock.rollover),
         }
+
+
+def effect_deliver(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """§ 196-22 A: a notice mailed by certified mail is served on the day of delivery shown by
+    the return receipt (or the carrier's record), recorded by the clerk; the period runs from
+    that day, never from the mailing. Recorded once, like every fact of service."""
+    notice = current_notice(violation)
+    if notice is None or not notice.awaiting_delivery or notice.mailed_on is None:
+        raise Blocked("There is no mailed notice awaiting its delivery.")
+    delivered = data["delivered_on"]
+    if delivered < notice.mailed_on:
+        raise InvalidInput(
+            {
+                "delivered_on": [
+                    f"{notice.number} was mailed on {notice.mailed_on}: it cannot have been "
+                    f"delivered on {delivered}, before it was mailed."
+                ]
+            }
+        )
+    if delivered > _day(at):
+        raise InvalidInput(
+            {"delivered_on": [f"{delivered} is in the future: record delivery once made."]}
+        )
     before = audit.snapshot(Notice.objects.get(pk=notice.pk))
+    notice.delivery_proof = data["delivery_proof"]
+    _complete_service(notice, delivered)
     notice.save()
     audit.record(
         actor=actor,
-        action="serve",
+        action="record_delivery",
         obj=notice,
         before=before,
         after=audit.snapshot(notice),
@@ -424,7 +498,10 @@ def _decide(
 
 def effect_verify(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
     """§ 196-22 B: the correction verified "to the satisfaction of the Superintendent and/or
-    other authorized personnel as cited in § 196-21A"; the fine runs to this day."""
+    other authorized personnel as cited in § 196-21A". The verification finds the day the
+    violation ceased (``ceased_on``: the reported day, the default, when borne out, or another
+    day found on inspection — never after the verification, never before the violation was
+    found); the fine runs to that day, not to the verification."""
     correction = pending_correction(violation)
     if correction is None:
         raise Blocked("No reported correction awaits verification.")
@@ -440,6 +517,24 @@ def effect_verify(violation: Violation, data: dict[str, Any], actor: Any, at: da
         )
     if verified > _day(at):
         raise InvalidInput({"verified_on": [f"{verified} is in the future."]})
+    ceased = data.get("ceased_on") or correction.reported_on
+    if ceased > verified:
+        raise InvalidInput(
+            {
+                "ceased_on": [
+                    f"{ceased} is after the verification ({verified}): a verification finds "
+                    "only a correction already made."
+                ]
+            }
+        )
+    if ceased < violation.observed_on:
+        raise InvalidInput(
+            {
+                "ceased_on": [
+                    f"{ceased} is before the violation was found ({violation.observed_on})."
+                ]
+            }
+        )
     inspection = None
     if data.get("inspection"):
         inspection = Inspection.objects.filter(
@@ -455,6 +550,7 @@ def effect_verify(violation: Violation, data: dict[str, Any], actor: Any, at: da
         at,
         {
             "verified_on": verified,
+            "ceased_on": ceased,
             "verified_by": actor,
             "inspection": inspection,
             "decision_note": (data.get("note") or "").strip(),
@@ -504,6 +600,8 @@ def next_step(violation: Violation, day: date | None = None) -> rules.Response |
 
 
 def guard_escalate(violation: Violation, data: dict[str, Any]) -> str | None:
+    if (refused := grounds.refusal(violation.section, violation.finding)) is not None:
+        return f"No further notice or referral can be made: {refused}"
     if next_step(violation) is None:
         return (
             "The response guide names no further step for this violation: the matter rests "
@@ -679,26 +777,50 @@ class Fines:
 
 def clock_notice(violation: Violation) -> Notice | None:
     """The notice whose deadline starts the fine: the first served notice in force with a
-    correction clock. A second notice or order restarts the clock for the *escalation*, but
-    the violation has continued beyond the first time limit since its deadline (§ 196-22 B)."""
-    return next((n for n in notices_in_force(violation) if n.served and n.correction_clock), None)
+    correction clock (a superseded notice is replaced by the one that supersedes it)."""
+    return next(iter(_clock_notices(violation)), None)
+
+
+def _clock_notices(violation: Violation) -> list[Notice]:
+    """The served notices in force with a correction period, in the order served."""
+    served = [
+        n
+        for n in notices_in_force(violation)
+        if n.served_on is not None and n.correction_clock and n.period_days is not None
+    ]
+    return sorted(served, key=lambda n: (n.served_on, n.pk))
 
 
 def fines(violation: Violation, as_of: date | None = None) -> Fines:
-    """Accrued per violation, day by day at the amount in force each day (§ 196-22 B),
-    from the served notice, to the verified correction or ``as_of`` — subject to conviction."""
+    """Accrued per violation, day by day at the amount in force each day (§ 196-22 B) —
+    subject to conviction — by the rule :func:`~sewer_rules.ordinance.s196_22_penalties.
+    accrued_fines`: from the first served notice's deadline to the day the violation ceased as
+    its verification found it (or ``as_of`` while not verified by then), less the period each
+    later notice or order (a second notice, an administrative order) gives from the day after
+    its service through its own deadline. A notice mailed and not yet delivered is not served:
+    it starts nothing and suspends nothing."""
     as_of = as_of or timezone.localdate()
     procedure = rules.procedure_for(violation.section)
     if not procedure.correction_clock:
         return Fines(None, None, procedure.message)
-    notice = clock_notice(violation)
-    if notice is None or notice.served_on is None:
-        return Fines(None, None, "No notice served yet: the correction period has not started.")
-    verified = verified_correction(violation)
-    corrected = verified.verified_on if verified else None
-    if corrected is not None and corrected > as_of:
-        corrected = None
+    notices = _clock_notices(violation)
+    if not notices:
+        mailed = any(n.awaiting_delivery for n in notices_in_force(violation))
+        return Fines(
+            None,
+            None,
+            "The notice was mailed and its delivery is not yet recorded: the correction "
+            "period has not started (§ 196-22 A)."
+            if mailed
+            else "No notice served yet: the correction period has not started.",
+        )
+    notice, later = notices[0], notices[1:]
+    assert notice.served_on is not None
     day = max(as_of, notice.served_on)
+    verified = verified_correction(violation)
+    corrected = verified_on = None
+    if verified is not None and verified.verified_on is not None and verified.verified_on <= day:
+        corrected, verified_on = verified.ceased_day, verified.verified_on
     computation = rules.accrued_fines(
         notice.served_on,
         corrected,
@@ -706,6 +828,12 @@ def fines(violation: Violation, as_of: date | None = None) -> Fines:
         rules.params(),
         violation=violation.section,
         period_days=notice.period_days,
+        verified=verified_on,
+        later_notices=[
+            (n.served_on, n.period_days)
+            for n in later
+            if n.served_on is not None and n.served_on <= day
+        ],
     )
     unconfigured = ""
     if computation.total is None:
@@ -722,7 +850,9 @@ def advance_clocks(day: date | None = None, *, at: datetime | None = None) -> in
     Run daily by ``sewer-use flag-overdue``: a notice's deadline runs to the end of its last
     day, so a violation moves on the first day after it; each move writes its audit event
     (§ 196-22 B), and a violation moved once is no longer ``served``, so later runs add
-    nothing. Returns how many moved. ``at`` back-dates the events (loading a history, as
+    nothing. A notice mailed by certified mail and not yet delivered has no deadline (the
+    violation is ``mailed``, not ``served``): it is never moved. Returns how many moved. ``at``
+    back-dates the events (loading a history, as
     :func:`~sewer_office.core.services.perform` does); never taken from a request.
     """
     day = day or timezone.localdate()
@@ -803,4 +933,6 @@ def violation_summary(violation: Violation, today: date | None = None) -> dict[s
         "fines_accrued": None if f.total is None else str(f.total),
         "fines_status": fines_status,
         "fines_note": f.unconfigured,
+        # recorded before the rule of grounds and refused by it now (the record is unchanged)
+        "would_now_be_refused": grounds.refusal(violation.section, violation.finding),
     }

@@ -32,6 +32,7 @@ SCHEDULERS = frozenset({SUPERINTENDENT, ENGINEER})
 VIOLATION_STATES = (
     State("open", "Open — awaiting the first response"),
     State("notice_issued", "Notice issued — awaiting service"),
+    State("mailed", "Notice mailed by certified mail — not yet delivered"),
     State("served", "Notice served — correction period running"),
     State("fines_accruing", "Deadline passed uncorrected — fines accruing"),
     State("correction_reported", "Correction reported — awaiting verification"),

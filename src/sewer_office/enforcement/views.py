@@ -25,10 +25,16 @@ from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_input_errors, add_office_error
 from sewer_office.core.paging import page_of
 from sewer_office.core.services import perform
+from sewer_office.findings.opinions import (
+    OPINION_STATUSES,
+    current_opinion,
+    may_record_opinion,
+    record_opinion,
+)
 from sewer_office.permits.models import IndustrialDischargeApproval
 
 from . import forms as eforms
-from . import rules, schedules, services
+from . import grounds, rules, schedules, services
 from .filters import ScheduleFilter, ViolationFilter
 from .letters import notice_pdf
 from .models import ComplianceSchedule, Finding, Milestone, Notice, Violation
@@ -58,6 +64,7 @@ VIOLATION_COLUMNS = (
         "Fines accrued (USD)", lambda r: Decimal(r["fines_accrued"]) if r["fines_accrued"] else None
     ),
     Column("Fines", _key("fines_status")),
+    Column("Would now be refused", _key("would_now_be_refused")),
 )
 SCHEDULE_COLUMNS = (
     Column("Number", "number"),
@@ -134,6 +141,8 @@ def violation_list(request: HttpRequest) -> HttpResponse:
     if (download := export(request, rows, VIOLATION_COLUMNS, "violations")) is not None:
         return download
     page, query = page_of(request, qs)
+    # which listed violations the rule of grounds would now refuse (records unchanged)
+    listed = [(v, grounds.refusal(v.section, v.finding)) for v in page]
     counts = dict(
         base.filter(state__in=OPEN_STATES)
         .order_by()
@@ -154,6 +163,7 @@ def violation_list(request: HttpRequest) -> HttpResponse:
         {
             "filter": fs,
             "page": page,
+            "listed": listed,
             "query": query,
             "stages": stages,
             "this_week": this_week[:CARD_ROWS],
@@ -191,7 +201,8 @@ def steps(violation: Violation, today: date) -> list[Step]:
         )
     )
     verified = services.verified_correction(violation)
-    verified_on = None if verified is None else verified.verified_on
+    # the day the violation ceased, as its verification found it (§ 196-22 B)
+    ceased = None if verified is None else verified.ceased_day
     for n in violation.notices.all():
         sup = (
             f" (supersedes {n.supersedes.number}: {n.supersede_reason})"
@@ -201,10 +212,12 @@ def steps(violation: Violation, today: date) -> list[Step]:
         out.append(
             Step(n.issued_on, f"{n.response_label} issued, {n.number}", n.nature + sup, n.citation)
         )
+        if n.mailed_on:
+            out.append(Step(n.mailed_on, "Mailed by certified mail", n.service_text, n.citation))
         if n.served_on:
-            out.append(Step(n.served_on, "Served", n.get_service_method_display(), n.citation))
+            out.append(Step(n.served_on, "Served", n.service_text, n.citation))
         if n.deadline and not hasattr(n, "superseded_by"):
-            missed = n.deadline < today and (verified_on is None or verified_on > n.deadline)
+            missed = n.deadline < today and (ceased is None or ceased > n.deadline)
             out.append(
                 Step(
                     n.deadline,
@@ -221,6 +234,7 @@ def steps(violation: Violation, today: date) -> list[Step]:
                 Step(
                     c.verified_on,
                     "Correction verified",
+                    f"The violation ceased on {c.ceased_day:%Y-%m-%d}, as found; verified "
                     f"{c.gap_days} day(s) after the report. {c.decision_note}".strip(),
                     "§ 196-22 B",
                 )
@@ -339,18 +353,23 @@ def violation_open(request: HttpRequest) -> HttpResponse:
         except ValueError:
             raise Http404("no such finding") from None
         finding = get_object_or_404(Finding.objects.select_related("establishment"), pk=fid)
+    if finding is not None and request.method == "POST" and "opinion" in request.POST:
+        return _record_opinion(request, finding)
     if finding is not None and request.method == "POST":
         try:
             v = services.open_from_finding(request.user, finding)
         except OfficeError as e:
             messages.error(request, e.message)
             return render(
-                request, "enforcement/open.html", {"finding": finding}, status=e.status_code
+                request,
+                "enforcement/open.html",
+                _finding_context(request, finding),
+                status=e.status_code,
             )
         messages.success(request, f"{v.number} opened from finding #{finding.pk}.")
         return redirect(v.get_absolute_url())
     if finding is not None:
-        return render(request, "enforcement/open.html", {"finding": finding})
+        return render(request, "enforcement/open.html", _finding_context(request, finding))
     form = eforms.OpenForm(request.POST or None, kinds=rules.kind_choices(today))
     status = 200
     if request.method == "POST":
@@ -366,6 +385,41 @@ def violation_open(request: HttpRequest) -> HttpResponse:
                 messages.success(request, f"{v.number} opened.")
                 return redirect(v.get_absolute_url())
     return render(request, "enforcement/open.html", {"form": form}, status=status)
+
+
+def _finding_context(request: HttpRequest, finding: Finding) -> dict[str, Any]:
+    """The finding, whether it is a violation to open (and why not), and its opinion."""
+    return {
+        "finding": finding,
+        "refusal": grounds.finding_refusal(finding),
+        "opinion": current_opinion(finding),
+        "may_record_opinion": finding.status in OPINION_STATUSES
+        and may_record_opinion(request.user),
+    }
+
+
+def _record_opinion(request: HttpRequest, finding: Finding) -> HttpResponse:
+    """Record the engineer's/Superintendent's § 196-19 D opinion, then back to the finding."""
+    choice = request.POST.get("opinion", "")
+    try:
+        if choice not in ("harm_likely", "harm_not_likely"):
+            raise InvalidInput({"opinion": ["Say whether harm appears likely."]})
+        record_opinion(
+            finding,
+            request.user,
+            harm_likely=choice == "harm_likely",
+            reasons=request.POST.get("reasons", ""),
+        )
+    except OfficeError as e:
+        messages.error(request, e.message)
+        return render(
+            request,
+            "enforcement/open.html",
+            _finding_context(request, finding),
+            status=e.status_code,
+        )
+    messages.success(request, f"Opinion recorded on finding #{finding.pk}.")
+    return redirect(f"{request.path}?finding={finding.pk}")
 
 
 @office_view()

@@ -4,13 +4,15 @@
 
     open ──issue_notice (Superintendent, § 196-22 A)──▶ notice_issued
     notice_issued ──serve (clerk, Superintendent)──▶ served  (the clock starts the day after)
+                                                   └──▶ mailed  (certified mail: no clock yet)
+    mailed ──record_delivery (the return receipt's day)──▶ served
     served ──deadline passes uncorrected (sewer-use flag-overdue, § 196-22 B)──▶ fines_accruing
-    served / fines_accruing / referred ──report_correction (the person, or staff)──▶ correction_reported
+    mailed / served / fines_accruing / referred ──report_correction (the person, or staff)──▶ correction_reported
     correction_reported ──verify (Superintendent, § 196-21 A inspector)──▶ corrected
     correction_reported ──reject_correction──▶ back where it was
     fines_accruing / referred ──escalate (the guide's next step)──▶ notice_issued | referred
     any open state ──refer (§ 196-20, § 196-22 B, D)──▶ referred
-    notice_issued / served ──supersede_notice (a reason)──▶ notice_issued
+    notice_issued / mailed / served ──supersede_notice (a reason)──▶ notice_issued
     open / notice_issued ──dismiss (a reason)──▶ dismissed
 
 A violation of § 196-20 is opened directly as ``referred`` (for immediate arrest): it never
@@ -55,16 +57,31 @@ WORKFLOW = Workflow(
             "serve",
             "Record service of the notice",
             ("notice_issued",),
-            "served",
+            None,  # served, or mailed (certified mail) until its delivery is recorded
             "§ 196-22 A",
             roles=SERVERS,
             form=eforms.ServeForm,
             effect=services.effect_serve,
+            help="Personal service or e-mail (with the person's written agreement): the day "
+            "delivered or sent. Certified mail: the day mailed; record the delivery when the "
+            "return receipt comes back — the period runs from delivery.",
+        ),
+        Transition(
+            "record_delivery",
+            "Record delivery of the mailed notice",
+            ("mailed",),
+            "served",
+            "§ 196-22 A",
+            roles=SERVERS,
+            form=eforms.DeliveryForm,
+            effect=services.effect_deliver,
+            help="The day of delivery shown by the return receipt (or the carrier's record): "
+            "service is complete that day and the correction period runs from the day after.",
         ),
         Transition(
             "supersede_notice",
             "Supersede the notice",
-            ("notice_issued", "served"),
+            ("notice_issued", "mailed", "served"),
             "notice_issued",
             "§ 196-22 A",
             roles=ISSUERS,
@@ -77,7 +94,7 @@ WORKFLOW = Workflow(
         Transition(
             "report_correction",
             "Report the correction",
-            ("notice_issued", "served", "fines_accruing", "referred"),
+            ("notice_issued", "mailed", "served", "fines_accruing", "referred"),
             "correction_reported",
             "§ 196-22 A",
             roles=REPORTERS,
@@ -130,7 +147,7 @@ WORKFLOW = Workflow(
         Transition(
             "refer",
             "Refer",
-            ("open", "notice_issued", "served", "fines_accruing", "referred"),
+            ("open", "notice_issued", "mailed", "served", "fines_accruing", "referred"),
             "referred",
             "§ 196-22",
             roles=ISSUERS,

@@ -5,6 +5,6 @@ from __future__ import annotations
 
 from sewer_office.core.admin import register_read_only
 
-from .models import Finding
+from .models import Finding, HarmOpinion
 
-register_read_only(Finding)
+register_read_only(Finding, HarmOpinion)

@@ -20,6 +20,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
+from sewer_office.core.models import WrittenOnce
 from sewer_office.core.statuses import SEVERITY
 
 from .choices import FindingKind, ReviewState
@@ -145,3 +146,34 @@ class Finding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.status} ({self.citation})"
+
+
+class HarmOpinion(WrittenOnce):
+    """The engineer's or Superintendent's opinion on a finding under review (§ 196-19 D).
+
+    § 196-19 D forbids its wastes only "if it appears likely in the opinion of the
+    engineer/Superintendent" that they can do harm, and § 196-19 E leaves the response to the
+    Superintendent's judgment. A ``review`` result is therefore not yet a violation: it
+    becomes one when that opinion — harm likely, with the factors considered — is recorded
+    here, dated and audited. Opinions are never edited: a changed mind is a new opinion, and
+    the latest one stands.
+    """
+
+    finding = models.ForeignKey(Finding, on_delete=models.PROTECT, related_name="opinions")
+    harm_likely = models.BooleanField(
+        help_text="whether harm to the sewers, the treatment, the stream or life appears likely"
+    )
+    reasons = models.TextField(help_text="the factors considered (§ 196-19 D)")
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS = tuple(f"finding__{p}" for p in FACILITY_PATHS)
+
+    class Meta:
+        ordering = ("finding", "-recorded_at", "-id")
+
+    def __str__(self) -> str:
+        said = "harm likely" if self.harm_likely else "harm not likely"
+        return f"Opinion on finding #{self.finding_id}: {said} ({self.recorded_at:%Y-%m-%d})"

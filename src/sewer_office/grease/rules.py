@@ -21,6 +21,7 @@ from sewer_rules.findings import Check
 from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors import (
     CLEANING_INTERVAL,
     F2,
+    MAINTENANCE,
     PDI_DRAIN_MINUTES,
     CleaningStatus,
     GreaseSizingError,
@@ -31,9 +32,12 @@ from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors impo
 from sewer_rules.parameters import ParameterError, ParameterSet, load_jurisdiction
 
 CITATION = str(F2)
+#: The duty a pump-out gives effect to (maintenance of pretreatment), cited by overdue findings.
+MAINTENANCE_CITATION = str(MAINTENANCE)
 __all__ = [
     "CITATION",
     "CLEANING_INTERVAL",
+    "MAINTENANCE_CITATION",
     "PDI_DRAIN_MINUTES",
     "CleaningStatus",
     "SizingInput",

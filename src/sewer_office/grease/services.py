@@ -41,6 +41,7 @@ from .models import GreaseInterceptor, PumpOut, SizingCheck
 
 STAFF_ROLES = (SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR)
 CITATION = rules.CITATION
+MAINTENANCE_CITATION = rules.MAINTENANCE_CITATION
 #: Days ahead the dashboard lists pump-outs coming due.
 DUE_SOON_DAYS = 14
 
@@ -443,7 +444,9 @@ def interval_sentence(status: rules.CleaningStatus) -> str:
 
 
 def flag_overdue_pump_outs(today: date | None = None) -> int:
-    """Record a PUMP_OUT_OVERDUE finding for each interceptor overdue on ``today``.
+    """Record a PUMP_OUT_OVERDUE finding for each interceptor overdue on ``today``: the trap
+    not kept in effective operation, as § 196-19 G requires of pretreatment (§ 196-19 F(2)
+    asks only that it be accessible for cleaning).
 
     Once per interceptor per overdue period: the period is identified by its first overdue
     day (the due date + 1), stored as the finding's ``observed_at``, so running the command
@@ -479,7 +482,7 @@ def flag_overdue_pump_outs(today: date | None = None) -> int:
                 establishment=trap.establishment,
                 kind=FindingKind.PUMP_OUT_OVERDUE,
                 status=Status.REVIEW,
-                citation=CITATION,
+                citation=MAINTENANCE_CITATION,
                 message=message,
                 observed_at=observed,
                 limit=str(st.interval_days),
@@ -494,7 +497,7 @@ def flag_overdue_pump_outs(today: date | None = None) -> int:
                 obj=trap,
                 after={"finding": finding.pk, "days_overdue": st.days_overdue},
                 reason=message,
-                citation=CITATION,
+                citation=MAINTENANCE_CITATION,
             )
             count += 1
     return count

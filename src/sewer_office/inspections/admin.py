@@ -5,6 +5,12 @@ from __future__ import annotations
 
 from sewer_office.core.admin import register_read_only
 
-from .models import Inspection, InspectionAddendum, InspectionAnswer
+from .models import (
+    AgencyInspector,
+    EntryRefusal,
+    Inspection,
+    InspectionAddendum,
+    InspectionAnswer,
+)
 
-register_read_only(Inspection, InspectionAnswer, InspectionAddendum)
+register_read_only(Inspection, InspectionAnswer, InspectionAddendum, AgencyInspector, EntryRefusal)

@@ -21,10 +21,16 @@ from sewer_office.findings.services import findings_of
 from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.registry.models import Establishment, Property
 
-from . import services
-from .choices import Answer, InspectionKind
+from . import entry, services
+from .choices import Agency, Answer, InspectionKind
 from .filters import InspectionFilter
-from .models import Inspection, InspectionAddendum, InspectionAnswer
+from .models import (
+    AgencyInspector,
+    EntryRefusal,
+    Inspection,
+    InspectionAddendum,
+    InspectionAnswer,
+)
 from .report import report_pdf
 from .views import base_queryset
 
@@ -58,8 +64,30 @@ class AddendumSerializer(serializers.ModelSerializer[InspectionAddendum]):
         fields = ("id", "text", "by", "at")
 
 
+class AgencyInspectorSerializer(serializers.ModelSerializer[AgencyInspector]):
+    class Meta:
+        model = AgencyInspector
+        fields = ("id", "agency", "name", "credential", "recorded_at")
+
+
+class EntryRefusalSerializer(serializers.ModelSerializer[EntryRefusal]):
+    class Meta:
+        model = EntryRefusal
+        fields = (
+            "id",
+            "refused_by",
+            "refused_at",
+            "asked",
+            "credentials_shown",
+            "citation",
+            "recorded_at",
+        )
+
+
 class InspectionSerializer(serializers.ModelSerializer[Inspection]):
     kind = KindField(read_only=True)
+    agency_inspectors = AgencyInspectorSerializer(many=True, read_only=True)
+    refusals = EntryRefusalSerializer(many=True, read_only=True)
     inspector_name = serializers.SerializerMethodField()
     answers = AnswerSerializer(many=True, read_only=True)
     addenda = AddendumSerializer(many=True, read_only=True)
@@ -96,6 +124,8 @@ class InspectionSerializer(serializers.ModelSerializer[Inspection]):
             "findings",
             "photos",
             "addenda",
+            "agency_inspectors",
+            "refusals",
             "report",
         )
 
@@ -164,6 +194,19 @@ class AddendumInputSerializer(serializers.Serializer[Any]):
     text = serializers.CharField()
 
 
+class AgencyInput(serializers.Serializer[Any]):
+    agency = serializers.ChoiceField(choices=Agency.choices)
+    name = serializers.CharField(allow_blank=True)
+    credential = serializers.CharField(allow_blank=True)
+
+
+class RefusalInput(serializers.Serializer[Any]):
+    refused_by = serializers.CharField(allow_blank=True)
+    refused_at = serializers.DateTimeField()
+    asked = serializers.CharField(allow_blank=True)
+    credentials_shown = serializers.CharField(allow_blank=True)
+
+
 class PhotoSerializer(serializers.Serializer[Any]):
     photo = serializers.FileField(allow_empty_file=True)  # refused by the service, naming it
     title = serializers.CharField(required=False, allow_blank=True, default="")
@@ -178,7 +221,7 @@ class InspectionViewSet(viewsets.ReadOnlyModelViewSet[Inspection]):
 
     def get_queryset(self) -> Any:
         return services.visible_inspections(base_queryset(), self.request.user).prefetch_related(
-            "answers", "addenda__by", "samples"
+            "answers", "addenda__by", "samples", "agency_inspectors", "refusals"
         )
 
     def _done(self, inspection: Inspection, code: int = status.HTTP_200_OK) -> Response:
@@ -246,6 +289,28 @@ class InspectionViewSet(viewsets.ReadOnlyModelViewSet[Inspection]):
         services.add_photo(
             inspection, request.user, body.validated_data["photo"], body.validated_data["title"]
         )
+        return self._done(inspection, status.HTTP_201_CREATED)
+
+    @extend_schema(request=AgencyInput, responses={201: InspectionSerializer})
+    @action(detail=True, methods=["post"], url_path="agency-inspectors")
+    def agency_inspectors(self, request: Request, pk: str | None = None) -> Response:
+        """Record an EPA, DEC or County Health inspector taking part (§ 196-21 A)."""
+        inspection = self.get_object()
+        services.require_performer(request.user, "Recording another agency's inspector")
+        body = AgencyInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        entry.add_agency_inspector(inspection, request.user, **body.validated_data)
+        return self._done(inspection, status.HTTP_201_CREATED)
+
+    @extend_schema(request=RefusalInput, responses={201: InspectionSerializer})
+    @action(detail=True, methods=["post"])
+    def refusal(self, request: Request, pk: str | None = None) -> Response:
+        """Record a refusal of entry; its finding (§ 196-21 A) is what a violation opens from."""
+        inspection = self.get_object()
+        services.require_performer(request.user, "Recording a refusal of entry")
+        body = RefusalInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        entry.record_refusal(inspection, request.user, **body.validated_data)
         return self._done(inspection, status.HTTP_201_CREATED)
 
     @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})

@@ -23,3 +23,11 @@ class Answer(models.TextChoices):
     PASS = "pass", "Pass"
     FAIL = "fail", "Fail"
     NOT_APPLICABLE = "na", "Not applicable"
+
+
+class Agency(models.TextChoices):
+    """The agencies besides the Town whose inspectors § 196-21 A admits, bearing credentials."""
+
+    EPA = "epa", "Environmental Protection Agency"
+    DEC = "dec", "New York State Department of Environmental Conservation"
+    COUNTY_HEALTH = "county_health", "Dutchess County Department of Health"

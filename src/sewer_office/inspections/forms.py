@@ -13,7 +13,7 @@ from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.registry.models import Establishment, Property
 
 from .checklists import items
-from .choices import Answer, InspectionKind
+from .choices import Agency, Answer, InspectionKind
 from .models import Inspection
 from .services import PERFORMERS
 
@@ -185,3 +185,28 @@ class AddendumForm(forms.Form):
 
 class CancelForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class AgencyInspectorForm(forms.Form):
+    """An EPA, DEC or County Health inspector taking part (§ 196-21 A)."""
+
+    agency = forms.ChoiceField(choices=Agency.choices)
+    name = forms.CharField(max_length=120)
+    credential = forms.CharField(
+        max_length=120, help_text="the credential and identification shown (kind and number)"
+    )
+
+
+class RefusalForm(forms.Form):
+    """A refusal of entry (§ 196-21 A): who, when, what was asked, the credentials shown."""
+
+    refused_by = forms.CharField(max_length=160, help_text="name and capacity of who refused")
+    refused_at = forms.DateTimeField(widget=DateTimeInput())
+    asked = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="what was asked: entry to what, for inspection, measurement or sampling",
+    )
+    credentials_shown = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="the credentials and identification shown",
+    )

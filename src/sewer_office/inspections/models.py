@@ -4,7 +4,10 @@ An :class:`Inspection` is scheduled (or opened unscheduled), then completed by a
 who presented credentials (§ 196-21 A, B) with an answer to every checklist item, or
 cancelled with a reason. A completed inspection is never edited: its answers store the
 question and citation as they were asked, and later remarks are appended as
-:class:`InspectionAddendum` s, each audited.
+:class:`InspectionAddendum` s, each audited. Inspectors of EPA, DEC and the County Health
+Department who take part are recorded with their credentials (:class:`AgencyInspector`), and
+a refusal of entry (:class:`EntryRefusal`) is recorded with who refused, when, what was asked
+and the credentials shown.
 """
 
 from __future__ import annotations
@@ -16,10 +19,10 @@ from django.db import models
 from django.utils import timezone
 
 from sewer_office.core.links import link
-from sewer_office.core.models import TimeStamped
+from sewer_office.core.models import TimeStamped, WrittenOnce
 from sewer_office.findings.models import FACILITY_PATHS
 
-from .choices import Answer, InspectionKind, InspectionState
+from .choices import Agency, Answer, InspectionKind, InspectionState
 
 #: Outside users reach an inspection through its facility or its property.
 INSPECTION_PATHS = (*FACILITY_PATHS, "property__owner")
@@ -177,3 +180,61 @@ class InspectionAddendum(models.Model):
 
     def __str__(self) -> str:
         return f"Addendum to INSP-{self.inspection_id} ({self.at:%Y-%m-%d})"
+
+
+class AgencyInspector(WrittenOnce):
+    """An inspector of EPA, DEC or the County Health Department taking part (§ 196-21 A).
+
+    § 196-21 A admits "duly authorized employees of the Town and/or" those agencies "bearing
+    proper credentials and identification"; § 196-21 B (easements) admits the Town's staff
+    only, so an easement inspection records none. Written once, never edited.
+    """
+
+    inspection = models.ForeignKey(
+        Inspection, on_delete=models.PROTECT, related_name="agency_inspectors"
+    )
+    agency = models.CharField(max_length=20, choices=Agency.choices)
+    name = models.CharField(max_length=120)
+    credential = models.CharField(
+        max_length=120, help_text="the credential and identification shown (kind and number)"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS = tuple(f"inspection__{p}" for p in INSPECTION_PATHS)
+
+    class Meta:
+        ordering = ("inspection", "recorded_at", "id")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_agency_display()})"
+
+
+class EntryRefusal(WrittenOnce):
+    """A refusal to admit an inspector bearing credentials (a violation of § 196-21 A or B).
+
+    What a court will ask: who refused (name and capacity), when, what was asked (entry to
+    which part, for inspection, sampling or measurement), and which credentials were shown.
+    Written once, never edited; the finding it makes is what a violation is opened from.
+    """
+
+    inspection = models.ForeignKey(Inspection, on_delete=models.PROTECT, related_name="refusals")
+    refused_by = models.CharField(max_length=160, help_text="name and capacity of who refused")
+    refused_at = models.DateTimeField()
+    asked = models.TextField(help_text="what the inspector asked to enter or do, and why")
+    credentials_shown = models.TextField(help_text="the credentials and identification shown")
+    citation = models.CharField(max_length=20, help_text="§ 196-21 A, or B on an easement")
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS = tuple(f"inspection__{p}" for p in INSPECTION_PATHS)
+
+    class Meta:
+        ordering = ("inspection", "refused_at", "id")
+
+    def __str__(self) -> str:
+        return f"Entry refused by {self.refused_by} ({self.refused_at:%Y-%m-%d})"

@@ -76,6 +76,21 @@ def report_lines(inspection: Inspection) -> list[Line]:
         ),
         ("text", f"Started: {_when(i.started_at)}   Ended: {_when(i.ended_at)}"),
     ]
+    lines += [
+        (
+            "text",
+            f"With: {a.name}, {a.get_agency_display()}, credential {a.credential} (§ 196-21 A)",
+        )
+        for a in i.agency_inspectors.all()
+    ]
+    lines += [
+        (
+            "text",
+            f"Entry refused ({r.citation}) by {r.refused_by} at {_when(r.refused_at)}: asked "
+            f"{r.asked}; credentials shown: {r.credentials_shown}",
+        )
+        for r in i.refusals.all()
+    ]
     if i.notes:
         lines.append(("text", f"Purpose: {i.notes}"))
     if i.state == "cancelled":

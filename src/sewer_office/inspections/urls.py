@@ -14,5 +14,7 @@ urlpatterns: list[URLPattern] = [
     path("<int:pk>/cancel/", views.inspection_cancel, name="cancel"),
     path("<int:pk>/photos/", views.inspection_photo, name="photo"),
     path("<int:pk>/addenda/", views.inspection_addendum, name="addendum"),
+    path("<int:pk>/agency-inspectors/", views.inspection_agency, name="agency"),
+    path("<int:pk>/refusal/", views.inspection_refusal, name="refusal"),
     path("<int:pk>/report.pdf", views.inspection_report, name="report"),
 ]

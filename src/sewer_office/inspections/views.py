@@ -19,8 +19,8 @@ from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 from sewer_office.findings.services import findings_of
 
+from . import entry, services
 from . import forms as iforms
-from . import services
 from .choices import InspectionState
 from .filters import InspectionFilter
 from .models import Inspection
@@ -102,6 +102,12 @@ def _detail_context(request: HttpRequest, inspection: Inspection, **extra: Any) 
         "addendum_form": iforms.AddendumForm()
         if may and inspection.state == InspectionState.COMPLETED
         else None,
+        "agency_inspectors": inspection.agency_inspectors.all(),
+        "refusals": inspection.refusals.all(),
+        "agency_form": iforms.AgencyInspectorForm()
+        if may and scheduled and not inspection.on_easement
+        else None,
+        "refusal_form": iforms.RefusalForm() if may and scheduled else None,
     }
     context.update(extra)
     return context
@@ -249,6 +255,46 @@ def inspection_addendum(request: HttpRequest, pk: int) -> HttpResponse:
         pk,
         lambda i: services.add_addendum(i, request.user, request.POST.get("text", "")),
         "Addendum appended.",
+    )
+
+
+def _form_action(
+    request: HttpRequest, pk: int, form_class: Any, run: Any, done: str
+) -> HttpResponse:
+    """A POSTed form on a visible inspection: its fields checked, then the service run."""
+
+    def checked(inspection: Inspection) -> None:
+        form = form_class(request.POST)
+        if not form.is_valid():
+            raise InvalidInput({k: [str(m) for m in v] for k, v in form.errors.items()})
+        run(inspection, form.cleaned_data)
+
+    return _post_action(request, pk, checked, done)
+
+
+@require_POST
+@office_view(*services.PERFORMERS)
+def inspection_agency(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record an EPA, DEC or County Health inspector taking part (§ 196-21 A)."""
+    return _form_action(
+        request,
+        pk,
+        iforms.AgencyInspectorForm,
+        lambda i, d: entry.add_agency_inspector(i, request.user, **d),
+        "Agency inspector recorded.",
+    )
+
+
+@require_POST
+@office_view(*services.PERFORMERS)
+def inspection_refusal(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record a refusal of entry: a finding under § 196-21 A (or B), to open a violation from."""
+    return _form_action(
+        request,
+        pk,
+        iforms.RefusalForm,
+        lambda i, d: entry.record_refusal(i, request.user, **d),
+        "Refusal of entry recorded, with its finding (§ 196-21 A).",
     )
 
 

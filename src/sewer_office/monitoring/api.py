@@ -29,6 +29,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.api.parsers import JSONParser
 from sewer_office.core.errors import InvalidInput
 from sewer_office.findings.models import Finding
+from sewer_office.findings.opinions import record_opinion
 from sewer_office.findings.services import review_finding
 from sewer_office.registry.models import Establishment
 
@@ -150,6 +151,28 @@ class FindingViewSet(viewsets.ReadOnlyModelViewSet[Finding]):
             finding, request.user, body.validated_data["review"], body.validated_data["note"]
         )
         return Response(s.FindingSerializer(done).data)
+
+    @extend_schema(request=s.OpinionSerializer, responses={201: s.OpinionSerializer})
+    @action(detail=True, methods=["post"])
+    def opinion(self, request: Request, pk: str | None = None) -> Response:
+        """Record whether harm appears likely (§ 196-19 D): what makes a result under review a
+        violation to open (Superintendent or engineer)."""
+        finding = self.get_object()
+        body = s.OpinionSerializer(data=request.data)
+        if not body.is_valid():
+            raise InvalidInput({k: [str(m) for m in v] for k, v in body.errors.items()})
+        done = record_opinion(finding, request.user, **body.validated_data)
+        return Response(
+            {
+                "id": done.pk,
+                "finding": finding.pk,
+                "harm_likely": done.harm_likely,
+                "reasons": done.reasons,
+                "recorded_by": done.recorded_by.get_username(),
+                "recorded_at": done.recorded_at.isoformat(),
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
 
 @extend_schema(tags=TAGS)

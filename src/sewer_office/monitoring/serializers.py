@@ -212,5 +212,12 @@ class ReviewSerializer(serializers.Serializer[Any]):
     note = serializers.CharField(required=False, allow_blank=True, default="")
 
 
+class OpinionSerializer(serializers.Serializer[Any]):
+    """The engineer's/Superintendent's opinion on a finding under review (§ 196-19 D)."""
+
+    harm_likely = serializers.BooleanField()
+    reasons = serializers.CharField(allow_blank=True)
+
+
 class ApproveSerializer(serializers.Serializer[Any]):
     note = serializers.CharField(required=False, allow_blank=True, default="")

@@ -42,6 +42,7 @@ from sewer_office.monitoring.lab_import import params_in_force, permit_limits
 from sewer_office.monitoring.models import DischargeLimit, LabResult
 from sewer_office.permits.models import IndustrialDischargeApproval
 from sewer_office.registry.models import Establishment
+from sewer_rules.citations import CitationError, read_cited
 from sewer_rules.evaluation.engine import RULES
 from sewer_rules.evaluation.prepare import prepare
 from sewer_rules.federal import cfr403_siu, snc_inputs
@@ -608,9 +609,36 @@ def milestone_criteria(
     return out
 
 
+#: The provision a late report breaks (the approval's reporting condition), and a milestone
+#: missed by more than 90 days (the order imposing the compliance schedule).
+_REPORT_DUTY = "40 CFR 403.12"
+_SCHEDULE_DUTY = "40 CFR 403.8(f)(1)(iv)"
+
+
+def _snc_grounds(det: SNCDetermination) -> list[str]:
+    """The provisions broken that put the facility in significant noncompliance, in order
+    and once each: the authority of each limit exceeded (criteria A, B; the approval's
+    condition or the article's limit), the reporting duty of a report late (F), the order of a
+    milestone missed (E). A limit whose authority is not a citation is left out here (its text
+    stays in the finding's message)."""
+    grounds: list[str] = []
+    for d in det.determinations:
+        if d["snc"] and d.get("limit_authority"):
+            try:
+                grounds.append(str(read_cited(str(d["limit_authority"]))[0]))
+            except CitationError:
+                continue
+    if any(r["snc"] for r in det.reports):
+        grounds.append(_REPORT_DUTY)
+    if any(s["criterion"] == "E" for s in det.staff_criteria):
+        grounds.append(_SCHEDULE_DUTY)
+    return list(dict.fromkeys(grounds))
+
+
 def _open_snc_violation(actor: Any, det: SNCDetermination, at: datetime | None) -> Any:
     """The SNC finding of ``det`` and the violation opened from it (the guide's kind
-    ``significant_noncompliance``; the section the finding kind rests on, § 196-19 D)."""
+    ``significant_noncompliance``), citing 40 CFR 403.8(f)(2)(viii) and the first provision
+    broken; the finding's message names every provision broken."""
     letters = ", ".join(f"({c})" for c in det.criteria)
     counted = [
         f"{d['parameter']} {d['limit_type']} {d['limit']} {d['unit']}: {d['exceeding']} of "
@@ -623,15 +651,18 @@ def _open_snc_violation(actor: Any, det: SNCDetermination, at: datetime | None) 
         f"{r['report']} due {r['due']}: {r['days_late']} days late" for r in det.reports if r["snc"]
     ]
     late += [f"({s['criterion']}) {s['text']}" for s in det.staff_criteria]
+    grounds = _snc_grounds(det)
     finding = record_finding(
         source=det,
         establishment=det.establishment,
         kind=FindingKind.SNC,
         status=Status.PROHIBITED,
-        citation="40 CFR 403.8(f)(2)(viii)",
+        citation="; ".join(["40 CFR 403.8(f)(2)(viii)", *grounds[:1]]),
         message=(
             f"Significant noncompliance {det.period_start}..{det.period_end}: 40 CFR "
-            f"403.8(f)(2)(viii) {letters}. " + "; ".join(counted + late)
+            f"403.8(f)(2)(viii) {letters}. "
+            + "; ".join(counted + late)
+            + (f". Provisions broken: {', '.join(grounds)}." if grounds else "")
         ),
         observed_at=min(
             timezone.make_aware(datetime.combine(det.period_end, time(23, 59))),

@@ -2,16 +2,28 @@
 
 How the software reads § 196-22 A and B (INTERPRETATIONS.md, "Notices, correction and fines"):
 
-- A written notice of violation is served on date S. The offender has
-  ``notice.correction_days`` days (10): the correction deadline is S + 10 days, to the end of
-  that calendar day in town time.
-- Corrected on or before the deadline: no fine.
-- Not corrected by the deadline: each day after the deadline, up to and including the day the
-  Superintendent verifies the correction (or the as-of day, while it is not corrected), is one
-  day of continuing violation. Served 2026-01-05, deadline 2026-01-15, corrected 2026-01-20
-  → 5 days (16th–20th).
-- The fine is the sum over those days of ``fine.daily_amount`` (the § 122-20 Y amount) in
-  force on each day: a change of amount mid-violation applies from its effective date. A day
+- A written notice of violation is served on date S (personal service: the day of delivery;
+  certified mail: the day of delivery on the return receipt or the carrier's record, never the
+  day of mailing). It states a correction period of at least ``notice.correction_days`` (10):
+  the deadline is S + the period, counted from the day after service, to the end of that day
+  in town time, moved past a Saturday, Sunday or public holiday (N.Y. General Construction Law
+  §§ 24, 25-a; :mod:`sewer_rules.calendars`).
+- Each day after the deadline up to and including the day the violation *ceased* is one day
+  of continuing violation. Whoever verifies the correction (the Superintendent or a § 196-21 A
+  inspector) finds that day — the day reported when the verification bears it out, or another
+  day found on inspection — never later than the verification itself: the Town's delay in
+  verifying is not the offender's violation. A correction reported in time and verified later
+  carries no fine. Served 2026-01-05, deadline 2026-01-15, ceased 2026-01-18, verified
+  2026-01-25 → 3 days (16th–18th). While the day is not known, the count runs to the as-of day.
+- A later notice or order on the same violation (a second notice, an administrative order, a
+  compliance schedule), served on day L with its own period and deadline D_L (computed as for
+  any notice), binds the Town: the days from L + 1 through D_L are not counted; the days after
+  an earlier deadline up to and including L stay counted; the count resumes after D_L. One
+  served before the earlier deadline only extends it. Served 2026-01-05 (deadline 01-15), a
+  later notice of 30 days served 2026-02-02 (deadline 03-04), ceased 2026-03-10 → 18 days
+  (01-16 to 02-02) + 6 days (03-05 to 03-10) = 24 days.
+- The fine is the sum over the counted days of ``fine.daily_amount`` (the § 122-20 Y amount)
+  in force on each day: a change of amount mid-violation applies from its effective date. A day
   on which no amount is configured is reported as such, and the total is then not stated.
 - Each violation accrues separately (one computation per violation). The fine is *accrued,
   subject to conviction*: a court, not the software, convicts.
@@ -19,29 +31,51 @@ How the software reads § 196-22 A and B (INTERPRETATIONS.md, "Notices, correcti
   referred at once, never given a correction clock.
 
 Dates are calendar dates in the town's zone. Money is exact (``Decimal``) and rounded to cents,
-half-up, only at the end.
+half-up, only at the end. The records returned are in :mod:`.s196_22_computation`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from sewer_rules.calendars import NonBusinessDay, next_business_day
-from sewer_rules.citations import Citation, cite
+from sewer_rules.citations import Citation, FederalCitation, cite, read_cited
 from sewer_rules.parameters import ParameterSet, ParameterValue
 from sewer_rules.sections import implements
 
-CENT = Decimal("0.01")
+from .s196_22_computation import (
+    CENT,
+    FINE,
+    NOTICE,
+    Deadline,
+    FineComputation,
+    FineSegment,
+    Span,
+    counted_spans,
+    suspension,
+)
 
-NOTICE = cite("§ 196-22 A")
-FINE = cite("§ 196-22 B")
+__all__ = [
+    "CENT",
+    "FINE",
+    "NOTICE",
+    "Deadline",
+    "FineComputation",
+    "FineSegment",
+    "Span",
+]
+
 PROTECTION_FROM_DAMAGE = cite("§ 196-20")
 
 CORRECTION_DAYS = "notice.correction_days"
 ROLLOVER = "notice.deadline_rollover"
 DAILY_AMOUNT = "fine.daily_amount"
+#: Days a President or Governor appointed as public holidays (N.Y. Gen. Constr. Law § 24):
+#: an entry of value 1 on the day (the day after returns to 0).
+APPOINTED = "holiday.appointed"
 
 
 class ClockError(ValueError):
@@ -56,7 +90,7 @@ class NoCorrectionClock(ClockError):
 class Procedure:
     """What § 196-22 does with a violation of the cited provision."""
 
-    violated: Citation
+    violated: Citation | FederalCitation
     correction_clock: bool
     citation: Citation
     message: str
@@ -71,7 +105,7 @@ class Procedure:
 
 
 @implements("§ 196-22 A", "§ 196-20")
-def procedure_for(violated: Citation | str) -> Procedure:
+def procedure_for(violated: Citation | FederalCitation | str) -> Procedure:
     """Whether a violation of ``violated`` gets a written notice and a correction clock.
 
     § 196-22 A: "Any person found to be violating any provision of this article except
@@ -81,8 +115,15 @@ def procedure_for(violated: Citation | str) -> Procedure:
     § 196-20: "... Any person violating this provision shall be subject to immediate arrest
     under charge of disorderly conduct."  — so a § 196-20 violation is referred at once.
     """
-    cited = violated if isinstance(violated, Citation) else cite(violated)
-    if cited.section == PROTECTION_FROM_DAMAGE.section:
+    # A text may cite several provisions ("40 CFR 403.8(f)(2)(viii); § 196-19 D(2)"): the
+    # article's own decides (§ 196-20 or not); a federal requirement alone the Town enforces
+    # through the notice of § 196-22 A like any provision but § 196-20.
+    if isinstance(violated, str):
+        cited_all = read_cited(violated)
+        cited = next((c for c in cited_all if isinstance(c, Citation)), cited_all[0])
+    else:
+        cited = violated
+    if isinstance(cited, Citation) and cited.section == PROTECTION_FROM_DAMAGE.section:
         return Procedure(
             violated=cited,
             correction_clock=False,
@@ -104,174 +145,6 @@ def procedure_for(violated: Citation | str) -> Procedure:
             f"the daily fine of {FINE}"
         ),
     )
-
-
-@dataclass(frozen=True)
-class Deadline:
-    """The last day of a notice's correction period, and why it is that day.
-
-    ``period_days`` is the period stated in the notice; ``minimum`` the article's 10 days
-    (``notice.correction_days``); ``nominal`` the served day plus the period; ``deadline`` the
-    day the period really ends, after a Saturday, Sunday or public holiday moved it
-    (``moved_over``: the days passed over, with their reasons).
-    """
-
-    served: date
-    period_days: int
-    minimum: ParameterValue
-    rollover: ParameterValue
-    nominal: date
-    deadline: date
-    moved_over: tuple[NonBusinessDay, ...]
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "served": self.served.isoformat(),
-            "period_days": self.period_days,
-            "nominal_deadline": self.nominal.isoformat(),
-            "deadline": self.deadline.isoformat(),
-            "moved_over": [{"day": d.day.isoformat(), "reason": d.reason} for d in self.moved_over],
-        }
-
-
-@dataclass(frozen=True)
-class FineSegment:
-    """Consecutive days of continuing violation fined at one daily amount."""
-
-    first_day: date
-    last_day: date
-    days: int
-    daily_amount: ParameterValue
-
-    @property
-    def configured(self) -> bool:
-        return self.daily_amount.value is not None
-
-    @property
-    def amount(self) -> Decimal | None:
-        """``days × daily amount``, exact; None when no amount is configured for these days."""
-        if self.daily_amount.value is None:
-            return None
-        return self.daily_amount.value * self.days
-
-    def as_dict(self) -> dict[str, object]:
-        amount = self.amount
-        return {
-            "first_day": self.first_day.isoformat(),
-            "last_day": self.last_day.isoformat(),
-            "days": self.days,
-            "daily_amount": _money_text(self.daily_amount.value),
-            "configured": self.configured,
-            "effective": self.daily_amount.effective.isoformat(),
-            "authority": self.daily_amount.authority,
-            "amount": _money_text(amount),
-        }
-
-
-@dataclass(frozen=True)
-class FineComputation:
-    """The correction clock of one notice and the fine accrued on it as of a day."""
-
-    served: date
-    corrected: date | None
-    as_of: date
-    correction_days: ParameterValue
-    clock: Deadline
-    deadline: date
-    days: int
-    segments: tuple[FineSegment, ...]
-    total: Decimal | None
-    citations: tuple[Citation, ...]
-    jurisdiction: str
-
-    @property
-    def first_day(self) -> date | None:
-        return self.segments[0].first_day if self.segments else None
-
-    @property
-    def last_day(self) -> date | None:
-        return self.segments[-1].last_day if self.segments else None
-
-    @property
-    def unconfigured_days(self) -> int:
-        return sum(s.days for s in self.segments if not s.configured)
-
-    @property
-    def configured_subtotal(self) -> Decimal:
-        """The part of the fine on days whose amount is configured, to the cent."""
-        exact = sum((s.amount for s in self.segments if s.amount is not None), Decimal(0))
-        return exact.quantize(CENT, rounding=ROUND_HALF_UP)
-
-    @property
-    def state(self) -> str:
-        """``corrected_in_time``, ``within_correction_period``, ``corrected_late``, ``continuing``."""
-        if self.corrected is not None:
-            return "corrected_in_time" if self.corrected <= self.deadline else "corrected_late"
-        return "within_correction_period" if self.as_of <= self.deadline else "continuing"
-
-    @property
-    def summary(self) -> str:
-        state = self.state
-        if state == "corrected_in_time":
-            return (
-                f"corrected on {self.corrected}, on or before the deadline {self.deadline}: "
-                f"no fine ({NOTICE})"
-            )
-        if state == "within_correction_period":
-            return (
-                f"not corrected as of {self.as_of}; the correction period runs to the end of "
-                f"{self.deadline}: no fine so far ({NOTICE})"
-            )
-        span = f"{self.days} day{'s' if self.days != 1 else ''} of continuing violation " + (
-            f"({self.first_day} to {self.last_day})"
-        )
-        if state == "corrected_late":
-            head = f"corrected on {self.corrected}, after the deadline {self.deadline}: {span}"
-        else:
-            head = (
-                f"not corrected as of {self.as_of}, deadline {self.deadline} passed: {span}, "
-                "and a further day accrues each day until the correction is verified"
-            )
-        if self.total is None:
-            return (
-                f"{head}; the daily amount (§ 122-20 Y) is not configured for "
-                f"{self.unconfigured_days} of those days, so the fine cannot be stated ({FINE})"
-            )
-        return f"{head}; fine accrued USD {self.total:,} subject to conviction ({FINE})"
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "jurisdiction": self.jurisdiction,
-            "served": self.served.isoformat(),
-            "corrected": self.corrected.isoformat() if self.corrected else None,
-            "as_of": self.as_of.isoformat(),
-            "correction_days": {
-                "name": self.correction_days.name,
-                "value": str(self.correction_days.value),
-                "effective": self.correction_days.effective.isoformat(),
-                "authority": self.correction_days.authority,
-                "reference": self.correction_days.reference,
-            },
-            "period_days": self.clock.period_days,
-            "nominal_deadline": self.clock.nominal.isoformat(),
-            "deadline": self.deadline.isoformat(),
-            "deadline_moved_over": [
-                {"day": d.day.isoformat(), "reason": d.reason} for d in self.clock.moved_over
-            ],
-            "state": self.state,
-            "days": self.days,
-            "first_day": self.first_day.isoformat() if self.first_day else None,
-            "last_day": self.last_day.isoformat() if self.last_day else None,
-            "segments": [s.as_dict() for s in self.segments],
-            "daily": [s.as_dict() for s in self.segments],
-            "unconfigured_days": self.unconfigured_days,
-            "configured_subtotal": str(self.configured_subtotal),
-            "total": _money_text(self.total),
-            "currency": "USD",
-            "subject_to_conviction": True,
-            "citations": [str(c) for c in self.citations],
-            "summary": self.summary,
-        }
 
 
 @implements("§ 196-22 A")
@@ -308,7 +181,7 @@ def notice_deadline(served: date, params: ParameterSet, period_days: int | None 
     nominal = served + timedelta(days=period)
     deadline, moved = nominal, tuple[NonBusinessDay, ...]()
     if rollover.value:
-        deadline, moved = next_business_day(nominal, params.holidays)
+        deadline, moved = next_business_day(nominal, params.holidays, appointed_holidays(params))
     return Deadline(served, period, minimum, rollover, nominal, deadline, moved)
 
 
@@ -316,6 +189,13 @@ def correction_deadline(served: date, params: ParameterSet) -> tuple[date, Param
     """The deadline of a notice stating the article's own period (see :func:`notice_deadline`)."""
     d = notice_deadline(served, params)
     return d.deadline, d.minimum
+
+
+def appointed_holidays(params: ParameterSet) -> Mapping[date, str]:
+    """The days a President or Governor appointed (``holiday.appointed``), date → authority."""
+    if APPOINTED not in params.parameters:
+        return {}
+    return {v.effective: v.authority for v in params.parameter(APPOINTED).values if v.value == 1}
 
 
 @implements("§ 196-22 B")
@@ -327,6 +207,8 @@ def accrued_fines(
     *,
     violation: Citation | str | None = None,
     period_days: int | None = None,
+    verified: date | None = None,
+    later_notices: Sequence[tuple[date, int | None]] = (),
 ) -> FineComputation:
     """The days of continuing violation after a notice and the daily fine accrued on them.
 
@@ -337,33 +219,26 @@ def accrued_fines(
     satisfaction of the Superintendent and/or other authorized personnel as cited in
     § 196-21A."
 
-    Days counted: from the day after the deadline to the correction day inclusive (``corrected``:
-    the day the Superintendent verified it), or to ``as_of`` inclusive while not corrected.
-    Each day is fined at the ``fine.daily_amount`` in force on that day. ``violation``, when
+    ``corrected``: the day the violation ceased, as the verification found it (None while not
+    known: the count runs to ``as_of``); ``verified``: the day of that verification, not before
+    ``corrected`` nor after ``as_of``. ``later_notices``: (day served, period stated or None for
+    the article's) of each later notice or order on the same violation, in order; each takes
+    the day after its service through its own deadline out of the count. Days counted: after
+    the first notice's deadline, up to ``corrected`` (or ``as_of``) inclusive, less those
+    periods; each fined at the ``fine.daily_amount`` in force on that day. ``violation``, when
     given, is the provision violated: a § 196-20 violation raises :class:`NoCorrectionClock`.
-    ``period_days`` is the correction period stated in the notice (:func:`notice_deadline`).
+    ``period_days`` is the first notice's period (:func:`notice_deadline`).
     """
     if violation is not None:
         procedure = procedure_for(violation)
         if not procedure.correction_clock:
             raise NoCorrectionClock(procedure.message)
-    if as_of < served:
-        raise ClockError(f"the as-of date {as_of} is before the notice was served ({served})")
-    if corrected is not None:
-        if corrected < served:
-            raise ClockError(
-                f"the correction date {corrected} is before the notice was served ({served})"
-            )
-        if corrected > as_of:
-            raise ClockError(
-                f"the correction date {corrected} is after the as-of date {as_of}: a correction "
-                "is known only once the Superintendent has verified it"
-            )
+    _check_days(served, corrected, verified, as_of)
     clock = notice_deadline(served, params, period_days)
-    deadline = clock.deadline
-    last = corrected if corrected is not None else as_of
-    first = deadline + timedelta(days=1)
-    segments = _segments(first, last, params) if last >= first else ()
+    later = _later(served, as_of, later_notices, params)
+    end = corrected if corrected is not None else as_of
+    spans = counted_spans(clock.deadline, end, [suspension(n) for n in later])
+    segments = tuple(seg for span in spans for seg in _segments(span.first, span.last, params))
     days = sum(s.days for s in segments)
     total: Decimal | None
     if all(s.configured for s in segments):
@@ -377,13 +252,70 @@ def accrued_fines(
         as_of=as_of,
         correction_days=clock.minimum,
         clock=clock,
-        deadline=deadline,
+        deadline=clock.deadline,
         days=days,
         segments=segments,
         total=total,
         citations=(NOTICE, FINE),
         jurisdiction=params.jurisdiction,
+        verified=verified,
+        later=later,
+        spans=spans,
     )
+
+
+def _check_days(served: date, corrected: date | None, verified: date | None, as_of: date) -> None:
+    """Dates that can describe a notice, the day the violation ceased and its verification.
+
+    The day it ceased may precede the service (the person corrected before the notice reached
+    it: no fine); it is known only once verified, so never after the verification or the
+    as-of day.
+    """
+    if as_of < served:
+        raise ClockError(f"the as-of date {as_of} is before the notice was served ({served})")
+    if verified is not None:
+        if corrected is None:
+            raise ClockError(
+                f"a verification on {verified} finds the day the violation ceased: give that day"
+            )
+        if verified < corrected:
+            raise ClockError(
+                f"the verification on {verified} is before the day the violation ceased "
+                f"({corrected}): the correction cannot be found before it was made"
+            )
+        if verified > as_of:
+            raise ClockError(f"the verification on {verified} is after the as-of date {as_of}")
+    if corrected is not None and corrected > as_of:
+        raise ClockError(
+            f"the day the violation ceased ({corrected}) is after the as-of date {as_of}: it is "
+            "known only once the correction has been verified"
+        )
+
+
+def _later(
+    served: date,
+    as_of: date,
+    later_notices: Sequence[tuple[date, int | None]],
+    params: ParameterSet,
+) -> tuple[Deadline, ...]:
+    """The later notices' clocks, checked: in order, after the first service, by ``as_of``."""
+    out: list[Deadline] = []
+    previous = served
+    for n, (day, period) in enumerate(later_notices, 1):
+        if day < served:
+            raise ClockError(
+                f"later notice {n} (served {day}) is before the first notice was served ({served})"
+            )
+        if day < previous:
+            raise ClockError(
+                f"later notice {n} (served {day}) is before the notice listed before it "
+                f"({previous}): list the later notices in the order they were served"
+            )
+        if day > as_of:
+            raise ClockError(f"later notice {n} (served {day}) is after the as-of date {as_of}")
+        out.append(notice_deadline(day, params, period))
+        previous = day
+    return tuple(out)
 
 
 def _segments(first: date, last: date, params: ParameterSet) -> tuple[FineSegment, ...]:
@@ -400,9 +332,3 @@ def _segments(first: date, last: date, params: ParameterSet) -> tuple[FineSegmen
         )
         for start, end in zip(starts, ends, strict=True)
     )
-
-
-def _money_text(amount: Decimal | None) -> str | None:
-    if amount is None:
-        return None
-    return str(amount.quantize(CENT, rounding=ROUND_HALF_UP))

@@ -60,6 +60,16 @@ def cite(value: Any) -> SafeString:
     return link_citations(value)
 
 
+@register.filter
+def cite_on(value: Any, day: Any) -> SafeString:
+    """:func:`cite` as of a determination's day: ``{{ f.citation|cite_on:f.observed_at }}``
+    links to the law page of that day (``/law/?c=…&on=…``) with the words then in force, so a
+    past finding is read against the law it was made under."""
+    if isinstance(day, datetime):
+        day = timezone.localdate(day) if timezone.is_aware(day) else day.date()
+    return link_citations(value, day if isinstance(day, date) else None)
+
+
 def _badge_html(code: str, label: str, tone: str, citation: str) -> SafeString:
     """``<span class="badge tone-…">label</span>``, the code (and citation) on hover.
 

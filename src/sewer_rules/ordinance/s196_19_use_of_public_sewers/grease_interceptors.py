@@ -38,7 +38,10 @@ What is formalized here, and what is not:
   (found by inspection).
 - **Cleaning frequency is a town choice, not the law**: the article sets no pump-out interval.
   ``grease_interceptor.cleaning_interval_days`` is null (not configured) for Wappinger and 90
-  days in the demo, as an EXAMPLE; an establishment's approval may set its own.
+  days in the demo, as an EXAMPLE; an establishment's approval may set its own. The duty a
+  pump-out gives effect to is § 196-19 G ("preliminary treatment ... shall be maintained
+  continuously in satisfactory and effective operation by the owner"), so the clock cites G:
+  F(2) asks only that traps be accessible for cleaning.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ from sewer_rules.sections import implements
 from sewer_rules.units import format_decimal, fraction_to_decimal, registry
 
 F2 = cite("§ 196-19 F(2)")
+MAINTENANCE = cite("§ 196-19 G")
 SIZING_METHOD = "grease_interceptor.sizing_method"
 CLEANING_INTERVAL = "grease_interceptor.cleaning_interval_days"
 
@@ -356,11 +360,12 @@ class CleaningStatus:
             "last_pump_out": None if self.last_pump_out is None else self.last_pump_out.isoformat(),
             "next_due": None if self.next_due is None else self.next_due.isoformat(),
             "days_overdue": self.days_overdue,
-            "citation": str(F2),
+            "citation": str(MAINTENANCE),
             "message": self.message,
         }
 
 
+@implements("§ 196-19 G")
 def cleaning_status(
     pump_outs: Iterable[date | PumpOut],
     params: ParameterSet,
@@ -373,7 +378,8 @@ def cleaning_status(
 
     The interval is the establishment's own (``interval_days``, e.g. set in its approval) or
     else ``grease_interceptor.cleaning_interval_days`` in force on ``as_of`` — a town choice,
-    since § 196-19 F(2) sets no frequency. The clock runs from the last pump-out on or before
+    since § 196-19 F(2) sets no frequency; keeping the trap pumped is the maintenance
+    § 196-19 G requires of pretreatment. The clock runs from the last pump-out on or before
     ``as_of`` (later records are ignored, so a past day can be replayed), else from
     ``installed``. Next due = that day + interval; overdue from the day after.
     """
@@ -397,8 +403,9 @@ def cleaning_status(
                 None,
                 0,
                 f"no pump-out interval is configured ({CLEANING_INTERVAL} since "
-                f"{parameter.effective}); {F2} requires traps to be accessible for cleaning but "
-                "sets no frequency: the town's choice is not recorded",
+                f"{parameter.effective}); {F2} requires traps to be accessible for cleaning and "
+                f"{MAINTENANCE} maintained, but neither sets a frequency: the town's choice is "
+                "not recorded",
                 parameter,
             )
         interval = int(parameter.value)
@@ -434,6 +441,6 @@ def cleaning_status(
         due,
         max(late, 0),
         f"{what} {start.isoformat()} + {interval} days = {due.isoformat()}: {text} "
-        f"(interval: {basis}; a town choice under {F2})",
+        f"(interval: {basis}; a town choice under {MAINTENANCE})",
         parameter,
     )
