@@ -50,7 +50,7 @@ For each input five things run:
 Each child is timed from start to exit (wall clock), its peak resident memory and CPU seconds
 (user + system) taken from the kernel's accounting of that child (``os.wait4``). We print the
 median and the spread (min–max) of the runs, and the ratio of the medians. The machine may be
-shared: quote medians and ratios. Never run by the tests; its output is the README's figure.
+shared: quote medians and ratios. Never run by the tests; its output is the figure quoted in the README and docs/performance.md.
 """
 
 from __future__ import annotations

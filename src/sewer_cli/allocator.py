@@ -6,7 +6,7 @@ column asks for, and every new column is fresh pages that the kernel must fault 
 One arena per CPU of the process keeps freed pages in reuse. On 1,000,000 laboratory rows
 (``bench/check_throughput.py``) this took ``sewer-use check`` from about 290,000 page faults
 to about 225,000, its peak from about 940 MB to about 840 MB and its time by 5–10 %; the
-README gives the paired runs. jemalloc reads the setting once, when polars loads: it is set
+docs/performance.md gives the paired runs. jemalloc reads the setting once, when polars loads: it is set
 before. A number of arenas the user chose in ``_RJEM_MALLOC_CONF`` is kept; the variable's
 other settings are kept too (a Python process that loaded polars passes polars' own defaults in
 it to the commands it starts, ``bench/`` among them).
