@@ -90,7 +90,9 @@ def test_owner_applies_and_the_office_completes_the_connection(
     _succeeded(owner)
     url = owner.url
     number = owner.locator("h1").inner_text().split(" ")[0]
-    assert number.startswith("BSP-") and "Submitted" in owner.locator("h1").inner_text()
+    # § 196-18 B: the fee is paid "at the time the application is filed" — until then a draft
+    heading = owner.locator("h1").inner_text()
+    assert number.startswith("BSP-") and "Awaiting the filing fee — not yet filed" in heading
     assert owner.locator("a", has_text="site-plan.pdf").count() == 1
 
     clerk = _sign_in(browser, base, "clerk")

@@ -1,7 +1,8 @@
 """Headless Chromium: one finding followed to its fine.
 
 The Superintendent opens a violation from a finding and issues the notice; the clerk records
-its service by certified mail; the correction period passes uncorrected (the office's clock
+its mailing by certified mail, then its delivery from the return receipt (service is complete
+only then, § 196-22 A); the correction period passes uncorrected (the office's clock
 is moved on: ``django.utils.timezone.now``, which every date of the office reads, live server
 included) and the daily run (``sewer-use flag-overdue``) moves the violation to fines
 accruing; the owner reports its correction late on the violation's page; the Superintendent
@@ -68,6 +69,14 @@ def test_finding_to_notice_served_late_correction_and_the_fine(
     # the town's date (from midnight UTC to midnight in New York the UTC date is tomorrow)
     served = timezone.localtime(start)
     _act(clerk, "serve", {"served_on": f"{served:%Y-%m-%d}", "receipt_number": "7022 0410 77"})
+    # certified mail: mailed, not yet served — no deadline until the return receipt's day
+    assert "not yet delivered" in clerk.locator("h1").inner_text()
+    assert services.current_notice(violation).deadline is None  # type: ignore[union-attr]
+    box = clerk.locator("#action-record_delivery")
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    box.locator("[name=delivery_proof]").select_option("return_receipt")
+    _act(clerk, "record_delivery", {"delivered_on": f"{served:%Y-%m-%d}"})
     assert "correction period running" in clerk.locator("h1").inner_text()
     notice = services.current_notice(violation)
     assert notice is not None and notice.deadline is not None

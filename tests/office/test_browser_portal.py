@@ -105,7 +105,7 @@ def test_newcomer_registers_is_linked_and_applies(
     _succeeded(page)
     permit_url = page.url
     number = page.locator("h1").inner_text().split(" ")[0]
-    assert "Submitted" in page.locator("h1").inner_text()
+    assert "Awaiting the filing fee — not yet filed" in page.locator("h1").inner_text()
     _pay_fee_at_the_desk(clerk, base, number, "200.00")
     page.goto(permit_url)
     assert "Plan review" in page.locator("h1").inner_text()
