@@ -39,6 +39,9 @@ class Response:
     label: str
     citation: Citation | ExternalReference
     correction_clock: bool
+    #: For a referral, to whom it goes as the law names them (the clerk may name the office
+    #: itself when recording a referral by hand); empty for notices and orders.
+    referred_to: str = ""
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,7 @@ def _responses(raw: Any, source: str) -> dict[str, Response]:
         where = f"{source}: response {code}"
         if not isinstance(entry, dict):
             raise GuideError(f"{where}: expected a mapping")
-        _only(entry, frozenset({"label", "citation", "correction_clock"}), where)
+        _only(entry, frozenset({"label", "citation", "correction_clock", "referred_to"}), where)
         for key in ("label", "citation", "correction_clock"):
             if key not in entry:
                 raise GuideError(f"{where}: missing '{key}'")
@@ -142,7 +145,11 @@ def _responses(raw: Any, source: str) -> dict[str, Response]:
             raise GuideError(f"{where}: correction_clock must be true or false")
         citation = _citation(str(entry["citation"]), where)
         out[str(code)] = Response(
-            str(code), str(entry["label"]), citation, entry["correction_clock"]
+            str(code),
+            str(entry["label"]),
+            citation,
+            entry["correction_clock"],
+            str(entry.get("referred_to") or ""),
         )
     return out
 

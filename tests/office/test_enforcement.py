@@ -74,6 +74,10 @@ def test_damage_is_referred_for_arrest_at_once_without_a_clock(town: Town) -> No
     assert (v.state, v.kind) == ("referred", "damage")
     referral = Referral.objects.get(violation=v)
     assert referral.kind == "arrest" and referral.citation == "§ 196-20"
+    # addressed as § 196-21 D names the enforcers, not to a department the Town may not have
+    assert referral.referred_to == (
+        "a police agency having jurisdiction within the Town of Wappinger (§ 196-21 D)"
+    )
     assert not v.notices.exists()
     with pytest.raises(TransitionNotAllowed):
         perform(v, "issue_notice", town.u("superintendent"), {})

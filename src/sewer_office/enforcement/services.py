@@ -172,7 +172,7 @@ def _refer_at_once(violation: Violation, actor: Any, at: datetime | None) -> Non
         actor,
         _day(at),
         response="referral_for_arrest",
-        referred_to="Town of Wappinger police (or the State Police)",
+        referred_to=rules.response("referral_for_arrest").referred_to,
         note=procedure.message,
         at=at,
     )
