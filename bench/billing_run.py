@@ -1,22 +1,45 @@
 """A billing run's computation at scale: bulk reads against a per-facility ORM loop.
 
-    .venv/bin/python bench/billing_run.py [--facilities 2000] [--metered 2000] [--stored 20] [--days 90]
+    .venv/bin/python bench/billing_run.py [--facilities 2000] [--metered 2000] [--stored 20] [--days 90] [--profile]
 
 Builds a throw-away SQLite test database (in memory) with ``--facilities`` establishments,
 each with its operator, property, building, control manhole and an approved industrial
-discharge approval declaring a flow, and then two shapes of data, one after the other:
+discharge approval declaring a flow.
 
-- **dense**: a daily composite sample of BOD, suspended solids and grease for every facility
-  over the quarter 2026-Q1 (``--days`` × 3 results each), and ``--metered`` facilities with a
-  flow meter reading every minute for the whole quarter (the others bill on the declared flow);
-- **sparse**: the same facilities, a composite only every 14 days for one facility in three,
-  and no declared flow for half of the facilities (their lines are "cannot be computed").
+A run bills a facility only for the days a § 196-19 E(1)(d) decision of the Superintendent or
+a § 196-19 J agreement is in force (docs/surcharges.md), so the bench records them, by the
+facility's position ``i`` in the list (``i % 20``), the same in both shapes:
+
+- 15 in 20 (75 %): a decision (``instead_of_pretreatment`` or ``beside_pretreatment``) in force
+  from a day before the quarter, open-ended: the whole quarter is one span;
+- 1 in 20 (``i % 20 == 3``): an agreement with its own $/lb rates, from before the quarter;
+- 1 in 20 (``== 13``): an agreement without rates (the Town Board's dated rates);
+- 1 in 20 (``== 7``): a decision from before the quarter, and an agreement with rates from
+  2026-02-15 that then governs: two spans, each billed on its own days' values;
+- 1 in 20 (``== 9``): a decision that starts mid-quarter (2026-01-20, 2026-02-01 or 2026-03-02):
+  the days before it are not billed;
+- 1 in 20 (``== 19``): none. Of abnormal strength, they are listed as ``no_decision`` ("abnormal
+  strength, no surcharge decision") and never billed.
+
+Then two shapes of data, one after the other:
+
+- **dense**: every facility sampled every day of the quarter 2026-Q1 (``--days``): a 24-hour
+  composite analysed for BOD and suspended solids, and a grab sample (its own sample) analysed
+  for oil and grease, as the strength rule reads them (BOD and suspended solids from composites
+  only, grease or oil from grabs only): ``--days`` × 3 results and ``--days`` × 2 samples per
+  facility; and ``--metered`` facilities with a flow meter reading every minute for the whole
+  quarter (the others bill on the declared flow);
+- **sparse**: the same facilities and records, a composite and a grab every 14 days for one
+  facility in three, and no declared flow for half of the facilities (their lines are "cannot
+  be computed", as are the lines of decided facilities without any sample).
 
 For each shape it times :func:`sewer_office.billing.runs.compute_lines` (a handful of bulk
 queries, values_list) and :func:`~sewer_office.billing.runs.compute_lines_per_facility` (the
-ORM loop, several queries per facility) in the same run, checks that both give the same
-status and amount for every facility, and prints both times and the ratio. Target: the bulk
-run of the dense shape under 30 s on SQLite.
+ORM loop, several queries per facility) in the same run, checks that both list the same
+facilities with the same status and amount, and prints both times, the ratio and the count of
+lines by status (what was billed, what was only listed). Target: the bulk run of the dense
+shape under 30 s on SQLite. ``--profile`` prints where the dense bulk run spends its time
+(cProfile, by cumulative time).
 
 Every one of the 2,000 facilities has a flow meter reading every minute (``--metered``): 259
 million readings over a quarter. The run reads the meters' daily volumes (``meters.MeterDay``,
@@ -129,7 +152,132 @@ def build(n: int) -> list[Any]:
     return ests
 
 
-def add_composites(ests: list[Any], days: int, every: int, share: int, seed: int) -> None:
+def add_bases(ests: list[Any]) -> dict[str, int]:
+    """The decisions and agreements of the module's mix (by position ``i % 20``), bulk-inserted
+    as the services would record them (a decision's first day not before its date; recorded by
+    the Superintendent). Returns the count of facilities of each kind."""
+    from decimal import Decimal
+
+    from django.db import connection
+
+    from sewer_office.accounts.roles import SUPERINTENDENT
+    from sewer_office.accounts.services import create_user
+    from sewer_office.billing.basis_models import SurchargeAgreement, SurchargeDecision
+    from sewer_office.billing.choices import DecisionBasis
+
+    user = create_user("bench-superintendent", "bench-not-a-login", (SUPERINTENDENT,))
+    day = connection.ops.adapt_datefield_value
+    mid_quarter = (date(2026, 1, 20), date(2026, 2, 1), date(2026, 3, 2))
+    decisions: list[tuple[Any, ...]] = []
+    agreements: list[tuple[Any, ...]] = []
+    kinds = dict.fromkeys(
+        (
+            "decision",
+            "agreement with rates",
+            "agreement, Board's rates",
+            "decision then agreement",
+            "decision mid-quarter",
+            "none",
+        ),
+        0,
+    )
+
+    def decision(e: Any, first: date, basis: str) -> None:
+        decisions.append(
+            (
+                e.pk,
+                basis,
+                day(first),
+                day(first),
+                f"BOD and solids of {e.name} above normal strength; added cost of treatment",
+                f"SUP-{e.pk}",
+                user.pk,
+            )
+        )
+
+    def agreement(e: Any, first: date, rates: tuple[str, str, str] | None) -> None:
+        bod, ss, grease = (None, None, None) if rates is None else map(Decimal, rates)
+        agreements.append(
+            (
+                e.pk,
+                f"Town of Wappinger and {e.operator.name}",
+                "high-strength process waste accepted, payment by the pound",
+                day(first),
+                day(first),
+                "Supervisor; owner",
+                f"TB resolution {first.year}-{e.pk}",
+                bod,
+                ss,
+                grease,
+                user.pk,
+            )
+        )
+
+    for i, e in enumerate(ests):
+        k = i % 20
+        before = date(2025, 7 + i % 6, 1)  # at or before the quarter's first day
+        if k == 19:
+            kinds["none"] += 1
+        elif k == 3:
+            agreement(e, before, ("0.50", "0.42", "0.60"))
+            kinds["agreement with rates"] += 1
+        elif k == 13:
+            agreement(e, before, None)
+            kinds["agreement, Board's rates"] += 1
+        elif k == 7:
+            decision(e, before, DecisionBasis.BESIDE)
+            agreement(e, date(2026, 2, 15), ("0.48", "0.40", "0.58"))
+            kinds["decision then agreement"] += 1
+        elif k == 9:
+            decision(e, mid_quarter[(i // 20) % 3], DecisionBasis.INSTEAD)
+            kinds["decision mid-quarter"] += 1
+        else:
+            decision(e, before, DecisionBasis.INSTEAD if i % 2 else DecisionBasis.BESIDE)
+            kinds["decision"] += 1
+    _insert(
+        SurchargeDecision,
+        decisions,
+        [
+            "establishment_id",
+            "basis",
+            "first_day",
+            "decided_on",
+            "reasons",
+            "reference",
+            "recorded_by_id",
+        ],
+    )
+    _insert(
+        SurchargeAgreement,
+        agreements,
+        [
+            "establishment_id",
+            "parties",
+            "terms",
+            "first_day",
+            "signed_on",
+            "signed_by",
+            "board_approval",
+            "rate_bod",
+            "rate_suspended_solids",
+            "rate_grease_oil",
+            "recorded_by_id",
+        ],
+    )
+    return kinds
+
+
+#: What each sample is analysed for (the strength rule's sample types: BOD and suspended solids
+#: from 24-hour composites, oil and grease from grabs), with the low end of the bench's values.
+ANALYSES: dict[str, tuple[tuple[str, int], ...]] = {
+    "composite": (("bod5", 150), ("tss", 200)),
+    "grab": (("oil_grease", 20),),
+}
+
+
+def add_samples(ests: list[Any], days: int, every: int, share: int, seed: int) -> None:
+    """Every ``every`` days, for the facilities whose pk is a multiple of ``share``: a composite
+    (collected 09:00) with BOD and suspended solids, and a grab (10:00) with oil and grease."""
     from django.db import connection
 
     from sewer_office.monitoring.models import LabResult, SamplingEvent, SamplingPoint
@@ -137,27 +285,26 @@ def add_composites(ests: list[Any], days: int, every: int, share: int, seed: int
     points = dict(SamplingPoint.objects.values_list("establishment_id", "id"))
     adapt = connection.ops.adapt_datetimefield_value
     events: list[tuple[Any, ...]] = []
-    stamps = {
-        d: adapt(datetime(2026, 1, 1, 9, tzinfo=TOWN) + timedelta(days=d))
-        for d in range(0, days, every)
-    }
-    for e in ests:
-        if e.pk % share:
-            continue
-        for d, at in stamps.items():
-            events.append((e.pk, points[e.pk], f"S{seed}-{e.pk}-{d}", "composite", at))
+    first = datetime(2026, 1, 1, 9, tzinfo=TOWN)
+    for kind, hour in (("composite", 0), ("grab", 1)):
+        stamps = {d: adapt(first + timedelta(days=d, hours=hour)) for d in range(0, days, every)}
+        for e in ests:
+            if e.pk % share:
+                continue
+            for d, stamp in stamps.items():
+                events.append((e.pk, points[e.pk], f"S{seed}-{kind[0]}-{e.pk}-{d}", kind, stamp))
     _insert(
         SamplingEvent,
         events,
         ["establishment_id", "sampling_point_id", "sample_id", "sample_type", "collected_at"],
     )
     ids = SamplingEvent.objects.filter(sample_id__startswith=f"S{seed}-").values_list(
-        "id", "establishment_id", "collected_at"
+        "id", "establishment_id", "collected_at", "sample_type"
     )
     results: list[tuple[Any, ...]] = []
-    for ev, est, at in ids.iterator(chunk_size=20000):
+    for ev, est, at, kind in ids.iterator(chunk_size=20000):
         k = (ev * 7919 + est) % 1000
-        for param, lo in (("bod5", 150), ("tss", 200), ("oil_grease", 20)):
+        for param, lo in ANALYSES[kind]:
             value = f"{lo + (k * 37 + len(param) * 11) % (lo * 3)}.{k % 10}"
             results.append((ev, est, adapt(at), param, value, "mg/l", "ok"))
     _insert(
@@ -239,28 +386,67 @@ def add_meters(ests: list[Any], metered: int, stored: int, days_: int) -> tuple[
     return total, metered - stored
 
 
-def compare(label: str) -> None:
+def compare(label: str, profile: bool = False) -> None:
+    """Time the bulk run and the per-facility loop of 2026-Q1; refuse unless they agree."""
     from sewer_office.billing import runs
 
     start, end = runs.parse_period("2026-Q1")
+    prof = None
+    if profile:
+        import cProfile
+
+        prof = cProfile.Profile()
+        prof.enable()
     t0 = time.perf_counter()
     bulk = runs.compute_lines(start, end)
     t_bulk = time.perf_counter() - t0
+    if prof is not None:
+        import pstats
+
+        prof.disable()
     t0 = time.perf_counter()
     loop = runs.compute_lines_per_facility(start, end)
     t_loop = time.perf_counter() - t0
     a = {ln.establishment_id: (ln.result.status, ln.result.amount) for ln in bulk}
     b = {ln.establishment_id: (ln.result.status, ln.result.amount) for ln in loop}
     if a != b:
-        diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)][:5]
-        raise SystemExit(f"{label}: bulk and loop disagree, e.g. {diff}")
+        diff = [(k, a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+        raise SystemExit(
+            f"{label}: bulk and loop disagree on {len(diff)} facilities, e.g. {diff[:5]}"
+        )
     statuses: dict[str, int] = {}
     for s, _ in a.values():
         statuses[s] = statuses.get(s, 0) + 1
     total = sum((amt for s, amt in a.values() if s == "charged" and amt is not None), 0)
+    spans = sum(len(ln.result.spans) for ln in bulk)
+    partial = sum(1 for ln in bulk if ln.result.spans and ln.result.uncovered_days)
+    by_status = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items(), key=lambda x: -x[1]))
     print(
-        f"{label}: {len(a)} lines {statuses}, total USD {total}; bulk {t_bulk:.2f} s, "
-        f"per-facility ORM loop {t_loop:.2f} s, ratio {t_loop / t_bulk:.1f}x (amounts agree)"
+        f"{label}: {len(a)} lines ({by_status}), {spans} spans billed, {partial} lines with "
+        f"days under no decision or agreement; total USD {total}; bulk {t_bulk:.2f} s, "
+        f"per-facility ORM loop {t_loop:.2f} s, ratio {t_loop / t_bulk:.1f}x (statuses and "
+        "amounts agree)"
+    )
+    if prof is not None:
+        pstats.Stats(prof, stream=sys.stdout).sort_stats("cumulative").print_stats(25)
+
+
+def _samples() -> str:
+    """The stored samples and results, by sample type (what the strength rule reads)."""
+    from django.db.models import Count
+
+    from sewer_office.monitoring.models import LabResult, SamplingEvent
+
+    events = dict(
+        SamplingEvent.objects.values_list("sample_type").annotate(n=Count("id")).order_by()
+    )
+    results = dict(
+        LabResult.objects.values_list("event__sample_type").annotate(n=Count("id")).order_by()
+    )
+    return ", ".join(
+        f"{events.get(k, 0):,} {k} samples ({results.get(k, 0):,} results: "
+        f"{' and '.join(p for p, _ in ANALYSES[k])})"
+        for k in ANALYSES
     )
 
 
@@ -277,6 +463,9 @@ def main() -> int:
         help="metered facilities whose every minute reading is stored (the others: their days)",
     )
     parser.add_argument("--days", type=int, default=90)
+    parser.add_argument(
+        "--profile", action="store_true", help="profile the dense shape's bulk run (cProfile)"
+    )
     args = parser.parse_args()
     setup_django()
     from django.db import connection
@@ -296,7 +485,8 @@ def main() -> int:
     try:
         t0 = time.perf_counter()
         ests = build(args.facilities)
-        add_composites(ests, args.days, every=1, share=1, seed=1)
+        kinds = add_bases(ests)
+        add_samples(ests, args.days, every=1, share=1, seed=1)
         readings, by_days = add_meters(ests, args.metered, args.stored, args.days)
         from sewer_office.meters import days
         from sewer_office.meters.models import Meter, MeterDay
@@ -305,14 +495,15 @@ def main() -> int:
         if days.check(str(TOWN), stored_meters):
             raise SystemExit("the stored meters' daily volumes differ from their readings")
         print(
-            f"database: {connection.vendor}; {args.facilities} facilities, "
-            f"{LabResult.objects.count()} composite results; {args.metered} flow meters "
+            f"database: {connection.vendor}; {args.facilities} facilities; surcharge records "
+            f"({', '.join(f'{k}: {n}' for k, n in kinds.items())}); {_samples()}; "
+            f"{args.metered} flow meters "
             f"reading every minute ({args.metered * args.days * 1440:,} minute readings): "
             f"{readings:,} of them stored ({args.stored} meters, their days checked against "
             f"them), {by_days} meters by their {MeterDay.objects.count():,} daily volumes; "
             f"built in {time.perf_counter() - t0:.1f} s"
         )
-        compare("dense (daily composites, minute flow or declared flow)")
+        compare("dense (daily composite and grab, minute flow or declared flow)", args.profile)
         LabResult.objects.all().delete()
         from sewer_office.monitoring.models import SamplingEvent
 
@@ -322,9 +513,9 @@ def main() -> int:
         IndustrialDischargeApproval.objects.filter(id__in=[e.pk for e in ests[1::2]]).update(
             flow_gpd=None
         )
-        add_composites(ests, args.days, every=14, share=3, seed=2)
-        print(f"sparse: {LabResult.objects.count()} composite results, no meter readings")
-        compare("sparse (composites every 14 days for 1 in 3, half without any flow)")
+        add_samples(ests, args.days, every=14, share=3, seed=2)
+        print(f"sparse: {_samples()}, no meter readings")
+        compare("sparse (composite and grab every 14 days for 1 in 3, half without any flow)")
     finally:
         teardown_databases(old, verbosity=0)
         teardown_test_environment()
