@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 
 from sewer_office.meters import days
-from sewer_office.meters.models import Meter
+from sewer_office.meters.models import Meter, MeterDay
 from sewer_office.monitoring.choices import ResultState
 from sewer_office.monitoring.models import LabResult
 from sewer_office.permits.models.industrial import IndustrialDischargeApproval
@@ -39,7 +39,7 @@ from sewer_rules.billing.authority import Basis, Span
 from sewer_rules.billing.facility_surcharge import MeterFlow
 from sewer_rules.billing.period_bill import NOT_LISTED, FacilityBill, bill_facility
 from sewer_rules.billing.strength import POLLUTANT_ANALYTES, Result
-from sewer_rules.monitoring.daily import NOTHING
+from sewer_rules.monitoring.daily import NOTHING, DayTotal, exact_sum
 
 from .choices import SOURCE_CITATIONS, ChargeSource
 from .rules import params
@@ -71,22 +71,44 @@ class Line:
 
 
 class _Flows:
-    """Meter flow per span, read once per distinct span for every meter (bulk)."""
+    """Meter flow per span: every meter's daily volumes of the period read once (one query, on
+    the first span that needs a meter), each span's flow summed from its own days — one read
+    whatever the number of distinct span dates. The sum is exact, as
+    :func:`sewer_office.meters.days.period_totals` computes it."""
 
-    def __init__(self, meters: dict[int, tuple[int, str, str]]) -> None:
+    def __init__(self, meters: dict[int, tuple[int, str, str]], start: date, end: date) -> None:
         self.meters = meters
-        self._cache: dict[tuple[date, date], dict[int, Any]] = {}
+        self.start, self.end = start, end
+        self._days: dict[int, list[tuple[date, int, str]]] | None = None
+
+    def _meter_days(self) -> dict[int, list[tuple[date, int, str]]]:
+        if self._days is None:
+            found: dict[int, list[tuple[date, int, str]]] = defaultdict(list)
+            rows = MeterDay.objects.filter(
+                meter_id__in=[m[0] for m in self.meters.values()],
+                day__gte=self.start,
+                day__lte=self.end,
+            ).values_list("meter_id", "day", "count", "total")
+            for meter_id, day, count, text in rows.iterator(chunk_size=10_000):
+                found[meter_id].append((day, count, text))
+            self._days = found
+        return self._days
 
     def for_facility(self, est_id: int) -> Any:
         def meter_for(span: Span) -> MeterFlow | None:
             if est_id not in self.meters:
                 return None
-            key = (span.first_day, span.last_day)
-            if key not in self._cache:
-                ids = [m[0] for m in self.meters.values()]
-                self._cache[key] = days.period_totals(ids, span.first_day, span.last_day)
             meter_id, ident, unit = self.meters[est_id]
-            flow = self._cache[key].get(meter_id, NOTHING)
+            mine = [
+                (count, text)
+                for day, count, text in self._meter_days().get(meter_id, ())
+                if span.first_day <= day <= span.last_day
+            ]
+            flow = (
+                DayTotal(sum(n for n, _ in mine), exact_sum(t for _, t in mine))
+                if mine
+                else NOTHING
+            )
             return MeterFlow(ident, unit, flow.count, flow.total)
 
         return meter_for
@@ -138,7 +160,7 @@ def compute_lines(start: date, end: date) -> list[Line]:
         .values_list("id", "ident", "unit", "sampling_point__establishment_id")
     ):
         meters.setdefault(est_id, (meter_id, ident, unit))
-    flows = _Flows(meters)
+    flows = _Flows(meters, start, end)
 
     ids = set(results) | set(bases)
     ests = Establishment.objects.filter(pk__in=ids).values_list("id", "operator_id", "name")

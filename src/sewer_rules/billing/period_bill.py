@@ -42,7 +42,7 @@ from .facility_surcharge import (
     MeterFlow,
     facility_surcharge,
 )
-from .strength import LABELS, PollutantStrength, Result, abnormal_pollutants, daily_average_strength
+from .strength import LABELS, PollutantStrength, Result, abnormal_pollutants, daily_values
 
 NO_DECISION = "no_decision"
 NOT_LISTED = "not_listed"
@@ -141,9 +141,13 @@ def bill_facility(
     """The facility's surcharge for ``start``..``end`` (see the module's reading).
 
     ``meter_for`` gives a span's meter readings (the flow of its days; None without a meter).
+
+    The strength of the period and of each span are daily averages (§ 196-15 NORMAL SEWAGE)
+    of the same daily values: the results are averaged by day once, and the period and each
+    span average the values of their days (:class:`~.strength.DailyValues`).
     """
-    rows = list(results)
-    period_strength = daily_average_strength(rows)
+    by_day = daily_values(results)
+    period_strength = by_day.over()
     abnormal = tuple(abnormal_pollutants(period_strength, params, start, end))
     spans = covered_spans(start, end, bases)
     period_days = (end - start).days + 1
@@ -170,7 +174,7 @@ def bill_facility(
         )
     bills: list[SpanBill] = []
     for span in spans:
-        strength = daily_average_strength(rows, span.day_set())
+        strength = by_day.over(span.first_day, span.last_day)
         result = facility_surcharge(
             span.first_day,
             span.last_day,

@@ -30,11 +30,15 @@ these waters). Pure: no Django, exact decimals (28 significant digits for the me
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Context, Decimal, InvalidOperation
+from functools import cache
+from operator import itemgetter
+from typing import Any, TypeVar
 
 from sewer_rules.analytes import BY_NAME
 from sewer_rules.parameters import ParameterSet
@@ -42,6 +46,7 @@ from sewer_rules.sections import implements
 from sewer_rules.units import UnitError, convert, format_decimal, parse_unit
 
 _MEAN = Context(prec=28)
+_R = TypeVar("_R", bound=tuple[Any, ...])
 
 #: The surcharge's pollutants and the analyte (canonical name) each is measured by.
 POLLUTANT_ANALYTES: dict[str, str] = {
@@ -121,6 +126,13 @@ class PollutantStrength:
         }
 
 
+@cache
+def _unit_symbol(text: str) -> str:
+    """The symbol a result's unit spelling stands for (parsed once per spelling, not per value:
+    a quarter's run reads a million results in a handful of spellings)."""
+    return parse_unit(text or "mg/l").symbol
+
+
 def _value_mg_l(r: Result) -> Decimal:
     """The result in mg/l; a non-detect is zero (see the module's reading 4)."""
     text = r.value_text.strip()
@@ -133,7 +145,7 @@ def _value_mg_l(r: Result) -> Decimal:
     if not value.is_finite():
         raise ValueError(f"{r.analyte} on {r.day}: {r.value_text!r} is not a number")
     try:
-        unit = parse_unit(r.unit or "mg/l").symbol
+        unit = _unit_symbol(r.unit)
     except UnitError as e:
         raise ValueError(f"{r.analyte} on {r.day}: {e}") from None
     if unit == "mg/l":
@@ -142,9 +154,78 @@ def _value_mg_l(r: Result) -> Decimal:
     return _MEAN.divide(Decimal(exact.numerator), Decimal(exact.denominator))
 
 
-def _mean(values: Iterable[Decimal]) -> Decimal:
-    vals = list(values)
-    return _MEAN.divide(sum(vals, Decimal(0)), Decimal(len(vals)))
+def _mean(values: Sequence[Decimal]) -> Decimal:
+    return _MEAN.divide(sum(values, Decimal(0)), Decimal(len(values)))
+
+
+def _between(rows: tuple[_R, ...], first: date | None, last: date | None) -> tuple[_R, ...]:
+    """The rows (sorted by their day, first) of the days ``first``..``last`` (None: no bound)."""
+    lo = 0 if first is None else bisect_left(rows, first, key=itemgetter(0))
+    hi = len(rows) if last is None else bisect_right(rows, last, key=itemgetter(0))
+    return rows[lo:hi]
+
+
+@dataclass(frozen=True)
+class DailyValues:
+    """Each pollutant's daily values (reading 1) over a set of results, in day order.
+
+    A day's value depends on that day's results only, so the strength over any run of days —
+    the whole billing period, or one span of it under one decision or agreement — is the mean
+    of the daily values of its days (reading 2). A facility's results are therefore read,
+    converted to mg/l and averaged by day once, and each run of days only averages its days'
+    values (:meth:`over`): the same numbers, in the same order, as averaging the run's results
+    afresh, without reading every result again for every span.
+    """
+
+    #: per pollutant: (day, the day's value in mg/l, how many results it is the mean of)
+    days: Mapping[str, tuple[tuple[date, Decimal, int], ...]]
+    #: per pollutant: (day, how many results of another sample type it had)
+    ignored: Mapping[str, tuple[tuple[date, int], ...]]
+
+    def over(
+        self, first: date | None = None, last: date | None = None
+    ) -> dict[str, PollutantStrength]:
+        """Each pollutant's strength over the days ``first``..``last`` (inclusive; None: no
+        bound): the mean of those days' values, with the results used and ignored on them."""
+
+        out: dict[str, PollutantStrength] = {}
+        for pollutant, values in self.days.items():
+            mine = _between(values, first, last)
+            daily = tuple((d, v) for d, v, _ in mine)
+            out[pollutant] = PollutantStrength(
+                pollutant,
+                sample_type_for(pollutant),
+                daily,
+                _mean([v for _, v in daily]) if daily else None,
+                sum(n for _, _, n in mine),
+                sum(n for _, n in _between(self.ignored[pollutant], first, last)),
+            )
+        return out
+
+
+def daily_values(results: Iterable[Result]) -> DailyValues:
+    """The daily values of ``results`` (§ 196-15 NORMAL SEWAGE "daily average"; readings 1, 3
+    and 4 of the module): each day's usable results of each pollutant averaged; results of
+    another sample type counted, per day, as ignored."""
+    per_day: dict[str, dict[date, list[Decimal]]] = {k: defaultdict(list) for k in LABELS}
+    ignored: dict[str, dict[date, int]] = {k: defaultdict(int) for k in LABELS}
+    wanted = {a: (p, sample_type_for(p)) for p, a in POLLUTANT_ANALYTES.items()}
+    for r in results:
+        found = wanted.get(r.analyte)
+        if found is None:
+            continue
+        pollutant, sample_type = found
+        if r.sample_type != sample_type:
+            ignored[pollutant][r.day] += 1
+            continue
+        per_day[pollutant][r.day].append(_value_mg_l(r))
+    return DailyValues(
+        {
+            pollutant: tuple((d, _mean(vs), len(vs)) for d, vs in sorted(by_day.items()))
+            for pollutant, by_day in per_day.items()
+        },
+        {pollutant: tuple(sorted(by_day.items())) for pollutant, by_day in ignored.items()},
+    )
 
 
 @implements("§ 196-15 NORMAL SEWAGE")
@@ -152,30 +233,11 @@ def daily_average_strength(
     results: Iterable[Result], days: Collection[date] | None = None
 ) -> dict[str, PollutantStrength]:
     """Each pollutant's strength: the mean of its daily values over ``days`` (None: every day
-    with a result). Results of the wrong sample type are counted as ignored, never averaged."""
-    per_day: dict[str, dict[date, list[Decimal]]] = {k: defaultdict(list) for k in LABELS}
-    ignored: dict[str, int] = dict.fromkeys(LABELS, 0)
-    wanted = {a: p for p, a in POLLUTANT_ANALYTES.items()}
-    for r in results:
-        pollutant = wanted.get(r.analyte)
-        if pollutant is None or (days is not None and r.day not in days):
-            continue
-        if r.sample_type != sample_type_for(pollutant):
-            ignored[pollutant] += 1
-            continue
-        per_day[pollutant][r.day].append(_value_mg_l(r))
-    out: dict[str, PollutantStrength] = {}
-    for pollutant, by_day in per_day.items():
-        daily = tuple((d, _mean(vs)) for d, vs in sorted(by_day.items()))
-        out[pollutant] = PollutantStrength(
-            pollutant,
-            sample_type_for(pollutant),
-            daily,
-            _mean(v for _, v in daily) if daily else None,
-            sum(len(vs) for vs in by_day.values()),
-            ignored[pollutant],
-        )
-    return out
+    with a result). Results of the wrong sample type are counted as ignored, never averaged.
+
+    To average one set of results over several runs of days, compute :func:`daily_values`
+    once and call :meth:`DailyValues.over` for each run (what a billing period's spans do)."""
+    return daily_values(r for r in results if days is None or r.day in days).over()
 
 
 @implements("§ 196-15 NORMAL SEWAGE")
