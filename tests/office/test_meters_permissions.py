@@ -25,6 +25,7 @@ COVERED_URL_NAMES = {
     "meters:detail",
     "meters:upload",
     "meters:report",
+    "meters:baseline",
     "meters:chart",
 }
 COVERED_URL_PREFIXES = ("meters-",)

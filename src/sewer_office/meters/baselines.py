@@ -30,6 +30,8 @@ from sewer_rules.parameters import ParameterSet
 from .models import Meter, MeterBaseline
 from .superseding import SLUG_CITATION
 
+#: Who records a meter's fixed baseline (the approval's figure, or a new normal operation).
+BASELINE_ROLES = (SUPERINTENDENT, ENGINEER)
 #: A baseline as written: digits, at most one decimal point (at most 30 digits each side).
 PLAIN = re.compile(r"\d{1,30}(\.\d{1,30})?")
 
@@ -61,7 +63,7 @@ def record_meter_baseline(
     engineer), audited: from then on its readings are judged against five times it
     (§ 196-15 SLUG, the approval's or the Town's record of normal operation). Readings
     already judged are judged again only by a re-evaluation (``sewer-use reevaluate-slugs``)."""
-    if actor is not None and not has_role(actor, SUPERINTENDENT, ENGINEER):
+    if actor is not None and not has_role(actor, *BASELINE_ROLES):
         raise Forbidden("A meter's baseline is recorded by the Superintendent or the engineer.")
     errors: dict[str, list[str]] = {}
     text = value.strip()

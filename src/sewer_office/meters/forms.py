@@ -1,4 +1,5 @@
-"""Forms of the meters pages: a new meter, an upload of readings, a user's report of a slug."""
+"""Forms of the meters pages: a new meter, an upload of readings, a user's report of a slug,
+a meter's fixed baseline."""
 
 from __future__ import annotations
 
@@ -29,6 +30,25 @@ class ReportForm(forms.Form):
     )
     channel = forms.ChoiceField(choices=ReportChannel.choices)
     text = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class BaselineForm(forms.Form):
+    """A fixed baseline of the meter from an instant on (§ 196-15 SLUG): the approval's, or the
+    Town's record of a new normal operation (Superintendent or engineer)."""
+
+    value = forms.CharField(
+        max_length=61, label="Baseline", help_text="in the meter's unit, as a plain decimal"
+    )
+    effective_from = forms.DateTimeField(
+        widget=DateTimeInput,
+        label="From",
+        help_text="the first reading it judges (town time); the first day of a meter included",
+    )
+    authority = forms.CharField(
+        max_length=300,
+        label="Recorded in",
+        help_text="the approval and its condition, or the Superintendent's decision",
+    )
 
 
 class MeterForm(forms.Form):

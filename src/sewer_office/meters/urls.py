@@ -12,5 +12,6 @@ urlpatterns = [
     path("<int:pk>/", views.meter_detail, name="detail"),
     path("<int:pk>/upload/", views.meter_upload, name="upload"),
     path("<int:pk>/report/", views.slug_report, name="report"),
+    path("<int:pk>/baselines/", views.meter_baseline, name="baseline"),
     path("<int:pk>/chart.<str:fmt>", views.meter_chart, name="chart"),
 ]

@@ -21,8 +21,9 @@ from sewer_office.core.forms import add_input_errors, add_office_error
 from sewer_office.core.paging import page_of
 
 from . import charts, services
+from .baselines import BASELINE_ROLES, record_meter_baseline
 from .files import stored_upload
-from .forms import MeterForm, ReportForm, UploadForm
+from .forms import BaselineForm, MeterForm, ReportForm, UploadForm
 from .models import Meter, SlugEvent
 
 PAGE_SIZE = 25
@@ -122,6 +123,7 @@ def meter_detail(
     upload_form: UploadForm | None = None,
     report_form: ReportForm | None = None,
     refused: services.UploadRefused | None = None,
+    baseline_form: BaselineForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     meter = get_object_or_404(_meters(request), pk=pk)
@@ -143,6 +145,8 @@ def meter_detail(
             "upload_form": upload_form or (UploadForm() if may_upload else None),
             "report_form": report_form or (ReportForm() if may_report else None),
             "refused": refused,
+            "baseline_form": baseline_form
+            or (BaselineForm() if has_role(request.user, *BASELINE_ROLES) else None),
         },
         status=status,
     )
@@ -212,3 +216,32 @@ def meter_chart(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     response = HttpResponse(charts.chart(meter, fmt, days), content_type=charts.FORMATS[fmt])
     response["Cache-Control"] = "private, max-age=60"
     return response
+
+
+@require_POST
+@office_view(*BASELINE_ROLES)
+def meter_baseline(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record a fixed baseline of the meter (§ 196-15 SLUG), audited; past uploads are judged
+    under it only by a re-evaluation (``sewer-use reevaluate-slugs``)."""
+    meter = get_object_or_404(_meters(request), pk=pk)
+    form = BaselineForm(request.POST)
+    if not form.is_valid():
+        return meter_detail(request, pk, baseline_form=form, status=400)
+    d = form.cleaned_data
+    try:
+        record = record_meter_baseline(
+            meter,
+            request.user,
+            value=d["value"],
+            effective_from=d["effective_from"],
+            authority=d["authority"],
+        )
+    except OfficeError as e:
+        add_office_error(form, e)
+        return meter_detail(request, pk, baseline_form=form, status=e.status_code)
+    messages.success(
+        request,
+        f"Baseline {record.value} {meter.unit} from {record.effective_from:%Y-%m-%d %H:%M} "
+        "recorded; run a re-evaluation to judge readings already stored under it.",
+    )
+    return redirect("meters:detail", pk=pk)
