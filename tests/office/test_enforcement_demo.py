@@ -23,11 +23,20 @@ def test_demo_town_has_a_violation_at_every_stage(db: Any, settings: Any) -> Non
     assert states == {
         "open",
         "notice_issued",
+        "mailed",
         "served",
         "fines_accruing",
         "referred",
         "corrected",
     }
+    # mailed by certified mail the day before, its return receipt not back: no clock yet
+    mailed = Notice.objects.get(violation__state="mailed")
+    assert (mailed.mailed_on, mailed.served_on, mailed.deadline) == (
+        anchor - timedelta(days=1),
+        None,
+        None,
+    )
+    assert "delivery is not yet recorded" in services.fines(mailed.violation, anchor).message
     # a notice issued and not yet served (the clerk's "notices to serve")
     assert Notice.objects.filter(served_on__isnull=True, violation__state="notice_issued").exists()
     # served, its deadline within the week after the anchor

@@ -148,15 +148,19 @@ class _Story:
             return perform(v, "serve", self.clerk, data, at=_at(on, 15))
         notice = services.current_notice(v)
         assert notice is not None
-        mailed = max(notice.issued_on, on - timedelta(days=1))
-        data = {
-            "served_on": mailed,
-            "service_method": method,
-            "receipt_number": f"7022 0410 0000 {v.pk:04d} {mailed:%m%d}",
-        }
-        v = perform(v, "serve", self.clerk, data, at=_at(mailed, 15))
+        v = self.mail(v, max(notice.issued_on, on - timedelta(days=1)))
         delivery = {"delivered_on": on, "delivery_proof": "return_receipt"}
         return perform(v, "record_delivery", self.clerk, delivery, at=_at(on, 16))
+
+    def mail(self, v: Violation, on: date) -> Violation:
+        """Mail the current notice by certified mail on ``on``: not yet served — no deadline
+        and no clock until its delivery is recorded (§ 196-22 A)."""
+        data = {
+            "served_on": on,
+            "service_method": "certified_mail",
+            "receipt_number": f"7022 0410 0000 {v.pk:04d} {on:%m%d}",
+        }
+        return perform(v, "serve", self.clerk, data, at=_at(on, 15))
 
     def clocks(self, on: date) -> None:
         """The daily run (``sewer-use flag-overdue``) of ``on``, early in the morning."""
@@ -199,6 +203,7 @@ def load_demo_enforcement(town: Town) -> dict[str, Violation]:
     _correction_rejected(s, food[3 % len(food)])
     _served_this_week(s, acme)
     _notice_to_serve(s, acme)
+    _mailed_not_delivered(s, food[4 % len(food)])
     _open(s, acme)
     s.clocks(s.anchor)
     for v in s.stages.values():
@@ -414,6 +419,22 @@ def _notice_to_serve(s: _Story, acme: Establishment) -> None:
         description="pH below 5.5 SU on the continuous meter.",
     )
     s.stages["notice_issued"] = s.issue(v, s.day(1), "pH excursion below 5.5 SU")
+
+
+def _mailed_not_delivered(s: _Story, restaurant: Establishment) -> None:
+    """A notice mailed by certified mail yesterday, its return receipt not yet back: the
+    clerk's queue shows it, and no correction period runs yet."""
+    found = s.day(4)
+    v = s.open(
+        restaurant,
+        on=found,
+        finding_kind="inspection",
+        kind="failed_inspection_item",
+        section="§ 196-19 F(2)",
+        description="No grease trap for the kitchen's wastes at the re-inspection.",
+    )
+    v = s.issue(v, s.day(2), "No grease trap provided for the kitchen wastes")
+    s.stages["mailed"] = s.mail(v, s.day(1))
 
 
 def _open(s: _Story, acme: Establishment) -> None:
