@@ -3,6 +3,8 @@ overdue list and its cron flagging, panels, API, and the demo loader."""
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 from datetime import date, timedelta
 from decimal import Decimal
@@ -404,3 +406,20 @@ def test_demo_loader(town: Town) -> None:
     assert t.requirement == req and t.sizing_check.passed is True
     assert t.pump_outs.filter(voided=False).count() >= 6
     assert services.status_of(t, demo.anchor).status == "due"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_the_list_downloads_with_a_trap_in_it(town: Town, login: Any, fmt: str) -> None:
+    """Every column of the download names a field the interceptor has: the list's download
+    failed with a server error as soon as a trap was registered (an empty list hid it)."""
+    t = trap(town, capacity_gal=Decimal("1000"), grease_capacity_lb=Decimal("100"))
+    r = login("inspector").get(f"/grease/?format={fmt}")
+    assert r.status_code == 200 and "attachment" in r["Content-Disposition"]
+    if fmt == "csv":
+        header, row = list(csv.reader(io.StringIO(r.content.decode("utf-8"))))
+        got = dict(zip(header, row, strict=True))
+        assert (got["Id"], got["Capacity (gallons)"], got["Grease capacity (lb)"]) == (
+            str(t.pk),
+            "1000.0",
+            "100.0",
+        )
