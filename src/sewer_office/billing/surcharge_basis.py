@@ -139,28 +139,25 @@ def record_decision(
     if errors:
         raise InvalidInput(errors)
     assert first_day is not None and decided_on is not None
-    with transaction.atomic():
-        decision = SurchargeDecision.objects.create(
-            establishment=establishment,
-            basis=basis,
-            first_day=first_day,
-            last_day=last_day,
-            decided_on=decided_on,
-            reasons=_text(reasons),
-            reference=_text(reference),
-            supersedes=supersedes,
-            supersede_reason=_text(supersede_reason),
-            recorded_by=actor,
-        )
-        audit.record(
-            actor=actor,
-            action="billing.surcharge_decision_recorded",
-            obj=decision,
-            after=audit.snapshot(decision),
-            reason=_text(supersede_reason),
-            citation=DECISION_CITATION,
-        )
-    return decision
+    return audit.create_recorded(
+        SurchargeDecision,
+        {
+            "establishment": establishment,
+            "basis": basis,
+            "first_day": first_day,
+            "last_day": last_day,
+            "decided_on": decided_on,
+            "reasons": _text(reasons),
+            "reference": _text(reference),
+            "supersedes": supersedes,
+            "supersede_reason": _text(supersede_reason),
+            "recorded_by": actor,
+        },
+        actor=actor,
+        action="billing.surcharge_decision_recorded",
+        reason=_text(supersede_reason),
+        citation=DECISION_CITATION,
+    )
 
 
 def _rate(errors: dict[str, list[str]], name: str, value: Any) -> Decimal | None:
@@ -220,32 +217,29 @@ def record_agreement(
     if errors:
         raise InvalidInput(errors)
     assert first_day is not None and signed_on is not None
-    with transaction.atomic():
-        agreement = SurchargeAgreement.objects.create(
-            establishment=establishment,
-            parties=_text(parties),
-            terms=_text(terms),
-            first_day=first_day,
-            last_day=last_day,
-            signed_on=signed_on,
-            signed_by=_text(signed_by),
-            board_approval=_text(board_approval),
-            rate_bod=agreed["bod"],
-            rate_suspended_solids=agreed["suspended_solids"],
-            rate_grease_oil=agreed["grease_oil"],
-            supersedes=supersedes,
-            supersede_reason=_text(supersede_reason),
-            recorded_by=actor,
-        )
-        audit.record(
-            actor=actor,
-            action="billing.surcharge_agreement_recorded",
-            obj=agreement,
-            after=audit.snapshot(agreement),
-            reason=_text(supersede_reason),
-            citation=AGREEMENT_CITATION,
-        )
-    return agreement
+    return audit.create_recorded(
+        SurchargeAgreement,
+        {
+            "establishment": establishment,
+            "parties": _text(parties),
+            "terms": _text(terms),
+            "first_day": first_day,
+            "last_day": last_day,
+            "signed_on": signed_on,
+            "signed_by": _text(signed_by),
+            "board_approval": _text(board_approval),
+            "rate_bod": agreed["bod"],
+            "rate_suspended_solids": agreed["suspended_solids"],
+            "rate_grease_oil": agreed["grease_oil"],
+            "supersedes": supersedes,
+            "supersede_reason": _text(supersede_reason),
+            "recorded_by": actor,
+        },
+        actor=actor,
+        action="billing.surcharge_agreement_recorded",
+        reason=_text(supersede_reason),
+        citation=AGREEMENT_CITATION,
+    )
 
 
 def end_record(

@@ -223,6 +223,7 @@ def create_recorded(
     action: str,
     citation: str | Callable[[M], str] = "",
     state_to: str = "",
+    reason: str = "",
     at: datetime | None = None,
 ) -> M:
     """Create a record from ``fields`` and its audit event (with the record's values) in one
@@ -240,6 +241,7 @@ def create_recorded(
             after=snapshot(obj),
             citation=citation(obj) if callable(citation) else citation,
             state_to=state_to,
+            reason=reason,
             at=at,
         )
     return obj

@@ -13,7 +13,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
@@ -65,21 +64,18 @@ def record_opinion(
         ]
     if errors:
         raise InvalidInput(errors)
-    with transaction.atomic():
-        opinion = HarmOpinion.objects.create(
-            finding=finding,
-            harm_likely=harm_likely,
-            reasons=reasons.strip(),
-            recorded_by=actor,
-            recorded_at=at or timezone.now(),
-        )
-        audit.record(
-            actor=actor,
-            action="record_opinion",
-            obj=opinion,
-            after=audit.snapshot(opinion),
-            reason=reasons.strip(),
-            citation=OPINION_CITATION,
-            at=at,
-        )
-    return opinion
+    return audit.create_recorded(
+        HarmOpinion,
+        {
+            "finding": finding,
+            "harm_likely": harm_likely,
+            "reasons": reasons.strip(),
+            "recorded_by": actor,
+            "recorded_at": at or timezone.now(),
+        },
+        actor=actor,
+        action="record_opinion",
+        reason=reasons.strip(),
+        citation=OPINION_CITATION,
+        at=at,
+    )

@@ -69,24 +69,21 @@ def add_agency_inspector(
         ]
     if errors:
         raise InvalidInput(errors)
-    with transaction.atomic():
-        person = AgencyInspector.objects.create(
-            inspection=inspection,
-            agency=agency,
-            name=name.strip(),
-            credential=credential.strip(),
-            recorded_by=actor,
-            recorded_at=at or timezone.now(),
-        )
-        audit.record(
-            actor=actor,
-            action="add_agency_inspector",
-            obj=person,
-            after=audit.snapshot(person),
-            citation="§ 196-21 A",
-            at=at,
-        )
-    return person
+    return audit.create_recorded(
+        AgencyInspector,
+        {
+            "inspection": inspection,
+            "agency": agency,
+            "name": name.strip(),
+            "credential": credential.strip(),
+            "recorded_by": actor,
+            "recorded_at": at or timezone.now(),
+        },
+        actor=actor,
+        action="add_agency_inspector",
+        citation="§ 196-21 A",
+        at=at,
+    )
 
 
 def record_refusal(
@@ -123,15 +120,22 @@ def record_refusal(
     assert refused_at is not None
     citation = inspection.entry_citation
     with transaction.atomic():
-        refusal = EntryRefusal.objects.create(
-            inspection=inspection,
-            refused_by=refused_by.strip(),
-            refused_at=refused_at,
-            asked=asked.strip(),
-            credentials_shown=credentials_shown.strip(),
+        refusal = audit.create_recorded(
+            EntryRefusal,
+            {
+                "inspection": inspection,
+                "refused_by": refused_by.strip(),
+                "refused_at": refused_at,
+                "asked": asked.strip(),
+                "credentials_shown": credentials_shown.strip(),
+                "citation": citation,
+                "recorded_by": actor,
+                "recorded_at": now,
+            },
+            actor=actor,
+            action="record_entry_refusal",
             citation=citation,
-            recorded_by=actor,
-            recorded_at=now,
+            at=at,
         )
         record_finding(
             source=inspection,  # shown with the inspection's findings, page and report
@@ -146,13 +150,5 @@ def record_refusal(
                 f"{refusal.credentials_shown}."
             ),
             observed_at=refused_at,
-        )
-        audit.record(
-            actor=actor,
-            action="record_entry_refusal",
-            obj=refusal,
-            after=audit.snapshot(refusal),
-            citation=citation,
-            at=at,
         )
     return refusal
