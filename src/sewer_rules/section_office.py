@@ -63,7 +63,8 @@ OFFICE: dict[str, tuple[str, ...]] = {
         f"{_ENF}.services.effect_issue",
         f"{_ENF}.services.effect_serve",
         f"{_ENF}.services.effect_deliver",
-        f"{_ENF}.letters.notice_pdf",
+        f"{_ENF}.letters.notice_context",
+        f"{_ENF}.letters.certificate_context",
         f"{_ENF}.services.effect_report",
     ),
     "§ 196-22 B": (
@@ -71,7 +72,15 @@ OFFICE: dict[str, tuple[str, ...]] = {
         f"{_ENF}.services.advance_clocks",
         f"{_ENF}.services.effect_verify",
         f"{_ENF}.services.effect_escalate",
+        f"{_ENF}.services.fines_as_referred",
+        f"{_ENF}.money.record_judgment",
+        f"{_ENF}.money.check_collection",
+        "sewer_office.billing.enforcement.record_collection",
     ),
-    "§ 196-22 C": (f"{_ENF}.services.record_cost", f"{_ENF}.services.costs_total"),
+    "§ 196-22 C": (
+        f"{_ENF}.services.record_cost",
+        f"{_ENF}.services.costs_total",
+        "sewer_office.billing.enforcement.bill_costs",
+    ),
     "§ 196-22 D": (f"{_ENF}.services.effect_escalate", f"{_ENF}.services.effect_refer"),
 }

@@ -392,7 +392,8 @@ ENTRIES: list[tuple[str, str, Coverage, str]] = [
         "fines are accrued day by day at the amount in force, from the deadline to the day "
         "the violation ceased as the verification finds it (never past the verification), "
         "a later notice's period not counted; shown as accrued, subject to conviction (a court "
-        "convicts and fines). Wappinger's § 122-20 Y amount is not configured, and the text "
+        "convicts and fines: the referral keeps the count, the office records the judgment and "
+        "what was collected, a fine the Town collects on the person's statement). Wappinger's § 122-20 Y amount is not configured, and the text "
         "of § 196-22 B before L.L. No. 5-2004 (2004-03-22) is not on file, so no amount is "
         "known for earlier days",
     ),
@@ -400,8 +401,9 @@ ENTRIES: list[tuple[str, str, Coverage, str]] = [
         "§ 196-22 C",
         "Liability for the Town's expense, loss or damage",
         I,
-        "the Town's costs are recorded against the violation, itemised, and totalled; "
-        "recovering them is a claim for the Town Attorney, not computed",
+        "the Town's costs are recorded against the violation, itemised, totalled and billed to "
+        "the person responsible on one invoice, each cost once, a line per cost with its "
+        "evidence; collecting an unpaid bill in court is for the Town Attorney",
     ),
     (
         "§ 196-22 D",

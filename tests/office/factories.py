@@ -114,7 +114,13 @@ def make_town() -> Town:
         parcel: str, owner: Person, area: ServiceArea, use: str = BuildingUse.RESIDENTIAL
     ) -> Property:
         p = Property.objects.create(
-            parcel_id=parcel, address=f"{parcel} Main St", owner=owner, service_area=area
+            parcel_id=parcel,
+            address=f"{parcel} Main St",
+            city="Wappingers Falls",
+            state="NY",
+            zip="12590",
+            owner=owner,
+            service_area=area,
         )
         Building.objects.create(
             property=p,
@@ -144,7 +150,13 @@ def make_town() -> Town:
         kind=EstablishmentKind.INDUSTRIAL,
     )
     t.tract = Property.objects.create(
-        parcel_id="900-01", address="Tract A", owner=t.owner_person, service_area=t.served
+        parcel_id="900-01",
+        address="Tract A",
+        city="Hopewell Junction",
+        state="NY",
+        zip="12533",
+        owner=t.owner_person,
+        service_area=t.served,
     )
     return t
 

@@ -143,4 +143,4 @@ def test_the_approval_letter_states_the_term(town: Town, login: Any) -> None:
     r = login("owner").get(f"/permits/industrial/{a.pk}/letter.pdf")
     assert r.status_code == 200
     text = _pdf_text(r.content)
-    assert "term of 3 year(s)" in text and "March 09, 2024" in text
+    assert "term of 3 years" in text and "March 9, 2024" in text

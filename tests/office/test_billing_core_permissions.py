@@ -10,7 +10,8 @@ import pytest
 
 from sewer_office.billing import charges, invoices, runs
 from sewer_office.billing.models import BillingRun, Invoice
-from sewer_office.billing.pdf import invoice_lines
+from sewer_office.billing.pdf import INVOICE
+from sewer_office.core.letters import compose
 from sewer_office.core.models import AuditEvent
 
 from .factories import Town
@@ -110,10 +111,13 @@ def test_clerk_reviews_then_issues_on_the_page(town: Town, login: Any) -> None:
 
 def test_the_pdf_carries_citation_and_computation(town: Town) -> None:
     mine, _, _ = _setup(town)
-    text = "\n".join(t for _, t in invoice_lines(mine))
+    text = "\n".join(t for _, t in compose(INVOICE, mine))
     assert "Invoice 2026-0001" in text and "§ 196-23 D" in text
-    assert "fee.article_copy = 5.00" in text and "2 × USD 5.00" in text
-    assert "invoice.due_days" in text
+    assert "Fee for a copy of the article, set by Town Board resolution: USD 5.00" in text
+    assert "2 × USD 5.00" in text
+    # the parameters by their names and authorities in words, never their keys
+    assert "fee.article_copy" not in text and "invoice.due_days" not in text
+    assert "Due on " in text and "days after issue" in text
 
 
 def test_clerk_credits_and_voids_on_the_page(town: Town, login: Any) -> None:

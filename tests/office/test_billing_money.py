@@ -27,7 +27,8 @@ from sewer_office.billing.payments import (
     record_payment,
     refund,
 )
-from sewer_office.billing.receipts import receipt_pdf, statement_pdf
+from sewer_office.billing.receipts import receipt_pdf
+from sewer_office.billing.statement_letter import statement_pdf
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent, ImmutableRecord
 from sewer_office.permits.models import BuildingSewerPermit

@@ -77,4 +77,4 @@ def test_clerk_records_payments_and_prints_the_statement(
     assert Payment.objects.count() == 2
 
     clerk.goto(f"{base}/billing/aging/")
-    assert str(left) in clerk.locator("#aging").inner_text()
+    assert f"USD {left:,}" in clerk.locator("#aging").inner_text()  # to the cent, grouped

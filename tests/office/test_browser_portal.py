@@ -79,7 +79,12 @@ def test_newcomer_registers_is_linked_and_applies(
     clerk = _sign_in(browser, base, "clerk")
     assert clerk.locator("#portal-links").count() == 1  # the dashboard's queue
     clerk.goto(link_url)
-    clerk.select_option("select[name=person]", str(town.owner_person.pk))
+    # the person is chosen by search: the match says what each owns
+    clerk.fill("#id_person", "Olive")
+    clerk.locator(".picker-list li[role=option]", has_text="100-01 Main St").click()
+    assert clerk.locator("input[type=hidden][name=person]").input_value() == str(
+        town.owner_person.pk
+    )
     clerk.select_option("select[name=document_kind]", "authorization")
     clerk.fill("input[name=document_reference]", "Letter of Olive Owner, NY license 123 456 789")
     clerk.click("button:has-text('Record the check and link')")

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from sewer_office.core.letters import compose
 from sewer_office.core.models import AuditEvent
-from sewer_office.enforcement import rules
-from sewer_office.enforcement.letters import notice_lines
+from sewer_office.enforcement.letters import CERTIFICATE, kind_of
 from sewer_office.enforcement.models import Notice, Violation
 
 from .enforcement_factories import finding, issued, opened, overdue, reported, served
@@ -93,11 +93,11 @@ def test_notice_pdf_renders_with_letterhead_citation_deadline_and_amount(
 ) -> None:
     v = served(town, on="2026-01-09")
     n = v.notices.get()
-    text = "\n".join(t for _, t in notice_lines(n))
-    assert notice_lines(n)[0] == ("title", rules.params().name)
+    text = "\n".join(t for _, t in compose(kind_of(n), n))
     assert "§ 196-22 A" in text and "§ 196-19 C(3)" in text
-    assert "Deadline: end of Tuesday, January 20, 2026" in text
     assert "USD 250.00 per day" in text and "§ 122-20 Y" in text
+    certificate = "\n".join(t for _, t in compose(CERTIFICATE, n))
+    assert "the end of Tuesday, January 20, 2026" in certificate
     r = login("owner").get(f"/enforcement/notices/{n.pk}.pdf")
     assert r.status_code == 200 and r.content.startswith(b"%PDF")
 

@@ -53,7 +53,16 @@ def _endpoints(v: Violation) -> list[str]:
     ]
 
 
-ACTIONS = ("issue", "serve", "report-correction", "verify", "escalate", "refer", "cost")
+ACTIONS = (
+    "issue",
+    "serve",
+    "report-correction",
+    "verify",
+    "escalate",
+    "refer",
+    "refer-fine",
+    "cost",
+)
 
 
 def test_urls_are_named_as_declared() -> None:

@@ -17,10 +17,11 @@ import pytest
 
 from sewer_cli.main import main
 from sewer_office.core.errors import InvalidInput, TransitionNotAllowed
+from sewer_office.core.letters import compose
 from sewer_office.core.models import AuditEvent, ImmutableRecord
 from sewer_office.core.services import perform
 from sewer_office.enforcement import services
-from sewer_office.enforcement.letters import notice_lines
+from sewer_office.enforcement.letters import CERTIFICATE
 from sewer_office.enforcement.models import Notice, Violation
 
 from .enforcement_factories import at, issued, mailed_notice, overdue, served
@@ -72,8 +73,8 @@ def test_certified_mail_is_served_on_delivery_not_on_mailing(town: Town, login: 
     assert f.computation is None and "delivery is not yet recorded" in f.message
     page = login("clerk").get(f"/enforcement/{v.pk}/").content.decode()
     assert "mailed by certified mail no. 7019 0001 on 2026-01-05, not yet delivered" in page
-    letter = " ".join(text for _, text in notice_lines(n))
-    assert "mailed by certified mail no. 7019 0001 on January 05, 2026, not yet delivered" in letter
+    # not served: no certificate of service is composed before delivery
+    assert not services.fines(v, date(2026, 3, 1)).accruing
 
     # the return receipt shows delivery on Fri 01-09: + 10 = Mon 01-19, Dr. Martin Luther
     # King, Jr. Day → Tue 01-20
@@ -96,9 +97,10 @@ def test_certified_mail_is_served_on_delivery_not_on_mailing(town: Town, login: 
     assert AuditEvent.objects.filter(action="record_delivery").count() == 2  # notice + violation
     page = login("clerk").get(f"/enforcement/{v.pk}/").content.decode()
     assert "delivered on 2026-01-09 per return receipt" in page
-    letter = " ".join(text for _, text in notice_lines(n))
-    assert "delivered on January 09, 2026 per return receipt" in letter
-    assert "Deadline: end of Tuesday, January 20, 2026" in letter
+    letter = " ".join(text for _, text in compose(CERTIFICATE, n))
+    assert "no. 7019 0001, on January 5, 2026" in letter
+    assert "delivered on January 9, 2026, as shown by the return receipt" in letter
+    assert "the end of Tuesday, January 20, 2026" in letter
 
 
 def test_delivery_facts_are_checked_and_written_once(town: Town) -> None:

@@ -57,7 +57,7 @@ def test_the_page_shows_text_status_implementers_and_parameters(town: Town, logi
     assert "pH lower than 5.5" in page and "implemented" in page
     assert "Any waters or wastes having a pH lower than 5.5" in page
     assert "sewer_rules.ordinance.s196_19_use_of_public_sewers.prohibitions.PH_LOW" in page
-    assert "<code>ph.minimum</code>" in page and "5.5 SU" in page
+    assert '<code class="muted">ph.minimum</code>' in page and "5.5 SU" in page
     # the way up: Article VII › § 196-19 › § 196-19 C, each a link
     assert 'href="/law/?c=%C2%A7+196-19+C"' in page
 
@@ -115,7 +115,7 @@ def test_the_page_shows_the_text_in_force_on_a_day(town: Town, login: Any) -> No
     assert "122-20Y of the Code" in page
     # the parameters are those in force that day too
     page = c.get("/law/?c=" + quote("§ 196-19 C(3)") + "&on=1995-01-01").content.decode()
-    assert "In force on 1995-01-01" in page and "<code>ph.minimum</code>" in page
+    assert "In force on 1995-01-01" in page and '<code class="muted">ph.minimum</code>' in page
 
 
 def test_a_bad_date_is_refused_with_its_reason(town: Town, login: Any) -> None:

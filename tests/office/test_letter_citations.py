@@ -3,9 +3,10 @@ the article's own provisions, a federal requirement as federal law."""
 
 from __future__ import annotations
 
+from sewer_office.core.letters import compose
 from sewer_office.core.services import perform
 from sewer_office.enforcement import services
-from sewer_office.enforcement.letters import notice_lines
+from sewer_office.enforcement.letters import kind_of
 from sewer_office.findings.services import record_finding
 
 from .enforcement_factories import at, served
@@ -14,7 +15,7 @@ from .factories import Town
 
 def _letter(violation: object) -> str:
     notice = violation.notices.get()  # type: ignore[attr-defined]
-    return "\n".join(text for _, text in notice_lines(notice))
+    return "\n".join(text for _, text in compose(kind_of(notice), notice))
 
 
 def test_the_fine_sentence_is_english(town: Town) -> None:

@@ -4,6 +4,7 @@ dashboards per role, the property page, lists with filters and pagination."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from sewer_office.permits.models import BuildingSewerPermit
@@ -105,7 +106,7 @@ def test_detail_shows_timeline_with_citations_and_who_is_awaited(town: Town, log
         assert cite in text
     assert "Road opening permit issued" in html
     html = login("engineer").get(f"/permits/building-sewer/{p.pk}/").content.decode()
-    assert "waiting on" in html and "the applicant" in html
+    assert "Waiting for Olive Owner (owner) or the Clerk to notify (ready for inspection)" in html
 
 
 def test_dashboards_show_each_roles_queue(town: Town, login: Any) -> None:
@@ -276,3 +277,15 @@ def test_clerk_registers_person_property_and_establishment(town: Town, login: An
         .status_code
         == 403
     )
+
+
+def test_favicon_ico_leads_to_the_mark(client: Any) -> None:
+    """Browsers ask for /favicon.ico on their own (no page links it for a PDF): it leads to the
+    office's mark, signed in or not (the file itself is served by the static files)."""
+    from django.contrib.staticfiles import finders
+
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("/office/favicon-32.png")
+    found = finders.find("office/favicon-32.png")
+    assert found and Path(str(found)).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -122,6 +122,7 @@ def test_every_page_and_endpoint_is_covered(town: Town) -> None:
         "registry:area-declare",
         "healthz",
         "readyz",
+        "favicon",  # test_pages.test_favicon_ico_leads_to_the_mark
         "login",
         "logout",
         "password_change_done",

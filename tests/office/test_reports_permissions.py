@@ -30,6 +30,8 @@ pytestmark = pytest.mark.django_db
 
 COVERED_URL_NAMES = {
     "reports:list",
+    "reports:due",  # and its battery: test_report_due_status
+    "reports:due-files",
     "reports:assemble",
     "reports:detail",
     "reports:pdf",

@@ -140,7 +140,8 @@ def test_enforcement_provisions_are_marked_by_what_the_office_does() -> None:
         assert entry.reason, f"{text}: say what the office does not do"
     # what the software does not do is said: conviction, recovery, the injunction itself
     assert "conviction" in REGISTRY[Citation.parse("§ 196-22 B")].reason
-    assert "not computed" in REGISTRY[Citation.parse("§ 196-22 C")].reason
+    assert "billed" in REGISTRY[Citation.parse("§ 196-22 C")].reason
+    assert "unpaid bill in court" in REGISTRY[Citation.parse("§ 196-22 C")].reason
     assert "Supreme Court" in REGISTRY[Citation.parse("§ 196-22 D")].reason
     ex = explain("§ 196-22 C", load_jurisdiction("wappinger"), date(2026, 6, 1))
     assert ex.in_office == OFFICE["§ 196-22 C"] and ex.implemented_by == ()

@@ -151,14 +151,24 @@ def test_message_templates_read_as_sentences_with_parts_missing(parts: dict[str,
         assert text == ""
 
 
-@pytest.mark.parametrize("who", [[], ["Clerk"], ["Clerk", "the applicant"]])
-def test_waiting_on_reads_as_a_sentence(who: list[str]) -> None:
+_CLERK = {"who": "the Clerk", "what": "record fee payment", "label": "Record fee payment"}
+_OWNER = {"who": "J. Smith (owner)", "what": "notify (ready for inspection)"}
+
+
+@pytest.mark.parametrize(
+    "who",
+    [[], [{**_CLERK, "you": False}], [{**_OWNER, "label": "Notify", "you": True}, _CLERK]],
+)
+def test_waiting_on_reads_as_a_sentence(who: list[dict[str, Any]]) -> None:
     html = render_to_string("permits/_waiting_on.html", {"waiting_on": who, "is_open": True})
     text = _text(html)
     assert not GLITCH.search(text), text
     assert text.endswith(".")
+    assert "Nothing for you to do" not in text
     if not who:
-        assert "waiting on" not in text
+        assert "Waiting for" not in text
+    elif who[0].get("you"):
+        assert text.startswith("Your turn: notify") and "Waiting for the Clerk" in text
 
 
 # --- the review queue -----------------------------------------------------------------------
@@ -400,7 +410,7 @@ def test_homeowner_sees_design_checks_before_filing_and_next_steps_after(
     permit = BuildingSewerPermit.objects.get()
     page = c.get(r["Location"]).content.decode()
     steps = page.split('id="next-steps"')[1].split("</section>")[0]
-    assert "Town Clerk" in steps and "waiting on Clerk to record fee payment" in steps
+    assert "Town Clerk" in steps and "Waiting for the Clerk to record fee payment" in steps
     assert _text(steps).count(" .") == 0
     if permit.fee_amount is not None:
         assert money(permit.fee_amount) in steps

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from sewer_office.core.moments import local
+
 
 class SignInFailure(models.Model):
     """One failed sign-in (a wrong password or an unknown name), kept for the pause window.
@@ -23,6 +25,4 @@ class SignInFailure(models.Model):
         verbose_name = "failed sign-in"
 
     def __str__(self) -> str:
-        return (
-            f"{self.username} from {self.address or 'unknown address'} at {self.at:%Y-%m-%d %H:%M}"
-        )
+        return f"{self.username} from {self.address or 'unknown address'} at {local(self.at)}"

@@ -11,7 +11,8 @@ and apply it (clerk); ``POST /api/billing/permit-fees/<building-sewer|subdivisio
 issues a permit's fee invoice (clerk); ``POST /api/billing/invoices/<id>/credit/``
 (``{"reason": "...", "lines": [41, 42]}``, no ``lines``: every line) issues a credit note and
 ``POST /api/billing/invoices/<id>/void/`` (``{"reason": "..."}``) voids it (billing roles);
-runs and surcharge decisions and agreements: :mod:`.surcharge_api`. Staff read everything;
+runs and surcharge decisions and agreements: :mod:`.surcharge_api`; a violation's
+``bill-costs`` and ``collection`` (§ 196-22 B, C): :mod:`.enforcement_api`. Staff read everything;
 outside users read their own persons' charges,
 invoices, receipts and statements — another's is 404. Refusals answer with the services'
 message (400, 403, 409).
@@ -36,7 +37,8 @@ from sewer_office.accounts.access import visible
 from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
 from sewer_office.registry.models import Person
 
-from . import invoices, payments, receipts, statements, surcharge_api
+from . import balances, enforcement_api, invoices, payments, receipts, statements, surcharge_api
+from .balances import with_balance
 from .charges import require_biller
 from .filters import ChargeFilter, InvoiceFilter, PaymentFilter
 from .models import Charge, Invoice, InvoiceLine, Payment, PaymentApplication
@@ -74,6 +76,12 @@ class LineSerializer(serializers.ModelSerializer[InvoiceLine]):
 class InvoiceSerializer(serializers.ModelSerializer[Invoice]):
     lines = LineSerializer(many=True, read_only=True)
     outstanding = serializers.SerializerMethodField()
+    paid = serializers.SerializerMethodField(help_text="payments applied to it")
+    balance = serializers.SerializerMethodField(help_text="what is still owed on it")
+    status = serializers.SerializerMethodField(
+        help_text="issued, part_paid, paid, credited, void or credit_note"
+    )
+    status_label = serializers.SerializerMethodField()
 
     class Meta:
         model = Invoice
@@ -88,6 +96,10 @@ class InvoiceSerializer(serializers.ModelSerializer[Invoice]):
             "due_basis",
             "total",
             "outstanding",
+            "paid",
+            "balance",
+            "status",
+            "status_label",
             "state",
             "credits",
             "reason",
@@ -98,6 +110,18 @@ class InvoiceSerializer(serializers.ModelSerializer[Invoice]):
 
     def get_outstanding(self, obj: Invoice) -> str:
         return str(payments.outstanding(obj))
+
+    def get_paid(self, obj: Invoice) -> str:
+        return str(obj.paid)
+
+    def get_balance(self, obj: Invoice) -> str:
+        return str(obj.balance)
+
+    def get_status(self, obj: Invoice) -> str:
+        return obj.status
+
+    def get_status_label(self, obj: Invoice) -> str:
+        return obj.status_label
 
 
 class ApplicationSerializer(serializers.ModelSerializer[PaymentApplication]):
@@ -129,7 +153,7 @@ class PaymentSerializer(serializers.ModelSerializer[Payment]):
         )
 
     def get_unapplied(self, obj: Payment) -> str:
-        return str(payments.unapplied_of([obj])[obj.pk])
+        return str(balances.unapplied_of([obj])[obj.pk])
 
 
 class AllocationInput(serializers.Serializer[Any]):
@@ -187,7 +211,7 @@ class InvoiceViewSet(viewsets.ReadOnlyModelViewSet[Invoice]):
 
     def get_queryset(self) -> Any:
         return visible(
-            Invoice.objects.prefetch_related("lines").order_by("-year", "-sequence"),
+            with_balance(Invoice.objects.prefetch_related("lines")).order_by("-year", "-sequence"),
             self.request.user,
         )
 
@@ -400,5 +424,16 @@ PATHS: list[URLPattern] = [
         "billing/permit-fees/<slug:kind>/<int:pk>/invoice/",
         permit_fee_invoice,
         name="billing-permit-fee-invoice",
+    ),
+    # a violation's money actions, at the violation's address (:mod:`.enforcement_api`)
+    path(
+        "enforcement/violations/<int:pk>/bill-costs/",
+        enforcement_api.violation_bill_costs,
+        name="billing-violation-bill-costs",
+    ),
+    path(
+        "enforcement/violations/<int:pk>/collection/",
+        enforcement_api.violation_collection,
+        name="billing-violation-collection",
     ),
 ]

@@ -13,7 +13,8 @@ Sources and their provisions:
 - subdivision sewer permit fee by estimated construction cost (§ 196-23 C);
 - copies of the article (§ 196-23 D, ``fee.article_copy`` × copies);
 - other fees the jurisdiction defines (``fee.reinspection``...);
-- the Town's expense, loss or damage recorded on a violation (§ 196-22 C);
+- the Town's expense, loss or damage recorded on a violation (§ 196-22 C), with its evidence;
+- a fine the court imposed on conviction, when the Town collects it (§ 196-22 B);
 - the extra-strength surcharge of a billing run (§ 196-19 E(1)(d); :mod:`.runs`).
 """
 
@@ -29,6 +30,7 @@ from django.db import models, transaction
 from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.core.models import Attachment
 from sewer_office.enforcement.models import Cost
 from sewer_office.permits.models.building_sewer import BuildingSewerPermit
 from sewer_office.permits.models.industrial import IndustrialDischargeApproval
@@ -295,11 +297,34 @@ def other_fee(
     )
 
 
+def attachments_of(*records: models.Model) -> list[Attachment]:
+    """The files attached to ``records`` (in the order given, each record's oldest first)."""
+    out: list[Attachment] = []
+    for record in records:
+        out += Attachment.objects.filter(
+            content_type=ContentType.objects.get_for_model(record), object_id=str(record.pk)
+        ).order_by("created_at", "id")
+    return out
+
+
 def cost_recovery(cost: Cost, actor: Any) -> Charge:
-    """§ 196-22 C: an item of the Town's expense, loss or damage recorded on a violation."""
+    """§ 196-22 C: an item of the Town's expense, loss or damage recorded on a violation.
+
+    The charge carries its evidence, so that the invoice line shows what the person is billed
+    for: the cost as recorded (what, the day, the hours), and the documents filed on the cost
+    or on the violation, by name (with their SHA-256, which proves which file it was)."""
     require_biller(actor)
     violation = cost.violation
     hours = f", {cost.hours} h" if cost.hours else ""
+    evidence = attachments_of(cost, violation)
+    steps = [
+        f"{cost.get_category_display()}: {cost.description}",
+        f"incurred on {cost.incurred_on:%Y-%m-%d}{hours}: USD {cost.amount}",
+        f"cost recorded on violation {violation.number} ({violation.section})",
+    ]
+    if evidence:
+        steps.append("evidence on file: " + "; ".join(a.title for a in evidence))
+    steps.append("§ 196-22 C: the violator is liable for the expense, loss or damage occasioned")
     return create_charge(
         source=ChargeSource.COST_RECOVERY,
         source_key=_key(cost),
@@ -308,13 +333,58 @@ def cost_recovery(cost: Cost, actor: Any) -> Charge:
         description=f"Town's {cost.get_category_display().lower()}: {cost.description}",
         assessed_on=cost.incurred_on,
         parameters=[],
-        steps=[
-            f"cost recorded on violation {violation.pk} on {cost.incurred_on}{hours}: "
-            f"USD {cost.amount}",
-            "§ 196-22 C: the violator is liable for the expense, loss or damage occasioned",
-        ],
+        steps=steps,
         actor=actor,
         obj=cost,
         establishment=violation.establishment,
         property=violation.property,
+        extra={
+            "violation": violation.number,
+            "cost": {
+                "category": cost.category,
+                "description": cost.description,
+                "incurred_on": cost.incurred_on.isoformat(),
+                "hours": None if cost.hours is None else str(cost.hours),
+                "amount": str(cost.amount),
+            },
+            "evidence": [
+                {"title": a.title, "file": a.filename, "sha256": a.sha256} for a in evidence
+            ],
+        },
+    )
+
+
+def fine_judgment(judgment: Any, amount: Decimal, actor: Any) -> Charge:
+    """§ 196-22 B: a fine the court imposed on conviction, to be collected by the Town — the
+    judgment is the debt (court, docket, date); ``amount`` is what of it the Town collects
+    (the fine less what the court itself received before). Never the office's own count."""
+    require_biller(actor)
+    violation = judgment.violation
+    steps = [
+        f"judgment of {judgment.court}, docket {judgment.docket}, on "
+        f"{judgment.judgment_on:%Y-%m-%d}: fine imposed USD {judgment.fine_amount}",
+    ]
+    if amount != judgment.fine_amount:
+        steps.append(
+            f"less USD {judgment.fine_amount - amount} received by the court: "
+            f"USD {amount} collected by the Town"
+        )
+    steps.append(
+        f"violation {violation.number} of {violation.section}; § 196-22 B: fined on conviction"
+    )
+    return create_charge(
+        source=ChargeSource.FINE_JUDGMENT,
+        source_key=_key(judgment),
+        person=violation.person,
+        amount=amount,
+        description=f"Fine imposed by {judgment.court}, docket {judgment.docket} "
+        f"({violation.number}, {violation.section})",
+        assessed_on=judgment.judgment_on,
+        parameters=[],
+        steps=steps,
+        actor=actor,
+        obj=judgment,
+        establishment=violation.establishment,
+        property=violation.property,
+        extra={"violation": violation.number, "judgment": judgment.pk},
     )

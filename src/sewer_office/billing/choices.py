@@ -16,6 +16,9 @@ class ChargeSource(models.TextChoices):
     ARTICLE_COPY = "article_copy", "Copies of the article"
     SURCHARGE = "surcharge", "Extra-strength surcharge"
     COST_RECOVERY = "cost_recovery", "Town's expense, loss or damage"
+    #: A fine the court imposed on conviction, collected by the Town (the court's judgment is
+    #: the debt; the office never bills a fine of its own count).
+    FINE_JUDGMENT = "fine_judgment", "Fine imposed by the court, collected by the Town"
     OTHER_FEE = "other_fee", "Other fee of the jurisdiction"
 
 
@@ -29,6 +32,7 @@ SOURCE_CITATIONS: dict[str, str] = {
     ChargeSource.ARTICLE_COPY: "§ 196-23 D",
     ChargeSource.SURCHARGE: "§ 196-19 E(1)(d)",
     ChargeSource.COST_RECOVERY: "§ 196-22 C",
+    ChargeSource.FINE_JUDGMENT: "§ 196-22 B",
     ChargeSource.OTHER_FEE: "",
 }
 
@@ -95,3 +99,14 @@ class DecisionBasis(models.TextChoices):
 
     INSTEAD = "instead_of_pretreatment", "Payment instead of pretreatment"
     BESIDE = "beside_pretreatment", "Payment in addition to pretreatment"
+
+
+class PayStatus(models.TextChoices):
+    """Where an invoice stands with its payments (read from the records, not stored)."""
+
+    ISSUED = "issued", "Issued, unpaid"
+    PART_PAID = "part_paid", "Part paid"
+    PAID = "paid", "Paid"
+    CREDITED = "credited", "Credited in full"
+    VOID = "void", "Void"
+    CREDIT_NOTE = "credit_note", "Credit note"

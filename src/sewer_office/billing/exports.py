@@ -17,7 +17,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from sewer_office.core.exports import Column
+from sewer_office.core import reading
+from sewer_office.core.exports import Amount, Column
 
 from .choices import InvoiceKind, InvoiceState
 from .models import InvoiceLine, Payment, Refund
@@ -159,9 +160,55 @@ PAYMENT_COLUMNS = (
     Column("Paid by", "person.name"),
     Column("Method", "get_method_display"),
     Column("Reference", "reference"),
-    Column("Amount", "amount"),
+    Amount("Amount", "amount"),
     Column("Recorded by", "recorded_by.username"),
 )
+
+#: The invoice list's download (``/billing/invoices/?format=csv``): rows from
+#: :func:`.balances.with_balance`, so paid, balance and status are the page's.
+INVOICE_COLUMNS = (
+    Column("Number", "number"),
+    Column("Kind", "get_kind_display"),
+    Column("Billed to", "person.name"),
+    Column("Facility", "establishment.name"),
+    Column("Issued on", "issued_on"),
+    Column("Due on", "due_on"),
+    Amount("Total", "total"),
+    Amount("Paid", "paid_total"),
+    Amount("Balance", "balance_left"),
+    Column("Status", "status_label"),
+    Column("Credits", "credits.number"),
+    Column("Reason", "reason"),
+)
+
+#: The charges list's download (``/billing/charges/?format=csv``).
+CHARGE_COLUMNS = (
+    Column("Assessed on", "assessed_on"),
+    Column("Source", "get_source_display"),
+    Column("Description", "description"),
+    Column("Citation", "citation"),
+    Column("Billed to", "person.name"),
+    Column("Facility", "establishment.name"),
+    Column("Period from", "period_start"),
+    Column("Period to", "period_end"),
+    Amount("Amount", "amount"),
+)
+
+#: The billing runs list's download (``/billing/runs/?format=csv``).
+RUN_LIST_COLUMNS = (
+    Column("Period", "period"),
+    Column("From", "start"),
+    Column("To", "end"),
+    Column("State", "get_state_display"),
+    Amount("Total", "total"),
+    Column("Parameters", "jurisdiction"),
+)
+
+
+def computation_text(computation: dict[str, Any]) -> str:
+    """A run line's computation as one readable cell: its steps, numbers rounded for reading
+    (:func:`sewer_office.core.reading.readable`) — the exact steps stay in the record."""
+    return "; ".join(reading.readable(s) for s in computation.get("steps", []))
 
 
 def _bucket(name: str) -> Column:
@@ -178,3 +225,49 @@ def aging_columns() -> list[Column]:
         *(_bucket(b) for b, _ in BUCKETS),
         Column("Total", "total"),
     ]
+
+
+#: The statements index's download (``/billing/statements/?format=csv``): the persons billed.
+STATEMENT_COLUMNS = (
+    Column("Person", "name"),
+    Column("Kind", "get_kind_display"),
+    Column("Person number", "pk"),
+)
+
+#: The permit fee queue's download (``/billing/permit-fees/?format=csv``): rows of the page.
+PERMIT_FEE_COLUMNS = (
+    Column("Permit", lambda r: r["record"].number),
+    Column("Applicant", lambda r: r["record"].applicant.name),
+    Column("Application date", lambda r: r["record"].filed_on),
+    Amount("Fee", lambda r: r["amount"]),
+    Column("Why no fee is stated", lambda r: r["blocked"] or ""),
+    Column("Invoice", lambda r: r["invoice"].number if r["invoice"] else ""),
+    Amount("Outstanding", lambda r: r["outstanding"]),
+)
+
+
+def _rate(record: Any, name: str) -> Any:
+    return getattr(record, f"rate_{name}", None)
+
+
+#: The surcharge decisions and agreements' download (``/billing/surcharges/?format=csv``):
+#: one row per record, decisions then agreements.
+SURCHARGE_COLUMNS = (
+    Column("Record", lambda r: "Agreement" if hasattr(r, "parties") else "Decision"),
+    Column("Facility", "establishment.name"),
+    Column(
+        "Payment",
+        lambda r: r.get_basis_display() if hasattr(r, "get_basis_display") else r.terms,
+    ),
+    Column(
+        "Decided or signed on",
+        lambda r: getattr(r, "decided_on", None) or getattr(r, "signed_on", None),
+    ),
+    Column("From", "first_day"),
+    Column("To", "effective_last_day"),
+    Column("Reasons or parties", lambda r: getattr(r, "reasons", None) or r.parties),
+    Column("Board approval", lambda r: getattr(r, "board_approval", "")),
+    Column("Rate BOD (USD/lb)", lambda r: _rate(r, "bod")),
+    Column("Rate suspended solids (USD/lb)", lambda r: _rate(r, "suspended_solids")),
+    Column("Rate grease or oil (USD/lb)", lambda r: _rate(r, "grease_oil")),
+)

@@ -3,11 +3,14 @@ the API (``filterset_class``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 
 from sewer_office.core.filters import IdFilter, YearFilter
 
-from .choices import ChargeSource, InvoiceKind, InvoiceState, PaymentMethod
+from .balances import with_balance
+from .choices import ChargeSource, InvoiceKind, InvoiceState, PaymentMethod, PayStatus
 from .models import Charge, Invoice, Payment
 
 
@@ -33,10 +36,30 @@ class InvoiceFilter(django_filters.FilterSet):
     issued_from = django_filters.DateFilter(field_name="issued_on", lookup_expr="gte")
     issued_to = django_filters.DateFilter(field_name="issued_on", lookup_expr="lte")
     due_before = django_filters.DateFilter(field_name="due_on", lookup_expr="lt")
+    status = django_filters.ChoiceFilter(
+        choices=PayStatus.choices, method="filter_status", label="Status"
+    )
 
     class Meta:
         model = Invoice
         fields = ("kind", "state", "person", "year", "run")
+
+    def filter_status(self, queryset: Any, name: str, value: str) -> Any:
+        """Issued, part paid, paid… — computed from the payments and credit notes
+        (:mod:`.balances`), so the queryset is annotated if it is not yet."""
+        if "pay_status" not in queryset.query.annotations:
+            queryset = with_balance(queryset)
+        return queryset.filter(pay_status=value)
+
+
+class InvoicePageFilter(InvoiceFilter):
+    """The invoice list page's filters: the API's, less those that take a record's id (the
+    page finds a person by name)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("person", "run"):
+            self.filters.pop(name, None)
 
 
 class PaymentFilter(django_filters.FilterSet):
@@ -54,3 +77,12 @@ class PaymentFilter(django_filters.FilterSet):
     class Meta:
         model = Payment
         fields = ("method", "person")
+
+
+class PaymentPageFilter(PaymentFilter):
+    """The payment list page's filters: the API's, less the person's id (the page finds the
+    payer by name)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.filters.pop("person", None)

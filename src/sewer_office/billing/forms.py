@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 
 from sewer_office.core.forms import DateInput
-from sewer_office.registry.models import Person
+from sewer_office.registry.pickers import PersonField
 
 from .choices import PaymentMethod
 from .models import Invoice
@@ -20,7 +20,7 @@ def _invoice_label(obj: Any) -> str:
 
 
 class PaymentForm(forms.Form):
-    person = forms.ModelChoiceField(queryset=Person.objects.order_by("name"), label="Paid by")
+    person = PersonField(label="Paid by")
     received_on = forms.DateField(widget=DateInput, required=False, help_text="default today")
     method = forms.ChoiceField(choices=PaymentMethod.choices)
     reference = forms.CharField(

@@ -29,6 +29,7 @@ from sewer_office.core.errors import Blocked, InvalidInput, TransitionNotAllowed
 from sewer_office.registry import notify
 from sewer_office.registry.models import Person
 
+from . import pdf
 from .charges import require_biller
 from .choices import InvoiceKind, InvoiceState, Series
 from .models import Charge, Invoice, InvoiceLine, PaymentApplication
@@ -131,6 +132,7 @@ def issue_invoice(
             citation=", ".join(sorted({c.citation for c in charges if c.citation})),
             state_to=InvoiceState.ISSUED,
         )
+        pdf.issue_document(invoice, actor)  # the document of record, kept as issued
         if run is None:  # a run's invoices: announced by the daily send-reminders (.notify)
             notify.announce(invoice_issued(invoice))
     return invoice
@@ -209,6 +211,7 @@ def credit_note(
             reason=reason.strip(),
             state_to=InvoiceState.ISSUED,
         )
+        pdf.issue_document(note, actor)  # the credit note as issued, kept
         _release_paid_excess(invoice, note, actor)
         notify.announce(invoice_issued(note))
     return note

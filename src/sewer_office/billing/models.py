@@ -241,6 +241,38 @@ class Invoice(models.Model):
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise ImmutableRecord("issued invoices are never deleted (void or credit them)")
 
+    # What the invoice has become since its issue, read from the payments applied to it and
+    # the credit notes against it (:mod:`.balances`), never stored on the invoice.
+
+    def _figures(self) -> tuple[Any, Any, str]:
+        from .balances import figures
+
+        cached = self.__dict__.get("_balance_figures")
+        if cached is None:
+            cached = self.__dict__["_balance_figures"] = figures(self)
+        return cached
+
+    @property
+    def paid(self) -> Any:
+        """What payments applied to this invoice sum to (Decimal)."""
+        return self._figures()[0]
+
+    @property
+    def balance(self) -> Any:
+        """What is still owed on it (Decimal; 0 for a void invoice or a credit note)."""
+        return self._figures()[1]
+
+    @property
+    def status(self) -> str:
+        """Issued, part paid, paid, credited, void or credit note (a ``PayStatus`` value)."""
+        return self._figures()[2]
+
+    @property
+    def status_label(self) -> str:
+        from .choices import PayStatus
+
+        return str(PayStatus(self.status).label)
+
 
 class InvoiceLine(WrittenOnce):
     """One line of an invoice: a charge (or its credit), with its citation and computation."""

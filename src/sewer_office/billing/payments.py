@@ -43,6 +43,7 @@ from sewer_office.permits.services.building_sewer import (
 )
 from sewer_office.registry.models import Person
 
+from .balances import unapplied_of
 from .charges import building_sewer_fee, subdivision_fee
 from .choices import (
     METHODS_NEEDING_REFERENCE,
@@ -55,6 +56,7 @@ from .choices import (
 from .invoices import issue_invoice
 from .models import Invoice, InvoiceLine, Payment, PaymentApplication, Refund
 from .numbers import next_number
+from .receipts import issue_receipt
 from .rules import parameter_dict
 
 CENT = Decimal("0.01")
@@ -132,29 +134,6 @@ def outstanding_of(invoices: Iterable[Invoice]) -> dict[int, Decimal]:
 
 def outstanding(invoice: Invoice) -> Decimal:
     return outstanding_of([invoice])[invoice.pk]
-
-
-def unapplied_of(payments: Sequence[Payment]) -> dict[int, Decimal]:
-    """What of each payment is not applied to an invoice nor refunded out of it."""
-    ids = [p.pk for p in payments]
-    applied = dict(
-        PaymentApplication.objects.filter(payment_id__in=ids)
-        .order_by()
-        .values("payment_id")
-        .annotate(s=Sum("amount"))
-        .values_list("payment_id", "s")
-    )
-    refunded = dict(
-        Refund.objects.filter(payment_id__in=ids)
-        .order_by()
-        .values("payment_id")
-        .annotate(s=Sum("amount"))
-        .values_list("payment_id", "s")
-    )
-    return {
-        p.pk: Decimal(p.amount) - Decimal(applied.get(p.pk) or 0) - Decimal(refunded.get(p.pk) or 0)
-        for p in payments
-    }
 
 
 def credit_of(person: Person) -> Decimal:
@@ -350,6 +329,7 @@ def record_payment(
         )
         _apply(actor, [payment], plan, when)
         settle_permit_fees(actor, [inv for inv, _ in plan], payment, when)
+        issue_receipt(payment, actor)  # the receipt of record, as the money was applied
     return payment
 
 

@@ -23,7 +23,7 @@ from django.db.models import QuerySet
 from sewer_office.accounts.access import visible
 from sewer_office.registry.models import Person
 
-from .choices import InvoiceKind, InvoiceState
+from .choices import ChargeSource, InvoiceKind, InvoiceState
 from .models import Invoice, Payment, Refund
 from .payments import ZERO, credit_of, outstanding_of
 
@@ -78,9 +78,34 @@ class Statement:
         return sum((e.credits for e in self.entries), ZERO)
 
 
+#: How an invoice billing a source of enforcement reads on the statement.
+ENFORCEMENT_SOURCES: dict[str, str] = {
+    ChargeSource.FINE_JUDGMENT: "Fine judgment",
+    ChargeSource.COST_RECOVERY: "The Town's costs",
+}
+
+
+def _what(invoice: Invoice) -> str:
+    """What the invoice bills, when that is a fine judgment or the Town's costs of a violation
+    (the court and docket, the citation), so the person can read the statement; else just
+    "Invoice"."""
+    lines = list(invoice.lines.all())
+    sources = {ln.charge.source for ln in lines}
+    if len(sources) != 1 or (source := sources.pop()) not in ENFORCEMENT_SOURCES:
+        return "Invoice"
+    label = ENFORCEMENT_SOURCES[source]
+    cite = lines[0].citation
+    if source == ChargeSource.FINE_JUDGMENT:
+        return f"{label}: {lines[0].description} ({cite})"
+    violations = sorted({str(ln.computation.get("violation", "")) for ln in lines} - {""})
+    of = f" of {', '.join(violations)}" if violations else ""
+    return f"Invoice: {label.lower()}{of} ({cite})"
+
+
 def _raw(person: Person) -> list[tuple[date, int, str, str, str, Decimal, Decimal, Any]]:
     rows: list[tuple[date, int, str, str, str, Decimal, Decimal, Any]] = []
-    for inv in Invoice.objects.filter(person=person).select_related("credits"):
+    invoices = Invoice.objects.filter(person=person).select_related("credits")
+    for inv in invoices.prefetch_related("lines__charge"):
         if inv.kind == InvoiceKind.CREDIT_NOTE:
             what = f"Credit note against {inv.credits.number}" if inv.credits else "Credit note"
             if inv.reason:
@@ -114,7 +139,7 @@ def _raw(person: Person) -> list[tuple[date, int, str, str, str, Decimal, Decima
                     0,
                     "invoice",
                     inv.number,
-                    f"Invoice{due}",
+                    f"{_what(inv)}{due}",
                     Decimal(inv.total),
                     ZERO,
                     inv,

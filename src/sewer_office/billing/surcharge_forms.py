@@ -7,7 +7,9 @@ from __future__ import annotations
 from django import forms
 
 from sewer_office.core.forms import DateInput
+from sewer_office.core.record_choice import RecordChoiceField
 
+from .basis_models import SurchargeAgreement, SurchargeDecision
 from .choices import DecisionBasis
 
 _TEXT = forms.Textarea(attrs={"rows": 3})
@@ -22,7 +24,12 @@ class DecisionForm(forms.Form):
     )
     reasons = forms.CharField(widget=_TEXT, help_text="the wastes and the added cost")
     reference = forms.CharField(max_length=120, required=False, label="Letter or file reference")
-    supersedes = forms.IntegerField(required=False, help_text="the decision it replaces (id)")
+    supersedes = RecordChoiceField(
+        SurchargeDecision.objects.order_by("-decided_on", "-id"),
+        required=False,
+        label="Replaces the decision",
+        help_text="the decision it replaces, if any",
+    )
     supersede_reason = forms.CharField(widget=_TEXT, required=False)
 
 
@@ -39,7 +46,12 @@ class AgreementForm(forms.Form):
     )
     rate_suspended_solids = forms.DecimalField(required=False, label="Agreed SS rate, USD/lb")
     rate_grease_oil = forms.DecimalField(required=False, label="Agreed grease rate, USD/lb")
-    supersedes = forms.IntegerField(required=False, help_text="the agreement it replaces (id)")
+    supersedes = RecordChoiceField(
+        SurchargeAgreement.objects.order_by("-signed_on", "-id"),
+        required=False,
+        label="Replaces the agreement",
+        help_text="the agreement it replaces, if any",
+    )
     supersede_reason = forms.CharField(widget=_TEXT, required=False)
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from .views import core, money, surcharge
+from .views import core, enforcement, money, surcharge
 
 app_name = "billing"
 
@@ -35,6 +35,17 @@ urlpatterns: list[URLPattern] = [
     path("invoices/<int:pk>/credit/", core.invoice_credit, name="invoice-credit"),
     path("invoices/<int:pk>/void/", core.invoice_void, name="invoice-void"),
     path("charges/", core.charge_list, name="charges"),
+    # the money actions of a violation's page (§ 196-22 B, C): the page is enforcement's
+    path(
+        "violations/<int:pk>/bill-costs/",
+        enforcement.violation_bill_costs,
+        name="violation-bill-costs",
+    ),
+    path(
+        "violations/<int:pk>/collection/",
+        enforcement.violation_collection,
+        name="violation-collection",
+    ),
     path("surcharges/", surcharge.surcharge_list, name="surcharges"),
     path("surcharges/facility/<int:pk>/", surcharge.surcharge_facility, name="surcharge-facility"),
     path(

@@ -12,6 +12,7 @@ from sewer_office.network import urls as network_urls
 from sewer_office.registry import urls as registry_urls
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("favicon.ico", core_views.favicon, name="favicon"),
     path("healthz", core_views.healthz, name="healthz"),
     path("readyz", core_views.readyz, name="readyz"),
     path("", core_views.dashboard, name="dashboard"),
@@ -36,6 +37,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("mail/", include("sewer_office.mail.urls")),
     path("portal/", include("sewer_office.portal.urls")),
     path("reports/", include("sewer_office.reports.urls")),
+    path("letters/", include("sewer_office.core.letter_urls")),
     path("api/", include("sewer_office.api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import Model
 
-from .models import Attachment, AuditEvent
+from .models import Attachment, AuditEvent, IssuedDocument, Letterhead, LetterTemplate
 
 
 class ReadOnlyAdmin(admin.ModelAdmin[Any]):
@@ -49,3 +49,7 @@ class AuditEventAdmin(ReadOnlyAdmin):
 @admin.register(Attachment)
 class AttachmentAdmin(ReadOnlyAdmin):
     list_display = ("title", "content_type", "object_id", "size", "created_at")
+
+
+# the letters: changed only through the office's editor (/letters/), issued documents never
+register_read_only(LetterTemplate, Letterhead, IssuedDocument)

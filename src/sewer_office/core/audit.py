@@ -12,6 +12,7 @@ transactions never link to the same event.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -40,6 +41,8 @@ def plain(value: Any) -> Any:
         return str(value)
     if isinstance(value, FieldFile):
         return value.name or None
+    if isinstance(value, bytes | bytearray | memoryview):  # a stored document or logo
+        return {"bytes": len(value), "sha256": hashlib.sha256(bytes(value)).hexdigest()}
     if isinstance(value, dict | list | str | int | float | bool) or value is None:
         return value
     return str(value)

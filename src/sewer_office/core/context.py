@@ -1,14 +1,117 @@
-"""Template context for every page: the user's roles and the jurisdiction in use."""
+"""Template context for every page: the user's roles, the jurisdiction in use, and the menu.
+
+The menu (:data:`MENU`) is one table: each entry's label, page, the staff roles it is shown
+to, and — for an outside user (an owner, an industrial user's representative) — the records
+it leads to. An outside user sees an entry only when some such record is theirs (their
+facility's results, their invoices…): a menu that leads to an empty list is a dead end.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.http import HttpRequest
+from django.urls import reverse
 
-from sewer_office.accounts.roles import APPLICANT, is_staff_member, role_label, roles_of
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import (
+    APPLICANT,
+    BUILDING_INSPECTOR,
+    CLERK,
+    ENGINEER,
+    HIGHWAY,
+    STAFF_ROLES,
+    SUPERINTENDENT,
+    VIEWER,
+    is_staff_member,
+    role_label,
+    roles_of,
+)
 from sewer_rules.parameters import load_jurisdiction
+
+EVERY_STAFF = frozenset(STAFF_ROLES)
+#: The office's program staff (the sewer program, its money and its enforcement).
+PROGRAM = frozenset({SUPERINTENDENT, ENGINEER, CLERK, VIEWER})
+#: Who works in the field (inspections, traps, facilities).
+FIELD = PROGRAM | {BUILDING_INSPECTOR}
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    """One entry of the main menu: shown to ``staff`` roles, and to an outside user when
+    ``outside`` is True (always) or names a model ("app.Model") of which a record is theirs."""
+
+    label: str
+    url_name: str
+    staff: frozenset[str]
+    outside: bool | str = False
+
+
+MENU: tuple[MenuItem, ...] = (
+    MenuItem("Dashboard", "dashboard", EVERY_STAFF, True),
+    # an outside user applies for a permit here even before it has any
+    MenuItem("Permits & approvals", "permits:index", EVERY_STAFF, True),
+    MenuItem("Properties", "registry:properties", EVERY_STAFF, "registry.Property"),
+    MenuItem("Establishments", "registry:establishments", FIELD, "registry.Establishment"),
+    MenuItem("Results", "monitoring:results", FIELD, "monitoring.LabResult"),
+    MenuItem("Meters", "meters:list", PROGRAM, "meters.Meter"),
+    MenuItem("Grease traps", "grease:list", FIELD, "grease.GreaseInterceptor"),
+    MenuItem("Inspections", "inspections:list", FIELD, "inspections.Inspection"),
+    MenuItem("Enforcement", "enforcement:list", PROGRAM, "enforcement.Violation"),
+    MenuItem("Schedules", "enforcement:schedules", PROGRAM, "enforcement.ComplianceSchedule"),
+    MenuItem("Pretreatment", "pretreatment:index", PROGRAM),
+    MenuItem("Reports", "reports:list", PROGRAM, "pretreatment.ReportDue"),
+    MenuItem("Billing", "billing:payments", PROGRAM, "billing.Invoice"),
+    MenuItem("Letters", "letters:list", PROGRAM),
+    MenuItem("Persons", "registry:persons", PROGRAM | {BUILDING_INSPECTOR}),
+    MenuItem("Service areas", "registry:areas", EVERY_STAFF),
+    MenuItem("Sewer network", "registry:network", EVERY_STAFF | {HIGHWAY}),
+    MenuItem("The law", "law", EVERY_STAFF, True),
+    MenuItem("API", "api-docs", EVERY_STAFF, True),
+)
+
+
+def _has_any(label: str, user: Any) -> bool:
+    try:
+        model = apps.get_model(label)
+    except LookupError:
+        return False
+    return visible(model._default_manager.all(), user).exists()
+
+
+def shows(item: MenuItem, user: Any, roles: frozenset[str]) -> bool:
+    """Whether ``item`` is in the menu of ``user``."""
+    if roles & item.staff:
+        return True
+    if is_staff_member(user) or APPLICANT not in roles:
+        return False
+    if isinstance(item.outside, bool):
+        return item.outside
+    return _has_any(item.outside, user)
+
+
+def menu_of(user: Any) -> list[tuple[str, str]]:
+    """The (label, url) entries of the user's main menu, in the table's order."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    roles = roles_of(user)
+    return [(i.label, reverse(i.url_name)) for i in MENU if shows(i, user, roles)]
+
+
+class _Lazy:
+    """The menu, computed when a page shows it (not for a JSON response or a redirect)."""
+
+    def __init__(self, user: Any) -> None:
+        self.user = user
+        self._items: list[tuple[str, str]] | None = None
+
+    def __iter__(self) -> Any:
+        if self._items is None:
+            self._items = menu_of(self.user)
+        return iter(self._items)
 
 
 def office(request: HttpRequest) -> dict[str, Any]:
@@ -22,4 +125,5 @@ def office(request: HttpRequest) -> dict[str, Any]:
         "is_applicant": APPLICANT in roles,
         "jurisdiction_name": params.name,
         "jurisdiction_notice": params.notice,
+        "site_menu": _Lazy(user),
     }

@@ -10,6 +10,12 @@ Cells are written against formula injection (OWASP "CSV injection"): a text that
 ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is prefixed with ``'``, so a spreadsheet
 shows it as text and never evaluates it. Numbers stay numbers (a negative amount is not text),
 dates stay dates.
+
+Cells are typed for a spreadsheet: numbers as numbers, dates as dates, an amount (a column
+made with :func:`Amount`) as a number to the cent with a currency format in Excel; a choice is
+given by its label (``get_state_display``), never its code. A computed number longer than any
+reading needs (a mean of ``129.0384615384615384615384615``) is rounded as the pages round it
+(:func:`sewer_office.core.reading.round_quantity`); the exact value stays in the record.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+from sewer_office.core import reading
+
 #: The query parameter naming the download format, and the formats offered.
 FORMAT_PARAM = "format"
 CSV = "csv"
@@ -35,6 +43,12 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 #: Characters that make a spreadsheet read a cell as a formula (or hide what follows).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CHUNK = 2000
+#: Excel's number format of an amount column (a number, shown ``USD 1,234.57``).
+AMOUNT_FORMAT = '"USD "#,##0.00;"USD "-#,##0.00'
+#: A Decimal with more places than this was computed, not entered: rounded for reading.
+PLACES_KEPT = 6
+#: The kinds of column that are typed beyond what their values say.
+AMOUNT = "amount"
 
 Cell = str | int | float | Decimal | date | datetime | None
 
@@ -46,8 +60,15 @@ class Column:
 
     header: str
     value: str | Callable[[Any], Any]
+    #: ``"amount"`` for money (rounded to the cent, a currency format in Excel), else "".
+    kind: str = ""
 
     def of(self, row: Any) -> Any:
+        if self.kind == AMOUNT:
+            return reading.cents(self._raw(row))
+        return self._raw(row)
+
+    def _raw(self, row: Any) -> Any:
         if callable(self.value):
             return self.value(row)
         obj = row
@@ -58,6 +79,11 @@ class Column:
             if callable(obj) and not isinstance(obj, type):
                 obj = obj()
         return obj
+
+
+def Amount(header: str, value: str | Callable[[Any], Any]) -> Column:
+    """A column of money: to the cent, a number in CSV, a currency-formatted number in Excel."""
+    return Column(header, value, AMOUNT)
 
 
 def escape(text: str) -> str:
@@ -71,7 +97,11 @@ def cell(value: Any) -> Cell:
         return None
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, int | float | Decimal):
+    if isinstance(value, Decimal):
+        if value.is_finite() and value.as_tuple().exponent < -PLACES_KEPT:  # type: ignore[operator]
+            return reading.round_quantity(value)
+        return value
+    if isinstance(value, int | float):
         return value
     if isinstance(value, datetime):
         return timezone.localtime(value).replace(tzinfo=None) if timezone.is_aware(value) else value
@@ -116,12 +146,23 @@ def _csv_lines(rows: Iterable[Any], columns: Sequence[Column]) -> Iterator[str]:
 def xlsx_bytes(rows: Iterable[Any], columns: Sequence[Column], title: str) -> bytes:
     """The rows as an Excel workbook of one sheet (openpyxl, write-only)."""
     from openpyxl import Workbook  # heavy: loaded for an Excel download only
+    from openpyxl.cell import WriteOnlyCell
 
     wb = Workbook(write_only=True)
     ws = wb.create_sheet(title=title[:31] or "export")
     ws.append([escape(c.header) for c in columns])
+    amounts = [c.kind == AMOUNT for c in columns]
     for row in _rows(rows):
-        ws.append([cell(c.of(row)) for c in columns])
+        values: list[Any] = []
+        for is_amount, c in zip(amounts, columns, strict=True):
+            value = cell(c.of(row))
+            if is_amount and value is not None:
+                formatted = WriteOnlyCell(ws, value=value)  # type: ignore[arg-type]
+                formatted.number_format = AMOUNT_FORMAT
+                values.append(formatted)
+            else:
+                values.append(value)
+        ws.append(values)
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()

@@ -18,6 +18,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
+from .moments import local
+
 
 class TimeStamped(models.Model):
     """When a row was created and last changed (not a substitute for the audit trail)."""
@@ -83,7 +85,7 @@ class AuditEvent(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name or 'system'} {self.action} {self.object_repr}"
+        return f"{local(self.at)} {self.actor_name or 'system'} {self.action} {self.object_repr}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None and not kwargs.pop("_allow_update", False):
@@ -134,3 +136,102 @@ class Attachment(TimeStamped):
     @property
     def filename(self) -> str:
         return (self.file.name or "").rsplit("/", 1)[-1]
+
+
+# --- letters (see sewer_office.core.letters) -------------------------------------------------
+
+
+class LetterTemplate(WrittenOnce):
+    """One version of the wording of a kind of letter, as the office saved it. Never edited: an
+    edit is a new version, the newest is current (none stored: the bundled template is
+    current, "version 0")."""
+
+    kind = models.CharField(max_length=80)
+    version = models.PositiveIntegerField()
+    body = models.TextField()
+    note = models.CharField(max_length=300)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ("kind", "-version")
+        constraints = (
+            models.UniqueConstraint(fields=("kind", "version"), name="letter_template_version"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.kind} version {self.version}"
+
+
+class Letterhead(WrittenOnce):
+    """One version of the office's letterhead (name, address, contact, logo). The logo is kept
+    in the row as bytes: a small image, written once with the version that uses it, so an old
+    version still renders exactly as it did and no file can go missing from storage."""
+
+    version = models.PositiveIntegerField(unique=True)
+    town_name = models.CharField(max_length=200)
+    office_name = models.CharField(max_length=200)
+    address = models.TextField(help_text="The complete mailing address, one line per line.")
+    phone = models.CharField(max_length=60, blank=True)
+    email = models.CharField(max_length=120, blank=True)
+    hours = models.CharField(max_length=200, blank=True)
+    payment_instructions = models.TextField(blank=True)
+    logo = models.BinaryField(blank=True, default=b"")
+    logo_type = models.CharField(max_length=10, blank=True)
+    note = models.CharField(max_length=300)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ("-version",)
+
+    def __str__(self) -> str:
+        return f"letterhead version {self.version}"
+
+
+class IssuedDocument(WrittenOnce):
+    """A document of record as it was issued: its bytes and their SHA-256, with the template
+    and letterhead versions it was rendered with. Served from here ever after, never
+    re-rendered; one per (kind, record)."""
+
+    kind = models.CharField(max_length=80)
+    content_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, related_name="+")
+    object_id = models.CharField(max_length=64)
+    record = GenericForeignKey("content_type", "object_id")
+    title = models.CharField(max_length=200)
+    filename = models.CharField(max_length=200)
+    content = models.BinaryField()
+    sha256 = models.CharField(max_length=64)
+    template = models.ForeignKey(
+        LetterTemplate, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    letterhead = models.ForeignKey(
+        Letterhead, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    issued_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ("issued_at", "id")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("kind", "content_type", "object_id"), name="issued_document_once"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def template_version(self) -> int:
+        return self.template.version if self.template is not None else 0
+
+    @property
+    def letterhead_version(self) -> int:
+        return self.letterhead.version if self.letterhead is not None else 0

@@ -6,6 +6,11 @@ it has something to say about a property), each returning a :class:`Panel` or No
 to show to this user); the facility page, the property page and the dashboard render the
 panels in order, so a new activity joins the pages without any page knowing its models.
 
+A finding (the ledger below every app) is acted on by the apps above it: each page that
+lists findings asks every app's ``finding_actions(request, findings)`` hook for the
+:class:`Action` it offers on each (enforcement: "Open a violation", or the violation already
+open from it), so that the monitoring pages link to enforcement without importing it.
+
 The header's search box asks every app's ``search(request, q)`` hook for a
 :class:`SearchGroup` of what matches ``q`` among the records this user may see (or None).
 
@@ -15,6 +20,12 @@ work queues, a property's permits, its sampling point), contribute template cont
 dict merged into the page's context. A module defines only the hooks it has. This is how the
 pages of ``core`` and ``registry``, below the permits and the network, show them without
 importing them.
+
+A violation's page (enforcement) shows the money billing keeps for it the same way:
+``violation_context(request, violation)`` is merged into the page's context (billing: the
+invoices of its costs and fine, the "Bill the Town's costs" and "Record a collection" forms,
+and the partial templates that lay them out); ``violation_data(request, violation)`` adds
+fields to the violation's API record (billing: ``invoices``).
 """
 
 from __future__ import annotations
@@ -63,6 +74,15 @@ class SearchGroup:
     more: bool = False
     list_url: str = ""
     order: int = 50
+
+
+@dataclass(frozen=True)
+class Action:
+    """A link a higher app offers on a record of a lower one (e.g. on a finding)."""
+
+    label: str
+    url: str
+    detail: str = ""
 
 
 #: Hits per group on the search page.
@@ -124,3 +144,22 @@ def search_groups(request: Any, q: str) -> list[SearchGroup]:
             continue
         groups.extend(found if isinstance(found, list) else [found])
     return sorted((g for g in groups if g.hits), key=lambda g: g.order)
+
+
+def finding_actions(request: Any, findings: list[Any]) -> dict[int, list[Action]]:
+    """finding id → what the apps offer on it for this user (empty lists left out)."""
+    out: dict[int, list[Action]] = {}
+    for contribute in _hooks("finding_actions"):
+        for pk, actions in contribute(request, findings).items():
+            out.setdefault(pk, []).extend(actions)
+    return out
+
+
+def violation_context(request: Any, violation: Any) -> dict[str, Any]:
+    """What the apps above enforcement add to a violation's page (see the module's docstring)."""
+    return _context("violation_context", request, violation)
+
+
+def violation_data(request: Any, violation: Any) -> dict[str, Any]:
+    """What the apps above enforcement add to a violation's API record."""
+    return _context("violation_data", request, violation)

@@ -89,6 +89,9 @@ PROTECTED: tuple[Protected, ...] = (
     Protected("reports.Signature"),
     Protected("reports.Review"),
     Protected("enforcement.Referral"),
+    # the court's judgment on a referral and the money collected on its fine (§ 196-22 B)
+    Protected("enforcement.Judgment"),
+    Protected("enforcement.Collection"),
     # a determination links the violation it opened once, right after it is recorded
     Protected("pretreatment.SNCDetermination", fill_once=("violation_id",)),
     # the Town's books: an issued invoice or credit note changes only by its void, once
@@ -106,6 +109,10 @@ PROTECTED: tuple[Protected, ...] = (
     Protected("billing.SurchargeDecision"),
     Protected("billing.SurchargeAgreement"),
     Protected("billing.SurchargeEnding"),
+    # the letters: issued documents of record and the template/letterhead versions they used
+    Protected("core.IssuedDocument"),
+    Protected("core.LetterTemplate"),
+    Protected("core.Letterhead"),
 )
 
 _FUNCTION_SQL = f"""

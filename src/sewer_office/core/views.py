@@ -10,7 +10,8 @@ from django.conf import settings
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -22,6 +23,13 @@ from .panels import dashboard_context, dashboard_panels, search_groups
 
 #: A search shorter than this finds too much to be of use.
 SEARCH_MIN_CHARS = 2
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for on their own (a PDF or a JSON answer links no
+    icon): the office's mark, wherever the static files are served from."""
+    return redirect(static("office/favicon-32.png"), permanent=True)
 
 
 @require_GET

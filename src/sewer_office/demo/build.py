@@ -35,6 +35,7 @@ from .billing import load_demo_billing
 from .enforcement import load_demo_enforcement
 from .grease import load_demo_grease
 from .inspections import load_demo_inspections
+from .letters import load_demo_letterhead
 from .meters import load_demo_meters
 from .monitoring import load_demo_monitoring
 from .network import load_demo_network
@@ -84,6 +85,7 @@ def build_demo_town(seed: int = 4, anchor: date | None = None) -> Town:
     town = Town(anchor=anchor or timezone.localdate(), rng=random.Random(seed))
     with transaction.atomic():
         _users(town)
+        load_demo_letterhead(town)  # before the first letter is issued
         _areas(town)
         _registry(town)
         Records(town).build()
@@ -167,6 +169,33 @@ AREA_PARCELS = {
 }
 
 
+#: area key → the post office that serves it (town name, state, ZIP code): the Town of
+#: Wappinger is served by several post offices, none named "Wappinger".
+POSTAL = {
+    "wsttia-phase-1": ("Wappingers Falls", "NY", "12590"),
+    "district-1": ("Poughkeepsie", "NY", "12603"),
+    "wsttia-phase-2": ("Hopewell Junction", "NY", "12533"),
+    "wsttia-phase-3a": ("Wappingers Falls", "NY", "12590"),
+    "wsttia-phase-3b": ("Wappingers Falls", "NY", "12590"),
+}
+#: Where some persons' mail goes instead of their premises (invented street numbers): owners
+#: living elsewhere and firms with an office of their own, by person name.
+MAILING = {
+    "Hudson Ridge Developers LLC": ("Attn: Land Department\n40 Market Street", "Poughkeepsie"),
+    "Acme Plating Corporation": ("Corporate Office\n1180 Route 52", "Fishkill"),
+}
+MAILING_ZIP = {"Poughkeepsie": "12603", "Fishkill": "12524", "Wappingers Falls": "12590"}
+#: Every n-th homeowner is an absentee owner whose mail goes to another address.
+ABSENTEE_EVERY = 23
+ABSENTEE_STREETS = ("Main Street", "Academy Street", "Mill Street")
+
+
+def _mail_to(person: Person, street: str, city: str) -> None:
+    person.mail_street, person.mail_city = street, city
+    person.mail_state, person.mail_zip = "NY", MAILING_ZIP[city]
+    person.save()
+
+
 def _person(town: Town, kind: str = PersonKind.INDIVIDUAL, name: str = "") -> Person:
     if not name:
         name = f"{town.rng.choice(names.FIRST)} {town.rng.choice(names.LAST)}"
@@ -178,6 +207,7 @@ def _registry(town: Town) -> None:
     block = 0
     for area_no, (key, (count, new)) in enumerate(AREA_PARCELS.items(), start=1):
         area = town.areas[key]
+        city, state, zip_code = POSTAL[key]
         street_pool = names.STREETS[(area_no - 1) * 4 : (area_no - 1) * 4 + 4]
         props: list[Property] = []
         for i in range(count):
@@ -198,6 +228,9 @@ def _registry(town: Town) -> None:
             prop = Property.objects.create(
                 parcel_id=f"{6157 + area_no}-{(block // 100) + 1:02d}-{100000 + block * 37:06d}",
                 address=f"{number} {street}",
+                city=city,
+                state=state,
+                zip=zip_code,
                 owner=owner,
                 service_area=area,
                 acreage=Decimal(rng.randint(20, 300)) / 100,
@@ -207,6 +240,9 @@ def _registry(town: Town) -> None:
             Building.objects.create(
                 property=prop, name="House", use=BuildingUse.RESIDENTIAL, dwelling_units=1
             )
+            if block % ABSENTEE_EVERY == 0:  # an owner living elsewhere in the county
+                away = ABSENTEE_STREETS[block % len(ABSENTEE_STREETS)]
+                _mail_to(owner, f"{block % 90 + 5} {away}", ("Fishkill", "Poughkeepsie")[block % 2])
             props.append(prop)
         town.properties[key] = props
         town.new_construction[key] = props[:new]
@@ -306,9 +342,15 @@ def _special_people(town: Town) -> None:
             Property.objects.create(
                 parcel_id=f"6170-09-{500000 + i * 11:06d}",
                 address=f"Tract {chr(65 + i)}, {names.STREETS[(i * 5) % len(names.STREETS)]}",
+                city=POSTAL[key][0],
+                state=POSTAL[key][1],
+                zip=POSTAL[key][2],
                 owner=town.developer,
                 service_area=town.areas[key],
                 acreage=Decimal(12 + 7 * i),
                 wastewater_service=WastewaterService.NONE,
             )
         )
+    # The firms whose mail goes to an office of their own, not to their premises.
+    for name, (street, city) in MAILING.items():
+        _mail_to(Person.objects.get(name=name), street, city)

@@ -20,6 +20,9 @@ their audit trail are those a real office would have. The stages, by violation:
   deadline (no fine);
 - **§ 196-20 referral** — a manhole cover pried off at a residential parcel: referred for
   arrest at once, no notice, the repair costs recorded;
+- **the whole way to the money** — a restaurant's interceptor blocking the main: the Town's
+  costs billed and paid, referred to the Town Attorney with the fine count, corrected, the
+  court's judgment and part of the fine paid to the Town (:mod:`.enforcement_money`);
 - **fine spanning a change of the daily amount** — a food preparer's interceptor, served before
   the latest change of ``fine.daily_amount`` of the demo parameters (EXAMPLE amounts) and
   verified corrected after it, so its fine is two segments at two amounts. This stage needs an
@@ -44,10 +47,12 @@ from sewer_office.enforcement import rules, services
 from sewer_office.enforcement.grounds import MEASURED_KINDS, NOT_VIOLATIONS
 from sewer_office.enforcement.models import Finding, Violation
 from sewer_office.findings.opinions import OPINION_STATUSES, record_opinion
+from sewer_office.findings.words import describe
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
 from .base import TOWN
+from .enforcement_money import the_whole_way
 
 if TYPE_CHECKING:
     from .build import Town
@@ -121,7 +126,10 @@ class _Story:
                     ),
                     at=_at(on, 10),
                 )
-            return services.open_from_finding(self.su, found, at=_at(on, 11))
+            # the nature as the notice will state it: the finding in plain words
+            return services.open_from_finding(
+                self.su, found, description=describe(found), at=_at(on, 11)
+            )
         return services.open_violation(
             self.su,
             kind=kind,
@@ -196,6 +204,7 @@ def load_demo_enforcement(town: Town) -> dict[str, Violation]:
     prep = town.establishments.get(EstablishmentKind.FOOD_PREPARATION) or food
 
     _spanning_the_amount_change(s, prep[0])
+    the_whole_way(s, food[5 % len(food)])
     _fines_accruing(s, acme)
     _escalated(s, acme)
     _corrected_in_time(s, food[2 % len(food)])

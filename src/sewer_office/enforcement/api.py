@@ -1,7 +1,10 @@
 """API of the enforcement app: violations and notices, and the actions on a violation —
 issue, serve, record-delivery (certified mail), report-correction, verify, escalate, refer,
-cost (and reject-correction, supersede, dismiss) — through the same services and workflow as
-the pages. A violation's ``fines`` is the rule's count (the office's :func:`~.services.fines`),
+cost (and reject-correction, supersede, dismiss), and the court's judgment (:mod:`.money`,
+§ 196-22 B) — through the same services and workflow as the pages. The money in the Town's
+books is billing's: ``POST .../bill-costs/`` (§ 196-22 C) and ``.../collection/`` (§ 196-22 B)
+are answered by ``billing.enforcement_api`` (mounted under this prefix by the API's urls), and
+a violation's ``invoices`` come from billing's ``violation_data`` hook (:mod:`core.panels`). A violation's ``fines`` is the rule's count (the office's :func:`~.services.fines`),
 the same as ``sewer-use fines`` gives for the same dates.
 
 ``GET /api/enforcement/violations/`` takes the web list's filters (one filterset,
@@ -14,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.urls import URLPattern, reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -26,19 +29,28 @@ from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
 from sewer_office.core.errors import Forbidden, InvalidInput
+from sewer_office.core.letters import bytes_response, pdf_response
+from sewer_office.core.panels import violation_data
 from sewer_office.core.services import perform
 from sewer_office.permits.models import IndustrialDischargeApproval
 from sewer_office.registry.models import Establishment, Person, Property
 
-from . import grounds, schedules, services
-from .choices import CostCategory, DeliveryProof, ImposedBy, ReferralKind, ServiceMethod
+from . import grounds, letters, money, schedules, services
+from .choices import (
+    CostCategory,
+    DeliveryProof,
+    ImposedBy,
+    ReferralKind,
+    ServiceMethod,
+)
 from .filters import ScheduleFilter, ViolationFilter
-from .letters import notice_pdf
 from .models import (
+    Collection,
     ComplianceSchedule,
     Correction,
     Cost,
     Finding,
+    Judgment,
     Milestone,
     Notice,
     Referral,
@@ -122,9 +134,61 @@ class CostSerializer(serializers.ModelSerializer[Cost]):
 
 
 class ReferralSerializer(serializers.ModelSerializer[Referral]):
+    letter = serializers.SerializerMethodField()
+
     class Meta:
         model = Referral
-        fields = ("id", "kind", "response", "citation", "referred_on", "referred_to", "note")
+        fields = (
+            "id",
+            "kind",
+            "response",
+            "citation",
+            "referred_on",
+            "referred_to",
+            "note",
+            "computation",
+            "letter",
+        )
+
+    def get_letter(self, obj: Referral) -> str:
+        """The referral as made (PDF; staff only)."""
+        return reverse("enforcement:referral-pdf", args=[obj.pk])
+
+
+class CollectionSerializer(serializers.ModelSerializer[Collection]):
+    receipt_number = serializers.CharField(
+        source="payment.receipt_number", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = Collection
+        fields = (
+            "id",
+            "amount",
+            "collected_on",
+            "collected_by",
+            "reference",
+            "payment",
+            "receipt_number",
+            "note",
+        )
+
+
+class JudgmentSerializer(serializers.ModelSerializer[Judgment]):
+    collections = CollectionSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Judgment
+        fields = (
+            "id",
+            "referral",
+            "court",
+            "docket",
+            "judgment_on",
+            "fine_amount",
+            "note",
+            "collections",
+        )
 
 
 class ViolationSerializer(serializers.ModelSerializer[Violation]):
@@ -135,6 +199,9 @@ class ViolationSerializer(serializers.ModelSerializer[Violation]):
     corrections = CorrectionSerializer(many=True, read_only=True)
     costs = CostSerializer(many=True, read_only=True)
     referrals = ReferralSerializer(many=True, read_only=True)
+    judgments = JudgmentSerializer(many=True, read_only=True)
+    #: the invoices and credit notes billing the violation's costs or a fine the Town collects
+    invoices = serializers.SerializerMethodField()
     fines = serializers.SerializerMethodField()
     available_actions = serializers.SerializerMethodField()
     #: recorded before the rule of grounds and refused by it now (null when not)
@@ -162,6 +229,8 @@ class ViolationSerializer(serializers.ModelSerializer[Violation]):
             "corrections",
             "costs",
             "referrals",
+            "judgments",
+            "invoices",
             "fines",
             "available_actions",
             "would_now_be_refused",
@@ -197,6 +266,15 @@ class ViolationSerializer(serializers.ModelSerializer[Violation]):
             )
             out.update({k: d[k] for k in keys})
         return out
+
+    @extend_schema_field({"type": "array", "items": {"type": "object"}})
+    def get_invoices(self, obj: Violation) -> list[dict[str, Any]]:
+        """The invoices and credit notes billing its costs or fine (billing's hook): id,
+        number, kind, bills (costs / fine), issued_on, total, outstanding, status."""
+        found: list[dict[str, Any]] = violation_data(self.context.get("request"), obj).get(
+            "invoices", []
+        )
+        return found
 
     @extend_schema_field({"type": "array", "items": {"type": "string"}})
     def get_available_actions(self, obj: Violation) -> list[str]:
@@ -278,6 +356,12 @@ class ReferInput(serializers.Serializer[Any]):
     reason = serializers.CharField(required=False)
 
 
+class ReferFineInput(serializers.Serializer[Any]):
+    referred_to = serializers.CharField(required=False)
+    note = serializers.CharField(required=False)
+    reason = serializers.CharField(required=False)
+
+
 class ReasonInput(serializers.Serializer[Any]):
     reason = serializers.CharField()
 
@@ -290,6 +374,35 @@ class CostInput(serializers.Serializer[Any]):
     incurred_on = serializers.DateField()
 
 
+class JudgmentInput(serializers.Serializer[Any]):
+    referral = serializers.IntegerField(
+        required=False, help_text="the referral for prosecution (default: the latest undecided)"
+    )
+    court = serializers.CharField()
+    docket = serializers.CharField()
+    judgment_on = serializers.DateField()
+    fine_amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    note = serializers.CharField(required=False, default="")
+
+
+def violations_for(user: Any) -> Any:
+    """The violations ``user`` may see, with what their API record reads."""
+    return services.visible_violations(base_queryset(), user).prefetch_related(
+        "notices__superseded_by",
+        "corrections",
+        "costs",
+        "referrals",
+        "evidence",
+        "judgments__collections__payment",
+    )
+
+
+def violation_answer(request: Request, violation: Violation, code: int = 200) -> Response:
+    """The violation as it now is: the answer of every action on it (here and billing's)."""
+    fresh = violations_for(request.user).get(pk=violation.pk)
+    return Response(ViolationSerializer(fresh, context={"request": request}).data, status=code)
+
+
 class ViolationViewSet(viewsets.ReadOnlyModelViewSet[Violation]):
     """Violations (§ 196-22); outside users see their own, once a notice is issued."""
 
@@ -297,13 +410,10 @@ class ViolationViewSet(viewsets.ReadOnlyModelViewSet[Violation]):
     filterset_class = ViolationFilter
 
     def get_queryset(self) -> Any:
-        return services.visible_violations(base_queryset(), self.request.user).prefetch_related(
-            "notices__superseded_by", "corrections", "costs", "referrals", "evidence"
-        )
+        return violations_for(self.request.user)
 
     def _done(self, violation: Violation, code: int = status.HTTP_200_OK) -> Response:
-        fresh = self.get_queryset().get(pk=violation.pk)
-        return Response(self.get_serializer(fresh).data, status=code)
+        return violation_answer(self.request, violation, code)
 
     def _act(self, request: Request, name: str) -> Response:
         violation = self.get_object()
@@ -379,6 +489,11 @@ class ViolationViewSet(viewsets.ReadOnlyModelViewSet[Violation]):
     def refer(self, request: Request, pk: str | None = None) -> Response:
         return self._act(request, "refer")
 
+    @extend_schema(request=ReferFineInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"], url_path="refer-fine")
+    def refer_fine(self, request: Request, pk: str | None = None) -> Response:
+        return self._act(request, "refer_fine")
+
     @extend_schema(request=IssueInput, responses=ViolationSerializer)
     @action(detail=True, methods=["post"])
     def supersede(self, request: Request, pk: str | None = None) -> Response:
@@ -400,6 +515,24 @@ class ViolationViewSet(viewsets.ReadOnlyModelViewSet[Violation]):
         services.record_cost(violation, request.user, **body.validated_data)
         return self._done(violation, status.HTTP_201_CREATED)
 
+    @extend_schema(request=JudgmentInput, responses={201: ViolationSerializer})
+    @action(detail=True, methods=["post"])
+    def judgment(self, request: Request, pk: str | None = None) -> Response:
+        """Record the court's judgment on the referral for prosecution (§ 196-22 B;
+        Superintendent, clerk)."""
+        violation = self.get_object()
+        money.require_judgment_recorder(request.user, "Recording a judgment")
+        body = JudgmentInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        d = dict(body.validated_data)
+        referral = None
+        if "referral" in d:
+            referral = violation.referrals.filter(pk=d.pop("referral")).first()
+            if referral is None:
+                raise InvalidInput({"referral": ["No such referral of this violation."]})
+        money.record_judgment(violation, request.user, referral=referral, **d)
+        return self._done(violation, status.HTTP_201_CREATED)
+
 
 class NoticeViewSet(viewsets.ReadOnlyModelViewSet[Notice]):
     """Notices of violation and orders; outside users see those served on them."""
@@ -415,10 +548,21 @@ class NoticeViewSet(viewsets.ReadOnlyModelViewSet[Notice]):
     @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
     @action(detail=True, methods=["get"])
     def letter(self, request: Request, pk: str | None = None) -> HttpResponse:
+        """The notice or order as issued (its document of record; the same as the page's)."""
         notice = self.get_object()
-        response = HttpResponse(notice_pdf(notice), content_type="application/pdf")
-        response["Content-Disposition"] = f'inline; filename="{notice.number}.pdf"'
-        return response
+        document, content = letters.notice_document(notice, request.user)
+        if document is not None:
+            return pdf_response(document)
+        return bytes_response(content, letters.kind(letters.kind_of(notice)).filename(notice))
+
+    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    @action(detail=True, methods=["get"])
+    def certificate(self, request: Request, pk: str | None = None) -> HttpResponse:
+        """The certificate of service (404 while service is not complete)."""
+        document = letters.certificate(self.get_object())
+        if document is None:
+            raise Http404("No certificate of service: the notice's service is not complete.")
+        return pdf_response(document)
 
 
 class MilestoneSerializer(serializers.ModelSerializer[Milestone]):

@@ -11,6 +11,7 @@ class EnforcementConfig(AppConfig):
         # Django's app loading, not a cycle: models may be imported only once the registry
         # of apps is ready. The workflows (whose effects are the services) are bound to
         # their models here, so the models never import the workflow.
+        from . import letters  # noqa: F401  (registers the enforcement letters)
         from .models import Milestone, Violation
         from .workflow import MILESTONE_WORKFLOW, WORKFLOW
 

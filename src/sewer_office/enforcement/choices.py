@@ -48,6 +48,15 @@ class ReferralKind(models.TextChoices):
     INJUNCTION = "injunction", "Town Attorney, for an injunction (§ 196-22 D)"
 
 
+class CollectedBy(models.TextChoices):
+    """Who received a fine imposed by the court (§ 196-22 B): the court itself, or the Town —
+    then the money is the Town's, received by the clerk with a receipt, and on the person's
+    statement."""
+
+    TOWN = "town", "The Town (received by the clerk)"
+    COURT = "court", "The court"
+
+
 #: The section each referral rests on.
 REFERRAL_CITATIONS: dict[str, str] = {
     ReferralKind.ARREST: "§ 196-20",

@@ -14,9 +14,15 @@ from typing import Any, cast
 from django import forms
 from django.utils import timezone
 
-from sewer_office.registry.models import Establishment, Person, Property
+from sewer_office.core.record_choice import RecordChoiceField
+from sewer_office.inspections.models import Inspection
+from sewer_office.permits.models import IndustrialDischargeApproval
+from sewer_office.registry.pickers import EstablishmentField, PersonField, PropertyField
+from sewer_rules.duties import FEDERAL, duty_of
+from sewer_rules.sections import REGISTRY
 
 from .choices import CostCategory, DeliveryProof, ImposedBy, ReferralKind, ServiceMethod
+from .models import Notice
 
 DATE = forms.DateInput(attrs={"type": "date"})
 
@@ -93,6 +99,14 @@ class CorrectionForm(forms.Form):
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
 
 
+class InspectionChoice(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A completed inspection by its number, kind, subject and day (in town time)."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        when = timezone.localtime(obj.ended_at).date() if obj.ended_at else None
+        return f"{obj} ({when:%Y-%m-%d})" if when else str(obj)
+
+
 class VerifyForm(forms.Form):
     verified_on = forms.DateField(widget=DATE, initial=_today)
     ceased_on = forms.DateField(
@@ -102,10 +116,20 @@ class VerifyForm(forms.Form):
         help_text="as the verification found it: the reported day (the default) when borne "
         "out, or the day found on inspection; never after the verification (§ 196-22 B)",
     )
-    inspection = forms.IntegerField(
-        required=False, help_text="id of the follow-up inspection, if the verification rests on one"
+    inspection = InspectionChoice(
+        queryset=Inspection.objects.filter(state="completed")
+        .select_related("establishment")
+        .order_by("-ended_at", "-id"),
+        required=False,
+        label="Follow-up inspection",
+        help_text="the completed inspection of the facility the verification rests on, if any",
     )
     note = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+    def clean_inspection(self) -> int | None:
+        """The service takes the inspection's number in the record (and checks its facility)."""
+        found = self.cleaned_data.get("inspection")
+        return found.pk if found is not None else None
 
 
 class RejectForm(forms.Form):
@@ -124,6 +148,14 @@ class ReferForm(forms.Form):
     note = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
 
+class ReferFineForm(forms.Form):
+    """A late-corrected violation's fine for the days late, sent for prosecution: always to the
+    Town Attorney (§ 196-22 B), so no kind is asked."""
+
+    referred_to = forms.CharField(max_length=200, required=False)
+    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
 class CostForm(forms.Form):
     category = forms.ChoiceField(choices=CostCategory.choices)
     description = forms.CharField(max_length=200)
@@ -132,25 +164,68 @@ class CostForm(forms.Form):
     incurred_on = forms.DateField(widget=DATE, initial=_today)
 
 
+def section_choices(extra: str = "") -> list[tuple[str, str]]:
+    """The provisions a person can violate, each with its heading: the article's sections and
+    subsections that impose a duty or a prohibition (the sections registry judged by
+    :mod:`sewer_rules.duties`, in the article's order), then the federal requirements the Town
+    enforces on a user. ``extra`` (a finding's own citation, e.g. a compound one) comes first
+    when it is not among them."""
+    article = [
+        (str(c), f"{c} — {s.heading}") for c, s in REGISTRY.items() if duty_of(str(c)).imposes
+    ]
+    federal = [(cite, f"{cite} — {why}") for cite, why in FEDERAL.items()]
+    choices = article + federal
+    if extra and extra not in {c for c, _ in choices}:
+        choices.insert(0, (extra, f"{extra} — as the finding cites it"))
+    return choices
+
+
+class SectionField(forms.ChoiceField):
+    """The provision violated, chosen from :func:`section_choices`; one outside them is
+    refused saying why nothing can violate it (a definition, a fee, a penalty section...)."""
+
+    def validate(self, value: Any) -> None:
+        if value and not self.valid_value(value):
+            duty = duty_of(str(value))
+            raise forms.ValidationError(
+                duty.refusal
+                if not duty.imposes
+                else f"{value}: choose the provision violated from the list",
+                code="invalid_choice",
+            )
+        super().validate(value)
+
+
 class OpenForm(forms.Form):
-    """Opening a violation by hand (a discharge seen on inspection, a § 196-20 act...)."""
+    """Opening a violation by hand (a discharge seen on inspection, a § 196-20 act...), or
+    from a finding, filled from it (``finding_section``: its citation, kept as a choice)."""
 
     kind = forms.ChoiceField(choices=())
-    section = forms.CharField(max_length=80, help_text="the provision violated, e.g. § 196-19 C(3)")
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
-    person = forms.ModelChoiceField(
-        queryset=Person.objects.order_by("name"),
-        help_text="the person responsible (§ 196-15 PERSON)",
+    section = SectionField(choices=(), help_text="the provision violated")
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="Nature of the violation",
+        help_text="as the notice will state it to the person responsible, in plain words",
     )
-    establishment = forms.ModelChoiceField(
-        queryset=Establishment.objects.order_by("name"), required=False
-    )
-    property = forms.ModelChoiceField(queryset=Property.objects.order_by("address"), required=False)
+    person = PersonField(help_text="the person responsible (§ 196-15 PERSON)")
+    establishment = EstablishmentField(required=False, label="Facility")
+    property = PropertyField(required=False)
     observed_on = forms.DateField(widget=DATE, initial=_today)
 
-    def __init__(self, *args: Any, kinds: list[tuple[str, str]] | None = None, **kw: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        kinds: list[tuple[str, str]] | None = None,
+        finding_section: str = "",
+        **kw: Any,
+    ) -> None:
         super().__init__(*args, **kw)
         cast(forms.ChoiceField, self.fields["kind"]).choices = kinds or []
+        section = cast(forms.ChoiceField, self.fields["section"])
+        section.choices = [
+            ("", "— choose the provision violated —"),
+            *section_choices(finding_section),
+        ]
 
 
 class MilestoneCompletionForm(forms.Form):
@@ -165,15 +240,23 @@ class ScheduleForm(forms.Form):
     """A compliance schedule: who, what imposes it, the requirement, and its milestones (one per
     line, ``YYYY-MM-DD description``)."""
 
-    establishment = forms.ModelChoiceField(
-        queryset=Establishment.objects.order_by("name"), label="Facility"
-    )
+    establishment = EstablishmentField(label="Facility")
     imposed_by = forms.ChoiceField(choices=ImposedBy.choices)
-    approval = forms.IntegerField(
-        required=False, help_text="the industrial approval's id, for a condition of an approval"
+    approval = RecordChoiceField(
+        IndustrialDischargeApproval.objects.exclude(number="")
+        .select_related("establishment")
+        .order_by("-id"),
+        describe=lambda a: f"{a.number} ({a.establishment.name})",
+        required=False,
+        label="Industrial approval",
+        help_text="for a condition of an approval",
     )
-    notice = forms.IntegerField(
-        required=False, help_text="the notice's id (NOV-…), for an administrative order"
+    notice = RecordChoiceField(
+        Notice.objects.select_related("violation__establishment").order_by("-id"),
+        describe=lambda n: f"NOV-{n.pk} ({n.violation.establishment.name})",
+        required=False,
+        label="Notice of violation",
+        help_text="for an administrative order",
     )
     requirement = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
     citation = forms.CharField(max_length=80, initial="§ 196-19 E(1)")

@@ -33,7 +33,14 @@ from sewer_office.core.models import ImmutableRecord, TimeStamped, WrittenOnce
 from sewer_office.core.workflow import Workflow
 from sewer_office.findings.models import FACILITY_PATHS, Finding
 
-from .choices import CostCategory, DeliveryProof, ImposedBy, ReferralKind, ServiceMethod
+from .choices import (
+    CollectedBy,
+    CostCategory,
+    DeliveryProof,
+    ImposedBy,
+    ReferralKind,
+    ServiceMethod,
+)
 
 __all__ = ["FACILITY_PATHS", "FINDING_MODEL", "Finding"]
 
@@ -449,6 +456,10 @@ class Referral(WrittenOnce):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     referred_at = models.DateTimeField(default=timezone.now)
+    #: The fine count as it stood on the day of referral (``services.fines_as_referred``):
+    #: what the office hands the Town Attorney, kept as it was (empty on referrals recorded
+    #: before it was kept).
+    computation = models.JSONField(default=dict, blank=True)
 
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"violation__{p}" for p in VIOLATION_PATHS)
 
@@ -457,6 +468,81 @@ class Referral(WrittenOnce):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.referred_on})"
+
+    @builtins.property
+    def fine(self) -> dict[str, Any] | None:
+        """The fine computation kept at referral (None: no count, or none was kept)."""
+        fine = (self.computation or {}).get("fine")
+        return fine if isinstance(fine, dict) else None
+
+
+class Judgment(WrittenOnce):
+    """The court's judgment on a referral for prosecution: the fine it imposed (§ 196-22 B:
+    "on conviction thereof, shall be fined"). Recorded by the office from the court's papers,
+    once; the fine is the court's, never the office's count."""
+
+    violation = models.ForeignKey(Violation, on_delete=models.PROTECT, related_name="judgments")
+    referral = models.OneToOneField(
+        Referral,
+        on_delete=models.PROTECT,
+        related_name="judgment",
+        help_text="the referral for prosecution the judgment ends",
+    )
+    court = models.CharField(max_length=200)
+    docket = models.CharField(max_length=80, help_text="docket or index number")
+    judgment_on = models.DateField()
+    fine_amount = models.DecimalField(
+        max_digits=12, decimal_places=2, help_text="the fine the court imposed (USD)"
+    )
+    note = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"violation__{p}" for p in VIOLATION_PATHS)
+
+    class Meta:
+        ordering = ("judgment_on", "id")
+
+    def __str__(self) -> str:
+        return f"Judgment {self.docket}, {self.court} ({self.judgment_on})"
+
+
+class Collection(WrittenOnce):
+    """Money received on a fine the court imposed: by the court (recorded here only) or by the
+    Town (recorded here and, as a payment with its receipt, in billing: ``payment``)."""
+
+    judgment = models.ForeignKey(Judgment, on_delete=models.PROTECT, related_name="collections")
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    collected_on = models.DateField()
+    collected_by = models.CharField(max_length=10, choices=CollectedBy.choices)
+    reference = models.CharField(
+        max_length=80, blank=True, help_text="the court's receipt, or the check/card reference"
+    )
+    payment = models.OneToOneField(
+        "billing.Payment",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="fine_collection",
+        help_text="the Town's payment record (with its receipt number), when the Town collected",
+    )
+    note = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(
+        f"judgment__violation__{p}" for p in VIOLATION_PATHS
+    )
+
+    class Meta:
+        ordering = ("collected_on", "id")
+
+    def __str__(self) -> str:
+        return f"Collection USD {self.amount:,} ({self.collected_on}, {self.collected_by})"
 
 
 # --- compliance schedules (40 CFR 403.8(f)(1)(iv), 403.12(c)) -----------------------------

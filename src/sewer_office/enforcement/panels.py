@@ -18,9 +18,10 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from sewer_office.accounts.roles import has_role, is_staff_member
-from sewer_office.core.panels import Panel
+from sewer_office.core.links import link
+from sewer_office.core.panels import Action, Panel
 
-from . import schedules, services
+from . import grounds, schedules, services
 from .models import ComplianceSchedule, Notice, Violation
 from .states import OPEN_STATES, SERVERS, VERIFIERS
 from .workflow import WORKFLOW
@@ -159,3 +160,27 @@ def _outside_panel(request: Any) -> Panel | None:
             }
         )
     return Panel("My violations", "enforcement/panel_mine.html", {"rows": rows}, order=20)
+
+
+def finding_actions(request: Any, findings: list[Any]) -> dict[int, list[Action]]:
+    """On each finding: the violation already open from it (to whoever may see it), else
+    "Open a violation" where the finding is a violation (:func:`grounds.finding_refusal`, the
+    rule the service applies) and the user may open one."""
+    ids = [f.pk for f in findings]
+    if not ids:
+        return {}
+    opened: dict[int, Violation] = {}
+    for v in services.visible_violations(
+        Violation.objects.filter(finding_id__in=ids, state__in=OPEN_STATES), request.user
+    ).order_by("id"):
+        if v.finding_id is not None:
+            opened.setdefault(v.finding_id, v)
+    may_open = services.may_open(request.user)
+    out: dict[int, list[Action]] = {}
+    for f in findings:
+        if f.pk in opened:
+            v = opened[f.pk]
+            out[f.pk] = [Action(f"Violation {v.number}", v.get_absolute_url(), "already open")]
+        elif may_open and grounds.finding_refusal(f) is None:
+            out[f.pk] = [Action("Open a violation", f"{link('enforcement:open')}?finding={f.pk}")]
+    return out

@@ -31,7 +31,7 @@ from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import findings_of, record_finding
 
-from . import rules
+from . import letters, rules
 from .choices import ImposedBy
 from .models import ComplianceSchedule, Milestone, Notice, Violation
 from .services import open_violation
@@ -148,6 +148,9 @@ def create_schedule(
             citation="40 CFR 403.8(f)(1)(iv)",
             at=at,
         )
+        if schedule.notice is not None and letters.is_order(schedule.notice):
+            # the order's terms are complete with its schedule: kept as the document of record
+            letters.issue_order(schedule.notice, actor)
     return schedule
 
 

@@ -23,9 +23,10 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import has_role, is_staff_member
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.findings.words import describe
 from sewer_office.inspections.models import Inspection
 
-from . import grounds, rules
+from . import grounds, letters, rules
 from .choices import (
     FINDING_KINDS,
     FINDING_SECTIONS,
@@ -202,16 +203,17 @@ def open_from_finding(
     description: str = "",
     at: datetime | None = None,
 ) -> Violation:
-    """Open the violation a finding shows: its section, facility and kind by default, and the
-    facility's operator as the person responsible unless another is named."""
+    """Open the violation a finding shows: its section, facility and kind by default, the
+    facility's operator as the person responsible unless another is named, and the nature in
+    the plain words a notice states (:func:`sewer_office.findings.words.describe`)."""
     establishment = finding.establishment
     if person is None and establishment is not None:
-        person = establishment.operator
+        person = establishment.operator.current()
     return open_violation(
         actor,
         kind=kind or FINDING_KINDS.get(finding.kind, ""),
         section=section or _violated_section(finding),
-        description=description or finding.message,
+        description=description or describe(finding),
         person=person,
         establishment=establishment,
         observed_on=timezone.localdate(finding.observed_at),
@@ -295,6 +297,7 @@ def _create_notice(
         reason=reason,
         at=at,
     )
+    letters.issue_notice(notice, actor)  # the document of record, kept as issued
     return notice
 
 
@@ -375,6 +378,10 @@ def effect_serve(violation: Violation, data: dict[str, Any], actor: Any, at: dat
         citation=notice.citation,
         at=at,
     )
+    if letters.is_order(notice):
+        letters.issue_order(notice, actor)  # the order as served, kept
+    if notice.served_on is not None:
+        letters.issue_certificate(notice, actor)  # service complete: its certificate
 
 
 def _complete_service(notice: Notice, day: date) -> None:
@@ -426,6 +433,7 @@ def effect_deliver(violation: Violation, data: dict[str, Any], actor: Any, at: d
         citation=notice.citation,
         at=at,
     )
+    letters.issue_certificate(notice, actor)  # delivered: service complete, its certificate
 
 
 # --- corrections --------------------------------------------------------------------------
@@ -631,6 +639,7 @@ def _create_referral(
         note=note.strip(),
         referred_by=actor,
         referred_at=at or timezone.now(),
+        computation=fines_as_referred(violation, day),
     )
     audit.record(
         actor=actor,
@@ -640,7 +649,35 @@ def _create_referral(
         citation=referral.citation,
         at=at,
     )
+    letters.issue_referral(referral, actor)  # the referral's document of record
     return referral
+
+
+def guard_refer_fine(violation: Violation, data: dict[str, Any]) -> str | None:
+    """A violation corrected after its deadline still owes the fine for the days it continued
+    (§ 196-22 B: "shall be fined ... for each violation" continued beyond the time limit); the
+    correction ends the count, not the liability. Refused when nothing is owed or the fine is
+    already with the Town Attorney."""
+    owed = fines(violation)
+    if owed.total is None or owed.total <= 0:
+        return "No fine to refer: the violation did not continue beyond its correction period."
+    if violation.referrals.filter(kind=ReferralKind.TOWN_ATTORNEY).exists():
+        return "The fine is already referred to the Town Attorney for prosecution."
+    return None
+
+
+def effect_refer_fine(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """The fine for the days late referred for prosecution (§ 196-22 B); the violation stays
+    where it is (corrected, or its correction under review): only a court imposes the fine."""
+    _create_referral(
+        violation,
+        ReferralKind.TOWN_ATTORNEY,
+        actor,
+        _day(at),
+        referred_to=data.get("referred_to") or "",
+        note=data.get("note") or "",
+        at=at,
+    )
 
 
 def effect_escalate(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
@@ -751,7 +788,8 @@ def record_cost(
 
 def costs_total(violation: Violation) -> Decimal:
     """The Town's recorded expense, loss or damage on the violation, for recovery (§ 196-22 C)."""
-    return violation.costs.aggregate(t=models.Sum("amount"))["t"] or Decimal("0.00")
+    total = violation.costs.aggregate(t=models.Sum("amount"))["t"] or Decimal(0)
+    return Decimal(total).quantize(Decimal("0.01"))  # a sum of cents is cents (no "195.5")
 
 
 # --- fines --------------------------------------------------------------------------------
@@ -839,6 +877,21 @@ def fines(violation: Violation, as_of: date | None = None) -> Fines:
     if computation.total is None:
         unconfigured = rules.unconfigured_message(computation.jurisdiction)
     return Fines(computation, notice, computation.summary, unconfigured)
+
+
+def fines_as_referred(violation: Violation, day: date) -> dict[str, Any]:
+    """The fine count as it stood on the day of a referral (§ 196-22 B), kept on the referral:
+    the court imposes the fine on conviction, and the Town Attorney needs the count the office
+    made — the days, the spans later notices suspended, the daily amount and its authority, the
+    total — as it was, whatever is recorded later. :func:`fines` of that day, as data."""
+    f = fines(violation, day)
+    return {
+        "as_of": day.isoformat(),
+        "message": f.message,
+        "unconfigured": f.unconfigured,
+        "notice": f.notice.number if f.notice is not None else None,
+        "fine": f.computation.as_dict() if f.computation is not None else None,
+    }
 
 
 # --- the daily clock ----------------------------------------------------------------------

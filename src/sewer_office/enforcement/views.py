@@ -23,7 +23,9 @@ from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
 from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_input_errors, add_office_error
+from sewer_office.core.letters import bytes_response, pdf_response
 from sewer_office.core.paging import page_of
+from sewer_office.core.panels import violation_context
 from sewer_office.core.services import perform
 from sewer_office.findings.opinions import (
     OPINION_STATUSES,
@@ -31,13 +33,15 @@ from sewer_office.findings.opinions import (
     may_record_opinion,
     record_opinion,
 )
+from sewer_office.findings.words import capitalized, describe
 from sewer_office.permits.models import IndustrialDischargeApproval
 
 from . import forms as eforms
-from . import grounds, rules, schedules, services
+from . import grounds, letters, money, rules, schedules, services
+from .choices import FINDING_KINDS
 from .filters import ScheduleFilter, ViolationFilter
-from .letters import notice_pdf
-from .models import ComplianceSchedule, Finding, Milestone, Notice, Violation
+from .models import ComplianceSchedule, Finding, Milestone, Notice, Referral, Violation
+from .money_forms import JudgmentForm
 from .states import COST_RECORDERS, OPEN_STATES, OPENERS, SCHEDULERS
 from .workflow import MILESTONE_WORKFLOW, WORKFLOW
 
@@ -48,6 +52,11 @@ def _key(name: str) -> Any:
     return lambda row: row[name]
 
 
+def _day(iso: str | None) -> date | None:
+    """A day of the summary (ISO text, shared with the CLI) as a date, typed in a download."""
+    return date.fromisoformat(iso) if iso else None
+
+
 #: One row per violation (``services.violation_summary``), as ``sewer-use violations``.
 VIOLATION_COLUMNS = (
     Column("Id", _key("id")),
@@ -55,10 +64,10 @@ VIOLATION_COLUMNS = (
     Column("Facility or property", _key("facility")),
     Column("Person responsible", _key("person")),
     Column("Section", _key("section")),
-    Column("Kind", _key("kind")),
+    Column("Kind", lambda r: rules.kind_label(r["kind"], date.fromisoformat(r["observed_on"]))),
     Column("Stage", _key("stage")),
-    Column("Found", _key("observed_on")),
-    Column("Notice deadline", _key("notice_deadline")),
+    Column("Found", lambda r: _day(r["observed_on"])),
+    Column("Notice deadline", lambda r: _day(r["notice_deadline"])),
     Column("Days late", _key("days_late")),
     Column(
         "Fines accrued (USD)", lambda r: Decimal(r["fines_accrued"]) if r["fines_accrued"] else None
@@ -253,7 +262,7 @@ def steps(violation: Violation, today: date) -> list[Step]:
     return sorted(out, key=lambda s: s.day)
 
 
-def _detail_context(
+def detail_context(
     request: HttpRequest, violation: Violation, submitted: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     submitted = submitted or {}
@@ -264,6 +273,7 @@ def _detail_context(
         actions.append({"t": t, "form": form, "errors": submitted.get(f"{t.name}:errors")})
     may_cost = services.may_record_cost(request.user)
     return {
+        **_money_context(request, violation, submitted),
         "violation": violation,
         "kind_label": rules.kind_label(violation.kind, violation.observed_on),
         "steps": steps(violation, today),
@@ -283,10 +293,34 @@ def _detail_context(
     }
 
 
+def _money_context(
+    request: HttpRequest, violation: Violation, submitted: dict[str, Any]
+) -> dict[str, Any]:
+    """What the violation has cost and yielded: the court's judgments and what was collected on
+    them, and the judgment form (§ 196-22 B), with what the apps above contribute through the
+    ``violation_context`` hook (:mod:`core.panels`; billing: the invoices of its costs and fine,
+    "Bill the Town's costs", "Record a collection")."""
+    user = request.user
+    judgments = list(
+        violation.judgments.select_related("referral").prefetch_related("collections__payment")
+    )
+    may_judge = money.may_record_judgment(user)
+    open_referrals = money.judgeable_referrals(violation) if may_judge else []
+    judgment_form = submitted.get("judgment") or (
+        JudgmentForm(referrals=open_referrals) if open_referrals else None
+    )
+    return {
+        **violation_context(request, violation),
+        "judgments": [(j, money.collected(j)) for j in judgments],
+        "judgment_form": judgment_form,
+        "may_open_finding": services.may_open(user),
+    }
+
+
 @office_view()
 def violation_detail(request: HttpRequest, pk: int) -> HttpResponse:
     violation = _violation(request, pk)
-    return render(request, "enforcement/detail.html", _detail_context(request, violation))
+    return render(request, "enforcement/detail.html", detail_context(request, violation))
 
 
 @require_POST
@@ -305,7 +339,7 @@ def violation_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
         return render(
             request,
             "enforcement/detail.html",
-            _detail_context(request, violation, forms),
+            detail_context(request, violation, forms),
             status=400,
         )
     except OfficeError as e:
@@ -313,7 +347,7 @@ def violation_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
         return render(
             request,
             "enforcement/detail.html",
-            _detail_context(request, violation),
+            detail_context(request, violation),
             status=e.status_code,
         )
     messages.success(request, f"{violation.number}: {WORKFLOW.get(name).label} — recorded.")
@@ -337,14 +371,59 @@ def violation_cost(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "enforcement/detail.html",
-        _detail_context(request, violation, {"cost": form}),
+        detail_context(request, violation, {"cost": form}),
         status=status,
     )
 
 
+def form_errors(form: Any) -> InvalidInput:
+    """A form's own refusals as the services' bad input (one message per field)."""
+    return InvalidInput({k: [str(m) for m in v] for k, v in form.errors.items()})
+
+
+def refused(
+    request: HttpRequest,
+    violation: Violation,
+    error: OfficeError,
+    forms: dict[str, Any],
+    context: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The violation page again, with the refusal (above the page, and on the form's fields).
+    ``context`` replaces parts of the page's context: an app above enforcement refusing one of
+    its own forms on this page (billing: a collection) gives its form back with its errors."""
+    messages.error(request, error.message)
+    return render(
+        request,
+        "enforcement/detail.html",
+        {**detail_context(request, violation, forms), **(context or {})},
+        status=400 if isinstance(error, InvalidInput) else error.status_code,
+    )
+
+
+@require_POST
+@office_view()
+def violation_judgment(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record the court's judgment on the referral for prosecution (§ 196-22 B)."""
+    violation = _violation(request, pk)
+    form = JudgmentForm(request.POST, referrals=money.judgeable_referrals(violation))
+    if not form.is_valid():
+        return refused(request, violation, form_errors(form), {"judgment": form})
+    d = form.cleaned_data
+    referral = violation.referrals.filter(pk=d.pop("referral")).first()
+    try:
+        money.record_judgment(violation, request.user, referral=referral, **d)
+    except OfficeError as e:
+        add_office_error(form, e)
+        return refused(request, violation, e, {"judgment": form})
+    messages.success(request, f"{violation.number}: judgment recorded (§ 196-22 B).")
+    return redirect(violation.get_absolute_url())
+
+
 @office_view(*OPENERS)
 def violation_open(request: HttpRequest) -> HttpResponse:
-    """Open a violation by hand, or from a finding (``?finding=<id>``)."""
+    """Open a violation by hand, or from a finding (``?finding=<id>``): the form filled from
+    the finding (facility, person responsible, section, nature in plain words), every field
+    editable. A POST of the finding alone opens it as the finding shows it."""
     today = timezone.localdate()
     finding = None
     if request.GET.get("finding") or request.POST.get("finding"):
@@ -352,10 +431,13 @@ def violation_open(request: HttpRequest) -> HttpResponse:
             fid = int(request.GET.get("finding") or request.POST.get("finding") or "")
         except ValueError:
             raise Http404("no such finding") from None
-        finding = get_object_or_404(Finding.objects.select_related("establishment"), pk=fid)
+        finding = get_object_or_404(
+            visible(Finding.objects.select_related("establishment__operator"), request.user),
+            pk=fid,
+        )
     if finding is not None and request.method == "POST" and "opinion" in request.POST:
         return _record_opinion(request, finding)
-    if finding is not None and request.method == "POST":
+    if finding is not None and request.method == "POST" and "section" not in request.POST:
         try:
             v = services.open_from_finding(request.user, finding)
         except OfficeError as e:
@@ -368,30 +450,58 @@ def violation_open(request: HttpRequest) -> HttpResponse:
             )
         messages.success(request, f"{v.number} opened from finding #{finding.pk}.")
         return redirect(v.get_absolute_url())
-    if finding is not None:
-        return render(request, "enforcement/open.html", _finding_context(request, finding))
-    form = eforms.OpenForm(request.POST or None, kinds=rules.kind_choices(today))
+    context: dict[str, Any] = _finding_context(request, finding) if finding is not None else {}
+    if context.get("refusal") or context.get("opened"):
+        return render(request, "enforcement/open.html", context)
+    form = eforms.OpenForm(
+        request.POST or None,
+        kinds=rules.kind_choices(today),
+        finding_section=services._violated_section(finding) if finding is not None else "",
+        initial=_from_finding(finding) if finding is not None else None,
+    )
     status = 200
     if request.method == "POST":
         status = 400
         if form.is_valid():
             try:
-                v = services.open_violation(request.user, **form.cleaned_data)
+                v = services.open_violation(request.user, finding=finding, **form.cleaned_data)
             except OfficeError as e:
                 add_office_error(form, e)
                 if not isinstance(e, InvalidInput):
                     status = e.status_code
             else:
-                messages.success(request, f"{v.number} opened.")
+                source = f" from finding #{finding.pk}" if finding is not None else ""
+                messages.success(request, f"{v.number} opened{source}.")
                 return redirect(v.get_absolute_url())
-    return render(request, "enforcement/open.html", {"form": form}, status=status)
+    return render(request, "enforcement/open.html", {**context, "form": form}, status=status)
+
+
+def _from_finding(finding: Finding) -> dict[str, Any]:
+    """The open form's values from ``finding``: what the service would open by default (the
+    guide's kind, the section it shows violated, the facility, its operator as the person
+    responsible, the day observed), with the nature in plain words (:mod:`findings.words`)."""
+    establishment = finding.establishment
+    return {
+        "kind": FINDING_KINDS.get(finding.kind, ""),
+        "section": services._violated_section(finding),
+        "description": describe(finding),
+        "person": establishment.operator.current().pk if establishment is not None else None,
+        "establishment": establishment.pk if establishment is not None else None,
+        "observed_on": timezone.localdate(finding.observed_at),
+    }
 
 
 def _finding_context(request: HttpRequest, finding: Finding) -> dict[str, Any]:
-    """The finding, whether it is a violation to open (and why not), and its opinion."""
+    """The finding in plain words, whether it is a violation to open (and why not), the
+    violation already open from it, and its opinion."""
+    opened = services.visible_violations(
+        Violation.objects.filter(finding=finding, state__in=OPEN_STATES), request.user
+    ).first()
     return {
         "finding": finding,
+        "plain": capitalized(describe(finding)),
         "refusal": grounds.finding_refusal(finding),
+        "opened": opened,
         "opinion": current_opinion(finding),
         "may_record_opinion": finding.status in OPINION_STATUSES
         and may_record_opinion(request.user),
@@ -424,11 +534,35 @@ def _record_opinion(request: HttpRequest, finding: Finding) -> HttpResponse:
 
 @office_view()
 def notice_letter(request: HttpRequest, pk: int) -> HttpResponse:
-    """The notice as a PDF letter, to whoever may see it."""
+    """The notice (or order) as issued: its document of record, the same bytes before and after
+    service, to whoever may see it (an order not yet kept: as it stands)."""
     notice = get_object_or_404(_visible_notices(request), pk=pk)
-    response = HttpResponse(notice_pdf(notice), content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{notice.number}.pdf"'
-    return response
+    document, content = letters.notice_document(notice, request.user)
+    if document is not None:
+        return pdf_response(document)
+    return bytes_response(content, letters.kind(letters.kind_of(notice)).filename(notice))
+
+
+@office_view()
+def certificate_letter(request: HttpRequest, pk: int) -> HttpResponse:
+    """The certificate of service of a notice, kept when service was complete."""
+    notice = get_object_or_404(_visible_notices(request), pk=pk)
+    document = letters.certificate(notice)
+    if document is None:
+        raise Http404("No certificate of service: the notice's service is not complete.")
+    return pdf_response(document)
+
+
+@office_view()
+def referral_letter(request: HttpRequest, pk: int) -> HttpResponse:
+    """The referral to the Town Attorney or the police, as made (staff only: it is the Town's
+    communication to its attorney or the police)."""
+    if services.is_outside(request.user):
+        raise Http404("No such referral.")
+    referral = get_object_or_404(
+        visible(Referral.objects.select_related("violation"), request.user), pk=pk
+    )
+    return pdf_response(letters.referral_document(referral))
 
 
 # --- compliance schedules (40 CFR 403.8(f)(1)(iv)) --------------------------------------

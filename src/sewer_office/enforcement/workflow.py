@@ -12,6 +12,7 @@
     correction_reported ──reject_correction──▶ back where it was
     fines_accruing / referred ──escalate (the guide's next step)──▶ notice_issued | referred
     any open state ──refer (§ 196-20, § 196-22 B, D)──▶ referred
+    correction_reported / corrected ──refer_fine (late: the days' fine, § 196-22 B)──▶ unchanged
     notice_issued / mailed / served ──supersede_notice (a reason)──▶ notice_issued
     open / notice_issued ──dismiss (a reason)──▶ dismissed
 
@@ -154,6 +155,22 @@ WORKFLOW = Workflow(
             form=eforms.ReferForm,
             effect=services.effect_refer,
             queue=False,
+        ),
+        Transition(
+            "refer_fine",
+            "Refer the fine for the days late",
+            ("correction_reported", "corrected"),
+            None,
+            "§ 196-22 B",
+            roles=ISSUERS,
+            form=eforms.ReferFineForm,
+            guard=services.guard_refer_fine,
+            effect=services.effect_refer_fine,
+            queue=False,
+            help=(
+                "Corrected after its deadline: the fine for the days it continued is for the "
+                "court (§ 196-22 B). The violation stays as it is."
+            ),
         ),
         Transition(
             "dismiss",

@@ -21,6 +21,7 @@ from django.db import models
 from django.utils import timezone
 
 from sewer_office.core.models import WrittenOnce
+from sewer_office.core.moments import DAY, local
 from sewer_office.core.statuses import SEVERITY
 
 from .choices import FindingKind, ReviewState
@@ -176,4 +177,4 @@ class HarmOpinion(WrittenOnce):
 
     def __str__(self) -> str:
         said = "harm likely" if self.harm_likely else "harm not likely"
-        return f"Opinion on finding #{self.finding_id}: {said} ({self.recorded_at:%Y-%m-%d})"
+        return f"Opinion on finding #{self.finding_id}: {said} ({local(self.recorded_at, DAY)})"

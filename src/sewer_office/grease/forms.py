@@ -7,22 +7,17 @@ from django import forms
 
 from sewer_office.core.forms import DateInput
 from sewer_office.permits.models import InterceptorRequirement
-from sewer_office.registry.models import Establishment
+from sewer_office.registry.pickers import EstablishmentField
 
 from .choices import InterceptorKind
 from .rules import PDI_DRAIN_MINUTES
 
 
 class InterceptorForm(forms.Form):
-    establishment = forms.ModelChoiceField(
-        queryset=Establishment.objects.all(),
-        widget=forms.NumberInput(attrs={"placeholder": "establishment id"}),
-        help_text="The establishment's id (Registry → Establishments).",
-    )
+    establishment = EstablishmentField(label="Facility")
     requirement = forms.ModelChoiceField(
         queryset=InterceptorRequirement.objects.all(),
         required=False,
-        widget=forms.NumberInput(attrs={"placeholder": "requirement id"}),
         help_text="The requirement (INT-…) this installation answers, if one was recorded.",
     )
     kind = forms.ChoiceField(choices=InterceptorKind.choices)

@@ -24,6 +24,15 @@ from .filters import InterceptorFilter
 from .forms import InterceptorForm, PumpOutForm, ReasonForm, RemovalForm
 from .models import GreaseInterceptor, PumpOut
 
+#: A pump-out clock's status in words (the page's words), for the download.
+CLEANING_LABELS = {
+    "overdue": "Overdue",
+    "due": "Due",
+    "no_record": "Never pumped, no installation date",
+    "not_configured": "No interval configured",
+}
+
+
 PAGE_SIZE = 25
 
 #: One row per interceptor with its cleaning clock (a ``services.Clocked``).
@@ -37,7 +46,7 @@ INTERCEPTOR_COLUMNS = (
     Column("In place", "trap.active"),
     Column("Last pump-out", "status.last_pump_out"),
     Column("Next due", "status.next_due"),
-    Column("Cleaning", "status.status"),
+    Column("Cleaning", lambda r: CLEANING_LABELS.get(r.status.status, r.status.status)),
     Column("Days overdue", "status.days_overdue"),
 )
 
@@ -219,10 +228,27 @@ def interceptor_remove(request: HttpRequest, pk: int) -> HttpResponse:
     return interceptor_detail(request, pk, removal_form=form, status=400)
 
 
+#: The overdue list's download (``/grease/overdue/?format=csv``): rows as the page shows them.
+OVERDUE_COLUMNS = (
+    Column("Interceptor", lambda r: f"{r.trap.get_kind_display()} #{r.trap.pk}"),
+    Column("Establishment", "trap.establishment.name"),
+    Column("Last pump-out", "status.last_pump_out"),
+    Column("Due", "status.next_due"),
+    Column(
+        "Days overdue",
+        lambda r: r.status.days_overdue if r.status.status == "overdue" else None,
+    ),
+    Column("Interval (days)", "status.interval_days"),
+    Column("Interval set by", "status.interval_basis"),
+)
+
+
 @office_view()
 def overdue_list(request: HttpRequest) -> HttpResponse:
     today = timezone.localdate()
     rows = services.overdue(_traps(request), today)
+    if (download := export(request, rows, OVERDUE_COLUMNS, "grease-overdue")) is not None:
+        return download
     town = rules.clock(None, today, installed=None, interval_days=None)
     return render(
         request,

@@ -31,7 +31,7 @@ from .models import (
     InspectionAddendum,
     InspectionAnswer,
 )
-from .report import report_pdf
+from .report import report_response
 from .views import base_queryset
 
 
@@ -318,8 +318,7 @@ class InspectionViewSet(viewsets.ReadOnlyModelViewSet[Inspection]):
     def report(self, request: Request, pk: str | None = None) -> HttpResponse:
         """The printable inspection report (PDF)."""
         inspection = self.get_object()
-        response = HttpResponse(report_pdf(inspection), content_type="application/pdf")
-        response["Content-Disposition"] = f'inline; filename="{inspection.number}-report.pdf"'
+        response: HttpResponse = report_response(inspection, request.user)
         return response
 
 

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
 from sewer_office.monitoring.models import SamplingEvent
-from sewer_office.registry.models import Establishment, Property
+from sewer_office.registry.pickers import EstablishmentField, PropertyField
 
 from .checklists import items
 from .choices import Agency, Answer, InspectionKind
@@ -48,17 +48,13 @@ class ScheduleForm(forms.Form):
         required=False, help_text="An unannounced visit, not planned on the calendar."
     )
     scheduled_for = forms.DateTimeField(required=False, widget=DateTimeInput())
-    establishment = forms.ModelChoiceField(
-        queryset=Establishment.objects.all(),
+    establishment = EstablishmentField(
         required=False,
-        widget=forms.NumberInput(attrs={"placeholder": "establishment id"}),
-        help_text="The facility's id (Establishments); for industrial users and food services.",
+        label="Facility",
+        help_text="For industrial users and food services.",
     )
-    property = forms.ModelChoiceField(
-        queryset=Property.objects.all(),
-        required=False,
-        widget=forms.NumberInput(attrs={"placeholder": "property id"}),
-        help_text="The property's id; for building sewers, private systems and easements.",
+    property = PropertyField(
+        required=False, help_text="For building sewers, private systems and easements."
     )
     on_easement = forms.BooleanField(
         required=False, label="Works on a Town easement", help_text="§ 196-21 B"

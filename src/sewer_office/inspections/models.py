@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from sewer_office.core.links import link
 from sewer_office.core.models import TimeStamped, WrittenOnce
+from sewer_office.core.moments import DAY, local
 from sewer_office.findings.models import FACILITY_PATHS
 
 from .choices import Agency, Answer, InspectionKind, InspectionState
@@ -179,7 +180,7 @@ class InspectionAddendum(models.Model):
         verbose_name_plural = "inspection addenda"
 
     def __str__(self) -> str:
-        return f"Addendum to INSP-{self.inspection_id} ({self.at:%Y-%m-%d})"
+        return f"Addendum to INSP-{self.inspection_id} ({local(self.at, DAY)})"
 
 
 class AgencyInspector(WrittenOnce):
@@ -237,4 +238,4 @@ class EntryRefusal(WrittenOnce):
         ordering = ("inspection", "refused_at", "id")
 
     def __str__(self) -> str:
-        return f"Entry refused by {self.refused_by} ({self.refused_at:%Y-%m-%d})"
+        return f"Entry refused by {self.refused_by} ({local(self.refused_at, DAY)})"

@@ -283,6 +283,9 @@ def complete(
             state_to=locked.state,
             at=at,
         )
+        from .report import issue_report  # the report imports this module
+
+        issue_report(locked, actor, at)  # the report of record, as completed
     return locked
 
 

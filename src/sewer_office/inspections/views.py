@@ -24,7 +24,7 @@ from . import forms as iforms
 from .choices import InspectionState
 from .filters import InspectionFilter
 from .models import Inspection
-from .report import report_pdf
+from .report import report_response
 
 PAGE_SIZE = 25
 
@@ -67,7 +67,7 @@ def _inspection(request: HttpRequest, pk: int) -> Inspection:
 @office_view()
 def inspection_list(request: HttpRequest) -> HttpResponse:
     base = services.visible_inspections(base_queryset(), request.user)
-    fs = InspectionFilter(request.GET or None, queryset=base)
+    fs = InspectionFilter(request.GET or None, queryset=base, request=request)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
     if (download := export(request, qs, INSPECTION_COLUMNS, "inspections")) is not None:
         return download
@@ -302,6 +302,4 @@ def inspection_refusal(request: HttpRequest, pk: int) -> HttpResponse:
 def inspection_report(request: HttpRequest, pk: int) -> HttpResponse:
     """The printable report (PDF), to whoever may see the inspection."""
     inspection = _inspection(request, pk)
-    response = HttpResponse(report_pdf(inspection), content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{inspection.number}-report.pdf"'
-    return response
+    return report_response(inspection, request.user)

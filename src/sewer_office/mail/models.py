@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from sewer_office.core.models import TimeStamped, WrittenOnce
+from sewer_office.core.moments import local
 
 from .choices import MessageStatus, Topic
 
@@ -61,7 +62,7 @@ class SentMessage(WrittenOnce):
         )
 
     def __str__(self) -> str:
-        return f"{self.sent_at:%Y-%m-%d %H:%M} {self.to}: {self.subject}"[:200]
+        return f"{local(self.sent_at)} {self.to}: {self.subject}"[:200]
 
 
 class Preference(TimeStamped):

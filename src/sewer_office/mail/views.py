@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 
@@ -38,11 +39,28 @@ def preferences(request: HttpRequest) -> HttpResponse:
     return render(request, "mail/preferences.html", {"form": form, "always": always})
 
 
+#: The messages' download (``/mail/messages/?format=csv``); "To" for staff only, as the page.
+MESSAGE_COLUMNS = (
+    Column("Sent", "sent_at"),
+    Column("To", "to"),
+    Column("Subject", "subject"),
+    Column("Topic", "get_topic_display"),
+    Column("Legal notice", "legal"),
+    Column("Outcome", "get_status_display"),
+    Column("Error", "error"),
+)
+
+
 @office_view()
 def message_list(request: HttpRequest) -> HttpResponse:
     base = visible_messages(request.user)
     fs = MessageFilter(request.GET or None, queryset=base)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    staff = is_staff_member(request.user)
+    columns = [c for c in MESSAGE_COLUMNS if staff or c.header != "To"]
+    download = export(request, qs.order_by("-sent_at", "-id"), columns, "messages")
+    if download is not None:
+        return download
     page, query = page_of(request, qs.order_by("-sent_at", "-id"), PAGE_SIZE)
     return render(
         request,

@@ -20,6 +20,7 @@ from django.db import models
 from django.utils import timezone
 
 from sewer_office.core.models import TimeStamped, WrittenOnce
+from sewer_office.core.moments import local
 
 from .choices import ReportChannel
 
@@ -107,7 +108,7 @@ class MeterBaseline(WrittenOnce):
         )
 
     def __str__(self) -> str:
-        return f"{self.meter} baseline {self.value} {self.meter.unit} from {self.effective_from}"
+        return f"{self.meter} baseline {self.value} {self.meter.unit} from {local(self.effective_from)}"
 
 
 class ReadingUpload(models.Model):
@@ -162,7 +163,7 @@ class Reading(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"{self.meter} {self.at:%Y-%m-%d %H:%M} {self.value}"
+        return f"{self.meter} {local(self.at)} {self.value}"
 
 
 class MeterDay(models.Model):
@@ -215,7 +216,7 @@ class SlugReevaluation(models.Model):
         ordering = ("-at", "-id")
 
     def __str__(self) -> str:
-        return f"Re-evaluation of {self.meter} ({self.at:%Y-%m-%d %H:%M})"
+        return f"Re-evaluation of {self.meter} ({local(self.at)})"
 
 
 class SlugEvent(models.Model):
@@ -280,7 +281,7 @@ class SlugEvent(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"Slug {self.meter} {self.start:%Y-%m-%d %H:%M}"
+        return f"Slug {self.meter} {local(self.start)}"
 
     @property
     def duration_minutes(self) -> float:
@@ -326,7 +327,7 @@ class Excursion(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"Excursion {self.meter} {self.start:%Y-%m-%d %H:%M} ({self.citation})"
+        return f"Excursion {self.meter} {local(self.start)} ({self.citation})"
 
 
 class SlugReport(models.Model):
@@ -360,4 +361,4 @@ class SlugReport(models.Model):
         ordering = ("reported_at", "id")
 
     def __str__(self) -> str:
-        return f"Report of {self.slug} ({self.reported_at:%Y-%m-%d %H:%M})"
+        return f"Report of {self.slug} ({local(self.reported_at)})"

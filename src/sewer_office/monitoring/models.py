@@ -17,6 +17,7 @@ from django.db import models
 from django.utils import timezone
 
 from sewer_office.core.models import ImmutableRecord, TimeStamped
+from sewer_office.core.moments import DAY, local
 from sewer_office.findings.models import FACILITY_PATHS
 
 from .choices import ImportSource, LimitType, ResultState, SamplingBasis
@@ -125,7 +126,7 @@ class LabImport(models.Model):
         ordering = ("-imported_at", "-id")
 
     def __str__(self) -> str:
-        return f"{self.get_source_display()} {self.source_name} ({self.imported_at:%Y-%m-%d})"
+        return f"{self.get_source_display()} {self.source_name} ({local(self.imported_at, DAY)})"
 
 
 class SamplingEvent(TimeStamped):
@@ -166,7 +167,7 @@ class SamplingEvent(TimeStamped):
         )
 
     def __str__(self) -> str:
-        return f"{self.sample_id} ({self.collected_at:%Y-%m-%d %H:%M})"
+        return f"{self.sample_id} ({local(self.collected_at)})"
 
 
 class LabResult(models.Model):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -13,14 +14,17 @@ from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has_role
-from sewer_office.core import audit
+from sewer_office.core import audit, reading
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import Column, export
 from sewer_office.core.paging import page_of
+from sewer_office.core.panels import finding_actions
+from sewer_office.core.statuses import status_label
 from sewer_office.findings.models import Finding
 from sewer_office.findings.queries import by_severity, status_counts
 from sewer_office.findings.services import acknowledge_findings, review_finding
+from sewer_office.findings.words import capitalized, describe
 from sewer_office.registry.models import Establishment
 
 from . import forms as mforms
@@ -50,11 +54,11 @@ RESULT_COLUMNS = (
     Column("Point", "event.sampling_point.code"),
     Column("Sample", "event.sample_id"),
     Column("Sample type", "event.sample_type"),
-    Column("Parameter", "parameter"),
-    Column("Value", "value_text"),
+    Column("Parameter", lambda r: reading.analyte(r.parameter)),
+    Column("Value", lambda r: reading.number_or_text(r.value_text)),
     Column("Unit", "unit"),
     Column("Qualifier", "qualifier"),
-    Column("Status", "status"),
+    Column("Status", lambda r: status_label(r.status)),
     Column("State", "get_state_display"),
 )
 FINDING_COLUMNS = (
@@ -63,9 +67,9 @@ FINDING_COLUMNS = (
     Column("Facility", "establishment.code"),
     Column("Facility name", "establishment.name"),
     Column("Kind", "get_kind_display"),
-    Column("Status", "status"),
+    Column("Status", lambda f: status_label(f.status)),
     Column("Citation", "citation"),
-    Column("Limit", "limit"),
+    Column("Limit", lambda f: reading.number_or_text(f.limit)),
     Column("Unit", "limit_unit"),
     Column("Finding", "message"),
     Column("Review", "get_review_display"),
@@ -194,7 +198,9 @@ def result_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "monitoring/result_detail.html",
         {
             "r": result,
-            "findings": result.findings.order_by("-current", "id"),
+            "findings": _with_words_and_links(
+                request, list(result.findings.order_by("-current", "id"))
+            ),
             "later": later,
             # a link to the import only when this user may open it (an outside user's
             # result may come from the office's import of the laboratory's file)
@@ -272,6 +278,7 @@ def finding_list(request: HttpRequest) -> HttpResponse:
     chosen = status_code(data.get("status", ""))
     total = sum(n for code, n in counts if not chosen or code == chosen)
     page, query = page_of(request, qs, PAGE_SIZE, count=total)
+    page.object_list = _with_words_and_links(request, list(page.object_list))
     return render(
         request,
         "monitoring/finding_list.html",
@@ -288,6 +295,18 @@ def finding_list(request: HttpRequest) -> HttpResponse:
             "review_form": mforms.ReviewForm(),
         },
     )
+
+
+def _with_words_and_links(request: HttpRequest, findings: list[Finding]) -> list[Finding]:
+    """``findings``, each with its sentence in plain words (``plain``, what a notice would
+    say) and what the apps above offer on it for this user (``actions``: open a violation,
+    or the one already open from it)."""
+    prefetch_related_objects(findings, "source")
+    offered = finding_actions(request, findings)
+    for f in findings:
+        f.plain = capitalized(describe(f))  # type: ignore[attr-defined]
+        f.actions = offered.get(f.pk, [])  # type: ignore[attr-defined]
+    return findings
 
 
 def _without(data: Any, *names: str) -> str:

@@ -16,6 +16,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from sewer_office.core.moments import local
+
 
 class NetworkVersion(models.Model):
     geojson = models.TextField()
@@ -43,7 +45,7 @@ class NetworkVersion(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"network #{self.pk} ({self.imported_at:%Y-%m-%d %H:%M})"
+        return f"network #{self.pk} ({local(self.imported_at)})"
 
 
 class Manhole(models.Model):

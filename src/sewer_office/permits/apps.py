@@ -13,7 +13,7 @@ class PermitsConfig(AppConfig):
         # of apps is ready. kinds binds each permit model to its workflow.
         from sewer_office.registry.signals import public_sewer_declared
 
-        from . import kinds  # noqa: F401
+        from . import kinds, letters  # noqa: F401  (letters registers its kinds)
         from .services.private_system import on_public_sewer_declared
 
         public_sewer_declared.connect(on_public_sewer_declared, dispatch_uid="permits-connection")

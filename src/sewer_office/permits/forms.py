@@ -15,6 +15,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.forms import DateInput
 from sewer_office.registry.models import Building, Establishment, Person, Property
+from sewer_office.registry.pickers import use_pickers
 from sewer_rules.hostile import JSONRefused, loads_json
 from sewer_rules.ordinance.s196_18_building_sewers import (
     LIFTS,
@@ -92,10 +93,11 @@ class ApplicationForm(forms.Form):
 
 
 def narrow_choices(form: forms.Form, user: Any) -> None:
-    """Staff pick records by id (hundreds of them; the registry pages link here with the id
-    filled in); outside users pick from the few records that are theirs, and a choice with
-    only one possible answer comes filled in."""
+    """Staff pick records by search (hundreds of them: name, address, parcel or id; the
+    registry pages link here with the id filled in); outside users pick from the few records
+    that are theirs, and a choice with only one possible answer comes filled in."""
     if user is None or not is_staff_member(user):
+        use_pickers(form, ("person", "property", "building", "establishment"), select=True)
         for name in ("applicant", "property", "building", "establishment"):
             field = form.fields.get(name)
             if isinstance(field, forms.ModelChoiceField):
@@ -105,11 +107,7 @@ def narrow_choices(form: forms.Form, user: Any) -> None:
                     if field.required:
                         field.empty_label = None
         return
-    for name in ("applicant", "property", "building", "establishment"):
-        field = form.fields.get(name)
-        if isinstance(field, forms.ModelChoiceField):
-            field.widget = forms.NumberInput(attrs={"placeholder": f"{name} id"})
-            field.help_text = f"The {name}'s id, shown on its registry page."
+    use_pickers(form, ("person", "property", "building", "establishment"))
 
 
 #: The building sewer form's technical fields in an owner's words (outside users).

@@ -1,118 +1,81 @@
-"""The engineer's written approval of an industrial or cooling water discharge, as a PDF.
+"""The engineer's written approval of an industrial or cooling water discharge, on the letters
+engine (:mod:`sewer_office.core.letters`, kind ``permits.approval``).
 
 § 196-16 E requires "written approval by the engineer" of new industrial discharges and
 § 196-16 F "specific written approval" of cooling water: the letter states the decision, the
-declared discharge, each condition with the subsection that authorises it, and that nothing
-in it waives the National Categorical Pretreatment Standards (§ 196-19 J, K). It is rendered
-from the stored decision, so the same record always yields the same letter. When the
+declared discharge, each condition with the subsection that authorises it, its term, and that
+nothing in it waives the National Categorical Pretreatment Standards (§ 196-19 J, K). Those are
+required merge fields: the office rewords the letter, not what the law makes it say. When the
 Superintendent approved the wastes on conditions (§ 196-19 E(1) gives him that power), the
 letter is his and says so.
+
+The letter is a document of record: issued (kept as bytes) when the approval is decided
+(:func:`issue_approval`, called by the workflow's effect), and served from storage after.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import datetime, time
+from decimal import Decimal
 from typing import Any
 
-from fpdf import FPDF
+from django.db.models import QuerySet
+from django.utils import timezone
 
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
+from sewer_office.core import letters, reading
+from sewer_office.core.letters import LetterKind, lines, long_date, signer
+from sewer_office.core.models import IssuedDocument
+from sewer_office.core.statuses import status_label
+from sewer_office.registry.addresses import mailing_lines
 
 from . import rules
+from .models import IndustrialDischargeApproval
 
+APPROVAL = "permits.approval"
 
-def _latin(text: str) -> str:
-    """The core PDF fonts are Latin-1: write the section sign, degrees and dashes safely."""
-    return (
-        text.replace("—", "-")
-        .replace("–", "-")
-        .replace("’", "'")
-        .replace("“", '"')
-        .replace("”", '"')
-        .replace("≈", "~")
-        .encode("latin-1", "replace")
-        .decode("latin-1")
-    )
+DEFAULT_BODY = """\
+{{ date }}
+Reference: {{ reference }}
 
+{{ recipient }}
 
-def approval_letter_pdf(approval: Any) -> bytes:
-    pdf = FPDF(format="Letter")
-    pdf.set_creation_date(approval.created_at)
-    pdf.set_title(f"{approval.number} approval")
-    pdf.add_page()
-    pdf.set_margins(22, 20, 22)
-    width = pdf.w - pdf.l_margin - pdf.r_margin
+## {{ title }}
+Premises: {{ premises }}
 
-    def para(text: str, size: int = 11, style: str = "", gap: float = 2) -> None:
-        pdf.set_font("Helvetica", style, size)
-        pdf.multi_cell(width, 5.5, _latin(text), new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(gap)
+{{ decision }}
 
-    params = rules.params()
-    signer, office = _signer(approval)
-    para(params.name, 13, "B", 0)
-    para(
-        f"Office of the {signer} "
-        + ("to the Sewer Districts" if signer == "Engineer" else "(§ 196-19 E(1))"),
-        10,
-        "",
-        6,
-    )
-    para(f"Date: {approval.decided_on:%B %d, %Y}", 10, "", 0)
-    para(f"Reference: {approval.number}", 10, "", 6)
-    para(approval.applicant.name, 11, "", 0)
-    para(f"{approval.establishment.name}, {approval.property.address}", 11, "", 6)
-    cooling = approval.discharge_kind == "cooling_water"
-    title = (
-        "Written approval of a discharge of industrial cooling water (Town Code § 196-16 F)"
-        if cooling
-        else "Written approval of a discharge of industrial waste (Town Code § 196-16 D, E)"
-    )
-    para(title, 12, "B", 4)
-    declared = [f"kind: {approval.get_discharge_kind_display()}"]
-    if approval.flow_gpd is not None:
-        declared.append(f"flow {approval.flow_gpd} gallons per day")
-    if approval.temperature_f is not None:
-        declared.append(f"temperature {approval.temperature_f} °F")
-    declared += [f"{k} {v}" for k, v in sorted(approval.concentrations.items())]
-    para(
-        f"Having reviewed the request filed on {approval.filed_on:%B %d, %Y} and the declared "
-        f"characteristics of the discharge ({'; '.join(declared)}), the {signer.lower()} "
-        + (
-            "approves the discharge subject to the conditions below."
-            if approval.conditions.exists()
-            else "approves the discharge."
-        )
-    )
-    conditions = list(approval.conditions.all())
-    if conditions:
-        para("Conditions", 11, "B", 1)
-        for i, c in enumerate(conditions, start=1):
-            para(f"{i}. {c.get_kind_display()} ({c.citation}): {c.text}")
-    if approval.expires_on is not None:
-        para(
-            f"This approval is issued for a term of {approval.term_years} year(s) and is in force "
-            f"through {approval.expires_on:%B %d, %Y} (40 CFR 403.8(f)(1)(iii)). Apply for its "
-            "renewal before that day: a discharge after it without an approval in force is a "
-            "violation of § 196-16 E."
-        )
-    findings = (approval.evaluation or {}).get("findings") or []
-    if findings:
-        para("Determinations on the declared characteristics", 11, "B", 1)
-        for f in findings:
-            para(f"- {f['parameter']}: {f['status']} ({f['citation']}) - {f['message']}", 9)
-    para(
-        "This approval does not circumvent or waive any National Categorical Pretreatment "
-        "Standard (§ 196-19 J, K), nor the requirements of the health officials and the New York "
-        "State Department of Environmental Conservation (§ 196-16 I). Any change in the quantity, "
-        "temperature or chemical characteristics of the discharge requires a new written "
-        "approval (§ 196-16 E).",
-        10,
-    )
-    para(f"Determinations computed under parameters {params.version}.", 8, "I", 6)
-    decided_by = approval.decided_by.get_full_name() if approval.decided_by else ""
-    para(f"{decided_by or 'The ' + signer}", 11, "", 0)
-    para(office, 10)
-    return bytes(pdf.output())
+{{ conditions }}
+
+{{ term }}
+
+{{ determinations }}
+
+{{ no_waiver }}
+
+{{ signed_by }}
+{{ signer_office }}
+
+~ {{ parameters }}
+"""
+
+FIELDS = {
+    "date": "The day of the decision, written out",
+    "reference": "The approval's number",
+    "recipient": "The applicant's name and complete mailing address (several lines)",
+    "premises": "The facility and its address",
+    "title": "What is approved and the subsection (§ 196-16 E or F)",
+    "decision": "The decision on the request and the declared discharge",
+    "conditions": "Each condition with the subsection that authorises it (a heading and lines)",
+    "term": "The term of the approval and its last day (40 CFR 403.8(f)(1)(iii))",
+    "determinations": "The determinations on the declared characteristics (a heading and lines)",
+    "no_waiver": "That the approval waives no categorical standard (§ 196-19 J, K; § 196-16 I)",
+    "signed_by": "The name of the engineer or Superintendent who decided",
+    "signer_office": "Their office (Engineer to the Sewer Districts, or the Superintendent)",
+    "parameters": "The version of the parameters the determinations were computed under",
+}
+REQUIRED = ("title", "decision", "conditions", "term", "no_waiver", "signed_by", "signer_office")
 
 
 def _signer(approval: Any) -> tuple[str, str]:
@@ -120,5 +83,136 @@ def _signer(approval: Any) -> tuple[str, str]:
     wastes on conditions or rejected them (§ 196-19 E(1): "the Superintendent may ...")."""
     user = approval.decided_by
     if user is not None and has_role(user, SUPERINTENDENT) and not has_role(user, ENGINEER):
-        return "Superintendent", "Superintendent (§ 196-15 SUPERINTENDENT), Town of Wappinger"
-    return "Engineer", "Engineer to the Sewer Districts, Town of Wappinger"
+        return "Superintendent", "Superintendent of the Sewer Districts (§ 196-15)"
+    return "Engineer", "Engineer to the Sewer Districts"
+
+
+def analyte_name(key: str) -> str:
+    """An analyte as the approval form names it ("BOD, 5-day"), never its key."""
+    from .forms import DECLARED_ANALYTES
+
+    label = dict(DECLARED_ANALYTES).get(key)
+    return label.rsplit(" (", 1)[0] if label else key.replace("_", " ")
+
+
+def _plain(value: Any) -> str:
+    """A stored decimal without its trailing zeros ("85.00" -> "85")."""
+    return f"{Decimal(value).normalize():,f}"
+
+
+def _declared(approval: Any) -> str:
+    parts = [approval.get_discharge_kind_display().lower()]
+    if approval.flow_gpd is not None:
+        parts.append(f"flow {_plain(approval.flow_gpd)} gallons per day")
+    if approval.temperature_f is not None:
+        parts.append(f"temperature {_plain(approval.temperature_f)} °F")
+    for name, value in sorted(approval.concentrations.items()):
+        unit = "SU" if name.lower() == "ph" else "mg/l"
+        parts.append(f"{analyte_name(name)} {reading.measured(value)} {unit}")
+    return "; ".join(parts)
+
+
+def context(approval: Any) -> Mapping[str, str]:
+    role, office = _signer(approval)
+    cooling = approval.discharge_kind == "cooling_water"
+    conditions = list(approval.conditions.all())
+    decided = approval.decided_on
+    findings = (approval.evaluation or {}).get("findings") or []
+    term = ""
+    if approval.expires_on is not None:
+        term = (
+            f"This approval is issued for a term of {approval.term_years} "
+            f"year{'s' if approval.term_years != 1 else ''} and is in force through "
+            f"{long_date(approval.expires_on)} (40 CFR 403.8(f)(1)(iii)). Apply for its renewal "
+            "before that day: a discharge after it without an approval in force is a violation "
+            "of § 196-16 E."
+        )
+    else:
+        term = "This approval states no term."
+    return {
+        "date": long_date(decided),
+        "reference": approval.number,
+        "recipient": lines(*mailing_lines(approval.applicant, approval.property)),
+        "premises": f"{approval.establishment.name}, {approval.property.address}",
+        "title": (
+            "Written approval of a discharge of industrial cooling water (Town Code § 196-16 F)"
+            if cooling
+            else "Written approval of a discharge of industrial waste (Town Code § 196-16 D, E)"
+        ),
+        "decision": (
+            f"Having reviewed the request filed on {long_date(approval.filed_on)} and the "
+            f"declared characteristics of the discharge ({_declared(approval)}), the "
+            f"{role.lower()} approves the discharge"
+            + (" subject to the conditions below." if conditions else ".")
+        ),
+        "conditions": lines(
+            "# Conditions" if conditions else "",
+            *(
+                f"{i}. {c.get_kind_display()} (Town Code {c.citation}): {c.text}"
+                for i, c in enumerate(conditions, start=1)
+            ),
+        )
+        or "No conditions are attached.",
+        "term": term,
+        "determinations": lines(
+            "# Determinations on the declared characteristics" if findings else "",
+            *(
+                f"~ {analyte_name(str(f['parameter']))}: {status_label(str(f['status'])).lower()} "
+                f"(Town Code {f['citation']}). {reading.readable(f['message'])}"
+                for f in findings
+            ),
+        ),
+        "no_waiver": (
+            "This approval does not circumvent or waive any National Categorical Pretreatment "
+            "Standard (§ 196-19 J, K), nor the requirements of the health officials and the New "
+            "York State Department of Environmental Conservation (§ 196-16 I). Any change in the "
+            "quantity, temperature or chemical characteristics of the discharge requires a new "
+            "written approval (§ 196-16 E)."
+        ),
+        "signed_by": signer(approval.decided_by) or f"The {role}",
+        "signer_office": office,
+        "parameters": f"Determinations computed under the parameters of {rules.params().name}, "
+        f"version {rules.params().version}.",
+    }
+
+
+def _records() -> QuerySet[Any]:
+    return (
+        IndustrialDischargeApproval.objects.filter(
+            state__in=("approved", "approved_with_conditions")
+        )
+        .select_related("applicant", "establishment", "property", "decided_by")
+        .order_by("-decided_on", "-id")
+    )
+
+
+def _created(approval: Any) -> datetime:
+    day = approval.decided_on or timezone.localdate(approval.created_at)
+    return timezone.make_aware(datetime.combine(day, time(12)))
+
+
+KIND = letters.register(
+    LetterKind(
+        key=APPROVAL,
+        name="Written approval of a discharge",
+        fields=FIELDS,
+        required=REQUIRED,
+        default_body=DEFAULT_BODY,
+        context=context,
+        records=_records,
+        title=lambda a: f"{a.number} written approval",
+        filename=lambda a: f"{a.number}-approval.pdf",
+        created=_created,
+    )
+)
+
+
+def issue_approval(approval: Any, actor: Any, at: datetime | None = None) -> IssuedDocument:
+    """Keep the approval letter as issued (called when the approval is decided)."""
+    return letters.issue(APPROVAL, approval, actor=actor, at=at)
+
+
+def approval_letter_pdf(approval: Any) -> bytes:
+    """The approval letter as it stands with the current templates (not the document of record:
+    see :func:`issue_approval`)."""
+    return letters.render(APPROVAL, approval)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -15,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.roles import is_staff_member, role_label
+from sewer_office.accounts.roles import APPLICANT, is_staff_member, role_label, roles_of
 from sewer_office.core import audit
 from sewer_office.core.attachments import DOCUMENT_KINDS, attach_all
 from sewer_office.core.decorators import office_view
@@ -64,6 +65,18 @@ def export_columns(kind: Kind) -> list[Column]:
     return columns
 
 
+#: The columns of the list of every permit and approval (``/permits/?format=csv``): rows of
+#: :func:`.listing.labelled`, the kind and state by their labels.
+ALL_COLUMNS = (
+    Column("Kind", lambda r: r["kind"].label),
+    Column("Number", lambda r: r["number"]),
+    Column("Applicant", lambda r: r["applicant__name"]),
+    Column("Property", lambda r: r["property__address"]),
+    Column("Filed", lambda r: r["filed_on"]),
+    Column("State", lambda r: r["state_label"]),
+)
+
+
 def _kind(slug: str) -> Kind:
     try:
         return KINDS[slug]
@@ -71,18 +84,55 @@ def _kind(slug: str) -> Kind:
         raise Http404("No such kind of application.") from None
 
 
-def waiting_on(wf: Any, record: Any) -> list[str]:
-    """Who the record waits for, and to do what: ``Clerk to record fee payment``."""
-    out: list[str] = []
+def _applicant(record: Any) -> str:
+    """The applicant by name, and how it stands to the property: "J. Smith (owner)"."""
+    person = getattr(record, "applicant", None)
+    if person is None:
+        return "the applicant"
+    prop = getattr(record, "property", None)
+    stands = "owner" if prop is not None and prop.owner_id == person.pk else "applicant"
+    return f"{person.name} ({stands})"
+
+
+def _staff(role: str) -> str:
+    """The one active person holding ``role`` by name ("Ann Lee (Clerk)"), else the role."""
+    label = role_label(role)
+    holders = list(
+        get_user_model()
+        .objects.filter(groups__name=role, is_active=True)
+        .values_list("first_name", "last_name")[:2]
+    )
+    if len(holders) == 1 and " ".join(holders[0]).strip():
+        return f"{' '.join(holders[0]).strip()} ({label})"
+    return f"the {label}"
+
+
+def _doing(label: str) -> str:
+    """A transition's button label as what someone does: "Notify: ready for inspection" ->
+    "notify (ready for inspection)"."""
+    head, _, tail = label.partition(": ")
+    text = f"{head} ({tail})" if tail else head
+    return text[:1].lower() + text[1:]
+
+
+def waiting_on(wf: Any, record: Any, user: Any = None) -> list[dict[str, Any]]:
+    """Who the record waits for, by name, and to do what; ``you`` marks what ``user`` does
+    (its button is on the page)."""
+    mine = {t.name for t in wf.available(user, record)} if user is not None else set()
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
     for t in wf.transitions:
         if record.state in t.sources and t.queue:
-            names = sorted(role_label(r) for r in t.roles)
+            names = [_staff(r) for r in sorted(t.roles)]
             if t.applicant:
-                names.append("the applicant")
+                names.insert(0, _applicant(record))
             who = " or ".join(names) if names else "the office"
-            text = f"{who} to {t.label[:1].lower()}{t.label[1:]}"
-            if text not in out:
-                out.append(text)
+            what = _doing(t.label)
+            if (who, what) in seen:
+                continue
+            seen.add((who, what))
+            out.append({"who": who, "what": what, "label": t.label, "you": t.name in mine})
+    out.sort(key=lambda w: not w["you"])
     return out
 
 
@@ -99,7 +149,10 @@ def index(request: HttpRequest) -> HttpResponse:
     data: dict[str, Any] = {}
     if form.is_bound and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
-    page, query = page_of(request, listing.all_permits(request.user, data), PAGE_SIZE)
+    rows = listing.all_permits(request.user, data)
+    if (download := export(request, listing.labelled(rows), ALL_COLUMNS, "permits")) is not None:
+        return download
+    page, query = page_of(request, rows, PAGE_SIZE)
     page.object_list = listing.labelled(page.object_list)
     return render(
         request,
@@ -109,8 +162,17 @@ def index(request: HttpRequest) -> HttpResponse:
             "form": form,
             "page": page,
             "query": query,
+            "unlinked": unlinked(request.user),
         },
     )
+
+
+def unlinked(user: Any) -> bool:
+    """An outside account not yet linked to any person: it files for no property until the
+    Town links it (the page says how)."""
+    if APPLICANT not in roles_of(user) or is_staff_member(user):
+        return False
+    return not user.represented_persons.exists()  # the registry's links (the portal makes them)
 
 
 @office_view()
@@ -158,7 +220,7 @@ def _detail_context(
         "kind": k,
         "record": record,
         "workflow": wf,
-        "waiting_on": waiting_on(wf, record),
+        "waiting_on": waiting_on(wf, record, request.user),
         "actions": actions,
         "automatic": [t for t in wf.from_state(record.state) if t.automatic],
         "timeline": audit.timeline(record),
@@ -180,6 +242,11 @@ def record_detail(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
 @office_view()
 def record_create(request: HttpRequest, kind: str) -> HttpResponse:
     k = _kind(kind)
+    if unlinked(request.user):
+        messages.info(
+            request, "Your account is not yet linked to a person: get it linked first (below)."
+        )
+        return redirect("permits:index")
     if not may_file(request.user, k):
         raise PermissionDenied(
             f"Filing a {k.label.lower()} is for the applicant or {', '.join(sorted(k.file_roles))}."
@@ -292,13 +359,13 @@ def record_upload(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
 
 @office_view()
 def approval_letter(request: HttpRequest, pk: int) -> HttpResponse:
-    """The engineer's written approval (PDF), for an approved discharge."""
-    from .letters import approval_letter_pdf
+    """The engineer's written approval (PDF) as issued, for an approved discharge (one decided
+    before documents of record were kept is issued on this first request)."""
+    from sewer_office.core import letters as engine
+
+    from .letters import APPROVAL
 
     record = _record(request, KINDS["industrial"], pk)
     if not record.approved:
         raise Http404("There is no approval letter: the request is not approved.")
-    pdf = approval_letter_pdf(record)
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{record.number}-approval.pdf"'
-    return response
+    return engine.pdf_response(engine.issued_or_issue(APPROVAL, record, actor=request.user))

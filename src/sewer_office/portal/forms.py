@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from sewer_office.registry.models import Person
+from sewer_office.registry.pickers import PersonField
 
 from .choices import DocumentKind, Relation
 
@@ -42,9 +42,7 @@ class LinkRequestForm(forms.Form):
 
 
 class ConfirmForm(forms.Form):
-    person = forms.ModelChoiceField(
-        queryset=Person.objects.order_by("name"), label="Link the account to"
-    )
+    person = PersonField(label="Link the account to")
     document_kind = forms.ChoiceField(choices=DocumentKind.choices, label="Document checked")
     document_reference = forms.CharField(max_length=200, label="Its number or description")
     note = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import Forbidden, OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.models import Attachment
 from sewer_office.core.paging import page_of
@@ -64,13 +65,28 @@ def verify(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "portal/verify.html", {"registration": reg})
 
 
+#: The link requests' download (``/portal/links/?format=csv``); "Account" for staff only.
+LINK_COLUMNS = (
+    Column("Request", lambda link: f"LINK-{link.pk}"),
+    Column("Made", "created_at"),
+    Column("Account", "user.username"),
+    Column("Acting for", "person_name"),
+    Column("Relation", "get_relation_display"),
+    Column("Place", "place"),
+    Column("State", "get_state_display"),
+)
+
+
 @office_view()
 def link_list(request: HttpRequest) -> HttpResponse:
     base = visible_links(request.user)
     fs = LinkFilter(request.GET or None, queryset=base)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
-    page, query = page_of(request, qs, PAGE_SIZE)
     staff = is_staff_member(request.user)
+    columns = [c for c in LINK_COLUMNS if staff or c.header != "Account"]
+    if (download := export(request, qs, columns, "account-links")) is not None:
+        return download
+    page, query = page_of(request, qs, PAGE_SIZE)
     return render(
         request,
         "portal/links.html",

@@ -1,5 +1,6 @@
 """The pretreatment app's panels: on an outside user's home, the required reports it must send
-next (40 CFR 403.12), the earliest first."""
+next (40 CFR 403.12), the earliest first, each with where it stands (a signed report is
+"submitted, in review" until the office decides: :mod:`.status`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.panels import Panel
 
 from .models import ReportDue
+from .status import attach_status, with_status
 
 HOME_ROWS = 5
 
@@ -20,17 +22,21 @@ def dashboard_panel(request: Any) -> Panel | None:
     user = request.user
     if is_staff_member(user):
         return None
-    dues = list(
-        visible(
-            ReportDue.objects.filter(received_on__isnull=True).select_related("establishment"),
-            user,
-        ).order_by("due_on", "id")[:HOME_ROWS]
+    today = timezone.localdate()
+    dues = attach_status(
+        with_status(
+            visible(
+                ReportDue.objects.filter(received_on__isnull=True).select_related("establishment"),
+                user,
+            ).order_by("due_on", "id")
+        )[:HOME_ROWS],
+        today,
     )
     if not dues:
         return None
     return Panel(
         "Reports to send next",
         "pretreatment/home_panel.html",
-        {"dues": dues, "today": timezone.localdate()},
+        {"dues": dues, "today": today},
         order=3,
     )

@@ -18,13 +18,14 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db.models import Count, F, Q, Sum
-from fpdf import FPDF
+from django.utils import timezone
 
+from sewer_office.core import letters
 from sewer_office.core.exports import escape
+from sewer_office.core.letters import LetterKind
 from sewer_office.enforcement import services as enforcement
 from sewer_office.enforcement.models import Cost, Notice, Referral, Violation
 from sewer_office.inspections.models import Inspection
-from sewer_office.inspections.report import _latin
 from sewer_office.monitoring.lab_import import params_in_force
 from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.registry.choices import EstablishmentKind
@@ -43,23 +44,27 @@ def to_csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> bytes:
     return out.getvalue().encode("utf-8-sig")
 
 
-def _pdf(title: str, blocks: Sequence[tuple[str, str]]) -> bytes:
-    pdf = FPDF(format="Letter")
-    pdf.set_creation_date(datetime(2000, 1, 1, tzinfo=ZoneInfo("UTC")))
-    pdf.set_title(_latin(title))
-    pdf.add_page()
-    pdf.set_margins(20, 18, 20)
-    width = pdf.w - pdf.l_margin - pdf.r_margin
-    styles = {"title": ("B", 13), "heading": ("B", 11), "text": ("", 10), "small": ("", 8.5)}
-    for style, text in blocks:
-        if style == "gap":
-            pdf.ln(4)
-            continue
-        font, size = styles[style]
-        pdf.set_font("Helvetica", font, size)
-        pdf.multi_cell(width, 5, _latin(text), new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(1)
-    return bytes(pdf.output())
+@dataclass(frozen=True)
+class Year:
+    """A publication's "record": the calendar year it covers (the editor previews on one)."""
+
+    pk: int
+
+    def __str__(self) -> str:
+        return str(self.pk)
+
+
+def _years() -> list[Year]:
+    """The years a publication may be previewed on, newest first: this year and the five
+    before."""
+    this = timezone.localdate().year
+    return [Year(y) for y in range(this, this - 6, -1)]
+
+
+def _published(year: Year) -> datetime:
+    """The moment written into the PDF: the first day after the year (the same data make the
+    same bytes, whenever printed)."""
+    return datetime(year.pk + 1, 1, 1, tzinfo=ZoneInfo(params_in_force().timezone))
 
 
 # --- the yearly SNC list ---------------------------------------------------------------------
@@ -86,21 +91,52 @@ def snc_list_csv(year: int) -> bytes:
     return to_csv(SNC_HEADER, snc_rows(snc_list(year)))
 
 
+SNC_LIST = "pretreatment.snc_list"
+
+SNC_BODY = """\
+## {{ title }}
+~ {{ publication }}
+
+{{ notice }}
+"""
+
+
+def snc_context(year: Year) -> dict[str, str]:
+    listed = snc_list(year.pk)
+    return {
+        "year": str(year.pk),
+        "title": f"Industrial users in significant noncompliance during {year.pk}",
+        "publication": "40 CFR 403.8(f)(2)(viii): text for publication in a newspaper of "
+        "general circulation in the area served by the treatment works.",
+        "notice": newspaper_text(year.pk, listed, params_in_force().name),
+    }
+
+
+letters.register(
+    LetterKind(
+        key=SNC_LIST,
+        name="List of industrial users in significant noncompliance (yearly publication)",
+        fields={
+            "year": "The calendar year covered",
+            "title": "The list's title with its year",
+            "publication": "Where the list is published and the rule that requires it",
+            "notice": "The public notice: the rule, then each user with its criteria and "
+            "citations (several lines)",
+        },
+        required=("title", "notice"),
+        default_body=SNC_BODY,
+        context=snc_context,
+        records=_years,
+        title=lambda y: f"SNC list {y.pk}",
+        filename=lambda y: f"snc-list-{y.pk}.pdf",
+        created=_published,
+    )
+)
+
+
 def snc_list_pdf(year: int) -> bytes:
-    listed = snc_list(year)
-    town = params_in_force().name
-    blocks: list[tuple[str, str]] = [
-        ("title", town),
-        ("heading", f"Industrial users in significant noncompliance during {year}"),
-        (
-            "small",
-            "40 CFR 403.8(f)(2)(viii): text for publication in a newspaper of general "
-            "circulation in the area served by the treatment works.",
-        ),
-        ("gap", ""),
-    ]
-    blocks += [("text", line) for line in newspaper_text(year, listed, town).split("\n")]
-    return _pdf(f"SNC list {year}", blocks)
+    """The yearly list, a publication (rendered as the templates stand, not kept)."""
+    return letters.render(SNC_LIST, Year(year))
 
 
 # --- the annual pretreatment report (403.12(i)) -----------------------------------------------
@@ -324,32 +360,96 @@ def annual_csv(year: int) -> bytes:
     return to_csv(ANNUAL_HEADER, annual_rows(annual_report(year)))
 
 
-def annual_pdf(year: int) -> bytes:
-    report = annual_report(year)
-    town = params_in_force().name
-    blocks: list[tuple[str, str]] = [
-        ("title", town),
-        ("heading", f"Annual pretreatment report {year} (40 CFR 403.12(i))"),
-        ("gap", ""),
-        ("heading", "Summary"),
+ANNUAL = "pretreatment.annual_report"
+
+ANNUAL_BODY = """\
+## {{ title }}
+
+# Summary
+{{ summary }}
+
+# Changes in the industrial user inventory
+{{ inventory_changes }}
+
+# Industrial users
+{{ users }}
+"""
+
+#: The annual report's columns as a reader names them (the CSV keeps its machine headers).
+ANNUAL_LABELS = (
+    "Code",
+    "Operator",
+    "Status",
+    "Designation changes",
+    "Compliance",
+    "Reports due",
+    "Reports more than 45 days late",
+    "Inspections",
+    "Samplings",
+    "Notices and orders",
+    "Referrals",
+    "Fines accrued (subject to conviction), USD",
+    "Costs recorded (§ 196-22 C), USD",
+)
+
+
+def _designation_label(code: str) -> str:
+    from .choices import DesignationStatus
+
+    labels = dict(DesignationStatus.choices)
+    return str(labels.get(code, code))
+
+
+def annual_context(year: Year) -> dict[str, str]:
+    report = annual_report(year.pk)
+    summary = [
+        f"| {k[:1].upper() + k[1:]} | " + (f"{v:,.2f}" if isinstance(v, Decimal) else str(v))
+        for k, v in report.totals.items()
     ]
-    blocks += [("text", f"{k}: {v}") for k, v in report.totals.items()]
-    blocks += [("gap", ""), ("heading", "Changes in the industrial user inventory")]
-    blocks += [("text", a) for a in report.added] or [("text", "No user newly designated.")]
     changes = [
         f"{f.establishment.name}: {c}" for f in report.facilities for c in f.designation_changes
     ]
-    blocks += [("text", c) for c in changes]
-    blocks += [("gap", ""), ("heading", "Industrial users")]
+    users: list[str] = []
     for row in annual_rows(report):
         head, *rest = row
-        blocks.append(("text", str(head)))
-        blocks.append(
-            (
-                "small",
-                "; ".join(
-                    f"{h}: {v}" for h, v in zip(ANNUAL_HEADER[1:], rest, strict=True) if v != ""
-                ),
-            )
+        rest[2] = _designation_label(str(rest[2])) if rest[2] != "not designated" else rest[2]
+        users.append(str(head))
+        users.append(
+            "~ "
+            + "; ".join(f"{h}: {v}" for h, v in zip(ANNUAL_LABELS, rest, strict=True) if v != "")
         )
-    return _pdf(f"Annual pretreatment report {year}", blocks)
+    return {
+        "year": str(year.pk),
+        "title": f"Annual pretreatment report {year.pk} (40 CFR 403.12(i))",
+        "summary": letters.lines(*summary),
+        "inventory_changes": letters.lines(*report.added, *changes) or "No user newly designated.",
+        "users": letters.lines(*users) or "No industrial user.",
+    }
+
+
+letters.register(
+    LetterKind(
+        key=ANNUAL,
+        name="Annual pretreatment report (yearly publication)",
+        fields={
+            "year": "The calendar year covered",
+            "title": "The report's title with its year and rule (40 CFR 403.12(i))",
+            "summary": "The year's totals (table rows)",
+            "inventory_changes": "Users newly designated and designation changes (lines)",
+            "users": "Each industrial user with its status, compliance, inspections, samplings, "
+            "enforcement and penalties (lines)",
+        },
+        required=("title", "summary", "inventory_changes", "users"),
+        default_body=ANNUAL_BODY,
+        context=annual_context,
+        records=_years,
+        title=lambda y: f"Annual pretreatment report {y.pk}",
+        filename=lambda y: f"pretreatment-{y.pk}.pdf",
+        created=_published,
+    )
+)
+
+
+def annual_pdf(year: int) -> bytes:
+    """The annual report, a publication (rendered as the templates stand, not kept)."""
+    return letters.render(ANNUAL, Year(year))

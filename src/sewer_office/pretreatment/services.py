@@ -63,6 +63,7 @@ from sewer_rules.units import convert
 
 from .choices import BASIS_CITATIONS, REPORT_CITATIONS, DesignationBasis, DesignationStatus
 from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
+from .status import awaiting_review
 
 #: ``criterion`` is also the name of :func:`record_staff_criterion`'s parameter (the brief's).
 _criterion_citation = criterion
@@ -373,10 +374,12 @@ def record_received(
 
 
 def late_dues(day: date, limit_days: int = 0) -> QuerySet[ReportDue]:
-    """Reports not received more than ``limit_days`` after their due date, as of ``day``."""
-    return ReportDue.objects.filter(
+    """Reports not received more than ``limit_days`` after their due date, as of ``day``;
+    a report signed and waiting for the office's review is submitted, not late."""
+    late = ReportDue.objects.filter(
         received_on__isnull=True, due_on__lt=day - timedelta(days=limit_days)
-    ).select_related("establishment")
+    )
+    return late.exclude(pk__in=awaiting_review(late).values("pk")).select_related("establishment")
 
 
 def flag_late_reports(day: date) -> int:

@@ -23,6 +23,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import STAFF_ROLES
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 from sewer_office.monitoring.lab_import import params_in_force
@@ -35,6 +36,7 @@ from .filters import SNCFilter
 from .forms import DesignateForm, ReceivedForm, RequirementForm, RunForm, StaffCriterionForm
 from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
 from .services import DECIDERS, RECEIVERS
+from .status import attach_status, with_status
 
 LATE_SHOWN = 50
 
@@ -70,8 +72,27 @@ def _last_half(today: date) -> str:
     return f"{today.year}H1" if today.month > 6 else f"{today.year - 1}H2"
 
 
+#: The SNC determinations' download (``/pretreatment/?format=csv``), filtered as the page.
+SNC_COLUMNS = (
+    Column("Facility", "establishment.name"),
+    Column("Period", "period_label"),
+    Column("From", "period_start"),
+    Column("To", "period_end"),
+    Column("Rolling", "rolling"),
+    Column("SNC", "snc"),
+    Column("Criteria", lambda d: "; ".join(str(c) for c in d.citations)),
+    Column("Measurements", "measurements"),
+    Column("Violation", lambda d: f"VIOL-{d.violation_id}" if d.violation_id else ""),
+)
+
+
 @office_view()
 def index(request: HttpRequest) -> HttpResponse:
+    base = services.visible_determinations(request.user)
+    fs = SNCFilter(request.GET or None, queryset=base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    if (download := export(request, qs, SNC_COLUMNS, "snc-determinations")) is not None:
+        return download
     return render(request, "pretreatment/index.html", _index_context(request))
 
 
@@ -193,7 +214,10 @@ def _facility_context(request: HttpRequest, est: Establishment, **forms: Any) ->
         if services.is_staff(request.user)
         else None,
         "requirements": ReportRequirement.objects.filter(establishment=est),
-        "dues": ReportDue.objects.filter(establishment=est).order_by("-due_on")[:40],
+        "dues": attach_status(
+            with_status(ReportDue.objects.filter(establishment=est)).order_by("-due_on")[:40],
+            today,
+        ),
         "determinations": SNCDetermination.objects.filter(
             establishment=est, superseded_by__isnull=True
         ),

@@ -48,6 +48,8 @@ class PersonAdmin(AuditedAdmin):
     search_fields = ("name",)
     filter_horizontal = ("representatives",)
     inlines = (ContactInline,)
+    #: merged through the office's merge page only (registry.merge: checked and audited)
+    readonly_fields = ("merged_into", "merged_at", "merged_by")
 
 
 @admin.register(Property)

@@ -48,6 +48,9 @@ class PropertySerializer(serializers.ModelSerializer[Property]):
             "id",
             "parcel_id",
             "address",
+            "city",
+            "state",
+            "zip",
             "owner",
             "owner_name",
             "service_area",
@@ -61,7 +64,20 @@ class PropertySerializer(serializers.ModelSerializer[Property]):
 class PersonSerializer(serializers.ModelSerializer[Person]):
     class Meta:
         model = Person
-        fields = ("id", "kind", "name")
+        #: ``merged_into``: the person this duplicate entry was merged into (null: none);
+        #: records keep naming the duplicate, new ones name the survivor
+        #: ``mail_*``: where its mail goes when not to its premises (blank: to the premises)
+        fields = (
+            "id",
+            "kind",
+            "name",
+            "merged_into",
+            "mail_street",
+            "mail_city",
+            "mail_state",
+            "mail_zip",
+        )
+        read_only_fields = ("merged_into",)
 
 
 class EstablishmentSerializer(serializers.ModelSerializer[Establishment]):

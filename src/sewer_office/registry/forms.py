@@ -4,26 +4,25 @@ from __future__ import annotations
 
 from django import forms
 
+from .address_forms import MailingFields, PostalFields
 from .choices import BuildingUse, EstablishmentKind, PersonKind
-from .models import Building, Person, Property, ServiceArea
+from .models import Property, ServiceArea
+from .pickers import BuildingField, PersonField
 
 
-class PersonForm(forms.Form):
+class PersonForm(MailingFields):
     kind = forms.ChoiceField(choices=PersonKind.choices, help_text="§ 196-15 PERSON")
     name = forms.CharField(max_length=200)
     email = forms.EmailField(required=False)
     phone = forms.CharField(max_length=40, required=False)
-    mailing_address = forms.CharField(max_length=300, required=False)
+    field_order = ("kind", "name", "email", "phone")
 
 
-class PropertyForm(forms.Form):
+class PropertyForm(PostalFields):
     parcel_id = forms.CharField(max_length=40, label="Tax parcel id")
     address = forms.CharField(max_length=200)
-    owner = forms.ModelChoiceField(
-        queryset=Person.objects.all(),
-        widget=forms.NumberInput(attrs={"placeholder": "person id"}),
-        help_text="The owner's id (Registry → Persons).",
-    )
+    field_order = ("parcel_id", "address", "city", "state", "zip")
+    owner = PersonField(help_text="The owner: type a name, an address or a parcel.")
     service_area = forms.ModelChoiceField(queryset=ServiceArea.objects.all(), required=False)
     acreage = forms.DecimalField(max_digits=9, decimal_places=3, required=False, min_value=0)
     building_use = forms.ChoiceField(
@@ -49,11 +48,5 @@ class EstablishmentForm(forms.Form):
         help_text="The code laboratory files and meters use for this facility (e.g. ACME-PLATING).",
     )
     kind = forms.ChoiceField(choices=EstablishmentKind.choices)
-    operator = forms.ModelChoiceField(
-        queryset=Person.objects.all(), widget=forms.NumberInput(attrs={"placeholder": "person id"})
-    )
-    building = forms.ModelChoiceField(
-        queryset=Building.objects.all(),
-        widget=forms.NumberInput(attrs={"placeholder": "building id"}),
-        help_text="The building's id, shown as #id on its property page.",
-    )
+    operator = PersonField()
+    building = BuildingField(help_text="The building: type its property's address or parcel.")

@@ -25,6 +25,7 @@ from .choices import (
     PersonKind,
     WastewaterService,
 )
+from .postal import validate_state, validate_zip
 
 
 class Person(TimeStamped):
@@ -38,6 +39,31 @@ class Person(TimeStamped):
         settings.AUTH_USER_MODEL, blank=True, related_name="represented_persons"
     )
     notes = models.TextField(blank=True)
+    #: Where the person's mail goes when not to its premises (an absentee owner, a corporate
+    #: office): street lines (a care-of line may come first), town, state and ZIP code. Blank:
+    #: letters go to the premises concerned (see :mod:`.addresses`).
+    mail_street = models.TextField("mailing street", blank=True)
+    mail_city = models.CharField("mailing town", max_length=80, blank=True)
+    mail_state = models.CharField(
+        "mailing state", max_length=2, blank=True, validators=[validate_state]
+    )
+    mail_zip = models.CharField(
+        "mailing ZIP code", max_length=10, blank=True, validators=[validate_zip]
+    )
+    #: A person entered twice is merged into the survivor: the duplicate stays (records of
+    #: legal weight point at it and keep doing so) but is chosen no more; its page names the
+    #: survivor, whose page lists the duplicate's records too.
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_persons"
+    )
+    merged_at = models.DateTimeField(null=True, blank=True)
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
 
     ACCESS_PATHS = ("id",)
 
@@ -46,6 +72,29 @@ class Person(TimeStamped):
 
     def __str__(self) -> str:
         return self.name
+
+    def current(self) -> Person:
+        """The person to name in a new record: this one, or the one it was merged into (at the
+        end of the chain)."""
+        person, seen = self, {self.pk}
+        while person.merged_into_id is not None and person.merged_into_id not in seen:
+            seen.add(person.merged_into_id)
+            person = Person.objects.get(pk=person.merged_into_id)
+        return person
+
+    def same_person_ids(self) -> list[int]:
+        """This person's id and those of every duplicate merged into it (at any depth): the
+        records of all of them are this person's."""
+        ids = [self.pk]
+        frontier = [self.pk]
+        while frontier:
+            frontier = list(
+                Person.objects.filter(merged_into__in=frontier)
+                .exclude(pk__in=ids)
+                .values_list("pk", flat=True)
+            )
+            ids += frontier
+        return ids
 
 
 class Contact(TimeStamped):
@@ -95,6 +144,12 @@ class ServiceArea(TimeStamped):
 class Property(TimeStamped):
     parcel_id = models.CharField("tax parcel id", max_length=40, unique=True)
     address = models.CharField(max_length=200, db_index=True)
+    #: The postal locality of ``address`` (the post office's town name, which need not be the
+    #: Town's: Wappingers Falls, Hopewell Junction…), state and ZIP code. Blank on rows
+    #: registered before they were kept: the office is told before it mails.
+    city = models.CharField("town (postal)", max_length=80, blank=True)
+    state = models.CharField(max_length=2, blank=True, validators=[validate_state])
+    zip = models.CharField("ZIP code", max_length=10, blank=True, validators=[validate_zip])
     owner = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="properties")
     service_area = models.ForeignKey(
         ServiceArea, null=True, blank=True, on_delete=models.PROTECT, related_name="properties"

@@ -13,7 +13,8 @@ from sewer_office.accounts.access import visible
 from sewer_office.core.panels import SEARCH_ROWS, SearchGroup, SearchHit
 
 from .filters import EstablishmentFilter, PersonFilter, PropertyFilter
-from .models import Establishment, Person, Property
+from .models import Establishment, Property
+from .pickers import active_persons, describe_person, prepare_persons
 
 
 def _group(
@@ -61,11 +62,11 @@ def search(request: Any, q: str) -> list[SearchGroup]:
         _group(
             "Persons",
             PersonFilter,
-            visible(Person.objects.all(), user).order_by("name", "id"),
+            prepare_persons(visible(active_persons(), user).order_by("name", "id")),
             q,
             "registry:persons",
             lambda p: SearchHit(
-                p.name, reverse("registry:person", args=[p.pk]), p.get_kind_display()
+                p.name, reverse("registry:person", args=[p.pk]), describe_person(p)[1]
             ),
             30,
         ),

@@ -15,6 +15,7 @@ from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 
 from .models import Building, Contact, Establishment, Person, Property, ServiceArea
+from .postal import cleaned
 from .signals import public_sewer_declared
 
 AVAILABILITY_CITATION = "§ 196-17 E"
@@ -106,13 +107,21 @@ def _require_intake(actor: Any, what: str) -> None:
         raise Forbidden(f"Registering {what} is the clerk's work.")
 
 
-def register_person(actor: Any, *, kind: str, name: str, contacts: dict[str, str]) -> Person:
-    """A person of § 196-15 PERSON with its contacts, audited."""
+def register_person(
+    actor: Any,
+    *,
+    kind: str,
+    name: str,
+    contacts: dict[str, str],
+    mailing: dict[str, str] | None = None,
+) -> Person:
+    """A person of § 196-15 PERSON with its contacts and (``mail_*`` keys) the mailing address
+    its mail goes to when not its premises, audited."""
     _require_intake(actor, "a person")
     with transaction.atomic():
         person = audit.create_recorded(
             Person,
-            {"kind": kind, "name": name.strip()},
+            {"kind": kind, "name": name.strip(), **cleaned(mailing, "mail_state", "mail_zip")},
             actor=actor,
             action="register",
             citation="§ 196-15 PERSON",
@@ -133,8 +142,10 @@ def register_property(
     acreage: Any = None,
     building_use: str = "",
     dwelling_units: int = 0,
+    postal: dict[str, str] | None = None,
 ) -> Property:
-    """A tax parcel with its owner, area and (optionally) its building, audited."""
+    """A tax parcel with its owner, area, postal locality (``city``, ``state``, ``zip``) and
+    (optionally) its building, audited."""
     _require_intake(actor, "a property")
     with transaction.atomic():
         prop = audit.create_recorded(
@@ -142,6 +153,7 @@ def register_property(
             {
                 "parcel_id": parcel_id,
                 "address": address.strip(),
+                **cleaned(postal, "state", "zip"),
                 "owner": owner,
                 "service_area": service_area,
                 "acreage": acreage,

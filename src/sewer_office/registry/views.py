@@ -28,7 +28,7 @@ from sewer_office.core.panels import (
     property_panels,
 )
 
-from . import filters, services
+from . import filters, merge, services
 from . import forms as rforms
 from .models import Establishment, Person, Property, ServiceArea
 
@@ -104,8 +104,11 @@ def property_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @office_view()
 def person_list(request: HttpRequest) -> HttpResponse:
+    # A person merged into another is listed no more (its page stays, naming the survivor).
     base = visible(
-        Person.objects.annotate(n_properties=Count("properties")).order_by("name", "id"),
+        Person.objects.filter(merged_into__isnull=True)
+        .annotate(n_properties=Count("properties"))
+        .order_by("name", "id"),
         request.user,
     )
     fs = filters.PersonFilter(request.GET or None, queryset=base)
@@ -114,13 +117,22 @@ def person_list(request: HttpRequest) -> HttpResponse:
         return download
     page, query = page_of(request, qs)
     return render(
-        request, "registry/person_list.html", {"filter": fs, "page": page, "query": query}
+        request,
+        "registry/person_list.html",
+        {
+            "filter": fs,
+            "page": page,
+            "query": query,
+            "may_merge": has_role(request.user, *merge.MERGE_ROLES),
+        },
     )
 
 
 @office_view()
 def person_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    person = get_object_or_404(visible(Person.objects.all(), request.user), pk=pk)
+    person = get_object_or_404(
+        visible(Person.objects.select_related("merged_into", "merged_by"), request.user), pk=pk
+    )
     return render(
         request,
         "registry/person_detail.html",
@@ -131,6 +143,9 @@ def person_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "establishments": visible(
                 person.establishments.select_related("building__property"), request.user
             ),
+            "merged_persons": visible(person.merged_persons.order_by("name", "id"), request.user),
+            "held": merge.records_of(person, request.user),
+            "may_merge": has_role(request.user, *merge.MERGE_ROLES),
         },
     )
 
@@ -265,13 +280,12 @@ def obj_url(obj: Any) -> str:
 @office_view(*services.INTAKE_ROLES)
 def person_create(request: HttpRequest) -> HttpResponse:
     def save(d: dict[str, Any]) -> Any:
-        contacts = {
-            "email": d.get("email") or "",
-            "phone": d.get("phone") or "",
-            "mail": d.get("mailing_address") or "",
+        contacts = {"email": d.get("email") or "", "phone": d.get("phone") or ""}
+        mailing = {
+            k: d.get(k) or "" for k in ("mail_street", "mail_city", "mail_state", "mail_zip")
         }
         return services.register_person(
-            request.user, kind=d["kind"], name=d["name"], contacts=contacts
+            request.user, kind=d["kind"], name=d["name"], contacts=contacts, mailing=mailing
         )
 
     return _intake(request, rforms.PersonForm, "Register a person", save)
@@ -284,6 +298,7 @@ def property_create(request: HttpRequest) -> HttpResponse:
             request.user,
             parcel_id=d["parcel_id"],
             address=d["address"],
+            postal={k: d.get(k) or "" for k in ("city", "state", "zip")},
             owner=d["owner"],
             service_area=d.get("service_area"),
             acreage=d.get("acreage"),

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from sewer_office.core.admin import register_read_only
 
-from .models import Report, Review, Signatory, Signature, SigningCode
+from .models import BaselineStatement, Report, Review, Signatory, Signature, SigningCode
 
-register_read_only(Signatory, Report, Signature, Review, SigningCode)
+register_read_only(Signatory, Report, Signature, Review, SigningCode, BaselineStatement)

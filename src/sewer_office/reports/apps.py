@@ -8,3 +8,6 @@ class ReportsConfig(AppConfig):
     name = "sewer_office.reports"
     label = "reports"
     verbose_name = "Signed compliance reports"
+
+    def ready(self) -> None:
+        from . import documents  # noqa: F401  (registers the signed report's copy with the letters)

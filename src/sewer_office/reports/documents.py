@@ -14,18 +14,25 @@ from __future__ import annotations
 import calendar
 import hashlib
 import json
+from collections.abc import Mapping
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from fpdf import FPDF
+from django.db.models import QuerySet
+from django.utils import timezone
 
-from sewer_office.inspections.report import _latin
+from sewer_office.core import letters
+from sewer_office.core.letters import LetterKind, lines, long_date
+from sewer_office.core.models import IssuedDocument
+from sewer_office.core.statuses import status_label
 from sewer_office.meters import days
 from sewer_office.meters.models import Meter
 from sewer_office.monitoring.choices import ResultState
 from sewer_office.monitoring.models import LabResult
+from sewer_office.pretreatment.choices import ReportKind
 from sewer_office.pretreatment.models import ReportDue
 
+from . import baseline
 from .choices import CERTIFICATION, CERTIFICATION_CITATION
 
 
@@ -105,6 +112,8 @@ def report_data(due: ReportDue) -> dict[str, Any]:
         ],
         "flow": _flow(due, start, end),
         "certification": {"citation": CERTIFICATION_CITATION, "text": CERTIFICATION},
+        "attachments": baseline.attachments_data(due),
+        **({"baseline": baseline.section(due)} if due.kind == ReportKind.BASELINE else {}),
     }
 
 
@@ -116,45 +125,127 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def report_pdf(data: dict[str, Any], made_at: datetime) -> bytes:
-    """The PDF of the data (and nothing else: the same data make the same bytes)."""
+COPY = "reports.copy"
+
+COPY_BODY = """\
+## {{ title }}
+# {{ facility }}
+{{ period }}
+
+# Flow
+{{ flow }}
+
+# {{ results_heading }}
+{{ results }}
+
+# Certification ({{ certification_citation }})
+{{ certification }}
+"""
+
+FIELDS = {
+    "title": "The report's kind and the rule that requires it",
+    "facility": "The facility's name and code",
+    "period": "The reporting period and the due date",
+    "flow": "The flow of the period and where it comes from",
+    "results_heading": '"Results" with their number',
+    "results": "Each result as stored: time, point, sample, parameter, value, unit, status "
+    "(small lines)",
+    "certification_citation": "The rule of the certification (40 CFR 403.6(a)(2)(ii))",
+    "certification": "The certification statement the signatory signs",
+}
+REQUIRED = (
+    "title",
+    "facility",
+    "period",
+    "flow",
+    "results",
+    "certification_citation",
+    "certification",
+)
+
+
+def _day(iso: str) -> str:
+    return long_date(date.fromisoformat(iso))
+
+
+def copy_context(data: Mapping[str, Any]) -> dict[str, str]:
+    """The merge values of a report's data (and nothing else: the same data, the same words)."""
     rep, fac = data["report"], data["facility"]
-    pdf = FPDF(format="Letter")
-    pdf.set_creation_date(made_at)
-    pdf.set_title(f"{rep['label']} - {fac['name']}")
-    pdf.set_producer("sewer-use")
-    pdf.add_page()
-    pdf.set_margins(20, 18, 20)
-    width = pdf.w - pdf.l_margin - pdf.r_margin
-
-    def line(text: str, style: str = "", size: float = 10) -> None:
-        pdf.set_font("Helvetica", style, size)
-        pdf.multi_cell(width, 5, _latin(text), new_x="LMARGIN", new_y="NEXT")
-
-    line(f"{rep['label']} ({rep['citation']})", "B", 14)
-    line(f"{fac['name']}{' (' + fac['code'] + ')' if fac['code'] else ''}", "B", 11)
-    line(f"Reporting period {rep['period_start']} to {rep['period_end']}; due {rep['due_on']}")
-    pdf.ln(3)
     flow = data["flow"]
-    line("Flow", "B", 11)
     if "sum" in flow:
-        line(f"{flow['readings']} readings, sum {flow['sum']} {flow['unit']} ({flow['source']})")
+        flow_text = (
+            f"{flow['readings']} readings, sum {flow['sum']} {flow['unit']} ({flow['source']})"
+        )
     elif "flow_gpd" in flow:
-        line(f"{flow['flow_gpd']} gpd ({flow['source']})")
+        flow_text = f"{flow['flow_gpd']} gallons per day ({flow['source']})"
     else:
-        line(flow["source"])
-    pdf.ln(3)
-    line(f"Results ({len(data['results'])})", "B", 11)
+        flow_text = str(flow["source"])
+    results = []
     for r in data["results"]:
         qualifier = f"{r['qualifier']} " if r["qualifier"] else ""
-        line(
-            f"{r['sampled_at'][:16]}  {r['point']}  {r['sample_id']}  {r['parameter']}  "
-            f"{qualifier}{r['value']} {r['unit']}  [{r['status']}]",
-            size=8.5,
+        moment = datetime.fromisoformat(r["sampled_at"])
+        results.append(
+            f"~ {long_date(moment)} {timezone.localtime(moment):%H:%M}  {r['point']}  "
+            f"{r['sample_id']}  {r['parameter']}  {qualifier}{r['value']} {r['unit']}  "
+            f"({status_label(str(r['status'])).lower()})"
         )
-    if not data["results"]:
-        line("No results stored for the period.", size=9)
-    pdf.ln(4)
-    line(f"Certification ({data['certification']['citation']})", "B", 11)
-    line(data["certification"]["text"], size=9.5)
-    return bytes(pdf.output())
+    return {
+        "title": f"{rep['label']} ({rep['citation']})",
+        "facility": f"{fac['name']}{' (' + fac['code'] + ')' if fac['code'] else ''}",
+        "period": f"Reporting period {_day(rep['period_start'])} to {_day(rep['period_end'])}; "
+        f"due {_day(rep['due_on'])}",
+        "flow": flow_text,
+        "results_heading": f"Results ({len(data['results'])})",
+        "results": lines(*results) or "~ No results stored for the period.",
+        "certification_citation": data["certification"]["citation"],
+        "certification": data["certification"]["text"],
+    }
+
+
+def _context(report: Any) -> dict[str, str]:
+    return copy_context(json.loads(report.data))
+
+
+def _records() -> QuerySet[Any]:
+    from .models import Report
+
+    return Report.objects.select_related("establishment").order_by("-assembled_at", "-id")
+
+
+KIND = letters.register(
+    LetterKind(
+        key=COPY,
+        name="Signed report (the facility's copy of record)",
+        fields=FIELDS,
+        required=REQUIRED,
+        default_body=COPY_BODY,
+        context=_context,
+        records=_records,
+        title=lambda r: f"{r.due.get_kind_display()} - {r.establishment.name}",
+        filename=lambda r: f"RPT-{r.pk}-v{r.version}.pdf",
+        created=lambda r: r.assembled_at,
+        letterhead=False,  # the facility's report, not the Town's letter
+    )
+)
+
+
+def report_pdf(data: dict[str, Any], made_at: datetime) -> bytes:
+    """The PDF of the data (and nothing else: the same data and template make the same bytes),
+    with the report's template as it stands when the report is assembled."""
+    rep, fac = data["report"], data["facility"]
+    stored = letters.current_template(COPY)
+    body = stored.body if stored is not None else COPY_BODY
+    return letters.render_pdf(
+        letters.blocks_of(body, copy_context(data)),
+        title=f"{rep['label']} - {fac['name']}",
+        created=made_at,
+        letterhead=False,
+    )
+
+
+def issue_copy(report: Any, actor: Any) -> IssuedDocument:
+    """Keep the signed report's copy of record: the very bytes the signature binds (assembled
+    with the template current then), not a new rendering."""
+    return letters.issue(
+        COPY, report, actor=actor, content=bytes(report.pdf), rendered_at=report.assembled_at
+    )

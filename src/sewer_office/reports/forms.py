@@ -1,4 +1,5 @@
-"""The reports' forms: signing, reviewing, recording a signatory."""
+"""The reports' forms: signing, reviewing, recording a signatory, the baseline statement and
+the files sent with a report."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from sewer_office.accounts.roles import APPLICANT
-from sewer_office.registry.models import Establishment
+from sewer_office.registry.pickers import EstablishmentField
 
+from .baseline import ATTACHMENT_KINDS
 from .choices import SignatoryKind
 
 
@@ -22,7 +24,7 @@ class ReviewForm(forms.Form):
 
 
 class SignatoryForm(forms.Form):
-    establishment = forms.ModelChoiceField(queryset=Establishment.objects.order_by("name"))
+    establishment = EstablishmentField(label="Facility")
     user = forms.ModelChoiceField(
         queryset=get_user_model().objects.filter(groups__name=APPLICANT).order_by("username"),
         label="Account",
@@ -36,3 +38,63 @@ class SignatoryForm(forms.Form):
 class EndForm(forms.Form):
     ended_on = forms.DateField()
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class StandardsSelect(forms.NullBooleanSelect):
+    """Yes / no / not stated, in the words of 403.12(b)(6)."""
+
+    def __init__(self, attrs: dict[str, str] | None = None) -> None:
+        super().__init__(attrs)
+        self.choices = [
+            ("unknown", "— not stated —"),
+            ("true", "Yes: the standards are met on a consistent basis"),
+            ("false", "No: more is needed to meet them"),
+        ]
+
+
+class StatementForm(forms.Form):
+    """The facility's statement for its baseline report (40 CFR 403.12(b)(2)-(7))."""
+
+    permits_held = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        label="Environmental control permits held (403.12(b)(2))",
+        help_text="besides the Town's approvals; write “none” if none",
+    )
+    operations = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        label="Description of the operations (403.12(b)(3))",
+    )
+    sic_codes = forms.CharField(max_length=120, required=False, label="SIC or NAICS codes")
+    production_rate = forms.CharField(
+        max_length=200, required=False, label="Average rate of production"
+    )
+    average_flow_gpd = forms.DecimalField(
+        min_value=0, max_digits=12, decimal_places=2, required=False,
+        label="Average daily flow, gallons per day (403.12(b)(4))",
+    )  # fmt: skip
+    maximum_flow_gpd = forms.DecimalField(
+        min_value=0, max_digits=12, decimal_places=2, required=False,
+        label="Maximum daily flow, gallons per day",
+    )  # fmt: skip
+    meets_standards = forms.NullBooleanField(
+        widget=StandardsSelect,
+        required=False,
+        label="Are the pretreatment standards met? (403.12(b)(6))",
+    )
+    additional_measures = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        label="If not: the additional operation and maintenance or pretreatment needed",
+    )
+    compliance_schedule = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        label="If not: the compliance schedule (403.12(b)(7))",
+    )
+
+
+class AttachForm(forms.Form):
+    kind = forms.ChoiceField(choices=[(k, k) for k in ATTACHMENT_KINDS], label="What the file is")
+    document = forms.FileField(label="File (PDF, PNG, JPEG or TIFF)")

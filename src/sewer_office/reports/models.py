@@ -10,6 +10,7 @@ from django.db import models
 from django.utils import timezone
 
 from sewer_office.core.models import TimeStamped, WrittenOnce
+from sewer_office.core.moments import local
 from sewer_office.findings.models import FACILITY_PATHS
 
 from .choices import Decision, SignatoryKind
@@ -47,7 +48,9 @@ class Report(WrittenOnce):
     """One version of a required report (pretreatment ``ReportDue``), written once: the data
     as canonical JSON and the PDF made from it, each with its SHA-256, and their digest."""
 
-    due = models.ForeignKey("pretreatment.ReportDue", on_delete=models.PROTECT, related_name="+")
+    due = models.ForeignKey(
+        "pretreatment.ReportDue", on_delete=models.PROTECT, related_name="reports"
+    )
     establishment = models.ForeignKey(
         "registry.Establishment", on_delete=models.PROTECT, related_name="reports"
     )
@@ -97,7 +100,7 @@ class Signature(WrittenOnce):
         ordering = ("-signed_at", "-id")
 
     def __str__(self) -> str:
-        return f"{self.report} signed by {self.user} at {self.signed_at:%Y-%m-%d %H:%M}"
+        return f"{self.report} signed by {self.user} at {local(self.signed_at)}"
 
 
 class Review(WrittenOnce):
@@ -139,3 +142,44 @@ class SigningCode(models.Model):
 
     def __str__(self) -> str:
         return f"code for {self.report} ({self.user})"
+
+
+class BaselineStatement(TimeStamped):
+    """What the facility states for its baseline monitoring report (40 CFR 403.12(b)) beyond
+    the Town's own records: its operations, flows, whether it meets the standards, and its
+    compliance schedule where needed. A draft the facility keeps up to date (each change
+    audited) until a report is assembled; the signed report keeps its own copy in its data."""
+
+    due = models.OneToOneField(
+        "pretreatment.ReportDue", on_delete=models.PROTECT, related_name="baseline_statement"
+    )
+    permits_held = models.TextField(
+        blank=True, help_text="environmental control permits held by or for the facility"
+    )
+    operations = models.TextField(
+        blank=True, help_text="the nature of the operations (403.12(b)(3))"
+    )
+    sic_codes = models.CharField(max_length=120, blank=True, help_text="SIC or NAICS codes")
+    production_rate = models.CharField(
+        max_length=200, blank=True, help_text="average rate of production"
+    )
+    average_flow_gpd = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    maximum_flow_gpd = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    meets_standards = models.BooleanField(null=True, blank=True)
+    additional_measures = models.TextField(
+        blank=True, help_text="additional O&M or pretreatment needed to meet the standards"
+    )
+    compliance_schedule = models.TextField(
+        blank=True, help_text="the shortest schedule to provide them (403.12(b)(7))"
+    )
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"due__{p}" for p in FACILITY_PATHS)
+
+    class Meta:
+        ordering = ("-updated_at", "-id")
+
+    def __str__(self) -> str:
+        return f"Baseline statement for {self.due}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -25,18 +26,28 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from sewer_office.accounts.access import can_see
-from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
+from sewer_office.accounts.roles import (
+    CLERK,
+    ENGINEER,
+    SUPERINTENDENT,
+    has_role,
+    is_staff_member,
+)
 from sewer_office.core import audit
+from sewer_office.core.attachments import DOCUMENT_KINDS, attach
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.core.storage import files_of_transaction
 from sewer_office.mail.choices import Topic
 from sewer_office.mail.services import send_message
 from sewer_office.pretreatment import services as pretreatment
+from sewer_office.pretreatment import status
+from sewer_office.pretreatment.choices import ReportKind
 from sewer_office.pretreatment.models import ReportDue
 from sewer_office.registry.models import Establishment
 
-from . import documents
+from . import baseline, documents
 from .choices import CERTIFICATION, Decision, SignatoryKind
-from .models import Report, Review, Signatory, Signature, SigningCode
+from .models import BaselineStatement, Report, Review, Signatory, Signature, SigningCode
 
 #: Who records signatories and reviews reports.
 OFFICE = (SUPERINTENDENT, ENGINEER, CLERK)
@@ -137,6 +148,7 @@ def assemble(actor: Any, due: ReportDue) -> Report:
         raise Blocked(f"This report was already received on {due.received_on}.")
     made = timezone.now().replace(microsecond=0)
     data = documents.report_data(due)
+    refuse_incomplete(data)
     body = documents.canonical(data)
     pdf = documents.report_pdf(data, made)
     data_sha, pdf_sha = documents.sha256(body), documents.sha256(pdf)
@@ -164,6 +176,100 @@ def assemble(actor: Any, due: ReportDue) -> Report:
             action="assemble_report",
             citation=due.requirement.citation,
         )
+
+
+def refuse_incomplete(data: dict[str, Any]) -> None:
+    """Refuse a baseline report that lacks an item of 40 CFR 403.12(b), naming each."""
+    gaps = baseline.missing(data)
+    if gaps:
+        raise InvalidInput({"baseline": [g.text for g in gaps]})
+
+
+#: The facility's statement for its baseline report, by field (see ``BaselineStatement``).
+STATEMENT_FIELDS = (
+    "permits_held",
+    "operations",
+    "sic_codes",
+    "production_rate",
+    "average_flow_gpd",
+    "maximum_flow_gpd",
+    "meets_standards",
+    "additional_measures",
+    "compliance_schedule",
+)
+
+
+def _open_for_the_facility(actor: Any, due: ReportDue, what: str) -> None:
+    """The facility's own accounts write its report (the office reviews it), while it is open."""
+    if not can_see(actor, due):
+        raise Forbidden("This report is another facility's.")
+    if is_staff_member(actor):
+        raise Forbidden(f"{what} is the facility's: the office reviews the signed report.")
+    if due.received_on is not None:
+        raise Blocked(f"This report was already received on {due.received_on}.")
+    if status.status_of(due).in_review:
+        raise Blocked("A signed report of this due date is in the office's review.")
+
+
+def save_statement(actor: Any, due: ReportDue, values: dict[str, Any]) -> BaselineStatement:
+    """Record the facility's statement for its baseline report (each change audited); a
+    report assembled before keeps the statement it was assembled with."""
+    if due.kind != ReportKind.BASELINE:
+        raise Blocked("Only a baseline report (40 CFR 403.12(b)) has this statement.")
+    _open_for_the_facility(actor, due, "The baseline statement")
+    clean = {k: values.get(k) for k in STATEMENT_FIELDS}
+    for k, v in clean.items():
+        if isinstance(v, str):
+            clean[k] = v.strip()
+    errors: dict[str, list[str]] = {}
+    for k in ("average_flow_gpd", "maximum_flow_gpd"):
+        flow = clean[k]
+        if flow is not None and flow < 0:
+            errors[k] = ["A flow is zero or more gallons per day."]
+    avg, peak = clean["average_flow_gpd"], clean["maximum_flow_gpd"]
+    if avg is not None and peak is not None and peak < avg:
+        errors["maximum_flow_gpd"] = ["The maximum daily flow is at least the average."]
+    if errors:
+        raise InvalidInput(errors)
+    with transaction.atomic():
+        ReportDue.objects.select_for_update().get(pk=due.pk)
+        found = BaselineStatement.objects.filter(due=due).first()
+        if found is None:
+            return audit.create_recorded(
+                BaselineStatement,
+                {"due": due, "updated_by": actor, **clean},
+                actor=actor,
+                action="record_baseline_statement",
+                citation="40 CFR 403.12(b)",
+            )
+        before = audit.snapshot(found)
+        for k, v in clean.items():
+            setattr(found, k, v)
+        found.updated_by = actor
+        found.save()
+        audit.record(
+            actor=actor,
+            action="record_baseline_statement",
+            obj=found,
+            before=before,
+            after=audit.snapshot(found),
+            citation="40 CFR 403.12(b)",
+        )
+    return found
+
+
+def attach_files(actor: Any, due: ReportDue, uploads: list[Any], kind: str) -> list[Any]:
+    """Files sent with the report (a process diagram, a laboratory's report…): stored with
+    their SHA-256 on the due date; the next assembled report lists them in its data."""
+    _open_for_the_facility(actor, due, "Sending a file with a report")
+    if kind not in baseline.ATTACHMENT_KINDS:
+        raise InvalidInput({"kind": ["Choose what the file is."]})
+    if not uploads:
+        raise InvalidInput({"files": ["Choose a file to send."]})
+    with files_of_transaction(), transaction.atomic():
+        return [
+            attach(due, f, actor, title=f"{kind}: {f.name}", kinds=DOCUMENT_KINDS) for f in uploads
+        ]
 
 
 def hash_code(code: str) -> str:
@@ -267,6 +373,7 @@ def sign(actor: Any, report: Report, *, password: str, code: str) -> Signature:
         raise Blocked(
             f"{report}: its stored document does not match its hashes: it cannot be signed."
         )
+    refuse_incomplete(json.loads(report.data))
     current = documents.canonical(documents.report_data(report.due))
     if documents.sha256(current) != report.data_sha256:
         raise Blocked(
@@ -298,6 +405,7 @@ def sign(actor: Any, report: Report, *, password: str, code: str) -> Signature:
             },
             citation="40 CFR 403.12(l); 40 CFR 403.6(a)(2)(ii)",
         )
+        documents.issue_copy(report, actor)  # the copy of record: the bytes signed
         send_message(
             to=actor.email,
             subject=f"Sewer office: acknowledgment of report RPT-{report.pk}",

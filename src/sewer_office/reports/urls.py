@@ -8,7 +8,9 @@ app_name = "reports"
 
 urlpatterns = [
     path("", views.report_list, name="list"),
+    path("due/<int:pk>/", views.due_detail, name="due"),
     path("due/<int:pk>/assemble/", views.assemble, name="assemble"),
+    path("due/<int:pk>/files/", views.attach_file, name="due-files"),
     path("<int:pk>/", views.report_detail, name="detail"),
     path("<int:pk>/report.pdf", views.report_pdf, name="pdf"),
     path("<int:pk>/data.json", views.report_json, name="data"),

@@ -4,6 +4,7 @@ its PDF and data, the office's review, the verification page, and the signatorie
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -15,17 +16,22 @@ from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
+from sewer_office.core import letters
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import Forbidden, OfficeError
+from sewer_office.core.errors import Forbidden, InvalidInput, OfficeError
+from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_office_error
+from sewer_office.core.moments import local
 from sewer_office.core.paging import page_of
+from sewer_office.pretreatment.choices import ReportKind
 from sewer_office.pretreatment.models import ReportDue
+from sewer_office.pretreatment.status import attach_status, status_of, with_status
 
-from . import services
+from . import baseline, documents, services
 from .choices import CERTIFICATION, CERTIFICATION_CITATION
 from .filters import ReportFilter
-from .forms import EndForm, ReviewForm, SignatoryForm, SignForm
-from .models import Report, Signatory
+from .forms import AttachForm, EndForm, ReviewForm, SignatoryForm, SignForm, StatementForm
+from .models import BaselineStatement, Report, Signatory
 
 PAGE_SIZE = 25
 
@@ -45,14 +51,52 @@ def _reports(request: HttpRequest) -> Any:
     )
 
 
+def _signed_at(report: Report) -> Any:
+    signature = getattr(report, "signature", None)
+    return signature.signed_at if signature is not None else None
+
+
+def _review(report: Report) -> str:
+    review = getattr(report, "review", None)
+    if review is not None:
+        return str(review.get_decision_display())
+    return "to review" if getattr(report, "signature", None) is not None else "not signed"
+
+
+#: The reports' download (``/reports/?format=csv``), filtered as the page.
+REPORT_COLUMNS = (
+    Column("Report", lambda r: f"RPT-{r.pk}"),
+    Column("Version", "version"),
+    Column("Facility", "establishment.name"),
+    Column("Report due", lambda r: r.due.get_kind_display()),
+    Column("Due on", "due.due_on"),
+    Column("Period from", "period_start"),
+    Column("Period to", "period_end"),
+    Column("Signed at", _signed_at),
+    Column("Review", _review),
+)
+
+#: The signatories' download (``/reports/signatories/?format=csv``).
+SIGNATORY_COLUMNS = (
+    Column("Facility", "establishment.name"),
+    Column("Account", "user.username"),
+    Column("Title", "title"),
+    Column("Standing", "get_kind_display"),
+    Column("From", "valid_from"),
+    Column("Ended", "ended_on"),
+)
+
+
 @office_view()
 def report_list(request: HttpRequest) -> HttpResponse:
     base = _reports(request)
-    fs = ReportFilter(request.GET or None, queryset=base)
+    fs = ReportFilter(request.GET or None, queryset=base, request=request)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    if (download := export(request, qs, REPORT_COLUMNS, "reports")) is not None:
+        return download
     page, query = page_of(request, qs, PAGE_SIZE)
-    dues = (
-        visible(ReportDue.objects.filter(received_on__isnull=True), request.user)
+    dues = attach_status(
+        with_status(visible(ReportDue.objects.filter(received_on__isnull=True), request.user))
         .select_related("establishment")
         .order_by("due_on")[:50]
     )
@@ -69,22 +113,116 @@ def report_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _due(request: HttpRequest, pk: int) -> ReportDue:
+    found: ReportDue = get_object_or_404(
+        visible(ReportDue.objects.select_related("establishment", "requirement"), request.user),
+        pk=pk,
+    )
+    return found
+
+
+def _fail_all(request: HttpRequest, e: OfficeError) -> None:
+    """Each message of the error (every missing item of a baseline report)."""
+    if isinstance(e, InvalidInput):
+        for msgs in e.errors.values():
+            for m in msgs:
+                messages.error(request, m)
+        return
+    _fail(request, e)
+
+
 @office_view()
 @require_POST
 def assemble(request: HttpRequest, pk: int) -> HttpResponse:
-    due = get_object_or_404(visible(ReportDue.objects.all(), request.user), pk=pk)
+    due = _due(request, pk)
     try:
         report = services.assemble(request.user, due)
     except OfficeError as e:
-        _fail(request, e)
-        return redirect("reports:list")
+        _fail_all(request, e)
+        return redirect("reports:due", due.pk)
     messages.success(request, f"{report} assembled: check it, then sign it.")
     return redirect("reports:detail", report.pk)
+
+
+def _statement_initial(due: ReportDue) -> dict[str, Any]:
+    found = BaselineStatement.objects.filter(due=due).first()
+    return {f: getattr(found, f) for f in services.STATEMENT_FIELDS} if found else {}
+
+
+@office_view()
+def due_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One due date: where it stands, its versions, what a baseline report still lacks (40 CFR
+    403.12(b)), the facility's statement and files, and the button that assembles it."""
+    due = _due(request, pk)
+    standing = status_of(due)
+    reports = list(
+        Report.objects.filter(due=due)
+        .select_related("signature", "review")
+        .defer("pdf")
+        .order_by("-version")
+    )
+    is_baseline = due.kind == ReportKind.BASELINE
+    staff = is_staff_member(request.user)
+    writable = not staff and due.received_on is None and not standing.in_review
+    gaps = baseline.missing(documents.report_data(due)) if is_baseline and writable else []
+    statement_form = StatementForm(request.POST or None, initial=_statement_initial(due))
+    if request.method == "POST":
+        if not writable:
+            raise PermissionDenied("This report's statement is not open to you.")
+        if statement_form.is_valid():
+            try:
+                services.save_statement(request.user, due, statement_form.cleaned_data)
+            except OfficeError as e:
+                add_office_error(statement_form, e)
+            else:
+                messages.success(request, "The statement is saved.")
+                return redirect("reports:due", due.pk)
+    return render(
+        request,
+        "reports/due.html",
+        {
+            "due": due,
+            "standing": standing,
+            "reports": reports,
+            "is_baseline": is_baseline,
+            "items": baseline.ITEMS,
+            "rule": baseline.RULE,
+            "gaps": gaps,
+            "writable": writable,
+            "statement_form": statement_form,
+            "attach_form": AttachForm(),
+            "attachments": baseline.attachments_of(due),
+            "staff": staff,
+        },
+    )
+
+
+@office_view()
+@require_POST
+def attach_file(request: HttpRequest, pk: int) -> HttpResponse:
+    due = _due(request, pk)
+    try:
+        services.attach_files(
+            request.user, due, request.FILES.getlist("document"), request.POST.get("kind", "")
+        )
+    except OfficeError as e:
+        _fail_all(request, e)
+    else:
+        messages.success(request, "The file is stored with the report.")
+    return redirect("reports:due", due.pk)
 
 
 def _report(request: HttpRequest, pk: int) -> Report:
     found: Report = get_object_or_404(_reports(request), pk=pk)
     return found
+
+
+def _readable(data: dict[str, Any]) -> dict[str, Any]:
+    """The data as the page shows them: each sample's moment (stored in UTC, ISO 8601) in
+    the Town's time."""
+    for r in data.get("results", []):
+        r["sampled_local"] = local(datetime.fromisoformat(r["sampled_at"]))
+    return data
 
 
 @office_view()
@@ -100,7 +238,9 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "reports/detail.html",
         {
             "report": report,
-            "data": json.loads(Report.objects.values_list("data", flat=True).get(pk=report.pk)),
+            "data": _readable(
+                json.loads(Report.objects.values_list("data", flat=True).get(pk=report.pk))
+            ),
             "signature": signed,
             "review": getattr(report, "review", None),
             "may_sign": signer is not None and signed is None and latest == report.pk,
@@ -118,11 +258,13 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @office_view()
 def report_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The report's PDF: the copy of record once signed (one signed before documents of record
+    were kept is issued on this first request, from the signed bytes), else the draft."""
     report = _report(request, pk)
+    if hasattr(report, "signature"):
+        return letters.pdf_response(documents.issue_copy(report, request.user))
     body = bytes(Report.objects.values_list("pdf", flat=True).get(pk=report.pk))
-    response = HttpResponse(body, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="RPT-{report.pk}-v{report.version}.pdf"'
-    return response
+    return letters.bytes_response(body, f"RPT-{report.pk}-v{report.version}.pdf")
 
 
 @office_view()
@@ -161,7 +303,7 @@ def sign(request: HttpRequest, pk: int) -> HttpResponse:
             code=form.cleaned_data["code"],
         )
     except OfficeError as e:
-        _fail(request, e)
+        _fail_all(request, e)
     else:
         messages.success(request, f"{report} is signed; an acknowledgment was e-mailed to you.")
     return redirect("reports:detail", report.pk)
@@ -231,6 +373,8 @@ def signatories(request: HttpRequest) -> HttpResponse:
     rows = Signatory.objects.select_related("establishment", "user").order_by(
         "establishment__name", "-valid_from"
     )
+    if (download := export(request, rows, SIGNATORY_COLUMNS, "signatories")) is not None:
+        return download
     page, query = page_of(request, rows, PAGE_SIZE)
     return render(
         request,

@@ -23,6 +23,7 @@ from sewer_rules.citations import CitationError, FederalCitation
 #: Every federal provision the code cites, as written, and its subject.
 SUBJECTS: dict[str, str] = {
     "40 CFR 3": "Cross-Media Electronic Reporting (CROMERR)",
+    "40 CFR 3.2000": "CROMERR: electronic reporting to an authorized program",
     "40 CFR 3.2000(b)(5)": "electronic signatures: what a valid signature requires",
     "40 CFR 3.2000(b)(5)(vi)": "electronic signatures: the signatory's acknowledgment",
     "40 CFR 136": "test procedures for the analysis of pollutants",
@@ -50,6 +51,13 @@ SUBJECTS: dict[str, str] = {
     "40 CFR 403.8(f)(5)": "the enforcement response plan",
     "40 CFR 403.12": "reporting requirements for POTWs and industrial users",
     "40 CFR 403.12(b)": "baseline monitoring reports",
+    "40 CFR 403.12(b)(1)": "baseline report: identifying information",
+    "40 CFR 403.12(b)(2)": "baseline report: environmental permits held",
+    "40 CFR 403.12(b)(3)": "baseline report: description of operations",
+    "40 CFR 403.12(b)(4)": "baseline report: flow measurement",
+    "40 CFR 403.12(b)(5)": "baseline report: measurement of pollutants",
+    "40 CFR 403.12(b)(6)": "baseline report: certification of compliance with the standards",
+    "40 CFR 403.12(b)(7)": "baseline report: compliance schedule",
     "40 CFR 403.12(c)": "compliance schedule progress reports",
     "40 CFR 403.12(d)": "report on compliance with the categorical deadline",
     "40 CFR 403.12(e)": "periodic reports on continued compliance",

@@ -11,14 +11,18 @@ from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import STAFF_ROLES
-from sewer_office.billing import invoices, runs
+from sewer_office.billing import exports, invoices, runs
+from sewer_office.billing.balances import with_balance
 from sewer_office.billing.charges import BILLING_ROLES, may_bill
 from sewer_office.billing.choices import InvoiceKind, InvoiceState, RunLineStatus
+from sewer_office.billing.filters import InvoicePageFilter
 from sewer_office.billing.models import BillingRun, Charge, Invoice
+from sewer_office.billing.payments import may_record_money
 from sewer_office.billing.pdf import invoice_pdf
+from sewer_office.core import reading
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
-from sewer_office.core.exports import Column, export
+from sewer_office.core.exports import Amount, Column, export
 from sewer_office.core.paging import page_of
 
 PAGE_SIZE = 50
@@ -26,7 +30,10 @@ PAGE_SIZE = 50
 
 @office_view(*STAFF_ROLES)
 def run_list(request: HttpRequest) -> HttpResponse:
-    page, query = page_of(request, BillingRun.objects.all(), PAGE_SIZE)
+    qs = BillingRun.objects.all()
+    if (download := export(request, qs, exports.RUN_LIST_COLUMNS, "billing-runs")) is not None:
+        return download
+    page, query = page_of(request, qs, PAGE_SIZE)
     return render(
         request,
         "billing/run_list.html",
@@ -51,10 +58,9 @@ def run_create(request: HttpRequest) -> HttpResponse:
 RUN_COLUMNS = (
     Column("Facility", "establishment.name"),
     Column("Person", "person.name"),
-    Column("Status", "status"),
-    Column("Status text", "get_status_display"),
-    Column("Flow", "flow_source"),
-    Column("Amount USD", "amount"),
+    Column("Status", "get_status_display"),
+    Column("Flow", "get_flow_source_display"),
+    Amount("Amount", "amount"),
     Column("Days not covered", lambda ln: ln.computation.get("uncovered_days")),
     Column(
         "Bases",
@@ -63,7 +69,7 @@ RUN_COLUMNS = (
             for s in ln.computation.get("spans", [])
         ),
     ),
-    Column("Message", "message"),
+    Column("Message", lambda ln: reading.readable(ln.message)),
 )
 
 
@@ -116,15 +122,25 @@ def run_discard(request: HttpRequest, pk: int) -> HttpResponse:
 
 @office_view()
 def invoice_list(request: HttpRequest) -> HttpResponse:
-    qs = visible(Invoice.objects.select_related("person", "establishment"), request.user)
+    """Invoices and credit notes with what is paid, what is left and their status (computed
+    from the payments and credit notes: :mod:`sewer_office.billing.balances`), filterable."""
+    base = with_balance(
+        visible(Invoice.objects.select_related("person", "establishment", "credits"), request.user)
+    )
+    fs = InvoicePageFilter(request.GET or None, queryset=base)
+    qs = fs.qs if fs.is_bound and fs.is_valid() else base
+    if (download := export(request, qs, exports.INVOICE_COLUMNS, "invoices")) is not None:
+        return download
     page, query = page_of(request, qs, PAGE_SIZE)
-    return render(request, "billing/invoice_list.html", {"page": page, "query": query})
+    return render(
+        request, "billing/invoice_list.html", {"filter": fs, "page": page, "query": query}
+    )
 
 
 @office_view()
 def invoice_detail(request: HttpRequest, pk: int) -> HttpResponse:
     qs = visible(Invoice.objects.select_related("person", "establishment", "credits"), request.user)
-    invoice = get_object_or_404(qs, pk=pk)
+    invoice = get_object_or_404(with_balance(qs), pk=pk)
     biller = may_bill(request.user)
     return render(
         request,
@@ -133,8 +149,11 @@ def invoice_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "invoice": invoice,
             "lines": invoice.lines.select_related("charge"),
             "credit_notes": invoice.credit_notes.all(),
+            "credited": invoice.credited_total,
+            "applications": invoice.applications.select_related("payment").order_by("id"),
             "may_credit": biller and _creditable(invoice),
             "may_void": biller and void_allowed(invoice),
+            "may_record": may_record_money(request.user),
         },
     )
 
@@ -199,5 +218,7 @@ def invoice_pdf_view(request: HttpRequest, pk: int) -> HttpResponse:
 @office_view()
 def charge_list(request: HttpRequest) -> HttpResponse:
     qs = visible(Charge.objects.select_related("person", "establishment"), request.user)
+    if (download := export(request, qs, exports.CHARGE_COLUMNS, "charges")) is not None:
+        return download
     page, query = page_of(request, qs, PAGE_SIZE)
     return render(request, "billing/charge_list.html", {"page": page, "query": query})

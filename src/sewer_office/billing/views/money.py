@@ -22,8 +22,8 @@ from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import STAFF_ROLES, is_staff_member
-from sewer_office.billing import exports, payments, receipts, statements
-from sewer_office.billing.filters import PaymentFilter
+from sewer_office.billing import balances, exports, payments, receipts, statement_letter, statements
+from sewer_office.billing.filters import PaymentPageFilter
 from sewer_office.billing.forms import AgingForm, CreditForm, PaymentForm, PeriodForm, RefundForm
 from sewer_office.billing.models import Invoice, Payment
 from sewer_office.billing.payments import MONEY_ROLES, Allocation
@@ -32,6 +32,7 @@ from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import export
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
+from sewer_office.core.pickers import picked
 from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
 from sewer_office.registry.models import Person
 
@@ -63,7 +64,7 @@ def payment_list(request: HttpRequest) -> HttpResponse:
         Payment.objects.select_related("person", "recorded_by").order_by("-received_on", "-id"),
         request.user,
     )
-    fs = PaymentFilter(request.GET or None, queryset=base)
+    fs = PaymentPageFilter(request.GET or None, queryset=base)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
     if (download := export(request, qs, exports.PAYMENT_COLUMNS, "payments")) is not None:
         return download
@@ -101,7 +102,7 @@ def _payment_form_page(
 def payment_new(request: HttpRequest) -> HttpResponse:
     """GET ``?person=<id>``: the form with that person's open invoices; POST records it."""
     raw = request.POST.get("person") or request.GET.get("person") or ""
-    person = Person.objects.filter(pk=int(raw)).first() if raw.isdigit() else None
+    person = picked(request, PaymentForm.base_fields["person"], raw)
     if request.method != "POST":
         form = PaymentForm(
             open_invoices=_open_invoices(person),
@@ -150,7 +151,7 @@ def payment_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "payment": payment,
             "applications": payment.applications.select_related("invoice").order_by("id"),
             "refunds": payment.refunds.order_by("id"),
-            "unapplied": payments.unapplied_of([payment])[payment.pk],
+            "unapplied": balances.unapplied_of([payment])[payment.pk],
         },
     )
 
@@ -261,7 +262,9 @@ def statement_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     person = _person(request, pk)
     _, start, end = _period(request)
     st = statements.statement(person, start, end)
-    return _file(receipts.statement_pdf(st), "application/pdf", f"statement-{person.pk}.pdf", True)
+    return _file(
+        statement_letter.statement_pdf(st), "application/pdf", f"statement-{person.pk}.pdf", True
+    )
 
 
 @office_view()
@@ -270,8 +273,10 @@ def statement_index(request: HttpRequest) -> HttpResponse:
     billed = Q(pk__in=Invoice.objects.order_by().values("person_id")) | Q(
         pk__in=Payment.objects.order_by().values("person_id")
     )
-    persons = visible(Person.objects.filter(billed), request.user)
-    return render(request, "billing/statement_index.html", {"persons": persons.order_by("name")})
+    persons = visible(Person.objects.filter(billed), request.user).order_by("name")
+    if (download := export(request, persons, exports.STATEMENT_COLUMNS, "statements")) is not None:
+        return download
+    return render(request, "billing/statement_index.html", {"persons": persons})
 
 
 @office_view(*STAFF_ROLES)
@@ -347,6 +352,8 @@ def permit_fees(request: HttpRequest) -> HttpResponse:
     left = payments.outstanding_of([r["invoice"] for r in rows if r["invoice"]])
     for r in rows:
         r["outstanding"] = left.get(r["invoice"].pk) if r["invoice"] else None
+    if (download := export(request, rows, exports.PERMIT_FEE_COLUMNS, "permit-fees")) is not None:
+        return download
     return render(
         request,
         "billing/payment_permit_fees.html",

@@ -15,11 +15,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.roles import STAFF_ROLES
+from sewer_office.billing import exports
 from sewer_office.billing import surcharge_basis as basis
 from sewer_office.billing.models import SurchargeAgreement, SurchargeDecision
 from sewer_office.billing.surcharge_forms import AgreementForm, DecisionForm, EndingForm
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
+from sewer_office.core.exports import export
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 from sewer_office.registry.models import Establishment
@@ -35,6 +37,11 @@ def surcharge_list(request: HttpRequest) -> HttpResponse:
     agreements = SurchargeAgreement.objects.select_related("establishment").prefetch_related(
         "endings", "successors"
     )
+    download = export(
+        request, [*decisions, *agreements], exports.SURCHARGE_COLUMNS, "surcharge-decisions"
+    )
+    if download is not None:
+        return download
     page, query = page_of(request, decisions, PAGE_SIZE)
     return render(
         request,

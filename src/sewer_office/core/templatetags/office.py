@@ -6,6 +6,12 @@ colour (:mod:`sewer_office.core.statuses`), ``{% badge label tone %}`` a state o
 dollars, ``|day`` and ``|moment`` dates in the office's one format, ``|cite`` a citation as a
 link to the law's text, and ``|sentence`` a list of parts joined so that a missing part
 leaves no stray comma or semicolon.
+
+Numbers for reading (:mod:`sewer_office.core.reading`, the same functions as the PDFs and the
+downloads): ``|amount`` an amount to the cent (``USD 1,234.57``), ``|measured`` a laboratory's
+value as reported, ``|quantity`` a computed value to four significant figures, ``|readable``
+software-written text with its long numbers rounded, ``|param`` a dated parameter in words;
+each keeps the exact value on hover where it rounded.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from sewer_office.core import reading
 from sewer_office.core.law import link_citations
 from sewer_office.core.statuses import status_label, status_tone
 
@@ -195,3 +202,71 @@ def sentence(parts: Any, joiner: str = ", ") -> str:
         return ""
     items = [str(p).strip() for p in parts if p is not None and str(p).strip()]
     return joiner.join(items)
+
+
+def _hover(shown: str, exact: Any) -> SafeString | str:
+    """``shown``, with the exact value in its ``title`` when rounding changed it."""
+    text = "" if exact is None else str(exact).strip()
+    if not text or shown == text:
+        return shown
+    return format_html('<span class="num" title="{}">{}</span>', text, shown)
+
+
+@register.filter
+def amount(value: Any) -> SafeString | str:
+    """An amount to the cent with its currency: ``234.3096055`` → ``USD 234.31``."""
+    if value is None or value == "":
+        return ""
+    return _hover(reading.amount(value), value if reading.to_decimal(value) is not None else None)
+
+
+@register.filter
+def measured(value: Any) -> SafeString | str:
+    """A measured value as the laboratory reported it (its digits are its precision)."""
+    return _hover(reading.measured(value), value)
+
+
+@register.filter
+def quantity(value: Any) -> SafeString | str:
+    """A computed value (mean, excess, pounds, volume) to four significant figures."""
+    return _hover(reading.quantity(value), value)
+
+
+@register.filter
+def readable(value: Any) -> SafeString | str:
+    """Software-written text (a computation step, a message) with long numbers rounded."""
+    return _hover(reading.readable(value), value)
+
+
+@register.filter
+def param_name(value: Any) -> SafeString:
+    """A parameter key as its name in words, the key and its description on hover."""
+    description = reading.parameter_description(str(value))
+    title = f"{value}: {description}" if description else str(value)
+    return format_html(
+        '<span class="param" title="{}">{}</span>', title, reading.parameter_name(str(value))
+    )
+
+
+@register.filter
+def pollutant(value: Any) -> str:
+    """A pollutant or analyte key in words: ``grease_oil`` → ``grease or oil``."""
+    return reading.pollutant(value)
+
+
+@register.filter
+def readable_text(value: Any) -> str:
+    """:func:`readable` as plain text (no hover), for text cut short: ``|truncatechars``."""
+    return reading.readable(value)
+
+
+@register.filter
+def param(value: Any) -> SafeString | str:
+    """A dated parameter (the mapping a computation keeps) in words, its key on hover."""
+    if not value:
+        return ""
+    words = reading.parameter_words(value)
+    key = value.get("name", "") if hasattr(value, "get") else getattr(value, "name", "")
+    description = reading.parameter_description(key)
+    title = f"{key}: {description}" if description else key
+    return format_html('<span class="param" title="{}">{}</span>', title, words)

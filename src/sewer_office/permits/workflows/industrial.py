@@ -150,6 +150,25 @@ def _conditions_effect(approval: Any, data: dict[str, Any], actor: Any, at: date
             )
 
 
+def _approve_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+    """The decision and its written approval, kept as issued (a document of record)."""
+    _term_effect(approval, data, actor, at)
+    _issue_letter(approval, actor, at)
+
+
+def _approve_with_conditions_effect(
+    approval: Any, data: dict[str, Any], actor: Any, at: datetime
+) -> None:
+    _conditions_effect(approval, data, actor, at)
+    _issue_letter(approval, actor, at)
+
+
+def _issue_letter(approval: Any, actor: Any, at: datetime) -> None:
+    from sewer_office.permits.letters import issue_approval
+
+    issue_approval(approval, actor, at)  # issued at the decision's moment
+
+
 WORKFLOW = Workflow(
     name="industrial_discharge_approval",
     initial="submitted",
@@ -180,7 +199,7 @@ WORKFLOW = Workflow(
             roles=frozenset({ENGINEER}),
             form=TermForm,
             guard=_approve_guard,
-            effect=_term_effect,
+            effect=_approve_effect,
         ),
         Transition(
             "approve_with_conditions",
@@ -191,7 +210,7 @@ WORKFLOW = Workflow(
             roles=E1_ROLES,
             form=ConditionsForm,
             guard=_conditions_guard,
-            effect=_conditions_effect,
+            effect=_approve_with_conditions_effect,
         ),
         Transition(
             "reject",

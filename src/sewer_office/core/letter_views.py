@@ -1,0 +1,306 @@
+"""The office's letters editor, ``/letters/``: the kinds of letter, their wording (a new
+version per edit, with a preview on a real record) and the letterhead.
+
+Every staff member may read the templates and preview them; only the Superintendent and the
+clerk save (:data:`~.letter_edits.EDITORS`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from sewer_office.accounts.roles import STAFF_ROLES
+
+from . import letter_edits, letters
+from .decorators import office_view
+from .exports import Column, export
+from .models import Letterhead, LetterTemplate
+
+#: How many of a kind's records the preview offers.
+PREVIEW_CHOICES = 50
+
+
+class TemplateForm(forms.Form):
+    body = forms.CharField(label="Template", widget=forms.Textarea(attrs={"rows": 24, "cols": 90}))
+    note = forms.CharField(
+        label="Why the wording changes",
+        max_length=300,
+        required=False,
+        help_text="Kept with the version (required to save).",
+    )
+
+
+class LetterheadForm(forms.Form):
+    town_name = forms.CharField(label="Town name", max_length=200)
+    office_name = forms.CharField(label="Office name", max_length=200)
+    address = forms.CharField(
+        label="Mailing address",
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Street, town, state and ZIP code, one line per line.",
+    )
+    phone = forms.CharField(label="Phone", max_length=60, required=False)
+    email = forms.CharField(label="E-mail", max_length=120, required=False)
+    hours = forms.CharField(label="Office hours", max_length=200, required=False)
+    payment_instructions = forms.CharField(
+        label="How to pay",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        help_text="Printed on invoices and statements.",
+    )
+    logo = forms.FileField(
+        label="Logo (PNG or JPEG)",
+        required=False,
+        help_text=f"At most {letter_edits.LOGO_MAX_BYTES // 1024} KB; leave empty to keep the current one.",
+    )
+    remove_logo = forms.BooleanField(label="Remove the logo", required=False)
+    note = forms.CharField(label="Why it changes", max_length=300)
+
+
+def _kind_or_404(key: str) -> letters.LetterKind:
+    try:
+        return letters.kind(key)
+    except KeyError:
+        raise Http404("No such kind of letter.") from None
+
+
+def _preview_records(kind: letters.LetterKind) -> list[Any]:
+    return list(kind.records()[:PREVIEW_CHOICES])
+
+
+def _preview_record(kind: letters.LetterKind, raw: str | None) -> Any:
+    """The record chosen for the preview (among the kind's records), else the newest."""
+    records = kind.records()
+    if not raw:
+        return next(iter(records[:1]), None)
+    if isinstance(records, QuerySet):
+        try:
+            return records.filter(pk=int(raw)).first()
+        except (TypeError, ValueError):
+            return None
+    return next((r for r in records if str(r.pk) == raw), None)
+
+
+def _editor(row: dict[str, Any]) -> str:
+    user = row["current"].created_by if row["current"] else None
+    return (user.get_full_name() or user.get_username()) if user else ""
+
+
+#: The letters' download (``/letters/?format=csv``): each kind and its current version.
+LETTER_COLUMNS = (
+    Column("Letter", lambda r: r["kind"].name),
+    Column("Current version", lambda r: r["current"].version if r["current"] else 0),
+    Column("Edited by", _editor),
+    Column("When", lambda r: r["current"].created_at if r["current"] else None),
+)
+
+
+@office_view(*STAFF_ROLES)
+def letter_list(request: HttpRequest) -> HttpResponse:
+    """``/letters/``: every kind, its current version, who edited it and when."""
+    newest: dict[str, LetterTemplate] = {}
+    for t in LetterTemplate.objects.select_related("created_by").order_by("kind", "-version"):
+        newest.setdefault(t.kind, t)
+    rows = [{"kind": k, "current": newest.get(k.key)} for k in letters.kinds()]
+    if (download := export(request, rows, LETTER_COLUMNS, "letters")) is not None:
+        return download
+    head = letters.current_letterhead()
+    return render(
+        request,
+        "core/letters/list.html",
+        {
+            "rows": rows,
+            "letterhead": head,
+            "missing": letters.head_of(head).missing,
+            "may_edit": letter_edits.may_edit(request.user),
+        },
+    )
+
+
+@office_view(*STAFF_ROLES)
+def letter_detail(request: HttpRequest, key: str) -> HttpResponse:
+    """``/letters/<key>/``: the current template, its merge fields, a preview on a real record,
+    a new version (Superintendent, clerk) and the history."""
+    kind = _kind_or_404(key)
+    current = letters.current_template(key)
+    body = current.body if current is not None else kind.default_body
+    record = _preview_record(kind, request.POST.get("record") or request.GET.get("record"))
+    form = TemplateForm(initial={"body": body})
+    problems: list[str] = []
+    if request.method == "POST":
+        form = TemplateForm(request.POST)
+        if form.is_valid():
+            body = form.cleaned_data["body"].replace("\r\n", "\n")
+            if request.POST.get("action") == "save":
+                if not letter_edits.may_edit(request.user):
+                    raise PermissionDenied(
+                        "Only the Superintendent or the clerk may change the letters."
+                    )
+                try:
+                    saved = letter_edits.save_template(
+                        key, body, form.cleaned_data["note"], actor=request.user, preview=record
+                    )
+                except ValidationError as e:
+                    for field, errs in e.message_dict.items():
+                        for err in errs:
+                            form.add_error(field if field in form.fields else None, err)
+                else:
+                    messages.success(
+                        request,
+                        f"{kind.name}: version {saved.version} saved; the next letters use it.",
+                    )
+                    return redirect("letters:detail", key=key)
+            else:
+                problems = letters.check_body(kind, body)
+    composed: list[letters.Block] = []
+    if record is not None and not problems and not form.errors:
+        try:
+            composed = [
+                (s, t.replace("\t", " | ")) for s, t in letters.compose(key, record, body=body)
+            ]
+        except Exception as e:  # shown to the editor: the draft does not render
+            problems = [f"The template fails on {record}: {e}"]
+    history = list(
+        LetterTemplate.objects.filter(kind=key).select_related("created_by").order_by("-version")
+    )
+    return render(
+        request,
+        "core/letters/detail.html",
+        {
+            "kind": kind,
+            "current": current,
+            "fields": list(letters.iter_fields(kind)),
+            "form": form,
+            "body": body,
+            "record": record,
+            "records": _preview_records(kind),
+            "composed": composed,
+            "problems": problems,
+            "history": history,
+            "may_edit": letter_edits.may_edit(request.user),
+            "draft": request.method == "POST",
+        },
+    )
+
+
+@office_view(*STAFF_ROLES)
+def letter_preview(request: HttpRequest, key: str) -> HttpResponse:
+    """The PDF of the template (a posted draft, else a stored version, else the current one)
+    on a real record, inline. Nothing is stored."""
+    kind = _kind_or_404(key)
+    record = _preview_record(kind, request.POST.get("record") or request.GET.get("record"))
+    if record is None:
+        raise Http404("No record of this kind to preview on yet.")
+    body: str | None = None
+    if request.method == "POST":
+        body = str(request.POST.get("body", "")).replace("\r\n", "\n")
+        problems = letters.check_body(kind, body)
+        if problems:
+            return HttpResponse(
+                "\n".join(problems), status=400, content_type="text/plain; charset=utf-8"
+            )
+    elif request.GET.get("version"):
+        stored = LetterTemplate.objects.filter(kind=key, version=request.GET["version"]).first()
+        if stored is None:
+            raise Http404("No such version.")
+        body = stored.body
+    try:
+        content = letters.render(key, record, body=body)
+    except Exception as e:  # a draft that fails: say why, as text
+        return HttpResponse(
+            f"The template fails on {record}: {e}",
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    return letters.bytes_response(content, f"preview-{kind.filename(record)}")
+
+
+@office_view(*STAFF_ROLES)
+def letterhead_edit(request: HttpRequest) -> HttpResponse:
+    """``/letters/letterhead/``: the letterhead (a new version per edit) and its history."""
+    current = letters.current_letterhead()
+    head = letters.head_of(current)
+    initial = {
+        "town_name": head.town_name,
+        "office_name": head.office_name,
+        "address": "\n".join(head.address_lines),
+        "phone": head.phone,
+        "email": head.email,
+        "hours": head.hours,
+        "payment_instructions": head.payment_instructions,
+    }
+    form = LetterheadForm(initial=initial)
+    if request.method == "POST":
+        if not letter_edits.may_edit(request.user):
+            raise PermissionDenied(
+                "Only the Superintendent or the clerk may change the letterhead."
+            )
+        form = LetterheadForm(request.POST, request.FILES)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                saved = letter_edits.save_letterhead(
+                    data,
+                    actor=request.user,
+                    logo=data.get("logo"),
+                    keep_logo=not data.get("remove_logo"),
+                )
+            except ValidationError as e:
+                for field, errs in e.message_dict.items():
+                    for err in errs:
+                        form.add_error(field if field in form.fields else None, err)
+            else:
+                messages.success(
+                    request, f"Letterhead version {saved.version} saved; the next letters use it."
+                )
+                return redirect("letters:letterhead")
+    history = list(Letterhead.objects.select_related("created_by").order_by("-version"))
+    return render(
+        request,
+        "core/letters/letterhead.html",
+        {
+            "form": form,
+            "current": current,
+            "missing": head.missing,
+            "history": history,
+            "may_edit": letter_edits.may_edit(request.user),
+        },
+    )
+
+
+@office_view(*STAFF_ROLES)
+def letterhead_preview(request: HttpRequest) -> HttpResponse:
+    """A sample page with the letterhead (a stored version with ``?version=``, else the current
+    one), inline."""
+    chosen = None
+    if request.GET.get("version"):
+        chosen = Letterhead.objects.filter(version=request.GET["version"]).first()
+        if chosen is None:
+            raise Http404("No such letterhead version.")
+    else:
+        chosen = letters.current_letterhead()
+    head = letters.head_of(chosen)
+    blocks: list[letters.Block] = [
+        ("title", "Letterhead preview"),
+        (
+            "text",
+            "The first page of every letter opens with this letterhead; every page's foot "
+            "carries the office's contact and the page number.",
+        ),
+    ]
+    if head.payment_instructions:
+        blocks += [("gap", ""), ("heading", "How to pay"), ("text", head.payment_instructions)]
+    content = letters.render_pdf(
+        blocks,
+        title=f"Letterhead version {head.version}",
+        created=chosen.created_at if chosen is not None else timezone.now(),
+        head=head,
+    )
+    return letters.bytes_response(content, f"letterhead-{head.version}.pdf")

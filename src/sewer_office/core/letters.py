@@ -1,0 +1,652 @@
+"""The letters engine: every letter and document the office sends, from templates the Town edits.
+
+One module for every app. An app describes each kind of letter it sends as a
+:class:`LetterKind` (its merge fields, the ones the law makes required, a bundled template,
+how a record gives the merge values) and :func:`register`\\ s it when its ``AppConfig.ready()``
+imports its letters module. The office edits the wording (:class:`~.models.LetterTemplate`,
+a new version per edit) and the letterhead (:class:`~.models.Letterhead`) at ``/letters/``.
+
+Why templates with *required* fields: what the law requires a letter to say (the citation,
+the period for correction, a deadline, amounts, certification texts) is computed by the
+software and handed to the template as a merge value; a template that does not print every
+required value is refused, so the wording can change but the legal content cannot be edited
+away.
+
+Why documents of record are kept as bytes (:func:`issue`): a letter that was sent must stay
+the letter that was sent. It is rendered once, stored with its SHA-256 and the versions of the
+template and letterhead it used, and served from storage from then on: a later edit of the
+template changes the next letter, never one already issued.
+
+Template markup: the body is the Django template language with autoescape off and no
+``{% load %}``, ``{% include %}``, ``{% extends %}``, ``{% ssi %}`` or ``{% debug %}``. After
+rendering, each line is one block: ``## text`` a title, ``# text`` a heading, ``~ text``
+small print, ``| a | b`` a table row (``|| a | b`` its header row), a blank line a gap, any
+other line a paragraph. A merge value may hold several lines with their own prefixes (an
+invoice's lines), which expand in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpResponse
+from django.template import Context, Engine, Template, TemplateSyntaxError
+from django.template.base import VariableNode
+from django.utils import timezone
+from fpdf import FPDF
+
+from sewer_rules.parameters import load_jurisdiction
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
+    from .models import IssuedDocument, LetterTemplate
+    from .models import Letterhead as LetterheadModel
+
+#: One typeset block: (style, text). Styles: "title", "heading", "text", "small", "gap",
+#: "row" and "rowhead" (a table row; its cells separated by TAB).
+Block = tuple[str, str]
+
+STYLES: dict[str, tuple[str, float]] = {
+    "title": ("B", 14),
+    "heading": ("B", 11),
+    "text": ("", 10.5),
+    "small": ("", 8.5),
+    "row": ("", 9),
+    "rowhead": ("B", 9),
+}
+#: Line height per style (mm), and the space after a paragraph.
+LINE = {"title": 6.5, "heading": 5.5, "text": 5.2, "small": 4.2, "row": 5.2, "rowhead": 5.2}
+AFTER = {"title": 1.5, "heading": 1.0, "text": 1.5, "small": 0.8, "row": 0.0, "rowhead": 0.0}
+GAP = 4.0
+MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 22.0, 18.0, 22.0
+
+#: Tags a template may not use: they would reach outside the template (files, other
+#: templates, tag libraries) or dump the context.
+FORBIDDEN_TAGS = ("load", "include", "extends", "ssi", "debug")
+_FORBIDDEN = re.compile(r"{%-?\s*(" + "|".join(FORBIDDEN_TAGS) + r")\b")
+
+_LATIN = {
+    "\u2014": "-",  # em dash
+    "\u2013": "-",  # en dash
+    "\u2012": "-",
+    "\u2212": "-",  # minus
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2026": "...",
+    "\u2022": "-",  # bullet
+    "\u2264": "<=",
+    "\u2265": ">=",
+    "\u2248": "~",
+    "\u00a0": " ",
+    "\u2009": " ",
+    "\u202f": " ",
+    "\u2192": "->",
+    "\u2010": "-",
+    "\u2011": "-",
+}
+
+
+def latin(text: str) -> str:
+    """Text the PDF core fonts can print (they are Latin-1): the section sign, degrees and ±
+    stay; dashes, curly quotes, ellipsis, ≤ ≥ ≈ and arrows get their plain equivalents;
+    anything else becomes "?" rather than failing the whole letter."""
+    for a, b in _LATIN.items():
+        text = text.replace(a, b)
+    return text.encode("latin-1", "replace").decode("latin-1")
+
+
+def signer(user: Any) -> str:
+    """A user's name as signed under a letter: the full name, else the login."""
+    if user is None:
+        return ""
+    return str(user.get_full_name() or user.get_username())
+
+
+def long_date(value: date | datetime | None) -> str:
+    """A date written out as a letter says it ("March 4, 2026"); a moment in town time."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+        value = value.date()
+    return f"{value:%B} {value.day}, {value.year}"
+
+
+def lines(*parts: str | None) -> str:
+    """Several lines as one merge value (each keeps its own markup prefix); empty ones dropped."""
+    return "\n".join(p for p in parts if p)
+
+
+# --- the letterhead -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Head:
+    """The letterhead's content, from a stored version or the bundled default."""
+
+    town_name: str
+    office_name: str
+    address_lines: tuple[str, ...]
+    phone: str
+    email: str
+    hours: str
+    payment_instructions: str
+    logo: bytes = b""
+    version: int = 0
+
+    @property
+    def contact(self) -> str:
+        """The office's contact in one line (every page's footer)."""
+        parts = [self.office_name, ", ".join(self.address_lines)]
+        if self.phone:
+            parts.append(f"tel. {self.phone}")
+        parts.append(self.email)
+        return " - ".join(p for p in parts if p)
+
+    @property
+    def missing(self) -> list[str]:
+        """What the office must still complete before its letters can be mailed."""
+        wanted = {
+            "mailing address": self.address_lines,
+            "phone": self.phone,
+            "e-mail": self.email,
+            "office hours": self.hours,
+        }
+        return [name for name, value in wanted.items() if not value]
+
+
+def bundled_head() -> Head:
+    """The letterhead before the office stores one: the Town's name from the jurisdiction's
+    parameters and the office named by the article (§ 196-15 SUPERINTENDENT); the address, phone,
+    e-mail and hours are the office's to complete (the editor says so)."""
+    return Head(
+        town_name=load_jurisdiction(settings.SEWER_USE_JURISDICTION).name,
+        office_name="Office of the Superintendent of the Sewer Districts",
+        address_lines=(),
+        phone="",
+        email="",
+        hours="",
+        payment_instructions="",
+    )
+
+
+def head_of(letterhead: LetterheadModel | None) -> Head:
+    if letterhead is None:
+        return bundled_head()
+    return Head(
+        town_name=letterhead.town_name,
+        office_name=letterhead.office_name,
+        address_lines=tuple(ln.strip() for ln in letterhead.address.splitlines() if ln.strip()),
+        phone=letterhead.phone,
+        email=letterhead.email,
+        hours=letterhead.hours,
+        payment_instructions=letterhead.payment_instructions,
+        logo=bytes(letterhead.logo or b""),
+        version=letterhead.version,
+    )
+
+
+def current_letterhead(at: datetime | None = None) -> LetterheadModel | None:
+    """The newest stored letterhead version (at ``at``, if given; None: the bundled one is
+    current)."""
+    from .models import Letterhead
+
+    found = Letterhead.objects.all()
+    if at is not None:
+        found = found.filter(created_at__lte=at)
+    return found.order_by("-version").first()
+
+
+# --- the one PDF loop ------------------------------------------------------------------------
+
+
+class _Paper(FPDF):
+    """US Letter with the office's contact and "page N of M" in every page's footer."""
+
+    footer_text = ""
+
+    def footer(self) -> None:
+        self.set_y(-16)
+        self.set_font("Helvetica", "", 7.5)
+        width = self.w - self.l_margin - self.r_margin
+        if self.footer_text:
+            self.multi_cell(width, 3.6, self.footer_text, align="C", new_x="LMARGIN", new_y="NEXT")
+        self.cell(width, 3.6, f"page {self.page_no()} of {{nb}}", align="C")
+
+
+def _draw_head(pdf: _Paper, head: Head, width: float) -> None:
+    top = pdf.get_y()
+    text_x = pdf.l_margin
+    if head.logo:
+        pdf.image(io.BytesIO(head.logo), x=pdf.l_margin, y=top, h=20)
+        text_x = pdf.l_margin + 26
+    pdf.set_xy(text_x, top)
+    inner = width - (text_x - pdf.l_margin)
+    pdf.set_font("Helvetica", "B", 13)
+    pdf.multi_cell(inner, 6, latin(head.town_name), new_x="LEFT", new_y="NEXT")
+    pdf.set_font("Helvetica", "", 9.5)
+    lines = [head.office_name, *head.address_lines]
+    contact = "   ".join(p for p in (f"Tel. {head.phone}" if head.phone else "", head.email) if p)
+    if contact:
+        lines.append(contact)
+    if head.hours:
+        lines.append(f"Office hours: {head.hours}")
+    for ln in lines:
+        if ln:
+            pdf.multi_cell(inner, 4.4, latin(ln), new_x="LEFT", new_y="NEXT")
+    bottom = max(pdf.get_y(), top + 21 if head.logo else 0)
+    pdf.set_xy(pdf.l_margin, bottom + 2)
+    pdf.set_draw_color(120, 120, 120)
+    pdf.line(pdf.l_margin, pdf.get_y(), pdf.l_margin + width, pdf.get_y())
+    pdf.ln(6)
+
+
+_NUMBER = re.compile(r"^[-+(]?(USD\s*)?[\d.,]+\)?%?$")
+
+
+def _table(pdf: _Paper, rows: list[Block], width: float) -> None:
+    """Consecutive table rows: columns as wide as their longest cell (scaled to the page),
+    numbers right-aligned, a cell too long for its column cut with "..."."""
+    cells = [[latin(c.strip()) for c in text.split("\t")] for _style, text in rows]
+    ncols = max(len(r) for r in cells)
+    widths = [0.0] * ncols
+    for (style, _), row in zip(rows, cells, strict=True):
+        pdf.set_font("Helvetica", STYLES[style][0], STYLES[style][1])
+        for i, c in enumerate(row):
+            widths[i] = max(widths[i], pdf.get_string_width(c) + 3)
+    total = sum(widths) or 1.0
+    if total > width:
+        # shrink the widest columns first: the short ones (dates, amounts) keep their width
+        fair = width / ncols
+        small = sum(w for w in widths if w <= fair)
+        big = total - small
+        widths = [w if w <= fair else (width - small) * w / big for w in widths]
+    else:
+        widths = [w * width / total for w in widths]
+    for (style, _), row in zip(rows, cells, strict=True):
+        pdf.set_font("Helvetica", STYLES[style][0], STYLES[style][1])
+        if pdf.will_page_break(LINE[style]):
+            pdf.add_page()
+        for i in range(ncols):
+            c = row[i] if i < len(row) else ""
+            while c and pdf.get_string_width(c) > widths[i] - 2 and len(c) > 3:
+                c = c[:-4] + "..."
+            align = "R" if _NUMBER.match(c) and i > 0 else "L"
+            pdf.cell(widths[i], LINE[style], c, border="B", align=align)
+        pdf.ln(LINE[style])
+    pdf.ln(2)
+
+
+def render_pdf(
+    blocks: Sequence[Block],
+    *,
+    title: str,
+    created: datetime,
+    letterhead: bool = True,
+    head: Head | None = None,
+) -> bytes:
+    """THE one PDF loop (fpdf2, US Letter). With ``letterhead`` the letterhead (``head``, else
+    the current one) heads page 1 and the office's contact is in every page's footer with
+    "page N of M". The same blocks, title, moment and letterhead give the same bytes."""
+    pdf = _Paper(format="Letter")
+    pdf.set_creation_date(created)
+    pdf.set_title(latin(title))
+    pdf.set_producer("sewer-use")
+    pdf.set_margins(MARGIN_X, MARGIN_TOP, MARGIN_X)
+    pdf.set_auto_page_break(True, margin=MARGIN_BOTTOM)
+    the_head = (head or head_of(current_letterhead())) if letterhead else None
+    if the_head is not None:
+        pdf.footer_text = latin(the_head.contact)
+    pdf.add_page()
+    width = pdf.w - pdf.l_margin - pdf.r_margin
+    if the_head is not None:
+        _draw_head(pdf, the_head, width)
+    pending: list[Block] = []
+    for style, text in [*blocks, ("end", "")]:
+        if style in ("row", "rowhead"):
+            pending.append((style, text))
+            continue
+        if pending:
+            _table(pdf, pending, width)
+            pending = []
+        if style == "end":
+            break
+        if style == "gap":
+            pdf.ln(GAP)
+            continue
+        if style == "page":
+            pdf.add_page()
+            continue
+        if style not in STYLES:
+            raise ValueError(f"unknown block style {style!r}")
+        font, size = STYLES[style]
+        if style in ("heading", "title") and pdf.will_page_break(LINE[style] * 3):
+            pdf.add_page()  # a heading is never left alone at the foot of a page
+        pdf.set_font("Helvetica", font, size)
+        pdf.multi_cell(width, LINE[style], latin(text), align="L", new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(AFTER[style])
+    return bytes(pdf.output())
+
+
+# --- kinds of letter ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LetterKind:
+    """A kind of letter or document: what the editor lists and what a record gives it."""
+
+    key: str
+    name: str
+    fields: Mapping[str, str]
+    required: tuple[str, ...]
+    default_body: str
+    context: Callable[[Any], Mapping[str, str]]
+    #: The records a preview may use, newest first (a queryset; a publication that covers a
+    #: year gives a list of objects with a ``pk``).
+    records: Callable[[], QuerySet[Any] | Sequence[Any]]
+    title: Callable[[Any], str]
+    filename: Callable[[Any], str]
+    #: The moment written into the PDF (its creation date); by default the record's
+    #: ``issued_at``/``created_at``, else now (so a record's letter is the same bytes each time).
+    created: Callable[[Any], datetime] | None = field(default=None, compare=False)
+    #: Whether the letterhead heads it (a report a facility signs carries the facility's words,
+    #: not the Town's letterhead).
+    letterhead: bool = True
+
+    def moment(self, record: Any) -> datetime:
+        if self.created is not None:
+            return self.created(record)
+        for attr in ("issued_at", "created_at"):
+            value = getattr(record, attr, None)
+            if isinstance(value, datetime):
+                return value
+        return timezone.now()
+
+
+_KINDS: dict[str, LetterKind] = {}
+
+
+def register(kind: LetterKind) -> LetterKind:
+    """Make a kind known (each app's letters module calls it at import). The bundled template
+    must itself pass the checks an office edit must pass."""
+    problems = check_body(kind, kind.default_body)
+    if problems:
+        raise ValueError(f"{kind.key}: bundled template refused: {'; '.join(problems)}")
+    unknown = set(kind.required) - set(kind.fields)
+    if unknown:
+        raise ValueError(f"{kind.key}: required fields not described: {sorted(unknown)}")
+    _KINDS[kind.key] = kind
+    return kind
+
+
+def kind(key: str) -> LetterKind:
+    try:
+        return _KINDS[key]
+    except KeyError:
+        raise KeyError(f"no letter kind {key!r} is registered") from None
+
+
+def kinds() -> list[LetterKind]:
+    """Every registered kind, by name."""
+    return sorted(_KINDS.values(), key=lambda k: k.name)
+
+
+# --- templates ------------------------------------------------------------------------------
+
+_ENGINE = Engine(autoescape=False, libraries={}, debug=False)
+
+
+def _compile(body: str) -> Template:
+    match = _FORBIDDEN.search(body)
+    if match:
+        raise ValidationError(
+            f"The template may not use {{% {match.group(1)} %}}: it would reach outside the "
+            "letter. Allowed: {{ field }}, {% if %}, {% for %}, filters.",
+            code="forbidden_tag",
+        )
+    try:
+        return _ENGINE.from_string(body)
+    except TemplateSyntaxError as e:
+        raise ValidationError(f"The template does not parse: {e}", code="syntax") from e
+
+
+def _top_level_fields(template: Template) -> set[str]:
+    """Fields printed by a top-level ``{{ field }}`` without a filter (one inside an
+    ``{% if %}``, a comment or behind a filter could print nothing, so it does not count)."""
+    found: set[str] = set()
+    for node in template.nodelist:
+        if isinstance(node, VariableNode):
+            expr = node.filter_expression
+            var = getattr(expr.var, "var", None)
+            if isinstance(var, str) and not expr.filters:
+                found.add(var)
+    return found
+
+
+def check_body(kind_: LetterKind, body: str) -> list[str]:
+    """What is wrong with ``body`` as a template of ``kind_`` (empty: nothing)."""
+    try:
+        template = _compile(body)
+    except ValidationError as e:
+        return list(e.messages)
+    missing = [f for f in kind_.required if f not in _top_level_fields(template)]
+    if missing:
+        return [
+            "Required merge fields missing (each must appear as {{ field }} on its own, outside "
+            "{% if %}, {% for %} and comments, with no filter): " + ", ".join(missing)
+        ]
+    return []
+
+
+def validate_body(kind_: LetterKind, body: str, preview: Any = None) -> None:
+    """Refuse a template with a forbidden tag, a missing required field, or (with ``preview``)
+    one that fails to render on that record — a ValidationError that says which."""
+    problems = check_body(kind_, body)
+    if problems:
+        raise ValidationError(problems)
+    if preview is not None:
+        try:
+            blocks_of(body, kind_.context(preview))
+        except Exception as e:  # the message is shown to the editor, the template refused
+            raise ValidationError(
+                f"The template fails on the preview record {preview}: {e}", code="render"
+            ) from e
+
+
+def blocks_of(body: str, values: Mapping[str, str]) -> list[Block]:
+    """Render ``body`` with ``values`` and read the result line by line into blocks."""
+    text = _compile(body).render(Context(dict(values), autoescape=False))
+    return parse_blocks(text)
+
+
+def parse_blocks(text: str) -> list[Block]:
+    """The markup: ``## `` title, ``# `` heading, ``~ `` small, ``|| `` / ``| `` table rows,
+    blank line gap (consecutive blank lines make one), anything else a paragraph."""
+    blocks: list[Block] = []
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        line = raw.rstrip()
+        stripped = line.lstrip()
+        if not stripped:
+            if blocks and blocks[-1][0] != "gap":
+                blocks.append(("gap", ""))
+            continue
+        if stripped.startswith("## "):
+            blocks.append(("title", stripped[3:].strip()))
+        elif stripped.startswith("# "):
+            blocks.append(("heading", stripped[2:].strip()))
+        elif stripped.startswith("~ "):
+            blocks.append(("small", stripped[2:].strip()))
+        elif stripped.startswith("||"):
+            blocks.append(("rowhead", _cells(stripped[2:])))
+        elif stripped.startswith("|"):
+            blocks.append(("row", _cells(stripped[1:])))
+        elif stripped == "---":
+            blocks.append(("page", ""))
+        else:
+            blocks.append(("text", line.strip()))
+    while blocks and blocks[-1][0] == "gap":
+        blocks.pop()
+    while blocks and blocks[0][0] == "gap":
+        blocks.pop(0)
+    return blocks
+
+
+def _cells(text: str) -> str:
+    parts = [c.strip() for c in text.strip().removesuffix("|").split("|")]
+    return "\t".join(parts)
+
+
+def current_template(key: str, at: datetime | None = None) -> LetterTemplate | None:
+    """The newest stored version of ``key``'s template (at ``at``, if given; None: the bundled
+    one is current)."""
+    from .models import LetterTemplate
+
+    found = LetterTemplate.objects.filter(kind=key)
+    if at is not None:
+        found = found.filter(created_at__lte=at)
+    return found.order_by("-version").first()
+
+
+def compose(key: str, record: Any, *, body: str | None = None) -> list[Block]:
+    """The letter's blocks: the current template (or ``body``, for a preview) with the record's
+    merge values."""
+    k = kind(key)
+    if body is None:
+        stored = current_template(key)
+        body = stored.body if stored is not None else k.default_body
+    return blocks_of(body, k.context(record))
+
+
+def render(key: str, record: Any, *, body: str | None = None, head: Head | None = None) -> bytes:
+    """The PDF of ``record``'s letter as the templates stand now (previews, and documents that
+    are not of record such as a statement or a yearly list)."""
+    k = kind(key)
+    return render_pdf(
+        compose(key, record, body=body),
+        title=k.title(record),
+        created=k.moment(record),
+        letterhead=k.letterhead,
+        head=head,
+    )
+
+
+# --- documents of record --------------------------------------------------------------------
+
+
+def _record_key(record: Any) -> tuple[Any, str]:
+    from django.contrib.contenttypes.models import ContentType
+
+    return ContentType.objects.get_for_model(record), str(record.pk)
+
+
+def issued(key: str, record: Any) -> IssuedDocument | None:
+    """The document of record issued for ``record`` as ``key``, if any."""
+    from .models import IssuedDocument
+
+    ct, pk = _record_key(record)
+    return IssuedDocument.objects.filter(kind=key, content_type=ct, object_id=pk).first()
+
+
+def issue(
+    key: str,
+    record: Any,
+    *,
+    actor: Any,
+    reason: str = "",
+    at: datetime | None = None,
+    content: bytes | None = None,
+    rendered_at: datetime | None = None,
+) -> IssuedDocument:
+    """Render ``record``'s letter once and keep it: bytes, SHA-256, the template and letterhead
+    versions, who and when; audited. Idempotent: a second call returns the stored document
+    unchanged (never a new rendering). ``at`` back-dates it (history being loaded).
+
+    ``content`` keeps bytes already rendered and bound elsewhere (a signed report's PDF, whose
+    hash its signature binds) as they are; the versions recorded are those current at
+    ``rendered_at``."""
+    from . import audit
+    from .models import IssuedDocument
+
+    existing = issued(key, record)
+    if existing is not None:
+        return existing
+    k = kind(key)
+    ct, pk = _record_key(record)
+    template = current_template(key, at=rendered_at)
+    letterhead = current_letterhead(at=rendered_at) if k.letterhead else None
+    if content is None:
+        body = template.body if template is not None else k.default_body
+        content = render_pdf(
+            blocks_of(body, k.context(record)),
+            title=k.title(record),
+            created=k.moment(record),
+            letterhead=k.letterhead,
+            head=head_of(letterhead) if k.letterhead else None,
+        )
+    with transaction.atomic():
+        return audit.create_recorded(
+            IssuedDocument,
+            {
+                "kind": key,
+                "content_type": ct,
+                "object_id": pk,
+                "title": k.title(record)[:200],
+                "filename": k.filename(record)[:200],
+                "content": content,
+                "sha256": hashlib.sha256(content).hexdigest(),
+                "template": template,
+                "letterhead": letterhead,
+                "issued_by": actor if getattr(actor, "is_authenticated", False) else None,
+                "issued_at": at or timezone.now(),
+            },
+            actor=actor,
+            at=at,
+            action="issue_document",
+            reason=reason or f"{k.name} issued as a document of record",
+        )
+
+
+def issued_or_issue(key: str, record: Any, *, actor: Any) -> IssuedDocument:
+    """The stored document; for a record issued before documents were kept, issue it now
+    ("issued on first request", audited as such)."""
+    return issued(key, record) or issue(
+        key,
+        record,
+        actor=actor,
+        reason="issued on first request (recorded before documents of record were kept)",
+    )
+
+
+def pdf_response(document: IssuedDocument, *, inline: bool = True) -> HttpResponse:
+    """The stored bytes as a PDF response, with their SHA-256 in a header."""
+    response = HttpResponse(bytes(document.content), content_type="application/pdf")
+    disposition = "inline" if inline else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{document.filename}"'
+    response["X-Content-SHA256"] = document.sha256
+    return response
+
+
+def bytes_response(content: bytes, filename: str, *, inline: bool = True) -> HttpResponse:
+    """A rendered (not stored) PDF as a response."""
+    response = HttpResponse(content, content_type="application/pdf")
+    disposition = "inline" if inline else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    return response
+
+
+def iter_fields(k: LetterKind) -> Iterator[tuple[str, str, bool]]:
+    """(field, what it holds, required) for the editor."""
+    for name, description in k.fields.items():
+        yield name, description, name in k.required

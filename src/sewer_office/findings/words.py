@@ -1,0 +1,469 @@
+"""A finding in plain words: the sentence a respondent reads in a notice, and the office on
+the finding's pages.
+
+A finding's ``message`` is the rules' own account, written for the office (parameter keys,
+ISO dates, "TRC", record numbers). § 196-22 A asks the notice to state "the nature of the
+violation" to the person found violating, who knows none of those keys; so the nature is
+told here from the finding's facts — what was measured or not done, the limit or the date it
+broke, when — with the numbers as measured and the dates written out: "copper above its
+daily maximum (1 mg/l) on 9 of 12 days sampled in January–June 2026", "pH 4.8 below the
+minimum of 5.5 on March 3, 2026", "baseline monitoring report due January 15, 2026 not
+received (166 days late)".
+
+The ledger sits below the domain apps, so their records (a slug event, a report due, an SNC
+determination) are read through the finding's generic ``source`` by their attributes, never
+imported. Where a source is missing the message itself is cleaned of keys and ISO dates.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.apps import apps
+from django.utils import timezone
+
+from sewer_rules.analytes import BY_NAME
+
+from .choices import FindingKind
+from .models import Finding
+
+#: How an analyte is named in a sentence (where its label would read wrongly in one).
+NAMES: dict[str, str] = {
+    "bod5": "five-day biochemical oxygen demand (BOD)",
+    "oil_grease": "oil and grease",
+    "ph": "pH",
+    "flow": "flow",
+}
+#: Units in words where the symbol is not read by everyone; pH has no unit in a sentence.
+UNITS: dict[str, str] = {"SU": "", "gpd": "gallons per day", "day": "days"}
+#: A limit's kind in words (the parameter keys of approvals and of the article).
+LIMIT_KINDS: dict[str, str] = {
+    "daily_maximum": "daily maximum",
+    "monthly_average": "monthly average limit",
+    "instantaneous_minimum": "instantaneous minimum",
+    "instantaneous_maximum": "instantaneous maximum",
+    "minimum": "minimum",
+    "maximum": "maximum",
+}
+#: What a count of measurements counts, by the kind of limit (SNC criteria A and B).
+COUNTED: dict[str, str] = {
+    "daily_maximum": "on {n} of {of} days sampled",
+    "monthly_average": "in {n} of {of} months",
+}
+
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:T[0-9:.]+(?:[+-]\d{2}:\d{2}|Z)?)?")
+_RECORD_NUMBER = re.compile(r"\s*#\d+")
+
+
+# --- words for the parts -------------------------------------------------------------------
+
+
+def written(day: date | datetime) -> str:
+    """``March 3, 2026`` (a moment by its day in town time)."""
+    if isinstance(day, datetime):
+        day = timezone.localdate(day) if timezone.is_aware(day) else day.date()
+    return f"{day:%B} {day.day}, {day.year}"
+
+
+def clock(moment: datetime) -> str:
+    """``2:05 pm`` in town time."""
+    local = timezone.localtime(moment) if timezone.is_aware(moment) else moment
+    hour = local.hour % 12 or 12
+    return f"{hour}:{local.minute:02d} {'am' if local.hour < 12 else 'pm'}"
+
+
+def period(start: date, end: date) -> str:
+    """``January–June 2026`` for whole months, ``March 2026`` for one, else the two days."""
+    whole = start.day == 1 and (end + timedelta(days=1)).day == 1
+    if whole and start.year == end.year:
+        if start.month == end.month:
+            return f"{start:%B} {start.year}"
+        return f"{start:%B}–{end:%B} {end.year}"
+    if whole:
+        return f"{start:%B} {start.year}–{end:%B} {end.year}"
+    return f"{written(start)} to {written(end)}"
+
+
+def dates_written(text: str) -> str:
+    """``text`` with its ISO dates (and date-times) written out."""
+
+    def one(m: re.Match[str]) -> str:
+        try:
+            return written(date(int(m[1]), int(m[2]), int(m[3])))
+        except ValueError:
+            return m[0]
+
+    return _ISO_DAY.sub(one, text)
+
+
+def analyte_name(code: str) -> str:
+    """``copper``, ``total suspended solids``, ``pH``: the analyte as a sentence names it."""
+    if code in NAMES:
+        return NAMES[code]
+    analyte = BY_NAME.get(code)
+    if analyte is None:
+        return code.replace("_", " ")
+    label = re.sub(r"\s*\(.*?\)", "", analyte.label).split(",")[0].strip()
+    return label if label[:2].isupper() else label[:1].lower() + label[1:]
+
+
+def _decimal(text: Any) -> Decimal | None:
+    try:
+        return Decimal(str(text).strip())
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def number(text: Any) -> str:
+    """A number as it was written (``1.30`` stays ``1.30``); a long computed one (a threshold
+    of ``45630.972222``) rounded for reading, with thousands separated."""
+    d = _decimal(text)
+    if d is None:
+        return str(text).strip()
+    if abs(d) >= 1000:
+        return f"{round(d):,}"
+    digits = str(text).strip().partition(".")[2]
+    if len(digits) > 4:
+        return str(d.quantize(Decimal("0.001")).normalize())
+    return str(text).strip()
+
+
+def limit_number(text: Any) -> str:
+    """A limit without the trailing zeros a parameter file may give it (``1.000`` → ``1``)."""
+    d = _decimal(text)
+    if d is None:
+        return str(text).strip()
+    if abs(d) >= 1000:
+        return f"{round(d):,}"
+    plain = format(d.normalize(), "f")
+    return plain if "." in plain or d == d.to_integral_value() else str(d)
+
+
+def quantity(value: Any, unit: str, *, as_limit: bool = False) -> str:
+    """``1.30 mg/l``, ``5.2`` (pH), ``69,587 gallons per day``."""
+    shown = limit_number(value) if as_limit else number(value)
+    words = UNITS.get(unit, unit)
+    return f"{shown} {words}".strip()
+
+
+def _limit_kind(parameter: str) -> str:
+    """The kind of limit a finding's parameter key names, in words (``daily maximum``)."""
+    key = parameter.rsplit(" ", 1)[-1].rsplit(".", 1)[-1]
+    if parameter.startswith("local_limit."):
+        return "the Superintendent's limit"
+    if parameter.startswith("normal_sewage."):
+        return "normal strength"
+    return LIMIT_KINDS.get(key, "limit")
+
+
+def _approval(parameter: str) -> str:
+    """The approval a permit limit is a condition of (``IDA-2025-00001``), or empty."""
+    parts = parameter.split()
+    return parts[1] if len(parts) == 3 and parts[0] == "permit" else ""
+
+
+def _direction(value: Any, limit: Any, kind: str) -> str:
+    if "minimum" in kind:
+        return "below"
+    v, lim = _decimal(value), _decimal(limit)
+    return "below" if v is not None and lim is not None and v < lim else "above"
+
+
+def _limit_phrase(finding: Finding, kind: str, *, its: bool = False) -> str:
+    """``the minimum of 5.5``, ``the Superintendent's limit of 1 mg/l``, ``its daily maximum
+    (1 mg/l) in industrial discharge approval IDA-2025-00001``."""
+    amount = quantity(finding.limit, finding.limit_unit, as_limit=True)
+    approval = _approval(finding.parameter)
+    where = f" in industrial discharge approval {approval}" if approval else ""
+    if kind == "normal strength":
+        return f"normal strength ({amount})"
+    if kind.startswith("the "):
+        return f"{kind} of {amount}{where}"
+    if its:
+        return f"its {kind} ({amount}){where}"
+    return f"the {kind} of {amount}{where}"
+
+
+def cleaned(text: str) -> str:
+    """A message without keys, record numbers or ISO dates, for a finding whose facts are not
+    at hand (its source gone): the last resort, never the rule."""
+    text = dates_written(_RECORD_NUMBER.sub("", text))
+    return text.replace("_", " ").strip().rstrip(".")
+
+
+# --- one describer a kind --------------------------------------------------------------------
+
+
+def _lab_result(f: Finding, today: date) -> str:
+    result = f.result
+    name = analyte_name(f.analyte or getattr(result, "parameter", ""))
+    when = written(f.observed_at)
+    if result is not None and not f.limit:
+        return f"{name} {quantity(result.value_text, result.unit)} on {when} (no limit applies)"
+    if result is None:
+        return f"{cleaned(f.message)} (sample of {when})"
+    kind = _limit_kind(f.parameter)
+    measured = quantity(result.value_text, result.unit)
+    if f.status == "inconclusive":
+        return (
+            f"{name} {measured} on {when}: the laboratory's reporting limit is above "
+            f"{_limit_phrase(f, kind)}, so the result neither shows nor excludes a violation"
+        )
+    if f.status == "compliant":
+        return f"{name} {measured} within {_limit_phrase(f, kind)} on {when}"
+    direction = _direction(result.value_text, f.limit, kind)
+    return f"{name} {measured} {direction} {_limit_phrase(f, kind)} on {when}"
+
+
+def _advisory(f: Finding, today: date) -> str:
+    name = analyte_name(f.analyte)
+    return f"the {name} result of the sample of {written(f.observed_at)}: {cleaned(f.message)}"
+
+
+_AVERAGE = re.compile(r":\s*([-\d.]+)\s*\S*\s+over\s+(\d+)\s+day")
+
+
+def _monthly_average(f: Finding, today: date) -> str:
+    name = analyte_name(f.analyte)
+    month = f.month or timezone.localdate(f.observed_at).replace(day=1)
+    when = f"{month:%B} {month.year}"
+    kind = _limit_kind(f.parameter)
+    found = _AVERAGE.search(f.message)
+    if found is None:
+        return f"the average of {name} in {when} against {_limit_phrase(f, kind)}"
+    average, days = found[1], int(found[2])
+    measured = quantity(average, f.limit_unit)
+    counted = f"{days} day{'s' if days != 1 else ''} sampled"
+    if f.status == "compliant":
+        return f"the average of {name} in {when}, {measured} over {counted}, within {_limit_phrase(f, kind)}"
+    direction = _direction(average, f.limit, kind)
+    return (
+        f"the average of {name} in {when}, {measured} over {counted}, {direction} "
+        f"{_limit_phrase(f, kind)}"
+    )
+
+
+def _span(start: datetime, end: datetime) -> str:
+    """``December 2, 2026 from 2:00 pm to 2:30 pm`` (both days when it crossed midnight)."""
+    if timezone.localdate(start) == timezone.localdate(end):
+        return f"on {written(start)} from {clock(start)} to {clock(end)}"
+    return f"from {written(start)}, {clock(start)}, to {written(end)}, {clock(end)}"
+
+
+def _meter(source: Any) -> str:
+    meter = getattr(source, "meter", None)
+    return f" on meter {meter.ident}" if meter is not None else ""
+
+
+def _slug(f: Finding, today: date) -> str:
+    s = f.source
+    if s is None:
+        return f"a slug discharge on {written(f.observed_at)}: {cleaned(f.message)}"
+    name = analyte_name(f.analyte or getattr(s.meter, "parameter", ""))
+    return (
+        f"a slug discharge{_meter(s)} {_span(s.start, s.end)}: {name} peaked at "
+        f"{quantity(s.peak, s.unit)}, more than the slug threshold of "
+        f"{quantity(s.threshold, s.unit)}{_multiple(s)}; every slug must be reported to the "
+        "Town immediately"
+    )
+
+
+def _multiple(s: Any) -> str:
+    """`` (5 times the normal rate)``: how the threshold was set from the baseline."""
+    threshold, baseline = _decimal(s.threshold), _decimal(getattr(s, "baseline", None))
+    if threshold is None or not baseline:
+        return ""
+    times = (threshold / baseline).quantize(Decimal("0.1"))
+    return f" ({limit_number(times)} times the normal rate)"
+
+
+def _excursion(f: Finding, today: date) -> str:
+    e = f.source
+    name = analyte_name(f.analyte)
+    kind = _limit_kind(f.parameter)
+    if e is None:
+        direction = "outside"
+        return f"{name} {direction} {_limit_phrase(f, kind)} on {written(f.observed_at)}"
+    direction = _direction(e.extreme, e.limit, kind)
+    extreme = "lowest" if direction == "below" else "highest"
+    minutes = int((e.end - e.start).total_seconds() // 60)
+    return (
+        f"{name} {direction} {_limit_phrase(f, kind)}{_meter(e)} {_span(e.start, e.end)} "
+        f"({minutes} minutes; {extreme} {quantity(e.extreme, e.unit)})"
+    )
+
+
+def _unreported_slug(f: Finding, today: date) -> str:
+    s = f.source
+    if s is None:
+        return f"a slug discharge of {written(f.observed_at)} not reported to the Town"
+    return (
+        f"the slug discharge{_meter(s)} {_span(s.start, s.end)} was not reported to the Town "
+        "immediately, as every slug must be"
+    )
+
+
+def _pump_out_overdue(f: Finding, today: date) -> str:
+    trap = f.source
+    due = timezone.localdate(f.observed_at) - timedelta(days=1)
+    what = "the grease trap"
+    if trap is not None and hasattr(trap, "get_kind_display"):
+        what = "the " + trap.get_kind_display().split(" (")[0].lower()
+        if getattr(trap, "location", ""):
+            what += f" ({trap.location})"
+    every = f" (to be cleaned every {f.limit} days)" if f.limit else ""
+    return f"{what} not pumped out by its due date, {written(due)}{every}"
+
+
+_NOT_MET = re.compile(r"^(?P<question>.+?):\s*not met\s*[—-]\s*(?P<note>.*)$", re.S)
+
+
+def _inspection(f: Finding, today: date) -> str:
+    when = written(f.observed_at)
+    source = f.source
+    refusals = getattr(source, "refusals", None)
+    if f.message.startswith("Entry refused") and refusals is not None:
+        refusal = refusals.order_by("-refused_at", "-id").first()
+        if refusal is not None:
+            return (
+                f"entry for the inspection refused by {refusal.refused_by} on "
+                f"{written(refusal.refused_at)} at {clock(refusal.refused_at)}"
+            )
+    found = _NOT_MET.match(f.message)
+    if found is None:
+        return f"at the inspection of {when}: {cleaned(f.message)}"
+    question = found["question"].strip()
+    note = found["note"].strip().rstrip(".")
+    said = f" ({note[:1].lower() + note[1:]})" if note else ""
+    requirement = question[:1].lower() + question[1:]
+    return f"at the inspection of {when}, this requirement was not met: {requirement}{said}"
+
+
+def _approval_expired(f: Finding, today: date) -> str:
+    approval = f.source
+    number = getattr(approval, "number", "")
+    expired = getattr(approval, "expires_on", None) or (
+        timezone.localdate(f.observed_at) - timedelta(days=1)
+    )
+    which = (
+        f"industrial discharge approval {number}" if number else "the industrial discharge approval"
+    )
+    return (
+        f"{which} expired on {written(expired)} and no approval has been in force since, while "
+        "the facility is taken to be still discharging"
+    )
+
+
+def _milestone_missed(f: Finding, today: date) -> str:
+    m = f.source
+    if m is None:
+        return f"a compliance-schedule milestone not completed by its date: {cleaned(f.message)}"
+    schedule = getattr(m.schedule, "number", "")
+    of = f" of compliance schedule {schedule}" if schedule else ""
+    done = (
+        f" (completed {written(m.completed_on)}, {(m.completed_on - m.due_on).days} days late)"
+        if m.completed_on
+        else ""
+    )
+    return (
+        f"milestone “{m.description}”{of}, due {written(m.due_on)}, not completed by its date{done}"
+    )
+
+
+def report_kinds() -> dict[str, str]:
+    """Report kinds and their names (the pretreatment app's choices, read by model name)."""
+    model = apps.get_model("pretreatment", "ReportDue")
+    return {str(k): str(v) for k, v in model._meta.get_field("kind").choices or ()}
+
+
+def _report(kind: str, due: date, received: date | None, today: date) -> str:
+    name = report_kinds().get(kind, kind.replace("_", " "))
+    name = name[:1].lower() + name[1:]
+    if received is not None:
+        late = (received - due).days
+        return f"{name} due {written(due)} received {written(received)} ({late} days late)"
+    late = (today - due).days
+    return f"{name} due {written(due)} not received ({late} days late)"
+
+
+def _report_late(f: Finding, today: date) -> str:
+    due = f.source
+    if due is None:
+        return cleaned(f.message)
+    return _report(due.kind, due.due_on, due.received_on, today)
+
+
+def _criterion(d: dict[str, Any]) -> str:
+    """One limit series of an SNC determination: how many measurements broke it, and how many
+    reached the technical review criterion (criterion B), explained."""
+    name = analyte_name(str(d["parameter"]))
+    kind = LIMIT_KINDS.get(str(d["limit_type"]), "limit")
+    amount = quantity(d["limit"], str(d["unit"]), as_limit=True)
+    direction = "below" if "minimum" in str(d["limit_type"]) else "above"
+    counted = COUNTED.get(str(d["limit_type"]), "in {n} of {of} samples")
+    text = f"{name} {direction} its {kind} ({amount}) " + counted.format(
+        n=d["exceeding"], of=d["measurements"]
+    )
+    factor, limit = _decimal(d.get("trc")), _decimal(d["limit"])
+    if d.get("trc_exceeding") and factor is not None and limit is not None:
+        reach = quantity(limit * factor, str(d["unit"]), as_limit=True)
+        text += (
+            f", {d['trc_exceeding']} of them at or {direction} {reach} (the technical review "
+            f"criterion, {limit_number(factor)} times the limit)"
+        )
+    return text
+
+
+def _snc(f: Finding, today: date) -> str:
+    det = f.source
+    if det is None or not hasattr(det, "determinations"):
+        return f"significant noncompliance: {cleaned(f.message)}"
+    span = period(det.period_start, det.period_end)
+    parts = [_criterion(d) for d in det.determinations if d.get("snc")]
+    for r in det.reports:
+        if not r.get("snc"):
+            continue
+        kind = str(r["report"]).split(" #")[0]
+        received = date.fromisoformat(r["received"]) if r.get("received") else None
+        due = date.fromisoformat(str(r["due"]))
+        parts.append(_report(kind, due, received, due + timedelta(days=int(r["days_late"]))))
+    parts += [dates_written(_RECORD_NUMBER.sub("", str(s["text"]))) for s in det.staff_criteria]
+    return f"significant noncompliance in {span}: " + "; ".join(parts)
+
+
+DESCRIBERS: dict[str, Callable[[Finding, date], str]] = {
+    FindingKind.LAB_RESULT: _lab_result,
+    FindingKind.ADVISORY: _advisory,
+    FindingKind.MONTHLY_AVERAGE: _monthly_average,
+    FindingKind.SLUG: _slug,
+    FindingKind.EXCURSION: _excursion,
+    FindingKind.UNREPORTED_SLUG: _unreported_slug,
+    FindingKind.PUMP_OUT_OVERDUE: _pump_out_overdue,
+    FindingKind.INSPECTION: _inspection,
+    FindingKind.APPROVAL_EXPIRED: _approval_expired,
+    FindingKind.MILESTONE_MISSED: _milestone_missed,
+    FindingKind.REPORT_LATE: _report_late,
+    FindingKind.SNC: _snc,
+}
+
+
+def capitalized(sentence: str) -> str:
+    """``sentence`` opening a paragraph: its first letter capitalized unless the first word
+    is written in mixed case (``pH`` stays ``pH``)."""
+    first = sentence.split(" ", 1)[0]
+    if not first or any(c.isupper() for c in first[1:]):
+        return sentence
+    return first[:1].upper() + sentence[1:]
+
+
+def describe(finding: Finding, today: date | None = None) -> str:
+    """The finding in a sentence a respondent reads (no keys, numbers as measured, dates
+    written out); ``today`` counts the days late of a report still not received."""
+    describer = DESCRIBERS.get(finding.kind)
+    if describer is None:
+        return cleaned(finding.message)
+    return describer(finding, today or timezone.localdate())
