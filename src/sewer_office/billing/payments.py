@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
@@ -34,6 +34,7 @@ from django.utils import timezone
 
 from sewer_office.accounts.roles import CLERK, has_role
 from sewer_office.core import audit
+from sewer_office.core.amounts import CENT, dollars
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.services import perform
 from sewer_office.permits.rules import subdivision_fee as subdivision_fee_rule
@@ -59,7 +60,6 @@ from .numbers import next_number
 from .receipts import issue_receipt
 from .rules import parameter_dict
 
-CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
 #: Who records money (§ 196-18 B: fees "paid to the Town" — the clerk takes them).
 MONEY_ROLES = frozenset({CLERK})
@@ -85,19 +85,6 @@ def _today(at: datetime | None) -> date:
 
 
 # --- reading balances ------------------------------------------------------------------------
-
-
-def money(value: Any, field: str) -> Decimal:
-    """A positive amount in dollars and cents, or :class:`InvalidInput` naming ``field``."""
-    try:
-        amount = Decimal(str(value).strip().replace(",", "").lstrip("$"))
-    except (InvalidOperation, ValueError):
-        raise InvalidInput({field: [f"{value!r} is not an amount in dollars."]}) from None
-    if not amount.is_finite() or amount <= 0:
-        raise InvalidInput({field: ["The amount must be more than zero."]})
-    if amount != amount.quantize(CENT):
-        raise InvalidInput({field: ["The amount has more than two decimal places (cents)."]})
-    return amount.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 def outstanding_of(invoices: Iterable[Invoice]) -> dict[int, Decimal]:
@@ -217,7 +204,7 @@ def _plan(
         owed = left[inv.pk]
         if owed <= 0:
             raise Blocked(f"Invoice {inv.number} is paid in full: nothing is outstanding on it.")
-        amount = min(owed, rest) if a.amount is None else money(a.amount, "amount")
+        amount = min(owed, rest) if a.amount is None else dollars(a.amount, "amount")
         if amount > owed:
             raise InvalidInput(
                 {
@@ -299,7 +286,7 @@ def record_payment(
     what is left is the person's credit. A permit's fee invoice settled by it makes the
     permit's fee step."""
     require_money_role(actor, "Recording a payment")
-    total = money(amount, "amount")
+    total = dollars(amount, "amount")
     reference = reference.strip()
     _check_reference(method, reference)
     when = at or timezone.now()
@@ -378,7 +365,7 @@ def refund(
     """Return money to ``person`` out of its credit (out of one payment's unapplied rest when
     ``payment`` is named), with the reason."""
     require_money_role(actor, "Recording a refund")
-    total = money(amount, "amount")
+    total = dollars(amount, "amount")
     if not reason.strip():
         raise InvalidInput({"reason": ["A refund needs its reason."]})
     reference = reference.strip()

@@ -19,7 +19,7 @@ Every service checks the actor's role and writes its audit event in the same tra
 from __future__ import annotations
 
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
@@ -28,12 +28,12 @@ from django.utils import timezone
 
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
 from sewer_office.core import audit
+from sewer_office.core.amounts import CENT, dollars
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 
 from .choices import CollectedBy, ReferralKind
 from .models import Collection, Judgment, Referral, Violation
 
-CENT = Decimal("0.01")
 FINES_CITATION = "§ 196-22 B"
 #: Who records the court's judgment and what was collected on it: the Superintendent (who
 #: referred the matter) and the clerk (who keeps the Town's books). Money the Town itself
@@ -43,20 +43,6 @@ JUDGMENT_RECORDERS = frozenset({SUPERINTENDENT, CLERK})
 
 def _today(at: datetime | None) -> date:
     return timezone.localdate(at) if at is not None else timezone.localdate()
-
-
-def amount_of(value: Any, field: str) -> Decimal:
-    """A positive amount in dollars and cents, or :class:`InvalidInput` naming ``field`` (the
-    same reading as a payment's, so a fine and the money paid on it read alike)."""
-    try:
-        amount = Decimal(str(value).strip().replace(",", "").lstrip("$"))
-    except (InvalidOperation, ValueError):
-        raise InvalidInput({field: [f"{value!r} is not an amount in dollars."]}) from None
-    if not amount.is_finite() or amount <= 0:
-        raise InvalidInput({field: ["The amount must be more than zero."]})
-    if amount != amount.quantize(CENT):
-        raise InvalidInput({field: ["The amount has more than two decimal places (cents)."]})
-    return amount.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 # --- fines: judgment and collections (§ 196-22 B) ------------------------------------------
@@ -122,7 +108,7 @@ def record_judgment(
     try:
         # a conviction without a fine (e.g. a conditional discharge) is recorded at zero
         if str(fine_amount).strip() not in ("0", "0.0", "0.00"):
-            amount = amount_of(fine_amount, "fine_amount")
+            amount = dollars(fine_amount, "fine_amount")
     except InvalidInput as e:
         errors.update(e.errors)
     if errors:
@@ -183,7 +169,7 @@ def check_collection(
         ]
     total = Decimal(0)
     try:
-        total = amount_of(amount, "amount")
+        total = dollars(amount, "amount")
     except InvalidInput as e:
         errors.update(e.errors)
     if errors:

@@ -3,6 +3,9 @@ locality (the links the violation and invoice pages show when a letter's address
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -29,63 +32,86 @@ def _page(
     )
 
 
+def _edit(
+    request: HttpRequest,
+    record: Any,
+    form_class: type[forms.Form],
+    initial: dict[str, Any],
+    title: str,
+    save: Callable[[dict[str, Any]], None],
+    done: tuple[str, str],
+) -> HttpResponse:
+    """One address form's page: shown, checked, saved by ``save`` (a registry service, which
+    audits it), then back to ``?next=`` or the record's page; ``done`` is the success message
+    and the record's URL name."""
+    back = _safe(request, request.GET.get("next") or "")
+    form = form_class(request.POST if request.method == "POST" else None, initial=initial)
+    if request.method != "POST":
+        return _page(request, form, title, back)
+    if form.is_valid():
+        try:
+            save(form.cleaned_data)
+        except OfficeError as e:
+            _errors(form, e)
+        else:
+            message, url_name = done
+            messages.success(request, message)
+            return redirect(_safe(request, back) or reverse(url_name, args=[record.pk]))
+    return _page(request, form, title, back, status=400)
+
+
 @office_view(*addresses.EDIT_ROLES)
 def person_address(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit where a person's mail goes."""
     person = get_object_or_404(Person, pk=pk)
-    back = _safe(request, request.GET.get("next") or "")
-    initial = {k: getattr(person, k) for k in MailingAddressForm.base_fields}
-    form = MailingAddressForm(request.POST if request.method == "POST" else None, initial=initial)
-    title = f"Mailing address of {person.name}"
-    if request.method != "POST":
-        return _page(request, form, title, back)
-    if form.is_valid():
-        d = form.cleaned_data
-        try:
-            addresses.set_mailing_address(
-                person,
-                request.user,
-                street=d["mail_street"],
-                city=d["mail_city"],
-                state=d["mail_state"],
-                zip_code=d["mail_zip"],
-            )
-        except OfficeError as e:
-            _errors(form, e)
-        else:
-            messages.success(request, f"Mailing address of {person.name} recorded.")
-            return redirect(_safe(request, back) or reverse("registry:person", args=[person.pk]))
-    return _page(request, form, title, back, status=400)
+
+    def save(d: dict[str, Any]) -> None:
+        addresses.set_mailing_address(
+            person,
+            request.user,
+            street=d["mail_street"],
+            city=d["mail_city"],
+            state=d["mail_state"],
+            zip_code=d["mail_zip"],
+        )
+
+    return _edit(
+        request,
+        person,
+        MailingAddressForm,
+        {k: getattr(person, k) for k in MailingAddressForm.base_fields},
+        f"Mailing address of {person.name}",
+        save,
+        (f"Mailing address of {person.name} recorded.", "registry:person"),
+    )
 
 
 @office_view(*addresses.EDIT_ROLES)
 def property_address(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a property's street line and its postal town, state and ZIP code."""
     prop = get_object_or_404(Property, pk=pk)
-    back = _safe(request, request.GET.get("next") or "")
     initial = {k: getattr(prop, k) for k in PostalAddressForm.base_fields}
     initial["state"] = prop.state or "NY"
-    form = PostalAddressForm(request.POST if request.method == "POST" else None, initial=initial)
-    title = f"Postal address of parcel {prop.parcel_id}"
-    if request.method != "POST":
-        return _page(request, form, title, back)
-    if form.is_valid():
-        d = form.cleaned_data
-        try:
-            addresses.set_postal_address(
-                prop,
-                request.user,
-                address=d["address"],
-                city=d["city"],
-                state=d["state"],
-                zip_code=d["zip"],
-            )
-        except OfficeError as e:
-            _errors(form, e)
-        else:
-            messages.success(request, f"Postal address of {prop.parcel_id} recorded.")
-            return redirect(_safe(request, back) or reverse("registry:property", args=[prop.pk]))
-    return _page(request, form, title, back, status=400)
+
+    def save(d: dict[str, Any]) -> None:
+        addresses.set_postal_address(
+            prop,
+            request.user,
+            address=d["address"],
+            city=d["city"],
+            state=d["state"],
+            zip_code=d["zip"],
+        )
+
+    return _edit(
+        request,
+        prop,
+        PostalAddressForm,
+        initial,
+        f"Postal address of parcel {prop.parcel_id}",
+        save,
+        (f"Postal address of {prop.parcel_id} recorded.", "registry:property"),
+    )
 
 
 def _errors(form: forms.Form, error: OfficeError) -> None:
