@@ -215,3 +215,24 @@ def test_the_due_page_lists_the_rule_what_is_missing_and_the_files(
     assert login("clerk").post(f"/reports/due/{due.pk}/", form).status_code == 403
     assert login("other").get(f"/reports/due/{due.pk}/").status_code == 404
     assert login("other").post(f"/reports/due/{due.pk}/files/").status_code == 404
+
+
+def test_a_report_in_review_was_submitted_on_its_signing_day_for_snc(
+    town: Town, smtp: Inbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """40 CFR 403.8(f)(2)(viii)(F) counts the days to the report's submission: one signed and
+    waiting for the office's review was submitted the day it was signed (the day an acceptance
+    records), so the office's pace of review never makes a facility late."""
+    from datetime import datetime, time, timedelta
+
+    from django.utils import timezone
+
+    _, due = setup(town)
+    signed_day = due.due_on + timedelta(days=10)  # July 31 + 10: not 45 days late
+    moment = timezone.make_aware(datetime.combine(signed_day, time(11)))
+    monkeypatch.setattr(timezone, "now", lambda: moment)
+    _sign(town, smtp, due)
+    run = pretreatment.compute_snc(sup(town), "2026-01..2026-12", at=at("2027-01-05"))
+    mine = next(d for d in run.determinations if d.establishment_id == due.establishment_id)
+    [report] = [r for r in mine.reports if r["due"] == due.due_on.isoformat()]
+    assert report["days_late"] == 10 and "F" not in mine.criteria

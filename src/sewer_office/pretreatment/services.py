@@ -63,7 +63,7 @@ from sewer_rules.units import convert
 
 from .choices import BASIS_CITATIONS, REPORT_CITATIONS, DesignationBasis, DesignationStatus
 from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
-from .status import awaiting_review
+from .status import awaiting_review, with_status
 
 #: ``criterion`` is also the name of :func:`record_staff_criterion`'s parameter (the brief's).
 _criterion_citation = criterion
@@ -506,10 +506,17 @@ def snc_inputs_for(
             measurements = prepared.rows
             row_ids = dict(zip(raw.get_column("row"), raw.get_column("id"), strict=True))
     labels = dict(REPORT_CITATIONS)
+    # A report signed and waiting for the office's review was submitted on the day it was
+    # signed (the day an acceptance records as received): not late for SNC unless rejected.
     reports = [
-        Report(_facility_key(est, codes.get(est, "")), f"{kind} #{pk}", due, received)
-        for pk, est, kind, due, received in due_qs.values_list(
-            "id", "establishment_id", "kind", "due_on", "received_on"
+        Report(
+            _facility_key(est, codes.get(est, "")),
+            f"{kind} #{pk}",
+            due,
+            received or (timezone.localdate(signed) if signed is not None else None),
+        )
+        for pk, est, kind, due, received, signed in with_status(due_qs).values_list(
+            "id", "establishment_id", "kind", "due_on", "received_on", "pending_signed_at"
         )
         if kind in labels
     ]
