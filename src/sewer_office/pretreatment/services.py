@@ -456,6 +456,12 @@ def read_period(text: str, rolling: bool | None, params: ParameterSet) -> tuple[
     return period, chosen
 
 
+def _signed_day(due: ReportDue) -> date | None:
+    """The town's day a report awaiting review was signed (:func:`.status.with_status`)."""
+    signed = getattr(due, "pending_signed_at", None)
+    return timezone.localdate(signed) if signed is not None else None
+
+
 def snc_inputs_for(
     period: Window, rolling: bool, establishment_ids: Sequence[int] | None, params: ParameterSet
 ) -> tuple[dict[str, int], list[Any], pl.DataFrame, list[Report], dict[int, int]]:
@@ -510,15 +516,13 @@ def snc_inputs_for(
     # signed (the day an acceptance records as received): not late for SNC unless rejected.
     reports = [
         Report(
-            _facility_key(est, codes.get(est, "")),
-            f"{kind} #{pk}",
-            due,
-            received or (timezone.localdate(signed) if signed is not None else None),
+            _facility_key(d.establishment_id, codes.get(d.establishment_id, "")),
+            f"{d.kind} #{d.pk}",
+            d.due_on,
+            d.received_on or _signed_day(d),
         )
-        for pk, est, kind, due, received, signed in with_status(due_qs).values_list(
-            "id", "establishment_id", "kind", "due_on", "received_on", "pending_signed_at"
-        )
-        if kind in labels
+        for d in with_status(due_qs)
+        if d.kind in labels
     ]
     return keys, limits, measurements, reports, row_ids
 
