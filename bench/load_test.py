@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 HOST = "127.0.0.1"
-SECRET = "load-test-" + uuid.uuid4().hex + "-Zq9_x"
+SECRET = "load-test-" + uuid.uuid4().hex + uuid.uuid4().hex  # 50 or more, random
 
 
 def free_port() -> int:

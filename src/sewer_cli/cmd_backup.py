@@ -45,7 +45,9 @@ def register(subparsers: Any) -> None:
 def run_backup(args: argparse.Namespace) -> int:
     _setup()
     from sewer_office.core.backup import BackupError, backup
+    from sewer_office.core.uploads import sweep
 
+    sweep()  # a killed upload's temporary files (a day old): never kept, never backed up
     try:
         manifest = backup(args.directory)
     except BackupError as e:
@@ -61,7 +63,7 @@ def run_backup(args: argparse.Namespace) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
-    _setup()
+    _setup(owner=True)  # it drops and loads tables, then migrates: the tables' owner's work
     from sewer_office.core.backup import BackupError, restore
 
     try:

@@ -15,6 +15,15 @@ Django is imported inside the command functions only, so that the rules commands
 
 ``SEWER_USE_DATA_DIR`` (default ``./var``) holds the SQLite database, uploads and the laptop
 secret key; ``DATABASE_URL`` selects PostgreSQL.
+
+Settings the office refuses (production with a placeholder secret key, ``SEWER_USE_DEBUG=1``,
+hosts ``*``...) stop every office command with one line naming the variable, exit status 2.
+
+Two PostgreSQL roles (docs/database-roles.md): the office runs as ``DATABASE_URL``'s role, which
+owns no table; the commands that change the schema or the grants (:data:`OWNER_COMMANDS`,
+``restore``) connect as the owner, ``SEWER_USE_OWNER_DATABASE_URL`` (or the file
+``SEWER_USE_OWNER_DATABASE_URL_FILE`` names), when it is set — and grant the runtime role,
+``SEWER_USE_RUNTIME_ROLE`` or else ``DATABASE_URL``'s user, its privileges after migrating.
 """
 
 from __future__ import annotations
@@ -23,9 +32,17 @@ import argparse
 import importlib
 import os
 import sys
+from collections.abc import MutableMapping
+from pathlib import Path
 from typing import Any
 
+from .main import UsageError
+
 SETTINGS = "sewer_office.config.settings"
+#: Management commands run as the tables' owner when ``SEWER_USE_OWNER_DATABASE_URL`` is set.
+OWNER_COMMANDS = frozenset({"migrate", "grant_runtime_role"})
+OWNER_URL = "SEWER_USE_OWNER_DATABASE_URL"
+OWNER_URL_FILE = "SEWER_USE_OWNER_DATABASE_URL_FILE"
 
 DEMO_LOGINS = (
     ("superintendent", "Superintendent (inspections, connections, grinders ≥ 3/4 hp)"),
@@ -76,14 +93,61 @@ def default_workers(cpus: int | None) -> int:
     return (cpus or 1) + 1
 
 
-def _setup(production: bool = False) -> Any:
-    """Configure and start Django; returns ``django.conf.settings``."""
+def _setup(production: bool = False, owner: bool = False) -> Any:
+    """Configure and start Django; returns ``django.conf.settings``. ``owner``: connect as the
+    tables' owner when one is configured (:func:`as_owner`). Settings the office refuses are
+    a :class:`UsageError` (one line naming the variable, exit status 2), not a traceback."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", SETTINGS)
     if production:
         os.environ["SEWER_USE_PRODUCTION"] = "1"
+    if owner:
+        as_owner(os.environ)
     django = importlib.import_module("django")
-    django.setup()
+    refused = (
+        importlib.import_module("django.core.exceptions").ImproperlyConfigured,
+        importlib.import_module("sewer_office.config.database").DatabaseUrlError,
+    )
+    try:
+        django.setup()
+    except refused as e:
+        raise UsageError(str(e)) from None
     return importlib.import_module("django.conf").settings
+
+
+def owner_database_url(environ: MutableMapping[str, str]) -> str:
+    """The owner's database URL: ``SEWER_USE_OWNER_DATABASE_URL``, or the content of the file
+    ``SEWER_USE_OWNER_DATABASE_URL_FILE`` names (a systemd credential), or ""."""
+    url = environ.get(OWNER_URL, "").strip()
+    path = environ.get(OWNER_URL_FILE, "").strip()
+    if url or not path:
+        return url
+    try:
+        return Path(path).read_text(encoding="utf-8").strip()
+    except OSError as e:
+        raise UsageError(f"{OWNER_URL_FILE}: cannot read {path}: {e.strerror}") from None
+
+
+def as_owner(environ: MutableMapping[str, str]) -> None:
+    """Point ``DATABASE_URL`` at the tables' owner, if one is configured, for a command that
+    changes the schema or the grants; the runtime role to grant after a ``migrate`` is
+    ``SEWER_USE_RUNTIME_ROLE``, or else the user of the ``DATABASE_URL`` being replaced."""
+    url = owner_database_url(environ)
+    if not url:
+        return
+    parse = importlib.import_module("sewer_office.config.database").parse_database_url
+    try:
+        owner = parse(url)
+    except ValueError as e:
+        raise UsageError(f"{OWNER_URL}: {e}") from None
+    runtime_url = environ.get("DATABASE_URL", "").strip()
+    if runtime_url and not environ.get("SEWER_USE_RUNTIME_ROLE", "").strip():
+        try:
+            runtime_user = str(parse(runtime_url).get("USER", ""))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        if runtime_user and runtime_user != owner.get("USER"):
+            environ["SEWER_USE_RUNTIME_ROLE"] = runtime_user
+    environ["DATABASE_URL"] = url
 
 
 class NoSuchUser(Exception):
@@ -177,7 +241,8 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 def run_manage(args: argparse.Namespace) -> int:
-    _setup(production=os.environ.get("SEWER_USE_PRODUCTION") == "1")
+    owner = bool(args.args) and args.args[0] in OWNER_COMMANDS
+    _setup(production=os.environ.get("SEWER_USE_PRODUCTION") == "1", owner=owner)
     management = importlib.import_module("django.core.management")
     management.execute_from_command_line(["sewer-use manage", *args.args])
     return 0

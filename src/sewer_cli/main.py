@@ -38,6 +38,14 @@ class UsageError(Exception):
 # Every sub-command: name → (module of sewer_cli that registers it, the one-line help it gives).
 # In the order of the modules, and within a module in the order its register() adds them.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "anchor-audit": (
+        "cmd_anchor_audit",
+        "verify the audit chain and write its head outside the database (daily)",
+    ),
+    "audit-key": (
+        "cmd_anchor_audit",
+        "the audit chain's keys: append a new one (rotation), list their ids",
+    ),
     "backup": (
         "cmd_backup",
         "back up the office: database dump, uploaded files and a manifest (SHA-256)",
@@ -121,7 +129,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "verify-audit": (
         "cmd_verify_audit",
-        "check the hash chain over the audit events (first broken link)",
+        "check the audit chain (keys, links) and compare it with its anchors",
     ),
     "violations": ("cmd_violations", "list the office's violations (§ 196-22)"),
 }
@@ -179,4 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # ``python -m sewer_cli.main``: this file runs as ``__main__``, while the commands import
+    # ``sewer_cli.main`` — a second copy, whose UsageError this copy's ``main`` would not catch.
+    from sewer_cli.main import main as _main
+
+    sys.exit(_main())

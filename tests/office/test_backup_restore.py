@@ -24,6 +24,7 @@ import pytest
 #: main module twice, and its UsageError with it).
 SEWER_USE = str(Path(sys.executable).with_name("sewer-use"))
 PG = "postgresql://postgres@127.0.0.1:5432/"
+AUDIT_KEY = "2026-12-06:backup-restore-test-key-" + "x" * 32
 
 
 def _env(data: Path, **extra: str) -> dict[str, str]:
@@ -32,7 +33,9 @@ def _env(data: Path, **extra: str) -> dict[str, str]:
         for k, v in os.environ.items()
         if not k.startswith(("SEWER_USE_", "DJANGO_", "DATABASE_URL"))
     }
+    # one audit key for every office of these tests, as an operator moves the key with the data
     env.update(SEWER_USE_DATA_DIR=str(data), SEWER_USE_JURISDICTION="demo", **extra)
+    env.setdefault("SEWER_USE_AUDIT_KEY", AUDIT_KEY)
     return env
 
 
@@ -95,11 +98,15 @@ def test_sqlite_round_trip_keeps_every_row_and_file(demo_sqlite: Path, tmp_path:
     manifest = json.loads((backup / "manifest.json").read_text())
     assert manifest["vendor"] == "sqlite" and "0003_record_protection" in manifest["schema"]["core"]
     names = {p["name"]: p for p in manifest["parts"]}
+    # the demo's upload is stored under a generated name with its checked type's extension
+    uploaded = [n for n in names if n.startswith("media/attachments/linkrequest/1/")]
+    assert len(uploaded) == 1 and uploaded[0].endswith(".pdf")
     assert set(names) == {
         "database.sqlite3",
+        "audit-anchor.json",  # the audit chain's head (docs/audit-chain.md)
         "media/attachments/buildingsewerpermit/7/plan.pdf",
         "media/attachments/buildingsewerpermit/7/photo ü.jpg",
-        "media/attachments/linkrequest/1/authorization.pdf",
+        *uploaded,
     }
     for name, part in names.items():
         assert part["size"] == (backup / name).stat().st_size

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import os
+import secrets
 import subprocess
 import sys
 from datetime import date
@@ -88,9 +89,14 @@ def test_production_refuses_missing_secrets_and_passes_deploy_check(tmp_path: Pa
     assert missing.returncode != 0 and "SEWER_USE_SECRET_KEY" in missing.stderr
     env = {
         **base,
-        "SEWER_USE_SECRET_KEY": "k" * 20 + "Z9-x_Q" * 8,
+        "SEWER_USE_SECRET_KEY": secrets.token_urlsafe(64),
         "SEWER_USE_ALLOWED_HOSTS": "sewer.example.org",
     }
+    no_key = subprocess.run(
+        [PY, "-m", "sewer_cli.main", "manage", "check"], env=env, capture_output=True, text=True
+    )
+    assert no_key.returncode != 0 and "SEWER_USE_AUDIT_KEY" in no_key.stderr
+    env["SEWER_USE_AUDIT_KEY"] = "2026-12-06:" + "a1-B2_c3" * 5
     ok = subprocess.run(
         [PY, "-m", "sewer_cli.main", "manage", "check", "--deploy", "--fail-level", "WARNING"],
         env=env,

@@ -120,6 +120,7 @@ def test_actions_are_reserved_to_their_roles(town: Town, login: Any, username: s
     r = c.post("/api/enforcement/schedules/", new, content_type="application/json")
     expected = 201 if username in SCHEDULERS else 403
     assert r.status_code == expected, r.content
-    amend = {"reason": "r", "requirement": "x", "citation": "§ 196-19 E(1)"}
+    # the requirement as imposed (fixed since); the amendment adds nothing else here
+    amend = {"reason": "r", "requirement": s.requirement, "citation": s.citation}
     r = c.post(f"/api/enforcement/schedules/{s.pk}/amend/", amend, content_type="application/json")
     assert r.status_code == (200 if username in SCHEDULERS else 403), r.content

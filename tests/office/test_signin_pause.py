@@ -1,10 +1,12 @@
-"""Password guessing is paused (issue 16: "20 wrong passwords, then the right one, succeeds").
+"""Password guessing is paused: twenty wrong passwords, then the right one, is refused.
 
-After ``SEWER_USE_SIGNIN_FAILURES`` failures for one name within the window, the right
-password is refused too — on the sign-in page, the back office's and ``POST /api/token/`` —
-with a message that says until when; other names are not affected; the pause ends with the
-window; a success before the limit starts the count again; many names guessed from one address
-pause that address. Each test failed before the pause existed.
+After ``SEWER_USE_SIGNIN_FAILURES`` failures for one name from one address within the window,
+the right password is refused too from that address — on the sign-in page, the back office's
+and ``POST /api/token/`` — with a message that says until when; the same name from another
+address, and other names, are not affected; the pause ends with the window; a success before
+the limit starts the count again; many names guessed from one address pause that address.
+The rules across addresses (slowed, never locked), known devices and the second factor are in
+``test_signin_lockout.py``.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ def test_twenty_wrong_passwords_then_the_right_one_is_refused_with_when_to_try_a
     assert "paused after 5 failed attempts" in text and "try again after" in text
     # Only the first five were counted: refused attempts do not lengthen the pause.
     assert SignInFailure.objects.filter(username="clerk").count() == 5
+    # The pause is the name's at this address: from another, the right password signs in.
+    elsewhere = Client(REMOTE_ADDR="198.51.100.20")
+    assert _page(elsewhere, "clerk", PASSWORD).status_code == 302 and _signed_in(elsewhere)
 
 
 def test_another_name_signs_in_while_one_is_paused(town: Town) -> None:
@@ -116,6 +121,9 @@ def test_the_api_token_is_refused_with_429_and_retry_after(town: Town) -> None:
     assert int(response["Retry-After"]) > 0
     assert "paused after 5 failed attempts" in response.json()["detail"]
     assert "token" not in response.json()
+    other = Client(REMOTE_ADDR="198.51.100.21")
+    response = other.post("/api/token/", {"username": "clerk", "password": PASSWORD})
+    assert response.status_code == 200 and response.json()["token"]
 
 
 def test_the_back_office_sign_in_is_paused_too(town: Town) -> None:

@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from sewer_office.accounts.roles import roles_of
+from sewer_office.core import protection
 from sewer_office.core.errors import Forbidden, TransitionNotAllowed
 from sewer_office.core.services import perform
 from sewer_office.permits.kinds import KINDS
@@ -18,7 +20,9 @@ CASES = [(slug, t.name) for slug, k in KINDS.items() for t in k.model.WORKFLOW.t
 
 
 def _in_state(record: Any, state: str) -> Any:
-    type(record).objects.filter(pk=record.pk).update(state=state)
+    # put there directly, as no workflow would (the database's guard set aside for it)
+    with protection.suspended(connection, record._meta.label):
+        type(record).objects.filter(pk=record.pk).update(state=state)
     record.refresh_from_db()
     return record
 

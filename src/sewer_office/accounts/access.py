@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 
 from .roles import is_office_user, is_staff_member
+from .second_factor import unverified_where_required
 
 M = TypeVar("M", bound=models.Model)
 
@@ -37,8 +38,11 @@ def visible(qs: models.QuerySet[M], user: Any) -> models.QuerySet[M]:
 
     The model declares ``ACCESS_PATHS``: lookups from the record to a person (e.g.
     ``("applicant", "property__owner")``); a record is visible to an outside user when any
-    path leads to a person they represent.
+    path leads to a person they represent. A session that still owes the code its role
+    requires (``SEWER_USE_SECOND_FACTOR=required``) sees nothing.
     """
+    if unverified_where_required(user):
+        return qs.none()
     if is_staff_member(user):
         return qs
     if not is_office_user(user):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import authenticate
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
@@ -18,37 +19,86 @@ from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from drf_spectacular.views import SpectacularRedocView
 from rest_framework import serializers
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import Throttled
+from rest_framework.exceptions import PermissionDenied, Throttled, ValidationError
+from rest_framework.response import Response
 
-from sewer_office.accounts import throttle
+from sewer_office.accounts import second_factor, throttle
 from sewer_office.core.decorators import office_view
+
+from .permissions import NOT_ENROLLED
 
 
 class TokenView(ObtainAuthToken):
-    """``POST /api/token/`` with ``username`` and ``password`` → ``{"token": "..."}``; 429 while
-    sign-in is paused for that name or address (:mod:`sewer_office.accounts.throttle`)."""
+    """``POST /api/token/`` with ``username``, ``password`` and, where the account has an
+    authenticator (or its role requires one), ``otp`` → ``{"token": "..."}``.
+
+    The same rules as the sign-in page (:mod:`sewer_office.accounts.throttle`): 429 with
+    ``Retry-After`` while the name is paused at this address, the address is paused, or the
+    name is slowed after failures from many addresses — a right ``otp`` lets an attempt through
+    the slow-down. (The page's known-device cookie is a browser's: API clients give ``otp``.)
+    A wrong code fails like a wrong password."""
 
     @extend_schema(
         tags=["Authentication"],
         summary="Obtain an API token",
         request=inline_serializer(
             "TokenRequest",
-            {"username": serializers.CharField(), "password": serializers.CharField()},
+            {
+                "username": serializers.CharField(),
+                "password": serializers.CharField(),
+                "otp": serializers.CharField(
+                    required=False,
+                    help_text="the code of the account's authenticator app, or a recovery code",
+                ),
+            },
         ),
         responses={
             200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
             429: OpenApiResponse(
-                description="sign-in paused after repeated failures (Retry-After says how long)"
+                description="sign-in paused or slowed after repeated failures (Retry-After "
+                "says how long)"
             ),
         },
     )
     def post(self, request: Any, *args: Any, **kwargs: Any) -> Any:
-        username = str(request.data.get("username", "")) if hasattr(request.data, "get") else ""
-        pause = throttle.pause_for(username, throttle.client_address(request))
-        if pause is not None:
-            raise Throttled(wait=pause.seconds_left(), detail=pause.message(username))
-        return super().post(request, *args, **kwargs)
+        data = request.data if hasattr(request.data, "get") else {}
+        fields = {name: data.get(name) for name in ("username", "password", "otp")}
+        errors = {
+            name: ["This field is required."]
+            for name in ("username", "password")
+            if not fields[name]
+        }
+        errors.update(
+            {
+                name: ["Not a valid string."]
+                for name, value in fields.items()
+                if value is not None and not isinstance(value, str)
+            }
+        )
+        if errors:
+            raise ValidationError(errors)
+        username, password, otp = str(fields["username"]), str(fields["password"]), fields["otp"]
+        user = authenticate(
+            request._request, username=username, password=password, otp_token=otp or None
+        )
+        if user is None:
+            pause = throttle.refused(request._request)
+            if pause is not None:
+                raise Throttled(wait=pause.seconds_left(), detail=pause.message(username))
+            raise ValidationError(
+                {"non_field_errors": ["Unable to log in with provided credentials."]}
+            )
+        if second_factor.normalise(otp) == "":
+            if second_factor.has_device(user):
+                raise ValidationError(
+                    {"otp": ["This account signs in with the code of its authenticator app."]}
+                )
+            if second_factor.required_for(user):
+                raise PermissionDenied(NOT_ENROLLED)
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
 
 
 _METHODS = ("get", "post", "put", "patch", "delete")

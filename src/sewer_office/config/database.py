@@ -14,6 +14,13 @@ Django leaves both off by default for connection poolers in transaction mode, wh
 keep a statement prepared on one server session for the next transaction: behind such a
 pooler, add ``?prepare_threshold=none`` (and ``server_side_binding=false`` if the pooler
 cannot bind either) to ``DATABASE_URL``.
+
+Connections persist :data:`PERSISTENT_SECONDS` under gunicorn (a worker serves its requests one
+after another on one connection) and not at all under Django's development server
+(``persistent=False``, which the settings pass when DEBUG is on, as Django advises): it runs
+each request in a new thread, and a persistent connection outlives its thread — open and idle
+until the garbage collector finds it (30 requests at once left 27 connections open after 70 s
+idle; none with the connection closed at the end of each request).
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 _POSTGRES = frozenset({"postgres", "postgresql", "pgsql", "postgresql+psycopg"})
 #: Executions of a query on one connection after which psycopg prepares it (module docstring).
 PREPARE_AFTER = 2
+#: Seconds a connection is kept for the next request (``CONN_MAX_AGE``) when persistent.
+PERSISTENT_SECONDS = 60
 _TRUE = frozenset({"1", "true", "yes", "on"})
 
 
@@ -37,8 +46,9 @@ class DatabaseUrlError(ValueError):
     """A ``DATABASE_URL`` the office cannot use."""
 
 
-def parse_database_url(url: str) -> dict[str, Any]:
-    """The ``DATABASES["default"]`` mapping described by ``url``."""
+def parse_database_url(url: str, *, persistent: bool = True) -> dict[str, Any]:
+    """The ``DATABASES["default"]`` mapping described by ``url``; ``persistent=False``: each
+    connection closed at the end of its request (the development server, module docstring)."""
     parts = urlsplit(url.strip())
     scheme = parts.scheme.lower()
     options: dict[str, Any] = dict(parse_qsl(parts.query))
@@ -55,7 +65,7 @@ def parse_database_url(url: str) -> dict[str, Any]:
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
             "OPTIONS": options,
-            "CONN_MAX_AGE": 60,
+            "CONN_MAX_AGE": PERSISTENT_SECONDS if persistent else 0,
             "CONN_HEALTH_CHECKS": True,
         }
     if scheme == "sqlite":

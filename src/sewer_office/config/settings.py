@@ -6,8 +6,10 @@ Two modes, chosen by the environment:
   generated once and kept in that directory, hosts limited to this machine. Safe to run on a
   laptop with no configuration.
 - **production** (``SEWER_USE_PRODUCTION=1``, set by ``sewer-use serve --production``): DEBUG
-  off, secret key and allowed hosts from the environment (refused when missing), secure
-  cookies, HTTPS redirect and HSTS, so that ``manage.py check --deploy`` passes.
+  off (``SEWER_USE_DEBUG=1`` is refused, not overridden), secret key and allowed hosts from the
+  environment (refused when missing, a key that is the shipped placeholder, short or guessable
+  — :mod:`.secret_key` — and hosts ``*``), secure cookies, HTTPS redirect and HSTS, so that
+  ``manage.py check --deploy`` passes.
 
 ``DATABASE_URL`` selects PostgreSQL (or another SQLite file) in either mode.
 """
@@ -21,7 +23,10 @@ from pathlib import Path
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
+from sewer_office.core import audit_keys
+
 from .database import parse_database_url, sqlite_database, truthy
+from .secret_key import MAKE_ONE, weakness
 
 # Django's generic classes (ModelAdmin[M], ModelChoiceField[M], ...) subscriptable at run time,
 # as django-stubs types them (docs/architecture.md, "Typing").
@@ -45,11 +50,23 @@ DATA_DIR = Path(os.environ.get("SEWER_USE_DATA_DIR") or "var").resolve()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 PRODUCTION = _flag("SEWER_USE_PRODUCTION", False)
+if PRODUCTION and _flag("SEWER_USE_DEBUG", False):
+    # Refused rather than quietly turned off: whoever set it expects what production must not
+    # do (tracebacks and settings in error pages).
+    raise ImproperlyConfigured(
+        "SEWER_USE_DEBUG is on in production (SEWER_USE_PRODUCTION=1): remove it or set it to 0"
+    )
 DEBUG = False if PRODUCTION else _flag("SEWER_USE_DEBUG", True)
 
 
 def _secret_key() -> str:
     key = os.environ.get("SEWER_USE_SECRET_KEY", "")
+    # a guessable key forges sessions: config/secret_key.py says what is refused and why
+    problem = weakness(key) if key and PRODUCTION else ""
+    if problem:
+        raise ImproperlyConfigured(
+            f"SEWER_USE_SECRET_KEY {problem}: set 50 or more random characters ({MAKE_ONE})"
+        )
     if key:
         return key
     if PRODUCTION:
@@ -70,6 +87,11 @@ if PRODUCTION:
     ALLOWED_HOSTS = _list("SEWER_USE_ALLOWED_HOSTS", [])
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("SEWER_USE_ALLOWED_HOSTS must be set in production")
+    if "*" in ALLOWED_HOSTS:
+        # any Host header accepted: a forged one shapes the links of password-reset e-mails
+        raise ImproperlyConfigured(
+            "SEWER_USE_ALLOWED_HOSTS is '*' in production: name the office's host name(s)"
+        )
 else:
     ALLOWED_HOSTS = _list(
         "SEWER_USE_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"]
@@ -88,6 +110,11 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Redoc's files, served from our static files (never a CDN)
+    # The second factor (docs/sign-in.md): before the office's apps, whose accounts app takes
+    # django-otp's device pages out of the back office (resets are audited on its own page).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "sewer_office.core",
     "sewer_office.accounts",
     "sewer_office.mail",
@@ -112,11 +139,16 @@ MIDDLEWARE = [
     "sewer_office.core.requestlog.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "sewer_office.core.security.ContentSecurityPolicyMiddleware",
+    # a control character anywhere in the request: 400 naming the field, before the session
+    "sewer_office.core.control_chars.ControlCharacterMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # user.is_verified(): the session gave its code
+    "sewer_office.accounts.middleware.SecondFactorMiddleware",  # owed a code: only the code
     "django.contrib.messages.middleware.MessageMiddleware",
+    "sewer_office.core.sessions.StaffIdleSessionMiddleware",  # staff: a working day idle
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "sewer_office.core.middleware.DatabaseUnavailableMiddleware",
 ]
@@ -145,11 +177,16 @@ TEMPLATES = [
 _database_url = os.environ.get("DATABASE_URL", "").strip()
 DATABASES = {
     "default": (
-        parse_database_url(_database_url)
+        # Persistent connections (60 s) under gunicorn; none under Django's development server,
+        # whose thread per request would leave each thread's connection open until collected.
+        parse_database_url(_database_url, persistent=not DEBUG)
         if _database_url
         else sqlite_database(DATA_DIR / "sewer_office.sqlite3")
     )
 }
+#: The PostgreSQL role the office runs as, granted its privileges after every ``migrate`` run
+#: as the tables' owner (sewer_office.core.db_roles, docs/database-roles.md). Empty: no grants.
+SEWER_USE_RUNTIME_ROLE = os.environ.get("SEWER_USE_RUNTIME_ROLE", "").strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -178,6 +215,14 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Larger uploads stream to a private directory of the data directory (core.uploads: removed
+# when an upload fails, a killed process's leftovers swept after a day); stored files and
+# their directories are the service's alone.
+FILE_UPLOAD_TEMP_DIR = str(DATA_DIR / "tmp")
+(DATA_DIR / "tmp").mkdir(mode=0o700, exist_ok=True)
+(DATA_DIR / "tmp").chmod(0o700)
+FILE_UPLOAD_PERMISSIONS = 0o600
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
 SEWER_USE_MAX_UPLOAD_BYTES = int(os.environ.get("SEWER_USE_MAX_UPLOAD_BYTES", 20 * 1024 * 1024))
 # Without a front web server serving /static/ (deploy/nginx.conf does), the office serves its
@@ -279,10 +324,48 @@ AUTHENTICATION_BACKENDS = ["sewer_office.accounts.backends.ThrottledModelBackend
 SEWER_USE_SIGNIN_FAILURES = int(os.environ.get("SEWER_USE_SIGNIN_FAILURES", "5"))
 SEWER_USE_SIGNIN_ADDRESS_FAILURES = int(os.environ.get("SEWER_USE_SIGNIN_ADDRESS_FAILURES", "30"))
 SEWER_USE_SIGNIN_PAUSE_MINUTES = int(os.environ.get("SEWER_USE_SIGNIN_PAUSE_MINUTES", "15"))
+# Across addresses a name is slowed, never locked: after this many failures within the window,
+# from any addresses, an unrecognised device tries it at most once every SLOW_SECONDS.
+SEWER_USE_SIGNIN_SLOW_AFTER = int(os.environ.get("SEWER_USE_SIGNIN_SLOW_AFTER", "10"))
+SEWER_USE_SIGNIN_SLOW_SECONDS = int(os.environ.get("SEWER_USE_SIGNIN_SLOW_SECONDS", "5"))
+#: How long a browser stays a known device of an account after it signed in (its cookie).
+SEWER_USE_KNOWN_DEVICE_DAYS = int(os.environ.get("SEWER_USE_KNOWN_DEVICE_DAYS", "180"))
+# Second factor (sewer_office.accounts.second_factor): "required" for these roles (and every
+# superuser) in production; "offered" on a laptop, so the demo's logins need no authenticator.
+SEWER_USE_SECOND_FACTOR = (
+    os.environ.get("SEWER_USE_SECOND_FACTOR", "required" if PRODUCTION else "offered")
+    .strip()
+    .lower()
+)
+if SEWER_USE_SECOND_FACTOR not in ("required", "offered"):
+    raise ImproperlyConfigured(
+        f"SEWER_USE_SECOND_FACTOR={SEWER_USE_SECOND_FACTOR[:20]!r}: 'required' or 'offered'"
+    )
+SEWER_USE_SECOND_FACTOR_ROLES = _list(
+    "SEWER_USE_SECOND_FACTOR_ROLES", ["superintendent", "engineer", "clerk"]
+)
+OTP_TOTP_ISSUER = os.environ.get("SEWER_USE_OTP_ISSUER", "Sewer office")
+# Portal registration (sewer_office.accounts.registration_limits): per client address, and
+# messages per e-mail address, within the window.
+SEWER_USE_REGISTRATIONS_PER_ADDRESS = int(
+    os.environ.get("SEWER_USE_REGISTRATIONS_PER_ADDRESS", "5")
+)
+SEWER_USE_REGISTRATION_MAILS_PER_RECIPIENT = int(
+    os.environ.get("SEWER_USE_REGISTRATION_MAILS_PER_RECIPIENT", "3")
+)
+SEWER_USE_REGISTRATION_WINDOW_MINUTES = int(
+    os.environ.get("SEWER_USE_REGISTRATION_WINDOW_MINUTES", "60")
+)
 SEWER_USE_BEHIND_PROXY = _flag("SEWER_USE_BEHIND_PROXY", False)
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
+#: Office policy, in effect since 2026-12-06: a staff session ends after this many hours
+#: without a request (sewer_office.core.sessions); outside users keep SESSION_COOKIE_AGE.
+SEWER_USE_STAFF_SESSION_IDLE_HOURS = float(
+    os.environ.get("SEWER_USE_STAFF_SESSION_IDLE_HOURS", "10")
+)
+SESSION_COOKIE_AGE = 14 * 24 * 60 * 60  # Django's two weeks, written out: outside users
 CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -327,4 +410,25 @@ LOGGING = {
             )
         }
     },
+}
+
+# The audit chain's keys and anchors (docs/audit-chain.md): new audit events are signed with an
+# HMAC key the database does not hold (a key file, or the environment; generated once in the
+# data directory on a laptop, refused when missing or short in production), and the chain's
+# head is written outside the database (anchor files, the log, e-mail to the Superintendent).
+try:
+    SEWER_USE_AUDIT_KEYS = audit_keys.load(
+        key_file=os.environ.get(audit_keys.FILE_VARIABLE, ""),
+        env_key=os.environ.get(audit_keys.ENV_VARIABLE, ""),
+        data_dir=DATA_DIR,
+        production=PRODUCTION,
+    )
+except audit_keys.AuditKeyError as e:
+    raise ImproperlyConfigured(str(e)) from None
+SEWER_USE_AUDIT_ANCHOR_DIR = Path(
+    os.environ.get("SEWER_USE_AUDIT_ANCHOR_DIR") or DATA_DIR / "audit-anchors"
+).resolve()
+# every anchor written is logged (INFO), whatever the root level
+LOGGING["loggers"]["sewer_office.audit"] = {  # type: ignore[index]
+    "level": os.environ.get("SEWER_USE_AUDIT_LOG_LEVEL", "INFO")
 }

@@ -10,6 +10,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sewer_office.config.settings")
 
 application = get_wsgi_application()
 
+# Temporary upload files a killed process left behind (older than a day): core.uploads.
+from sewer_office.core.uploads import sweep  # noqa: E402  (needs the settings loaded)
+
+sweep()
+
 if os.environ.get("SEWER_USE_WARM_NETWORK", "1") == "1":
     from sewer_office.network.services import warm_network_cache
 

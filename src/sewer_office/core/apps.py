@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 
-from . import protection
+from . import checks, db_roles, protection
 
 
 class CoreConfig(AppConfig):
@@ -14,3 +14,7 @@ class CoreConfig(AppConfig):
     def ready(self) -> None:
         # The PostgreSQL triggers of the records of legal weight, after every migrate.
         post_migrate.connect(protection.on_post_migrate, sender=self)
+        # The runtime role's grants (SEWER_USE_RUNTIME_ROLE), after the triggers; and the
+        # deploy check that the office does not connect as the tables' owner.
+        post_migrate.connect(db_roles.on_post_migrate, sender=self)
+        checks.register()

@@ -1,6 +1,8 @@
 """Files attached to a record: stored with their SHA-256 (to prove what was filed), checked for
 size and, where the caller says which, for their type by their first bytes (a renamed program
-or page is refused whatever its name), all or none, each with its audit event."""
+or page is refused whatever its name), all or none, each with its audit event. Every file is
+stored under a generated name with the extension of its checked kind, the sender's name kept
+as data (:func:`sewer_office.core.storage.store_upload`)."""
 
 from __future__ import annotations
 
@@ -11,18 +13,11 @@ from typing import Any
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
-from . import audit
+from . import audit, filetypes
 from .errors import InvalidInput, shorten, upload_refused
 from .models import Attachment
 from .storage import files_of_transaction, store_upload
 
-#: The kinds of document a person may send, by the bytes a file of that kind begins with.
-SIGNATURES: dict[str, tuple[bytes, ...]] = {
-    "PDF": (b"%PDF-",),
-    "PNG": (b"\x89PNG\r\n\x1a\n",),
-    "JPEG": (b"\xff\xd8\xff",),
-    "TIFF": (b"II*\x00", b"MM\x00*"),
-}
 #: The longest title an attachment keeps (its field's length; a longer file name is cut).
 TITLE_LENGTH = 200
 #: What documents and plans sent through the portal may be.
@@ -30,14 +25,10 @@ DOCUMENT_KINDS = ("PDF", "PNG", "JPEG", "TIFF")
 
 
 def kind_of(upload: Any) -> str | None:
-    """The kind of ``upload`` by its first bytes (None: none of :data:`SIGNATURES`)."""
-    upload.seek(0)
-    head = upload.read(16)
-    upload.seek(0)
-    return next(
-        (kind for kind, marks in SIGNATURES.items() if any(head.startswith(m) for m in marks)),
-        None,
-    )
+    """The kind of ``upload`` by its first bytes (None: none of
+    :data:`sewer_office.core.filetypes.TYPES`)."""
+    found = filetypes.sniff_upload(upload)
+    return None if found is None else found.kind
 
 
 def check_upload(upload: Any, kinds: tuple[str, ...] | None = None, field: str = "files") -> None:
@@ -83,7 +74,7 @@ def attach(
     )
     if at is not None:
         att.created_at = at
-    store_upload(att, upload, "files")
+    store_upload(att, upload, "files", kinds)
     att.save()
     audit.record(
         actor=actor,

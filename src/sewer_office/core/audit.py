@@ -4,27 +4,31 @@ Callers are services, inside the transaction that makes the change (``transactio
 so that the change and its audit event are committed together or not at all.
 
 Each event is a link of the hash chain (:mod:`.chain`): its ``prev_hash`` is the digest of the
-event before it, its ``digest`` the SHA-256 of its content after that. Appending takes the
-chain's head under a lock held to the end of the transaction (on PostgreSQL a transaction
-advisory lock; SQLite transactions of the office already write one at a time), so that two
-transactions never link to the same event.
+event before it, its ``seq`` the next number after the event before it, its ``digest`` the
+HMAC-SHA256 of its content after that under the current audit key (:mod:`.audit_keys`; the
+key's id is stored in ``key_id``). Appending takes the chain's head under a lock held to the
+end of the transaction (on PostgreSQL a transaction advisory lock; SQLite transactions of the
+office already write one at a time), so that two transactions never link to the same event.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.db import models, transaction
 from django.db.models.fields.files import FieldFile
 from django.utils import timezone
 
-from .chain import GENESIS, HASHED_FIELDS, batch_hasher, event_hash
+from .audit_keys import AuditKey, KeyRing
+from .chain import GENESIS, HASHED_FIELDS, event_hash, keyed_batch_hasher, keyed_hash
 from .models import AuditEvent
 
 #: The PostgreSQL advisory lock key of the audit chain's head ("sewer-use audit").
@@ -88,8 +92,10 @@ def record(
         state_from=state_from,
         state_to=state_to,
     )
+    key = keys().current
     with transaction.atomic():
-        _link(event, _chain_head())
+        prev_hash, seq = _chain_head()
+        _link(event, prev_hash, seq + 1, key)
         event.save()
     return event
 
@@ -126,9 +132,10 @@ def record_many(
         state_from=state_from,
         state_to=state_to,
     )
-    digest_of = batch_hasher(event_values(common))
+    key = keys().current
+    digest_of = keyed_batch_hasher(event_values(common), key)
     with transaction.atomic():
-        head = _chain_head()
+        head, seq = _chain_head()
         for start in range(0, len(ids), 1000):
             batch = [
                 AuditEvent(
@@ -148,25 +155,41 @@ def record_many(
                 for pk in ids[start : start + 1000]
             ]
             for event in batch:
-                event.prev_hash = head
-                event.digest = head = digest_of(event.object_id, event.object_repr, head)
+                seq += 1
+                event.prev_hash, event.seq, event.key_id = head, seq, key.key_id
+                event.digest = head = digest_of(event.object_id, event.object_repr, head, seq)
             AuditEvent.objects.bulk_create(batch)
     return len(ids)
 
 
-def _chain_head() -> str:
-    """The digest of the last event, with the chain locked to the end of the transaction."""
+def keys() -> KeyRing:
+    """The installation's audit keys (read by the settings at start: ``SEWER_USE_AUDIT_KEYS``)."""
+    ring: KeyRing = settings.SEWER_USE_AUDIT_KEYS
+    return ring
+
+
+def lock_chain() -> None:
+    """Hold the chain's head to the end of the transaction: no event is appended meanwhile."""
     if transaction.get_connection().vendor == "postgresql":
         with transaction.get_connection().cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
-    last = AuditEvent.objects.order_by("-id").values_list("digest", flat=True).first()
-    return last or GENESIS
 
 
-def _link(event: AuditEvent, prev_hash: str) -> str:
-    """Set ``event``'s link after ``prev_hash``; its digest (the next event's ``prev_hash``)."""
-    event.prev_hash = prev_hash
-    event.digest = event_hash(event_values(event), prev_hash)
+def _chain_head() -> tuple[str, int]:
+    """The digest and sequence number of the last event (GENESIS and 0 before the first), with
+    the chain locked to the end of the transaction."""
+    lock_chain()
+    last = AuditEvent.objects.order_by("-id").values_list("digest", "seq").first()
+    if last is None:
+        return GENESIS, 0
+    return last[0], last[1] or 0
+
+
+def _link(event: AuditEvent, prev_hash: str, seq: int, key: AuditKey) -> str:
+    """Set ``event``'s link: number ``seq`` after ``prev_hash``, signed with ``key``; returns
+    its digest (the next event's ``prev_hash``)."""
+    event.prev_hash, event.seq, event.key_id = prev_hash, seq, key.key_id
+    event.digest = keyed_hash(event_values(event), prev_hash, seq, key)
     return event.digest
 
 
@@ -190,32 +213,72 @@ class BrokenLink:
         return f"audit event #{self.event_id} ({self.at.isoformat()}): {self.problem}"
 
 
-def verify_chain(chunk_size: int = 5000) -> tuple[int, BrokenLink | None]:
+def verify_chain(
+    chunk_size: int = 5000, ring: KeyRing | None = None
+) -> tuple[int, BrokenLink | None]:
     """Walk the chain oldest first: (events checked, the first broken link or None).
 
     A link is broken when the event's ``prev_hash`` is not the digest of the event before it
-    (an event before it was removed, inserted or relinked) or when its ``digest`` is not the
-    hash of its content (the event itself was changed).
+    (an event before it was removed, inserted or relinked), when its ``seq`` is not the next
+    number, when its ``digest`` is not the hash of its content (the event itself was changed,
+    or re-hashed without the key), when its key is not one of ``ring`` (default: this
+    installation's keys), or when an unkeyed event follows a keyed one (a rewrite in the old,
+    unkeyed form). What the walk cannot see — the newest events removed, the whole table
+    emptied — the anchors show (:mod:`.anchor`).
     """
+    ring = ring or keys()
     prev = GENESIS
     checked = 0
-    rows = AuditEvent.objects.order_by("id").values("id", "prev_hash", "digest", *HASHED_FIELDS)
+    keyed = False
+    fields = ("id", "prev_hash", "digest", "seq", "key_id", *HASHED_FIELDS)
+    rows = AuditEvent.objects.order_by("id").values(*fields)
     for row in rows.iterator(chunk_size=chunk_size):
         checked += 1
-        if row["prev_hash"] != prev:
-            problem = (
-                "it has no link (recorded without the chain)"
-                if not row["prev_hash"]
-                else "its link to the previous event is broken (an event before it was "
-                "removed, inserted or changed)"
-            )
+        problem = _link_problem(row, prev, checked, ring, keyed)
+        if problem:
             return checked, BrokenLink(row["id"], row["at"], problem)
-        if row["digest"] != event_hash(row, row["prev_hash"]):
-            return checked, BrokenLink(
-                row["id"], row["at"], "its content does not match its hash (it was changed)"
-            )
+        keyed = keyed or bool(row["key_id"])
         prev = row["digest"]
     return checked, None
+
+
+def _link_problem(row: dict[str, Any], prev: str, seq: int, ring: KeyRing, keyed: bool) -> str:
+    """Why ``row``, the ``seq``-th event, after the digest ``prev``, does not verify ("": it
+    does)."""
+    if row["prev_hash"] != prev:
+        return (
+            "it has no link (recorded without the chain)"
+            if not row["prev_hash"]
+            else "its link to the previous event is broken (an event before it was "
+            "removed, inserted or changed)"
+        )
+    if row["seq"] != seq:
+        return (
+            f"its sequence number is {row['seq']}, not {seq} (an event before it was removed "
+            "or inserted)"
+        )
+    if not row["key_id"]:
+        if keyed:
+            return (
+                "it carries the unkeyed hash after keyed events (it was rewritten by someone "
+                "without the audit key)"
+            )
+        if row["digest"] != event_hash(row, prev):
+            return "its content does not match its hash (it was changed)"
+        return ""
+    key = ring.get(row["key_id"])
+    if key is None:
+        return (
+            f"it was signed with the audit key {row['key_id']!r}, which this installation does "
+            f"not have ({ring.source} holds {', '.join(ring.ids)}): an event forged under an "
+            "invented key, or a key file missing its older keys"
+        )
+    if not hmac.compare_digest(row["digest"], keyed_hash(row, prev, seq, key)):
+        return (
+            f"its content does not match its keyed hash under key {key.key_id} (it was changed, "
+            "or re-hashed without the audit key)"
+        )
+    return ""
 
 
 def create_recorded(

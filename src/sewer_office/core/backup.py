@@ -4,6 +4,8 @@ A backup is a directory::
 
     manifest.json         what the backup holds: every part with its size and SHA-256,
                           the database vendor, the applied migrations, the audit chain's head
+    audit-anchor.json     the audit chain's head when the backup began (:mod:`.anchor`), also
+                          written to the anchor directory and the log: outside the database
     database.sqlite3      SQLite: a copy made with SQLite's online backup API, or
     database.pgdump       PostgreSQL: ``pg_dump --format=custom``
     media/...             the uploaded files (MEDIA_ROOT), as they are stored
@@ -11,7 +13,8 @@ A backup is a directory::
 :func:`restore` refuses a backup with a part missing or changed (naming it), a backup of the
 other database vendor, and a target that already holds records (unless ``force``); it loads
 the database, copies the files and then runs ``migrate``, so a backup made by an older
-version of the office is brought to the current schema.
+version of the office is brought to the current schema; then it verifies the audit chain,
+and against the backup's anchor (the restored chain holds the anchored event, unchanged).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
 
+from . import anchor as anchors
 from .audit import verify_chain
 from .models import AuditEvent
 
@@ -134,7 +138,8 @@ def _dump_database(target: Path) -> None:
 
 
 def _audit_head() -> str:
-    """The last event's digest ("" when the schema predates the chain: core 0001)."""
+    """The last event's digest ("" when the schema predates the chain: core 0001), for a
+    schema older than the keyed chain (no anchor then)."""
     table = AuditEvent._meta.db_table
     with connection.cursor() as cursor:
         columns = {c.name for c in connection.introspection.get_table_description(cursor, table)}
@@ -143,19 +148,40 @@ def _audit_head() -> str:
     return AuditEvent.objects.order_by("-id").values_list("digest", flat=True).first() or ""
 
 
+def private(directory: Path) -> None:
+    """Make ``directory`` and everything in it readable by the office's user alone (0700
+    directories, 0600 files): a backup holds the sessions, API tokens and password hashes,
+    and the copies of the uploads keep their own modes otherwise (``copy2``)."""
+    directory.chmod(0o700)
+    for root, dirs, files in os.walk(directory):
+        for name in dirs:
+            (Path(root) / name).chmod(0o700)
+        for name in files:
+            (Path(root) / name).chmod(0o600)
+
+
 def backup(directory: Path) -> dict[str, Any]:
     """Write a backup of the office into ``directory`` (new or empty); returns the manifest."""
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
         raise BackupError(f"{directory}: not an empty directory (a backup never overwrites)")
     directory.mkdir(parents=True, exist_ok=True)
+    directory.chmod(0o700)  # the service's alone from the first byte, whatever the umask
     started = datetime.now(UTC)
     database = directory / DATABASE_FILES.get(connection.vendor, "database")
     # The schema version and the audit head first: the dump holds at least this much.
     schema = applied_migrations()
-    events = AuditEvent.objects.count()
-    head = _audit_head()
+    head = anchors.take("backup") if anchors.chain_has_anchor_columns() else None
+    audit: dict[str, Any]
+    if head is not None:
+        audit = {"events": head.events, "head": head.digest, "seq": head.seq}
+        audit |= {"key_id": head.key_id, "anchor": anchors.BACKUP_NAME}
+    else:
+        audit = {"events": AuditEvent.objects.count(), "head": _audit_head()}
     _dump_database(database)
     parts = [_part(directory, database, "database")]
+    if head is not None:
+        anchors.write(head, directory / anchors.BACKUP_NAME)
+        parts.append(_part(directory, directory / anchors.BACKUP_NAME, "anchor"))
     media_root = Path(settings.MEDIA_ROOT)
     if media_root.is_dir():
         for path in sorted(p for p in media_root.rglob("*") if p.is_file()):
@@ -169,11 +195,14 @@ def backup(directory: Path) -> dict[str, Any]:
         "created_at": started.isoformat(),
         "vendor": connection.vendor,
         "schema": schema,
-        "audit": {"events": events, "head": head},
+        "audit": audit,
         "parts": [p.as_json() for p in parts],
     }
     text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
     (directory / MANIFEST).write_text(text, encoding="utf-8")
+    private(directory)
+    if head is not None:
+        anchors.publish(head)  # the anchor directory and the log: outside the backup too
     return manifest
 
 
@@ -235,6 +264,7 @@ def _clear_postgresql() -> None:
         if tables:
             cursor.execute("DROP TABLE " + ", ".join(quote(t) for t in tables) + " CASCADE")
         cursor.execute("DROP FUNCTION IF EXISTS sewer_use_protect() CASCADE")
+        cursor.execute("DROP FUNCTION IF EXISTS sewer_use_no_truncate() CASCADE")
 
 
 def _load_database(file: Path, vendor: str) -> None:
@@ -301,9 +331,18 @@ def restore(directory: Path, *, force: bool = False) -> Restored:
     call_command("migrate", interactive=False, verbosity=0)
     after = set(MigrationRecorder(connection).applied_migrations())
     checked, broken = verify_chain()
+    problems = [str(broken)] if broken else []
+    anchor_part = next((p for p in parts if p["kind"] == "anchor"), None)
+    if anchor_part is not None:
+        try:
+            taken = anchors.read(directory / anchor_part["name"])
+        except anchors.AnchorError as e:
+            problems.append(str(e))
+        else:
+            problems += anchors.compare([taken]).problems
     return Restored(
         files=files,
         migrated=sorted(f"{app}.{name}" for app, name in after - before),
         audit_events=checked,
-        audit_broken=str(broken) if broken else "",
+        audit_broken="; ".join(problems),
     )

@@ -8,16 +8,25 @@ same from either database: keys sorted, every value tagged with its type (so tha
 returns ``1e30`` as ``1000000000000000000000000000000``: the same number, another spelling),
 times in UTC with microseconds. The version prefix ``v1`` names this form; a future form
 would be a new prefix, never a change of this one (old events must verify forever).
+
+``v1`` is a plain SHA-256: anyone who can rewrite the table can recompute it. ``v2`` (every
+event written since) is an HMAC-SHA256 under a key the database does not hold
+(:mod:`.audit_keys`), over the same canonical text after the key's id, the event's sequence
+number (1, 2, 3... with no gap) and the previous digest: without the key nobody can make a
+changed event verify, and a removed tail shows against an anchor (:mod:`.anchor`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
+
+from .audit_keys import AuditKey
 
 #: The hash of "no previous event" (the first event's ``prev_hash``).
 GENESIS = "0" * 64
@@ -79,19 +88,32 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
 
 
+def _canonical(values: dict[str, Any]) -> str:
+    return _dumps({name: _tagged(values.get(name)) for name in HASHED_FIELDS})
+
+
 def event_hash(values: dict[str, Any], prev_hash: str) -> str:
-    """The SHA-256 (hex) of one event's ``values`` (:data:`HASHED_FIELDS`) after ``prev_hash``."""
-    text = _dumps({name: _tagged(values.get(name)) for name in HASHED_FIELDS})
-    return hashlib.sha256(f"v1\n{prev_hash}\n{text}".encode()).hexdigest()
+    """The SHA-256 (hex) of one event's ``values`` (:data:`HASHED_FIELDS`) after ``prev_hash``
+    (form ``v1``: the events written before the chain was keyed)."""
+    return hashlib.sha256(f"v1\n{prev_hash}\n{_canonical(values)}".encode()).hexdigest()
+
+
+def _v2_head(key: AuditKey, seq: int, prev_hash: str) -> str:
+    return f"v2\n{key.key_id}\n{seq}\n{prev_hash}\n"
+
+
+def keyed_hash(values: dict[str, Any], prev_hash: str, seq: int, key: AuditKey) -> str:
+    """The HMAC-SHA256 (hex) under ``key`` of one event's ``values`` with its sequence number
+    ``seq`` after ``prev_hash`` (form ``v2``)."""
+    text = _v2_head(key, seq, prev_hash) + _canonical(values)
+    return hmac.digest(key.secret, text.encode(), "sha256").hex()
 
 
 _OBJECT_ID, _OBJECT_REPR = "\x00object_id\x00", "\x00object_repr\x00"
 
 
-def batch_hasher(common: dict[str, Any]) -> Callable[[str, str, str], str]:
-    """``hash(object_id, object_repr, prev_hash)`` for many events alike but for their object
-    (one audit event per record of a bulk approval): the same digest as :func:`event_hash`,
-    with the canonical text of the common fields built once."""
+def _template(common: dict[str, Any]) -> tuple[str, str, str]:
+    """The canonical text of ``common`` cut where the object's id and label go."""
     template = _dumps(
         {
             name: _tagged(common.get(name))
@@ -102,9 +124,35 @@ def batch_hasher(common: dict[str, Any]) -> Callable[[str, str, str], str]:
     )
     head, rest = template.split(_dumps(_OBJECT_ID))
     middle, tail = rest.split(_dumps(_OBJECT_REPR))
+    return head, middle, tail
+
+
+def batch_hasher(common: dict[str, Any]) -> Callable[[str, str, str], str]:
+    """``hash(object_id, object_repr, prev_hash)`` for many events alike but for their object
+    (one audit event per record of a bulk approval): the same digest as :func:`event_hash`,
+    with the canonical text of the common fields built once."""
+    head, middle, tail = _template(common)
 
     def digest(object_id: str, object_repr: str, prev_hash: str) -> str:
         text = f"v1\n{prev_hash}\n{head}{_dumps(object_id)}{middle}{_dumps(object_repr)}{tail}"
         return hashlib.sha256(text.encode()).hexdigest()
+
+    return digest
+
+
+def keyed_batch_hasher(
+    common: dict[str, Any], key: AuditKey
+) -> Callable[[str, str, str, int], str]:
+    """``hash(object_id, object_repr, prev_hash, seq)``: :func:`batch_hasher` for the keyed
+    form, the same digest as :func:`keyed_hash` (the common text built once)."""
+    head, middle, tail = _template(common)
+    secret = key.secret
+
+    def digest(object_id: str, object_repr: str, prev_hash: str, seq: int) -> str:
+        text = (
+            f"{_v2_head(key, seq, prev_hash)}{head}{_dumps(object_id)}{middle}"
+            f"{_dumps(object_repr)}{tail}"
+        )
+        return hmac.digest(secret, text.encode(), "sha256").hex()
 
     return digest

@@ -9,7 +9,9 @@ from typing import Any, TypeVar, cast
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
+from django.shortcuts import redirect
 
+from sewer_office.accounts import second_factor
 from sewer_office.accounts.roles import has_role, is_office_user
 
 # A page: its own signature and response type (a FileResponse is no HttpResponse), kept.
@@ -17,7 +19,8 @@ View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 
 
 def office_view(*roles: str) -> Callable[[View], View]:
-    """Anonymous → login page; signed in without a needed role → 403.
+    """Anonymous → login page; owing the code of the second factor → the code; signed in
+    without a needed role → 403.
 
     With no ``roles``, any office user (staff or outside) may open the page; what they see is
     then narrowed by :func:`sewer_office.accounts.access.visible`.
@@ -28,6 +31,8 @@ def office_view(*roles: str) -> Callable[[View], View]:
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
+            if second_factor.pending(request):  # signed in with the password, owes the code
+                return redirect(second_factor.step_url(request, request.get_full_path()))
             if not is_office_user(request.user):
                 raise PermissionDenied("Your account has no role in the sewer office.")
             if roles and not has_role(request.user, *roles):

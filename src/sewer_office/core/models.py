@@ -18,6 +18,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
+from .filetypes import by_media_type, download_name
 from .moments import local
 
 
@@ -74,6 +75,11 @@ class AuditEvent(models.Model):
     #: SHA-256 of this event's content after it, written by :mod:`sewer_office.core.audit`.
     prev_hash = models.CharField(max_length=64, blank=True, default="")
     digest = models.CharField(max_length=64, blank=True, default="")
+    #: The event's place in the chain: 1, 2, 3... with no gap (a removed event leaves one).
+    seq = models.PositiveBigIntegerField(null=True, blank=True)
+    #: The id of the audit key whose HMAC is ``digest`` (:mod:`sewer_office.core.audit_keys`);
+    #: blank for the events hashed before the chain was keyed (plain SHA-256, form ``v1``).
+    key_id = models.CharField(max_length=40, blank=True, default="")
 
     target = GenericForeignKey("content_type", "object_id")
 
@@ -125,6 +131,12 @@ class Attachment(TimeStamped):
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
     )
+    #: The name the file had on the sender's computer: shown, never used to store or serve it
+    #: (the stored name is generated, its extension chosen from the checked content).
+    original_name = models.CharField(max_length=255, blank=True, default="")
+    #: The type its content was checked to be (:mod:`sewer_office.core.filetypes`), served as
+    #: such; blank for a file stored before types were recorded (its bytes are checked then).
+    media_type = models.CharField(max_length=100, blank=True, default="")
 
     class Meta:
         ordering = ("created_at", "id")
@@ -135,7 +147,10 @@ class Attachment(TimeStamped):
 
     @property
     def filename(self) -> str:
-        return (self.file.name or "").rsplit("/", 1)[-1]
+        """The file's name as shown and downloaded: the sender's, with the extension of its
+        checked type (a file stored before names were kept: its stored name)."""
+        stored = (self.file.name or "").rsplit("/", 1)[-1]
+        return download_name(self.original_name or stored, by_media_type(self.media_type))
 
 
 # --- letters (see sewer_office.core.letters) -------------------------------------------------

@@ -116,6 +116,13 @@ def perform(
             transition.effect(locked, cleaned, actor, when)
         if transition.target is not None:
             _driven(locked).state = transition.target
+        elif _driven(locked).state not in (state_from, *transition.outcomes):
+            # the declaration is what the database allows too: an effect leading elsewhere
+            # is a bug of the workflow, never a state to record
+            raise TransitionNotAllowed(
+                f"{transition.label}: its effect led to {_driven(locked).state!r}, which "
+                f"{workflow.name}.{transition.name} does not declare."
+            )
         locked.save()
         event = audit.record(
             actor=actor,

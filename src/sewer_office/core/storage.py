@@ -7,6 +7,12 @@ a full disk (``OSError(ENOSPC)``), a quota or a crash mid-write leaves no partia
 refusal (:class:`~sewer_office.core.errors.InvalidInput`); inside :func:`files_of_transaction`
 the files already stored are deleted again if the block fails, so a refused filing keeps none
 of its files (the database rows are rolled back by the same block's transaction).
+
+A stored file never keeps the name it was sent with: :func:`store_upload` types it by its
+content (:mod:`sewer_office.core.filetypes`; a kind the office does not store is refused) and
+stores it under a generated name with the extension of that kind, so no stored file is named
+``.html`` or ``.svg`` whatever it was called; the sender's name is kept as data
+(``Attachment.original_name``), for display and as the download's name.
 """
 
 from __future__ import annotations
@@ -16,12 +22,15 @@ import contextvars
 import errno
 import os
 import tempfile
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
 from django.core.files.storage import FileSystemStorage, Storage
 
+from . import filetypes
 from .errors import InvalidInput, shorten
+from .uploads import PARTIAL_PREFIX
 
 _stored: contextvars.ContextVar[list[tuple[Storage, str]] | None] = contextvars.ContextVar(
     "sewer_use_stored_files", default=None
@@ -45,7 +54,7 @@ class AtomicFileSystemStorage(FileSystemStorage):
                 os.umask(old)
         else:
             os.makedirs(directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".partial-")
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=PARTIAL_PREFIX)
         try:
             with os.fdopen(fd, "wb") as out:
                 if hasattr(content, "seek"):
@@ -74,32 +83,54 @@ def _reason(e: OSError) -> str:
     return e.strerror or "the file could not be written"
 
 
-#: The longest file name stored (a file system allows 255 bytes; the storage may add a
-#: suffix to make a name unique): a longer name keeps its start and its extension.
-STORED_NAME_LENGTH = 100
+#: The longest sender's file name kept (``Attachment.original_name``): a longer name keeps
+#: its start and its extension.
+ORIGINAL_NAME_LENGTH = 255
 
 
-def stored_name(name: str) -> str:
-    """``name`` (the upload's, already without directories) short enough to store."""
-    if len(name.encode("utf-8")) <= STORED_NAME_LENGTH:
+def original_name(name: str) -> str:
+    """``name`` (the sender's, without directories) short enough to keep as data."""
+    if len(name) <= ORIGINAL_NAME_LENGTH:
         return name
     stem, dot, ext = name.rpartition(".")
     suffix = f".{ext[:10]}" if dot and stem else ""
-    room = STORED_NAME_LENGTH - len(suffix.encode("utf-8"))
-    return (stem if suffix else name).encode("utf-8")[:room].decode("utf-8", "ignore") + suffix
+    return (stem if suffix else name)[: ORIGINAL_NAME_LENGTH - len(suffix)] + suffix
 
 
-def store_upload(att: Any, upload: Any, field: str) -> None:
-    """Save ``upload`` as ``att.file`` (not yet the row) under a name short enough for any
-    file system (:func:`stored_name`); a storage failure is refused with a message naming
-    the file, and nothing of it is kept."""
+def stored_name(filetype: filetypes.FileType) -> str:
+    """A new name for a stored file: random, with the extension of its checked kind."""
+    return f"{uuid.uuid4().hex}.{filetype.extension}"
+
+
+def store_upload(
+    att: Any, upload: Any, field: str, kinds: tuple[str, ...] | None = None
+) -> filetypes.FileType:
+    """Save ``upload`` as ``att.file`` (not yet the row) under a generated name with the
+    extension of its kind, told by its content (:func:`sewer_office.core.filetypes.sniff`),
+    and record that kind and the sender's name on ``att``. A file of no kind the office stores
+    (or, with ``kinds``, of another kind) and a storage failure are refused with a message
+    naming the file and the field; nothing of it is kept."""
+    sent = str(upload.name or "file")
+    filetype = filetypes.sniff_upload(upload)
+    if filetype is None or (kinds is not None and filetype.kind not in kinds):
+        allowed = kinds or tuple(filetypes.TYPES)
+        raise InvalidInput(
+            {
+                field: [
+                    f"{shorten(sent)}: not a {', '.join(allowed[:-1])} or {allowed[-1]} file "
+                    "(its content, not its name, is checked)."
+                ]
+            }
+        )
+    att.original_name = original_name(sent)
+    att.media_type = filetype.media_type
     try:
-        att.file.save(stored_name(str(upload.name or "file")), upload, save=False)
+        att.file.save(stored_name(filetype), upload, save=False)
     except OSError as e:
         raise InvalidInput(
             {
                 field: [
-                    f"{shorten(str(upload.name))}: not stored — {_reason(e)}; nothing of this submission was "
+                    f"{shorten(sent)}: not stored — {_reason(e)}; nothing of this submission was "
                     "kept. Tell the office's administrator, then submit it again."
                 ]
             }
@@ -107,6 +138,7 @@ def store_upload(att: Any, upload: Any, field: str) -> None:
     stored = _stored.get()
     if stored is not None:
         stored.append((att.file.storage, att.file.name))
+    return filetype
 
 
 @contextlib.contextmanager

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET
 
 from sewer_office.accounts.access import can_see
 
+from . import db_roles, filetypes
 from .decorators import office_view
 from .models import Attachment
 from .panels import dashboard_context, dashboard_panels, search_groups
@@ -45,7 +46,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
 def readyz(request: HttpRequest) -> JsonResponse:
     """Readiness: 200 when the office can serve — the database answers, every migration is
     applied, the uploads' disk has more free space than ``SEWER_USE_MIN_FREE_BYTES`` — else
-    503 with the check that failed (for load balancers and monitors)."""
+    503 with the check that failed (for load balancers and monitors). A database role that
+    owns the office's tables, or is a superuser, is a ``warning`` of the database check: still
+    200, but the triggers guarding the records of legal weight are its to disable."""
     checks: dict[str, Any] = {}
     ok = True
     try:
@@ -53,6 +56,9 @@ def readyz(request: HttpRequest) -> JsonResponse:
             cursor.execute("SELECT 1")
             cursor.fetchone()
         checks["database"] = {"ok": True, "vendor": connection.vendor}
+        found = db_roles.exposure(connection)
+        if found is not None:  # it serves, but could lift the guards of its records
+            checks["database"]["warning"] = db_roles.exposure_message(found)
     except Exception as e:
         ok = False
         checks["database"] = {"ok": False, "error": str(e)[:200]}
@@ -110,4 +116,18 @@ def download_attachment(request: HttpRequest, pk: int) -> FileResponse:
         handle = att.file.open("rb")
     except FileNotFoundError:
         raise Http404("The file is missing from storage.") from None
-    return FileResponse(handle, as_attachment=True, filename=att.filename)
+    return attachment_response(att, handle)
+
+
+def attachment_response(att: Attachment, handle: Any) -> FileResponse:
+    """``att``'s bytes served as the type its content was checked to be — never the type its
+    name suggests: a picture a browser shows may be shown in the page, every other kind is a
+    download (``Content-Disposition: attachment``), and bytes of no known kind (a file stored
+    before types were recorded) are ``application/octet-stream``, a download."""
+    filetype = filetypes.by_media_type(att.media_type) or filetypes.sniff_upload(handle)
+    return FileResponse(
+        handle,
+        as_attachment=filetype is None or not filetype.inline,
+        filename=filetypes.download_name(att.filename, filetype),
+        content_type=filetype.media_type if filetype else filetypes.UNKNOWN,
+    )

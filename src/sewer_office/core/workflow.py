@@ -76,6 +76,12 @@ class Transition:
     #: ``automatic=True`` (the higher app that owns the event), as an actor the transition's
     #: roles name.
     automatic: str = ""
+    #: Where a transition whose effect decides the state (``target`` None) may lead besides
+    #: staying where it is: served or mailed, back where the record was. Declared, so that
+    #: the database's guard of the state (:mod:`sewer_office.core.protection`) is read from
+    #: the same declaration as the pages, and :func:`~sewer_office.core.services.perform`
+    #: refuses an effect that leads anywhere else.
+    outcomes: tuple[str, ...] = ()
 
     @property
     def reason_required(self) -> bool:
@@ -112,11 +118,14 @@ class Workflow:
         for t in self.transitions:
             if t.name in self._by_name:
                 raise ValueError(f"{self.name}: transition {t.name!r} declared twice")
-            unknown = [s for s in (*t.sources, t.target) if s is not None and s not in self._states]
+            named = (*t.sources, t.target, *t.outcomes)
+            unknown = [s for s in named if s is not None and s not in self._states]
             if unknown:
                 raise ValueError(f"{self.name}.{t.name}: unknown state(s) {unknown}")
             if not t.citation:
                 raise ValueError(f"{self.name}.{t.name}: every transition cites the law")
+            if t.outcomes and t.target is not None:
+                raise ValueError(f"{self.name}.{t.name}: outcomes are for a target decided later")
             self._by_name[t.name] = t
 
     @property
@@ -135,6 +144,17 @@ class Workflow:
             return self._by_name[name]
         except KeyError:
             raise KeyError(f"{self.name} has no transition {name!r}") from None
+
+    def moves(self) -> list[tuple[str, str]]:
+        """Every (from, to) change of state a transition may make, in declaration order: what
+        the database lets the state column do (:mod:`sewer_office.core.protection`)."""
+        out: list[tuple[str, str]] = []
+        for t in self.transitions:
+            for source in t.sources:
+                for target in (t.target,) if t.target is not None else t.outcomes:
+                    if target != source and (source, target) not in out:
+                        out.append((source, target))
+        return out
 
     def from_state(self, state: str) -> list[Transition]:
         return [t for t in self.transitions if state in t.sources]

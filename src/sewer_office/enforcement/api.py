@@ -28,6 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
+from sewer_office.api.forms import form_data
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.letters import bytes_response, pdf_response
 from sewer_office.core.panels import violation_data
@@ -417,7 +418,7 @@ class ViolationViewSet(viewsets.ReadOnlyModelViewSet[Violation]):
 
     def _act(self, request: Request, name: str) -> Response:
         violation = self.get_object()
-        data = dict(request.data.items()) if hasattr(request.data, "items") else {}
+        data = form_data(request.data)
         done = perform(violation, name, request.user, data, reason=str(data.get("reason") or ""))
         return self._done(done)
 
@@ -697,7 +698,7 @@ class MilestoneViewSet(viewsets.ReadOnlyModelViewSet[Milestone]):
     def complete(self, request: Request, pk: str | None = None) -> Response:
         """Record the milestone's completion (staff, or the facility; 40 CFR 403.12(c))."""
         milestone = self.get_object()
-        data = dict(request.data.items()) if hasattr(request.data, "items") else {}
+        data = form_data(request.data)
         done = perform(milestone, "complete_milestone", request.user, data)
         return Response(self.get_serializer(done).data)
 

@@ -168,7 +168,9 @@ def amend_schedule(
     milestones: list[tuple[date, str]] = (),  # type: ignore[assignment]
     at: datetime | None = None,
 ) -> ComplianceSchedule:
-    """Amend a schedule: its requirement and citation, and milestones added.
+    """Amend a schedule: milestones added, with a reason. The requirement and its citation
+    are given again and must be those imposed (fixed since: another requirement is another
+    schedule).
 
     Never silent: a reason is required and written on the audit event with the values before
     and after. Milestones already on the schedule are never changed or removed — a missed one
@@ -193,9 +195,19 @@ def amend_schedule(
         raise InvalidInput(errors)
     with transaction.atomic():
         locked = ComplianceSchedule.objects.select_for_update().get(pk=schedule.pk)
+        if (locked.requirement, locked.citation) != (requirement.strip(), cited):
+            # the milestones are dated against the requirement imposed: the database keeps it
+            # as imposed (core.protection); another requirement is another schedule
+            raise InvalidInput(
+                {
+                    "requirement": [
+                        "The requirement and its citation are fixed when the schedule is "
+                        "imposed: amend by adding milestones, or impose a new schedule for "
+                        "another requirement."
+                    ]
+                }
+            )
         before = {**audit.snapshot(locked), "milestones": _listed(locked)}
-        locked.requirement = requirement.strip()
-        locked.citation = cited
         locked.save()
         _add_milestones(locked, milestones)
         audit.record(

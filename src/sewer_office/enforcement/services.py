@@ -513,6 +513,13 @@ def effect_verify(violation: Violation, data: dict[str, Any], actor: Any, at: da
     correction = pending_correction(violation)
     if correction is None:
         raise Blocked("No reported correction awaits verification.")
+    if correction.reported_by_id is not None and correction.reported_by_id == actor.pk:
+        # the verification ends the fine count: one person never both reports and verifies
+        raise Blocked(
+            "A correction is verified by someone other than who reported it (the office's "
+            f"separation of duties): {correction.reported_by} reported this one on "
+            f"{correction.reported_on:%Y-%m-%d}."
+        )
     verified = data["verified_on"]
     if verified < correction.reported_on:
         raise InvalidInput(

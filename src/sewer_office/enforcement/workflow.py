@@ -37,6 +37,9 @@ from .states import (
     VIOLATION_STATES,
 )
 
+#: Where a correction may be reported from — and where a rejected report sends it back.
+REPORTABLE = ("notice_issued", "mailed", "served", "fines_accruing", "referred")
+
 WORKFLOW = Workflow(
     name="violation",
     initial="open",
@@ -63,6 +66,7 @@ WORKFLOW = Workflow(
             roles=SERVERS,
             form=eforms.ServeForm,
             effect=services.effect_serve,
+            outcomes=("served", "mailed"),
             help="Personal service or e-mail (with the person's written agreement): the day "
             "delivered or sent. Certified mail: the day mailed; record the delivery when the "
             "return receipt comes back — the period runs from delivery.",
@@ -95,7 +99,7 @@ WORKFLOW = Workflow(
         Transition(
             "report_correction",
             "Report the correction",
-            ("notice_issued", "mailed", "served", "fines_accruing", "referred"),
+            REPORTABLE,
             "correction_reported",
             "§ 196-22 A",
             roles=REPORTERS,
@@ -123,6 +127,7 @@ WORKFLOW = Workflow(
             reason=REASON_REQUIRED,
             form=eforms.RejectForm,
             effect=services.effect_reject,
+            outcomes=REPORTABLE,  # back where it was before the report
             danger=True,
         ),
         Transition(
@@ -144,6 +149,7 @@ WORKFLOW = Workflow(
             form=eforms.EscalateForm,
             guard=services.guard_escalate,
             effect=services.effect_escalate,
+            outcomes=("notice_issued", "referred"),
         ),
         Transition(
             "refer",

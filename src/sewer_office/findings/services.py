@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
-from sewer_office.core.errors import Forbidden, InvalidInput
+from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 
 from .choices import ReviewState
 from .models import Finding
@@ -76,6 +76,16 @@ def findings_of(source: models.Model) -> models.QuerySet[Finding]:
     )
 
 
+#: The moves of a review (the database allows these and no other, ``core.protection``).
+FORWARD = frozenset(
+    {
+        (ReviewState.NEW, ReviewState.ACKNOWLEDGED),
+        (ReviewState.NEW, ReviewState.CLOSED),
+        (ReviewState.ACKNOWLEDGED, ReviewState.CLOSED),
+    }
+)
+
+
 def review_finding(finding: Finding, actor: Any, review: str, note: str = "") -> Finding:
     """Acknowledge or close a finding (Superintendent or engineer), audited."""
     if not has_role(actor, *REVIEWERS):
@@ -86,6 +96,12 @@ def review_finding(finding: Finding, actor: Any, review: str, note: str = "") ->
         raise InvalidInput({"note": ["Say why the finding is closed."]})
     with transaction.atomic():
         locked = Finding.objects.select_for_update().get(pk=finding.pk)
+        if (locked.review, review) not in FORWARD:
+            # a review moves forward once per step; its note is the step's, never rewritten
+            raise Blocked(
+                f"This finding is {ReviewState(locked.review).label.lower()}: it cannot be "
+                f"{ReviewState(review).label.lower()} now."
+            )
         before = audit.snapshot(locked)
         locked.review = review
         locked.review_note = note.strip()

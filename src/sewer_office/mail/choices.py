@@ -21,6 +21,7 @@ class Topic(models.TextChoices):
     EMAIL_VERIFICATION = "email_verification", "E-mail address verification"
     SIGNING_CODE = "signing_code", "One-time code to sign a report"
     REPORT_ACKNOWLEDGMENT = "report_acknowledgment", "Acknowledgment of a signed report"
+    AUDIT_ANCHOR = "audit_anchor", "Audit chain anchor (to the Superintendent)"
 
 
 #: Sent whatever the person's preferences: legal notices (a notice of violation or an order
@@ -33,6 +34,9 @@ ALWAYS_SENT: frozenset[str] = frozenset(
         Topic.EMAIL_VERIFICATION,
         Topic.SIGNING_CODE,
         Topic.REPORT_ACKNOWLEDGMENT,
+        # the audit chain's head, kept outside the database: a preference in the database
+        # must not be able to silence it (docs/audit-chain.md)
+        Topic.AUDIT_ANCHOR,
     }
 )
 

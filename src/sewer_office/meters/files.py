@@ -28,6 +28,7 @@ from django.conf import settings
 from sewer_io.meter_files import open_readings
 from sewer_io.readings import parquet_size
 from sewer_office.core.errors import OfficeError, shorten, upload_refused
+from sewer_office.core.uploads import temporary_directory
 from sewer_rules.hostile import TextRefused, utf8_text
 from sewer_rules.monitoring.readings import MAX_DECIMALS
 from sewer_rules.monitoring.series import Series, show
@@ -146,10 +147,12 @@ def read_for_meter(
     default). Row errors are collected, not raised."""
     out = ReadFile()
     name = shorten(name or path.name)
-    with tempfile.TemporaryDirectory(prefix="sewer-meter-") as folder:
+    spill = temporary_directory()  # private, swept when a killed import leaves files behind
+    with tempfile.TemporaryDirectory(prefix="sewer-meter-", dir=spill) as folder:
         source = _with_meter_columns(path, ident, parameter, folder, name)
+        options = ReadOptions(timezone=timezone, max_errors=MAX_ERRORS, spill_dir=spill)
         try:
-            readings = open_readings(source, ReadOptions(timezone=timezone, max_errors=MAX_ERRORS))
+            readings = open_readings(source, options)
             found: list[Series] = list(readings.series())
         except ReadingsError as e:
             raise UploadUnusable(str(e).replace(str(source), name)) from None
@@ -211,7 +214,7 @@ def stored_upload(upload: Any) -> Iterator[Path]:
     refusal = upload_refused(name, int(upload.size))
     if refusal:
         raise UploadUnusable(refusal)
-    with tempfile.TemporaryDirectory(prefix="sewer-upload-") as folder:
+    with tempfile.TemporaryDirectory(prefix="sewer-upload-", dir=temporary_directory()) as folder:
         path = Path(folder) / f"upload{suffix}"
         with path.open("wb") as out:
             for chunk in upload.chunks():

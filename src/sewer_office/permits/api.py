@@ -22,7 +22,7 @@ from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
-from sewer_office.api.forms import form_serializer, reason_serializer
+from sewer_office.api.forms import form_data, form_serializer, reason_serializer
 from sewer_office.api.parsers import JSONParser
 from sewer_office.core import audit
 from sewer_office.core.attachments import DOCUMENT_KINDS, attach_all
@@ -155,7 +155,7 @@ def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet[Any]]:
                 raise PermissionDenied(
                     f"Filing a {kind.label.lower()} is for the applicant or the office."
                 )
-            form = kind.form(data=request.data, files=request.FILES, user=request.user)
+            form = kind.form(data=form_data(request.data), files=request.FILES, user=request.user)
             if not form.is_valid():
                 raise InvalidInput({k: [str(m) for m in v] for k, v in form.errors.items()}, form)
             data = dict(form.cleaned_data)
@@ -180,9 +180,10 @@ def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet[Any]]:
         @action(detail=True, methods=["post"], url_path=r"transitions/(?P<name>[a-z_]+)")
         def transition(self, request: Request, pk: str | None = None, name: str = "") -> Response:
             record = self.get_object()
-            reason = str(request.data.get("reason", "")) if hasattr(request.data, "get") else ""
+            data = form_data(request.data)
+            reason = str(data.get("reason", ""))
             record = perform(
-                record, name, request.user, data=request.data, files=request.FILES, reason=reason
+                record, name, request.user, data=data, files=request.FILES, reason=reason
             )
             return Response(self.get_serializer(record).data)
 

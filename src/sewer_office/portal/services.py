@@ -2,7 +2,8 @@
 
 1. :func:`register` creates an outside account (role *applicant*), **inactive** until its
    e-mail address is verified, and sends the verification link (:func:`send_verification`).
-   An address already registered is not revealed: its owner is told by e-mail instead.
+   Whether a name or an address is already an account's is never said to whoever asks: the
+   answer is the same, and the message to the address given says why no account was made.
 2. :func:`verify` activates the account from the signed link (valid
    ``SEWER_USE_VERIFY_HOURS``, 48 by default).
 3. :func:`request_link`: the account asks to act for a person, with a document (PDF or an
@@ -21,12 +22,14 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.hashers import make_password
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 
+from sewer_office.accounts import registration_limits
 from sewer_office.accounts.roles import APPLICANT, CLERK, SUPERINTENDENT, forget_roles, has_role
 from sewer_office.accounts.services import create_user
 from sewer_office.core import audit
@@ -59,13 +62,30 @@ def _require_linker(user: Any) -> None:
 
 
 def register(
-    *, username: str, email: str, password: str, name: str, verify_url: str
+    *,
+    username: str,
+    email: str,
+    password: str,
+    name: str,
+    verify_url: str,
+    register_url: str = "",
+    address: str = "",
 ) -> Registration | None:
-    """Create an inactive outside account and send its verification link.
+    """Create an inactive outside account and send its verification link — or say by e-mail,
+    to the address given, why none was created.
+
+    Whoever asks sees the same answer whether the user name or the e-mail address is taken or
+    free: no error names them, the password is hashed in every case (the same work, the same
+    time), and exactly one message goes to the address given — the verification link; "you
+    already have an account" when the address is an account's; "that user name is not
+    available" when the name is taken — or none at all, in every case alike, once the address
+    has had ``SEWER_USE_REGISTRATION_MAILS_PER_RECIPIENT`` messages within the window
+    (:mod:`sewer_office.accounts.registration_limits`). Only the owner of the mailbox learns
+    which. Returns the registration when an account was created.
 
     ``verify_url`` is the absolute URL of the verification page with ``{token}`` where the
-    token goes. Returns None — sending nothing that reveals it — when the address is already
-    an account's: that account's owner gets a message instead."""
+    token goes; ``register_url`` the registration page's (for "choose another name");
+    ``address`` the client's, counted for the per-address limit the page applies."""
     errors: dict[str, list[str]] = {}
     username, email, name = username.strip(), email.strip(), name.strip()
     user_model = get_user_model()
@@ -75,11 +95,10 @@ def register(
         errors["email"] = ["Enter a valid e-mail address."]
     if not name:
         errors["name"] = ["Your name, as on your identification."]
-    if user_model.objects.filter(username__iexact=username).exists():
-        errors["username"] = ["This user name is taken: choose another."]
     candidate = user_model(username=username, email=email, first_name=name)
     try:
-        candidate.full_clean(exclude=["password"])
+        # the name's form only: whether it is taken is never said here
+        candidate.full_clean(exclude=["password"], validate_unique=False)
     except ValidationError as e:
         for field, messages in e.message_dict.items():
             if field in ("username", "email", "first_name"):
@@ -90,19 +109,39 @@ def register(
         errors["password"] = list(e.messages)
     if errors:
         raise InvalidInput(errors)
+    may_mail = registration_limits.record(address, email)
     existing = user_model.objects.filter(email__iexact=email).first()
-    if existing is not None:
-        send_message(
-            to=email,
-            subject="Sewer office: you already have an account",
-            body=(
-                f"Someone asked to register {email} with the Town's sewer office. This address "
-                f"already belongs to the account '{existing.get_username()}': sign in with it "
-                "(or reset its password at the counter). If it was not you, ignore this message."
-            ),
-            topic=Topic.EMAIL_VERIFICATION,
-            user=existing,
-        )
+    taken = user_model.objects.filter(username__iexact=username).exists()
+    if existing is not None or taken or not may_mail:
+        make_password(password)  # the work an account's creation does: no timing difference
+        if not may_mail:
+            return None
+        if existing is not None:
+            send_message(
+                to=email,
+                subject="Sewer office: you already have an account",
+                body=(
+                    f"Someone asked to register {email} with the Town's sewer office. This "
+                    f"address already belongs to the account '{existing.get_username()}': sign "
+                    "in with it (or reset its password at the counter). If it was not you, "
+                    "ignore this message."
+                ),
+                topic=Topic.EMAIL_VERIFICATION,
+                user=existing,
+            )
+        else:
+            send_message(
+                to=email,
+                subject="Sewer office: your registration",
+                body=(
+                    f"Someone asked to register the user name '{username}' with this e-mail "
+                    "address at the Town's sewer office. No account was created: that user "
+                    "name is not available. Register again with another user name"
+                    + (f": {register_url}" if register_url else "")
+                    + "\n\nIf it was not you, ignore this message."
+                ),
+                topic=Topic.EMAIL_VERIFICATION,
+            )
         return None
     with transaction.atomic():
         user = create_user(username, password, (APPLICANT,), first_name=name, email=email)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -12,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from sewer_office.accounts import registration_limits, throttle
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import Forbidden, OfficeError
@@ -31,30 +33,53 @@ PAGE_SIZE = 25
 
 
 def register(request: HttpRequest) -> HttpResponse:
-    """Anyone may register (the account is inactive until its e-mail is verified)."""
+    """Anyone may register (the account is inactive until its e-mail is verified).
+
+    The answer does not depend on whether the name or the address is taken: "check your
+    e-mail" (:func:`services.register` says the rest to the mailbox). Registrations from one
+    client address are limited per window: beyond, a clear refusal (429) saying until when."""
     if request.user.is_authenticated:
         return redirect("dashboard")
     form = RegistrationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        d = form.cleaned_data
-        url = request.build_absolute_uri(reverse("portal:verify", args=["TOKEN"]))
-        try:
-            services.register(
-                username=d["username"],
-                email=d["email"],
-                password=d["password"],
-                name=d["name"],
-                verify_url=url.replace("TOKEN", "{token}"),
-            )
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            return redirect("portal:register-sent")
+    if request.method == "POST":
+        address = throttle.client_address(request)
+        refusal = registration_limits.refusal(address)
+        if refusal is not None:
+            form.is_valid()  # the form as typed, above it why it is refused
+            form.add_error(None, refusal.message())
+            response = render(request, "portal/register.html", {"form": form}, status=429)
+            response["Retry-After"] = str(refusal.seconds_left())
+            return response
+        if form.is_valid():
+            d = form.cleaned_data
+            url = request.build_absolute_uri(reverse("portal:verify", args=["TOKEN"]))
+            try:
+                services.register(
+                    username=d["username"],
+                    email=d["email"],
+                    password=d["password"],
+                    name=d["name"],
+                    verify_url=url.replace("TOKEN", "{token}"),
+                    register_url=request.build_absolute_uri(reverse("portal:register")),
+                    address=address,
+                )
+            except OfficeError as e:
+                add_office_error(form, e)
+            else:
+                return redirect("portal:register-sent")
     return render(request, "portal/register.html", {"form": form})
 
 
 def register_sent(request: HttpRequest) -> HttpResponse:
-    return render(request, "portal/register_sent.html", {"hours": services.verify_hours()})
+    return render(
+        request,
+        "portal/register_sent.html",
+        {
+            "hours": services.verify_hours(),
+            "per_recipient": settings.SEWER_USE_REGISTRATION_MAILS_PER_RECIPIENT,
+            "window": settings.SEWER_USE_REGISTRATION_WINDOW_MINUTES,
+        },
+    )
 
 
 def verify(request: HttpRequest, token: str) -> HttpResponse:

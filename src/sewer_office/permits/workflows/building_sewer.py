@@ -129,6 +129,19 @@ def _waiver_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) 
 def _old_sewer_guard(permit: Any, data: dict[str, Any]) -> str | None:
     if not permit.reuses_old_sewer:
         return "This application does not reuse an old building sewer (§ 196-18 E)."
+    # recorded once; a sewer found failing is examined again only to record that it now meets
+    # the article (the database keeps an examination as recorded, core.protection)
+    if permit.old_sewer_result == "meets":
+        return (
+            f"The old building sewer was examined on {permit.old_sewer_examined_on:%Y-%m-%d} "
+            "and found to meet all requirements of the article (§ 196-18 E)."
+        )
+    if permit.old_sewer_result == "fails" and data.get("result") != "meets":
+        return (
+            f"The old building sewer was examined on {permit.old_sewer_examined_on:%Y-%m-%d} "
+            "and found not to meet the article: a new examination is recorded when it finds "
+            "that it meets all requirements (§ 196-18 E)."
+        )
     return None
 
 
