@@ -56,7 +56,7 @@ def server_env(dbname: str, data_dir: Path) -> dict[str, str]:
         SEWER_USE_PRODUCTION="1",
         SEWER_USE_DATA_DIR=str(data_dir),
         SEWER_USE_SECRET_KEY=secrets.token_urlsafe(64),
-        SEWER_USE_AUDIT_KEY=f"probe:{secrets.token_urlsafe(48)}",
+        SEWER_USE_AUDIT_KEY=f"2026-12-06:{secrets.token_urlsafe(48)}",
         SEWER_USE_ALLOWED_HOSTS=HOST,
         SEWER_USE_SSL_REDIRECT="0",
         SEWER_USE_SECURE_COOKIES="0",

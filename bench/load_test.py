@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 HOST = "127.0.0.1"
+AUDIT_KEY = "2026-12-06:" + uuid.uuid4().hex + uuid.uuid4().hex  # one for build and server
 SECRET = "load-test-" + uuid.uuid4().hex + uuid.uuid4().hex  # 50 or more, random
 
 
@@ -65,6 +66,10 @@ def server_env(dbname: str, data_dir: Path) -> dict[str, str]:
         DATABASE_URL=f"postgresql://postgres@127.0.0.1:5432/{dbname}",
         SEWER_USE_DATA_DIR=str(data_dir),
         SEWER_USE_SECRET_KEY=SECRET,
+        SEWER_USE_AUDIT_KEY=AUDIT_KEY,
+        # the users' sessions are made by the script, not signed in with a code: the load is
+        # the pages', the second factor's own checks are tests/office/test_signin_lockout.py
+        SEWER_USE_SECOND_FACTOR="offered",
         SEWER_USE_ALLOWED_HOSTS=HOST,
         SEWER_USE_SSL_REDIRECT="0",
         SEWER_USE_SECURE_COOKIES="0",

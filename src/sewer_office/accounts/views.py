@@ -198,15 +198,22 @@ def enrol(request: HttpRequest) -> HttpResponse:
 def home(request: HttpRequest) -> HttpResponse:
     """The account's second factor: enrolled or not, since when, recovery codes left, and the
     actions (enrol, replace, new recovery codes, remove)."""
+    return _second_factor_page(request, CodeForm(), 200)
+
+
+def _second_factor_page(request: HttpRequest, form: CodeForm, status: int) -> HttpResponse:
+    """The account's second-factor page: its status, the actions, and ``form`` (a refused
+    code shown back with ``status`` 400 or 429)."""
     return render(
         request,
         "accounts/second_factor.html",
         {
             "status": second_factor.status(request.user),
             "mode": second_factor.mode(),
-            "form": CodeForm(),
+            "form": form,
             "may_reset": request.user.is_superuser or has_role(request.user, SUPERINTENDENT),
         },
+        status=status,
     )
 
 
@@ -223,17 +230,7 @@ def remove(request: HttpRequest) -> HttpResponse:
             messages.success(request, "Your authenticator and recovery codes are removed.")
             return redirect("second-factor")
         form.add_error("code", why)
-    return render(
-        request,
-        "accounts/second_factor.html",
-        {
-            "status": second_factor.status(request.user),
-            "mode": second_factor.mode(),
-            "form": form,
-            "may_reset": request.user.is_superuser or has_role(request.user, SUPERINTENDENT),
-        },
-        status=status,
-    )
+    return _second_factor_page(request, form, status)
 
 
 @_fully_signed_in
@@ -254,17 +251,7 @@ def recovery_codes(request: HttpRequest) -> HttpResponse:
                 {"codes": codes, "next": reverse("second-factor"), "enrolled": False},
             )
         form.add_error("code", why)
-    return render(
-        request,
-        "accounts/second_factor.html",
-        {
-            "status": second_factor.status(request.user),
-            "mode": second_factor.mode(),
-            "form": form,
-            "may_reset": request.user.is_superuser or has_role(request.user, SUPERINTENDENT),
-        },
-        status=status,
-    )
+    return _second_factor_page(request, form, status)
 
 
 def _may_reset_any(user: Any) -> bool:
