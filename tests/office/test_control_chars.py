@@ -9,6 +9,7 @@ Run on PostgreSQL too (which cannot store NUL in text: the sign-in answered 500 
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
@@ -17,7 +18,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.http import QueryDict
 from django.test import RequestFactory
 from django.utils.datastructures import MultiValueDict
+from rest_framework.exceptions import ParseError
 
+from sewer_office.api.parsers import JSONParser
 from sewer_office.core.control_chars import find
 from sewer_office.registry.models import Person
 
@@ -74,6 +77,18 @@ def test_an_api_json_body_with_a_control_character_is_a_json_400(
     assert f"'{field}' contains a control character" in data["detail"], data
     assert set(data) == {"detail"}  # the member every operation's declared 400 has
     assert Person.objects.count() == before
+
+
+def test_the_api_parser_refuses_them_too_whatever_reads_the_body() -> None:
+    """The middleware reads bodies up to DATA_UPLOAD_MAX_MEMORY_SIZE (Django refuses larger
+    ones itself); the API's JSON parser checks what it parses as well, for any view that
+    would read a body by another road."""
+    body = json.dumps({"username": "clerk", "otp": ["1", "2\x00"]}).encode()
+    with pytest.raises(ParseError) as refused:
+        JSONParser().parse(io.BytesIO(body), "application/json", {})
+    assert "'otp[1]' contains a control character (NUL)" in str(refused.value.detail)
+    fine = JSONParser().parse(io.BytesIO(b'{"a": "tab\\tline\\n"}'), "application/json", {})
+    assert fine == {"a": "tab\tline\n"}
 
 
 def test_geojson_bodies_are_read_as_json_too(town: Town, client: Any) -> None:

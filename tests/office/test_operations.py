@@ -11,7 +11,6 @@ import logging
 import os
 import re
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -27,6 +26,7 @@ from sewer_office.core.models import AuditEvent
 from sewer_office.core.requestlog import JsonFormatter, RequestIdFilter
 
 from .factories import Town
+from .server_support import CLI, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
@@ -154,16 +154,9 @@ def test_deploy_check_passes_with_the_documented_production_environment(tmp_path
     assert "no issues" in done.stdout and "WARNING" not in done.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def production_server(tmp_path: Path) -> Iterator[tuple[int, Path]]:
     """``sewer-use serve --production`` (gunicorn) on a free port, SQLite, one superuser."""
-    port = _free_port()
     env = _env(
         SEWER_USE_PRODUCTION="1",
         SEWER_USE_DATA_DIR=str(tmp_path / "data"),
@@ -173,11 +166,10 @@ def production_server(tmp_path: Path) -> Iterator[tuple[int, Path]]:
         SEWER_USE_BEHIND_PROXY="1",  # the test plays nginx: X-Forwarded-Proto https
         DJANGO_SUPERUSER_PASSWORD="a-Strong-pass-4-prod",
     )
-    cli = [PY, "-m", "sewer_cli.main"]
-    subprocess.run([*cli, "manage", "migrate", "-v0"], env=env, check=True)
+    subprocess.run([*CLI, "manage", "migrate", "-v0"], env=env, check=True)
     subprocess.run(
         [
-            *cli,
+            *CLI,
             "manage",
             "createsuperuser",
             "--no-input",
@@ -191,28 +183,8 @@ def production_server(tmp_path: Path) -> Iterator[tuple[int, Path]]:
         capture_output=True,
     )
     log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [*cli, "serve", "--production", "--port", str(port), "--workers", "1"],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        for _ in range(600):  # up to 60 s on a loaded machine
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if server.poll() is not None:
-                    pytest.fail(f"the server stopped: {log.read_text()}")
-                time.sleep(0.1)
-        else:
-            pytest.fail(f"the server did not listen: {log.read_text()}")
+    with serving(["--production", "--workers", "1"], env, log) as port:
         yield port, log
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def _request(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from sewer_office.core.protection import PROTECTED
-from sewer_office.enforcement.models import Notice
+from sewer_office.enforcement.models import Correction, Notice
 
 
 def _spec(model: str):  # type: ignore[no-untyped-def]
@@ -21,7 +21,11 @@ def _spec(model: str):  # type: ignore[no-untyped-def]
 
 
 def test_a_notice_fills_below_the_application_what_it_fills_above_it() -> None:
-    assert set(_spec("enforcement.Notice").fill_once) == set(Notice.SERVICE_FIELDS)
+    assert set(_spec("enforcement.Notice").filled_once()) == set(Notice.SERVICE_FIELDS)
+
+
+def test_a_correction_fills_below_the_application_what_it_fills_above_it() -> None:
+    assert set(_spec("enforcement.Correction").filled_once()) == set(Correction.DECISION_FIELDS)
 
 
 @pytest.mark.parametrize(
@@ -38,4 +42,4 @@ def test_a_notice_fills_below_the_application_what_it_fills_above_it() -> None:
 )
 def test_records_written_once_are_guarded_whole(model: str) -> None:
     spec = _spec(model)
-    assert (spec.fill_once, spec.transitions, spec.when) == ((), (), "")
+    assert spec.append_only and not spec.filled_once()

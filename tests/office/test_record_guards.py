@@ -91,7 +91,7 @@ def test_the_lists_name_real_models_and_columns_once() -> None:
     for spec in protection.PROTECTED:
         columns = {f.column for f in apps.get_model(spec.model)._meta.concrete_fields}
         named = {
-            *spec.fill_once,
+            *spec.filled_once(),
             *spec.bookkeeping,
             *(c for c, _a, _b in spec.moves()),
             *(c for pair in spec.with_move for c in pair),

@@ -14,9 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -28,17 +25,13 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from .server_support import serving
+
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL")
 
 REQUESTS = 30
 #: At most this many may stay open once the requests are answered (none are expected).
 LEFT_OPEN = 2
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _get(url: str) -> dict[str, Any]:
@@ -79,26 +72,8 @@ def test_development_server_closes_its_connections(db: Any, tmp_path: Path) -> N
         if not k.startswith(("SEWER_USE_", "DJANGO_", "DATABASE_URL"))
     }
     env.update(DATABASE_URL=url, SEWER_USE_DATA_DIR=str(tmp_path))
-    port = _free_port()
     log = tmp_path / "server.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "sewer_cli.main", "serve", "--port", str(port)],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        for _ in range(600):  # up to 60 s on a loaded machine
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if server.poll() is not None:
-                    pytest.fail(f"the server stopped: {log.read_text()}")
-                time.sleep(0.1)
-        else:
-            pytest.fail(f"the server did not listen: {log.read_text()}")
+    with serving([], env, log) as port:
         assert "Development server" in log.read_text()
         with ThreadPoolExecutor(REQUESTS) as pool:  # at once: one server thread each
             answers = list(pool.map(_get, [f"http://127.0.0.1:{port}/readyz"] * REQUESTS))
@@ -109,6 +84,3 @@ def test_development_server_closes_its_connections(db: Any, tmp_path: Path) -> N
             time.sleep(0.5)
             left = _open_connections(application)
         assert left <= LEFT_OPEN, f"{left} connections left open after {REQUESTS} requests"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)

@@ -108,6 +108,9 @@ def test_a_pdf_named_html_is_stored_as_pdf_and_downloaded_as_a_pdf(
     assert r["Content-Disposition"] == 'attachment; filename="x.pdf"'
     assert r["X-Content-Type-Options"] == "nosniff"
     assert b"".join(r.streaming_content) == PDF
+    files = client.get(f"/api/permits/building-sewer/{permit.pk}/files/").json()
+    listed = next(f for f in files if f["id"] == att.pk)
+    assert listed["filename"] == "x.pdf" and listed["media_type"] == "application/pdf"
 
 
 def test_a_png_is_shown_in_the_page_as_image_png(town: Town, client: Any, permit: Any) -> None:

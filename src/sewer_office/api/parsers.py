@@ -2,9 +2,10 @@
 
 A body of ``[[[…]]]`` 100,000 deep made Python's decoder raise ``RecursionError`` (a server
 error) in DRF's parser; here it is a 400 saying the JSON is nested too deeply, as is any body
-nested deeper than :data:`sewer_rules.hostile.MAX_JSON_DEPTH`, and a number of more digits
-than Python reads. Every view reads JSON through it (``DEFAULT_PARSER_CLASSES`` and the
-views that name their parsers).
+nested deeper than :data:`sewer_rules.hostile.MAX_JSON_DEPTH`, a number of more digits than
+Python reads, and, whatever the body's size, a string or key holding a control character
+(NUL...), named. Every view reads JSON through it (``DEFAULT_PARSER_CLASSES`` and the views
+that name their parsers).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
+from sewer_office.core.control_chars import in_json
 from sewer_rules.hostile import MAX_JSON_DEPTH, TOO_DEEP, TOO_MANY_DIGITS, nesting
 
 
@@ -35,4 +37,9 @@ class JSONParser(parsers.JSONParser):
             raise
         if nesting(data) > MAX_JSON_DEPTH:
             raise ParseError(f"JSON parse error - {TOO_DEEP}")
+        # the middleware reads bodies up to DATA_UPLOAD_MAX_MEMORY_SIZE; a larger one, which
+        # DRF reads from the stream, is checked here: a NUL never reaches the database
+        found = in_json(data)
+        if found is not None:
+            raise ParseError(found.message)
         return data

@@ -77,7 +77,7 @@ def _in_pairs(pairs: Iterator[tuple[str, list[Any]]], where: str) -> Found | Non
     return None
 
 
-def _in_json(data: Any) -> Found | None:
+def in_json(data: Any) -> Found | None:
     """The first string or key holding a control character in decoded JSON (iteratively:
     the nesting is already bounded)."""
     stack: list[tuple[Any, str]] = [(data, "")]
@@ -113,7 +113,7 @@ def _json_body(request: HttpRequest) -> Found | None:
         data = loads_json(body)
     except (JSONRefused, UnicodeDecodeError):
         return None  # not JSON the office reads: the API's parser says why
-    return _in_json(data)
+    return in_json(data)
 
 
 def find(request: HttpRequest) -> Found | None:

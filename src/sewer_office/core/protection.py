@@ -11,7 +11,9 @@ what may still change on them, so that the legitimate transitions keep working:
 
 - ``fill_once``: columns set once, from empty (NULL, ``''``, ``false``, ``[]`` or ``{}``) to a
   value — the service of a notice (its served date, method, deadline) is recorded after
-  issue, once;
+  issue, once; ``fill_once_from`` names a class attribute of the model listing them, where
+  the model keeps the same list for its own ``save()`` (a notice's ``SERVICE_FIELDS``, a
+  correction's ``DECISION_FIELDS``): one list for both guards;
 - ``transitions``: ``(column, from, to)`` moves allowed — an approved result becomes
   ``superseded`` when a correction replaces it;
 - ``workflow``: the column a :class:`~sewer_office.core.workflow.Workflow` drives (the
@@ -75,6 +77,9 @@ class Protected:
     workflow: str = ""
     with_move: tuple[tuple[str, str], ...] = ()
     settled: str = ""
+    #: a class attribute of the model naming more ``fill_once`` columns, where the model keeps
+    #: the same list for its own check (one list for ``save()`` and the trigger)
+    fill_once_from: str = ""
 
     @property
     def append_only(self) -> bool:
@@ -82,11 +87,20 @@ class Protected:
         return not (
             self.when
             or self.fill_once
+            or self.fill_once_from
             or self.transitions
             or self.workflow
             or self.with_move
             or self.settled
         )
+
+    def filled_once(self) -> tuple[str, ...]:
+        """The ``fill_once`` columns and those the model names in ``fill_once_from`` (read
+        now, from the model class: core imports no app)."""
+        if not self.fill_once_from:
+            return self.fill_once
+        named = getattr(global_apps.get_model(self.model), self.fill_once_from)
+        return self.fill_once + tuple(sorted(c for c in named if c not in self.fill_once))
 
     def moves(self) -> tuple[tuple[str, str, str], ...]:
         """The declared ``transitions`` and those of the model's workflow (read now: the
@@ -136,20 +150,7 @@ PROTECTED: tuple[Protected, ...] = (
     # issued notices: their service is recorded once, after issue (§ 196-22 A)
     Protected(
         "enforcement.Notice",
-        fill_once=(
-            "served_on",
-            "mailed_on",
-            "delivered_on",
-            "delivery_proof",
-            "served_by_id",
-            "service_method",
-            "receipt_number",
-            "email_address",
-            "email_consent",
-            "nominal_deadline",
-            "deadline",
-            "deadline_basis",
-        ),
+        fill_once_from="SERVICE_FIELDS",  # the columns its save() also fills only once
         bookkeeping=("updated_at",),
     ),
     # a violation's state moves only as its workflow declares (§ 196-22); nothing else changes
@@ -158,15 +159,7 @@ PROTECTED: tuple[Protected, ...] = (
     # or its rejection once; decided, nothing changes
     Protected(
         "enforcement.Correction",
-        fill_once=(
-            "verified_on",
-            "ceased_on",
-            "verified_by_id",
-            "rejected_on",
-            "rejected_by_id",
-            "inspection_id",
-            "decision_note",
-        ),
+        fill_once_from="DECISION_FIELDS",  # the columns its save() also fills only once
         settled="OLD.verified_on IS NOT NULL OR OLD.rejected_on IS NOT NULL",
     ),
     # a compliance schedule's requirement is fixed when imposed; amendments add milestones
@@ -490,7 +483,7 @@ def trigger_sql(spec: Protected, quote: Any) -> list[str]:
     table = quote(_table(spec))
     moves = tuple(f"{c}:{a}>{b}" for c, a, b in spec.moves())
     tied = tuple(f"{c}:{driver}" for c, driver in spec.with_move)
-    args = _args(spec.fill_once, spec.bookkeeping, moves, tied)
+    args = _args(spec.filled_once(), spec.bookkeeping, moves, tied)
     frozen = _args((), spec.bookkeeping, (), ())  # settled: only bookkeeping may change
     when = f" WHEN ({spec.when})" if spec.when else ""
     settled = " AND ".join(f"({c})" for c in (spec.when, spec.settled) if c)

@@ -61,10 +61,22 @@ class ActionSerializer(serializers.Serializer[Any]):
 
 class AttachmentSerializer(serializers.ModelSerializer[Attachment]):
     download = serializers.SerializerMethodField()
+    filename = serializers.CharField(
+        read_only=True, help_text="the sender's name, with the extension of the checked type"
+    )
 
     class Meta:
         model = Attachment
-        fields = ("id", "title", "size", "sha256", "created_at", "download")
+        fields = (
+            "id",
+            "title",
+            "filename",
+            "media_type",
+            "size",
+            "sha256",
+            "created_at",
+            "download",
+        )
 
     def get_download(self, obj: Attachment) -> str:
         return reverse("attachment-download", args=[obj.pk])
