@@ -168,3 +168,13 @@ def test_ph_is_never_judged_by_trc() -> None:
     assert ph.trc is None and ph.windows[0].trc_exceeding is None
     assert ph.criteria == ["A"]
     assert all(c.at_or_above_trc is None for c in ph.windows[0].counted)
+
+
+def test_a_period_without_any_result_is_determined_the_same_both_ways() -> None:
+    """Limits in force and nothing measured: both readings give every limit its determination,
+    none in SNC — from a table without rows, and from one without even columns."""
+    limits = _limits(["F1"], None)
+    for frame in (pl.DataFrame(), _frame([])):
+        _both(frame, limits, "2026H1", False)
+        fast = determine_table(frame, limits, parse_period("2026H1"), PARAMS, rolling=False)
+        assert fast.determinations and not any(d.snc for d in fast.determinations)

@@ -40,7 +40,7 @@ from .snc_determination import (
     determine,
     six_month_windows,
 )
-from .snc_inputs import ROW_COLUMNS
+from .snc_inputs import ROW_COLUMNS, rows_or_empty
 
 Bound = tuple[Decimal, bool, Decimal | None]  # limit value, minimum?, TRC multiplier
 
@@ -126,7 +126,7 @@ def determine_table(
     windows = six_month_windows(period, rolling)
     monthly_limits = [lim for lim in limits if lim.limit_type in MONTHLY_TYPES]
     monthly_keys = {(lim.facility, lim.analyte) for lim in monthly_limits}
-    frame = rows.select(ROW_COLUMNS).with_columns(pl.col("facility").fill_null(""))
+    frame = rows_or_empty(rows).select(ROW_COLUMNS).with_columns(pl.col("facility").fill_null(""))
     monthly_rows = frame.filter(
         pl.struct("facility", "analyte").is_in(
             [{"facility": f, "analyte": a} for f, a in sorted(monthly_keys)]

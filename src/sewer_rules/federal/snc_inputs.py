@@ -14,11 +14,29 @@ from fractions import Fraction
 import polars as pl
 
 from sewer_rules.analytes import ANALYTES
+from sewer_rules.evaluation.numbers import CANON
 from sewer_rules.evaluation.permit_limits import PermitLimits
 
 from .snc_determination import Limit, Measurement
 
 ROW_COLUMNS = ("row", "sample_id", "facility", "analyte", "canon", "nd", "day")
+#: The prepared rows' types (:func:`sewer_rules.evaluation.prepare.prepare`), for a period
+#: with no result at all: no rows, still the columns the engine selects.
+ROW_SCHEMA: dict[str, pl.DataType] = {
+    "row": pl.Int64(),
+    "sample_id": pl.String(),
+    "facility": pl.String(),
+    "analyte": pl.String(),
+    "canon": CANON,
+    "nd": pl.Boolean(),
+    "day": pl.Date(),
+}
+
+
+def rows_or_empty(rows: pl.DataFrame) -> pl.DataFrame:
+    """``rows``, or no rows with :data:`ROW_SCHEMA` when nothing was measured (a table without
+    rows may come without columns: nothing was read to give it any)."""
+    return rows if rows.height else pl.DataFrame(schema=ROW_SCHEMA)
 
 
 def measurements(rows: pl.DataFrame) -> list[Measurement]:
@@ -29,7 +47,8 @@ def measurements(rows: pl.DataFrame) -> list[Measurement]:
     """
     exact: dict[Decimal, Fraction] = {}
     out = []
-    for row, sample, facility, analyte, canon, nd, day in rows.select(ROW_COLUMNS).iter_rows():
+    table = rows_or_empty(rows).select(ROW_COLUMNS)
+    for row, sample, facility, analyte, canon, nd, day in table.iter_rows():
         value = exact.get(canon)
         if value is None:
             value = exact[canon] = Fraction(canon)
