@@ -8,6 +8,9 @@ from typing import Any
 
 import pytest
 
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import APPLICANT
+from sewer_office.accounts.services import create_user
 from sewer_office.billing.forms import PaymentForm
 from sewer_office.core.errors import Blocked, Forbidden
 from sewer_office.core.models import AuditEvent
@@ -162,3 +165,28 @@ def test_current_names_the_survivor(town: Town, twin: Person) -> None:
     twin.refresh_from_db()
     assert twin.current() == town.owner_person
     assert town.owner_person.current() == town.owner_person
+
+
+def test_an_account_linked_to_either_sees_the_records_of_both_once_merged(
+    town: Town, twin: Person
+) -> None:
+    """A merge says the two entries are one person: the owner's account (linked to the entry
+    merged away) keeps its records and sees the survivor's; an account linked to the survivor
+    sees the duplicate's. Before the merge, neither sees the other's."""
+    permit = new_record("building-sewer", town)  # filed for Olive Owner (the duplicate)
+    theirs = Property.objects.create(
+        parcel_id="200-02", address="2 Twin Rd", owner=twin, service_area=town.served
+    )
+    twin_account = create_user("twin", "pw-Twin-2026", (APPLICANT,))
+    twin.representatives.add(twin_account)
+    model = type(permit)
+    assert not visible(model.objects.filter(pk=permit.pk), twin_account).exists()
+    assert not visible(Property.objects.filter(pk=theirs.pk), town.u("owner")).exists()
+
+    merge_person(town.owner_person, twin, town.u("clerk"))
+    twin_account = type(twin_account).objects.get(pk=twin_account.pk)  # no cached ids
+    owner = type(twin_account).objects.get(pk=town.u("owner").pk)
+    assert visible(model.objects.filter(pk=permit.pk), twin_account).exists()
+    assert visible(Property.objects.filter(pk=theirs.pk), owner).exists()
+    assert visible(model.objects.filter(pk=permit.pk), owner).exists()  # its own, still
+    assert not visible(Property.objects.filter(pk=theirs.pk), town.u("other")).exists()

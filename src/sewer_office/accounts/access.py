@@ -28,9 +28,27 @@ def person_ids(user: Any) -> list[int]:
     if cached is None:
         # Through the reverse accessor of ``registry.Person.representatives``: accounts sits
         # below the registry and names none of its models.
-        cached = list(user.represented_persons.values_list("id", flat=True))
+        linked = user.represented_persons
+        cached = _same_persons(
+            linked.model._default_manager, set(linked.values_list("id", flat=True))
+        )
         user._sewer_person_ids = cached
     return cached
+
+
+def _same_persons(persons: Any, ids: set[int]) -> list[int]:
+    """``ids`` with the persons the office merged them with: the one each was merged into (to
+    the end of the chain) and every duplicate merged into any of them. A merge says they are
+    one person, so an account linked to either sees the records of both."""
+    found = set(ids)
+    frontier = set(ids)
+    while frontier:  # one query a step; merges are short chains (loops are refused)
+        pairs = persons.filter(
+            Q(pk__in=frontier, merged_into__isnull=False) | Q(merged_into__in=frontier)
+        ).values_list("pk", "merged_into_id")
+        frontier = {i for pair in pairs for i in pair if i is not None} - found
+        found |= frontier
+    return sorted(found)
 
 
 def visible(qs: models.QuerySet[M], user: Any) -> models.QuerySet[M]:
