@@ -554,5 +554,5 @@ def test_a_mistyped_mode_is_refused_when_the_office_starts(settings: Any) -> Non
     settings.SEWER_USE_SECOND_FACTOR = "requird"
     settings.SEWER_USE_SECOND_FACTOR_ROLES = ["superintendant"]
     ids = [e.id for e in check_sign_in_settings()]
-    assert ids == ["sewer_office.accounts.E001", "sewer_office.accounts.E002"]
+    assert ids == ["sewer_use.E001", "sewer_use.E002"]
     assert second_factor.mode() == "required"  # meanwhile, the safe reading

@@ -20,7 +20,7 @@ def check_sign_in_settings(app_configs: Any = None, **kwargs: Any) -> list[check
         errors.append(
             checks.Error(
                 f"SEWER_USE_SECOND_FACTOR = {value!r}: expected one of {', '.join(MODES)}",
-                id="sewer_office.accounts.E001",
+                id="sewer_use.E001",
             )
         )
     unknown = [
@@ -31,7 +31,7 @@ def check_sign_in_settings(app_configs: Any = None, **kwargs: Any) -> list[check
             checks.Error(
                 f"SEWER_USE_SECOND_FACTOR_ROLES names unknown role(s): {', '.join(unknown)} "
                 f"(roles: {', '.join(ALL_ROLES)})",
-                id="sewer_office.accounts.E002",
+                id="sewer_use.E002",
             )
         )
     for name in (
@@ -41,6 +41,6 @@ def check_sign_in_settings(app_configs: Any = None, **kwargs: Any) -> list[check
     ):
         if int(getattr(settings, name, 1)) < 1:
             errors.append(
-                checks.Error(f"{name} must be at least 1", id="sewer_office.accounts.E003")
+                checks.Error(f"{name} must be at least 1", id="sewer_use.E003")
             )
     return errors
