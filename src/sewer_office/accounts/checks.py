@@ -40,7 +40,5 @@ def check_sign_in_settings(app_configs: Any = None, **kwargs: Any) -> list[check
         "SEWER_USE_REGISTRATION_WINDOW_MINUTES",
     ):
         if int(getattr(settings, name, 1)) < 1:
-            errors.append(
-                checks.Error(f"{name} must be at least 1", id="sewer_use.E003")
-            )
+            errors.append(checks.Error(f"{name} must be at least 1", id="sewer_use.E003"))
     return errors

@@ -104,24 +104,20 @@ def figures(invoice: Any) -> tuple[Decimal, Decimal, str]:
     )
 
 
+def sums_by(qs: QuerySet[Any], key: str, field: str = "amount") -> dict[int, Decimal]:
+    """The sum of ``field`` of ``qs``'s rows for each value of ``key`` (one grouped query):
+    what was applied to each invoice or payment, refunded out of each payment, credited
+    against each invoice. A key with no row is absent (read it with ``.get(k) or 0``)."""
+    grouped = qs.order_by().values(key).annotate(s=Sum(field)).values_list(key, "s")
+    return {k: Decimal(v) for k, v in grouped}
+
+
 def unapplied_of(payments: Sequence[Payment]) -> dict[int, Decimal]:
     """What of each payment is not applied to an invoice nor refunded out of it."""
     ids = [p.pk for p in payments]
-    applied = dict(
-        PaymentApplication.objects.filter(payment_id__in=ids)
-        .order_by()
-        .values("payment_id")
-        .annotate(s=Sum("amount"))
-        .values_list("payment_id", "s")
-    )
-    refunded = dict(
-        Refund.objects.filter(payment_id__in=ids)
-        .order_by()
-        .values("payment_id")
-        .annotate(s=Sum("amount"))
-        .values_list("payment_id", "s")
-    )
+    applied = sums_by(PaymentApplication.objects.filter(payment_id__in=ids), "payment_id")
+    refunded = sums_by(Refund.objects.filter(payment_id__in=ids), "payment_id")
     return {
-        p.pk: Decimal(p.amount) - Decimal(applied.get(p.pk) or 0) - Decimal(refunded.get(p.pk) or 0)
+        p.pk: Decimal(p.amount) - (applied.get(p.pk) or 0) - (refunded.get(p.pk) or 0)
         for p in payments
     }

@@ -44,7 +44,7 @@ from sewer_office.permits.services.building_sewer import (
 )
 from sewer_office.registry.models import Person
 
-from .balances import unapplied_of
+from .balances import sums_by, unapplied_of
 from .charges import building_sewer_fee, subdivision_fee
 from .choices import (
     METHODS_NEEDING_REFERENCE,
@@ -92,21 +92,13 @@ def outstanding_of(invoices: Iterable[Invoice]) -> dict[int, Decimal]:
     and the payments applied to it. A void invoice or a credit note owes nothing."""
     rows = list(invoices)
     ids = [i.pk for i in rows]
-    applied = dict(
-        PaymentApplication.objects.filter(invoice_id__in=ids)
-        .order_by()
-        .values("invoice_id")
-        .annotate(s=Sum("amount"))
-        .values_list("invoice_id", "s")
-    )
-    credited = dict(
+    applied = sums_by(PaymentApplication.objects.filter(invoice_id__in=ids), "invoice_id")
+    credited = sums_by(
         Invoice.objects.filter(
             credits_id__in=ids, kind=InvoiceKind.CREDIT_NOTE, state=InvoiceState.ISSUED
-        )
-        .order_by()
-        .values("credits_id")
-        .annotate(s=Sum("total"))
-        .values_list("credits_id", "s")
+        ),
+        "credits_id",
+        "total",
     )
     out: dict[int, Decimal] = {}
     for inv in rows:

@@ -313,6 +313,37 @@ def create_recorded(
     return obj
 
 
+def change_recorded(
+    obj: M,
+    fields: dict[str, Any],
+    *,
+    actor: Any,
+    action: str,
+    citation: str = "",
+    reason: str = "",
+    at: datetime | None = None,
+) -> M:
+    """Set ``fields`` on ``obj``, save it and record the change (its values before and after)
+    in one transaction (a savepoint inside the caller's): the counterpart of
+    :func:`create_recorded`. A caller that must lock the row passes it locked."""
+    with transaction.atomic():
+        before = snapshot(obj)
+        for name, value in fields.items():
+            setattr(obj, name, value)
+        obj.save()
+        record(
+            actor=actor,
+            action=action,
+            obj=obj,
+            before=before,
+            after=snapshot(obj),
+            citation=citation,
+            reason=reason,
+            at=at,
+        )
+    return obj
+
+
 def timeline(obj: models.Model) -> models.QuerySet[AuditEvent]:
     """Every event of ``obj``, oldest first."""
     return AuditEvent.objects.filter(

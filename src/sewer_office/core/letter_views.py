@@ -21,7 +21,9 @@ from sewer_office.accounts.roles import STAFF_ROLES
 
 from . import letter_edits, letters
 from .decorators import office_view
+from .errors import InvalidInput
 from .exports import Column, export
+from .forms import add_input_errors
 from .models import Letterhead, LetterTemplate
 
 #: How many of a kind's records the preview offers.
@@ -148,9 +150,7 @@ def letter_detail(request: HttpRequest, key: str) -> HttpResponse:
                         key, body, form.cleaned_data["note"], actor=request.user, preview=record
                     )
                 except ValidationError as e:
-                    for field, errs in e.message_dict.items():
-                        for err in errs:
-                            form.add_error(field if field in form.fields else None, err)
+                    add_input_errors(form, InvalidInput(e.message_dict))
                 else:
                     messages.success(
                         request,
@@ -253,9 +253,7 @@ def letterhead_edit(request: HttpRequest) -> HttpResponse:
                     keep_logo=not data.get("remove_logo"),
                 )
             except ValidationError as e:
-                for field, errs in e.message_dict.items():
-                    for err in errs:
-                        form.add_error(field if field in form.fields else None, err)
+                add_input_errors(form, InvalidInput(e.message_dict))
             else:
                 messages.success(
                     request, f"Letterhead version {saved.version} saved; the next letters use it."

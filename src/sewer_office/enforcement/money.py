@@ -96,14 +96,15 @@ def record_judgment(
         errors["court"] = ["Name the court (e.g. the Town Justice Court)."]
     if not docket.strip():
         errors["docket"] = ["Give the court's docket or index number."]
-    if judgment_on is None:
-        errors["judgment_on"] = ["Give the date of the judgment."]
-    elif judgment_on > _today(at):
-        errors["judgment_on"] = [f"{judgment_on} is in the future."]
-    elif judgment_on < referral.referred_on:
-        errors["judgment_on"] = [
-            f"{judgment_on} is before the matter was referred ({referral.referred_on})."
-        ]
+    problem = _day_problem(
+        judgment_on,
+        "Give the date of the judgment.",
+        _today(at),
+        referral.referred_on,
+        "the matter was referred",
+    )
+    if problem:
+        errors["judgment_on"] = [problem]
     amount = Decimal(0)
     try:
         # a conviction without a fine (e.g. a conditional discharge) is recorded at zero
@@ -134,6 +135,20 @@ def record_judgment(
         )
 
 
+def _day_problem(
+    day: date | None, missing: str, today: date, earliest: date, earliest_what: str
+) -> str:
+    """Why ``day`` cannot be a step's date (none given, in the future, before the step it
+    follows), or "" when it can: a judgment follows its referral, a collection its judgment."""
+    if day is None:
+        return missing
+    if day > today:
+        return f"{day} is in the future."
+    if day < earliest:
+        return f"{day} is before {earliest_what} ({earliest})."
+    return ""
+
+
 def collected(judgment: Judgment, by: str | None = None) -> Decimal:
     """What was collected on ``judgment`` (by the Town or the court, or both)."""
     qs = judgment.collections.all()
@@ -159,14 +174,15 @@ def check_collection(
     errors: dict[str, list[str]] = {}
     if collected_by not in CollectedBy.values:
         errors["collected_by"] = ["Say who collected it: the Town or the court."]
-    if collected_on is None:
-        errors["collected_on"] = ["Give the date the money was received."]
-    elif collected_on > _today(at):
-        errors["collected_on"] = [f"{collected_on} is in the future."]
-    elif collected_on < judgment.judgment_on:
-        errors["collected_on"] = [
-            f"{collected_on} is before the judgment ({judgment.judgment_on})."
-        ]
+    problem = _day_problem(
+        collected_on,
+        "Give the date the money was received.",
+        _today(at),
+        judgment.judgment_on,
+        "the judgment",
+    )
+    if problem:
+        errors["collected_on"] = [problem]
     total = Decimal(0)
     try:
         total = dollars(amount, "amount")

@@ -488,20 +488,9 @@ def _decide(
     correction = pending_correction(violation)
     if correction is None:
         raise Blocked("No reported correction awaits a decision.")
-    before = audit.snapshot(correction)
-    for name, value in fields.items():
-        setattr(correction, name, value)
-    correction.save()
-    audit.record(
-        actor=actor,
-        action=action,
-        obj=correction,
-        before=before,
-        after=audit.snapshot(correction),
-        citation="§ 196-22 B",
-        at=at,
+    return audit.change_recorded(
+        correction, fields, actor=actor, action=action, citation="§ 196-22 B", at=at
     )
-    return correction
 
 
 def effect_verify(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:

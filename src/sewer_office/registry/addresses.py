@@ -161,18 +161,7 @@ def set_mailing_address(
     )
     with transaction.atomic():
         locked = Person.objects.select_for_update().get(pk=person.pk)
-        before = audit.snapshot(locked)
-        for key, value in values.items():
-            setattr(locked, key, value)
-        locked.save()
-        audit.record(
-            actor=actor,
-            action="set_mailing_address",
-            obj=locked,
-            before=before,
-            after=audit.snapshot(locked),
-        )
-    return locked
+        return audit.change_recorded(locked, values, actor=actor, action="set_mailing_address")
 
 
 def set_postal_address(
@@ -187,15 +176,4 @@ def set_postal_address(
         raise InvalidInput({"address": ["Address: the street line is required."]})
     with transaction.atomic():
         locked = Property.objects.select_for_update().get(pk=prop.pk)
-        before = audit.snapshot(locked)
-        for key, value in values.items():
-            setattr(locked, key, value)
-        locked.save()
-        audit.record(
-            actor=actor,
-            action="set_postal_address",
-            obj=locked,
-            before=before,
-            after=audit.snapshot(locked),
-        )
-    return locked
+        return audit.change_recorded(locked, values, actor=actor, action="set_postal_address")
