@@ -39,6 +39,8 @@ PANEL_MODULES = (
     "sewer_office.permits.panels",
     "sewer_office.portal.panels",
     "sewer_office.network.panels",
+    "sewer_office.parcels.panels",
+    "sewer_office.onboarding.panels",
     "sewer_office.monitoring.panels",
     "sewer_office.meters.panels",
     "sewer_office.grease.panels",
@@ -46,6 +48,7 @@ PANEL_MODULES = (
     "sewer_office.enforcement.panels",
     "sewer_office.pretreatment.panels",
     "sewer_office.billing.panels",
+    "sewer_office.archive.panels",
 )
 
 

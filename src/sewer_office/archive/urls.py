@@ -1,0 +1,7 @@
+from __future__ import annotations
+
+from django.urls import URLPattern, URLResolver
+
+app_name = "archive"
+
+urlpatterns: list[URLPattern | URLResolver] = []

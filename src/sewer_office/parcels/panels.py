@@ -1,0 +1,3 @@
+"""What the parcels app contributes to the pages of the apps below it (see core.panels)."""
+
+from __future__ import annotations
