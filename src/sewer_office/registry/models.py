@@ -125,6 +125,10 @@ class ServiceArea(TimeStamped):
     )
     public_sewer_available_from = models.DateField(null=True, blank=True)
     availability_act = models.CharField(max_length=200, blank=True)
+    #: The district's boundary as drawn in the county's GIS (a GeoJSON geometry in WGS 84
+    #: longitude and latitude), from an import of the districts' polygons; blank when none was
+    #: imported. A parcel's area is the one whose boundary holds the parcel.
+    boundary = models.TextField(blank=True)
 
     #: Service areas and their availability are public acts of the Town: every user sees them.
     PUBLIC_TO_OFFICE_USERS = True
@@ -142,7 +146,20 @@ class ServiceArea(TimeStamped):
 
 
 class Property(TimeStamped):
+    #: The tax map number as the Town writes it (the roll's print key, ``6157-02-123456``).
     parcel_id = models.CharField("tax parcel id", max_length=40, unique=True)
+    #: The roll's keys (New York's Real Property System): the SWIS code of the municipality
+    #: and the SBL (section, block and lot, unformatted). Blank for a parcel entered by hand.
+    swis = models.CharField("SWIS code", max_length=6, blank=True)
+    sbl = models.CharField("SBL", max_length=40, blank=True, db_index=True)
+    #: The ORPTS property class code on the roll (``210`` one-family residence, ``710``
+    #: manufacturing…); blank for a parcel entered by hand.
+    property_class = models.CharField(max_length=3, blank=True)
+    #: The parcel's outline (a GeoJSON geometry in WGS 84 longitude and latitude) and a point
+    #: inside it, from the roll; blank and null for a parcel entered by hand.
+    geometry = models.TextField(blank=True)
+    lon = models.FloatField("longitude", null=True, blank=True)
+    lat = models.FloatField("latitude", null=True, blank=True)
     address = models.CharField(max_length=200, db_index=True)
     #: The postal locality of ``address`` (the post office's town name, which need not be the
     #: Town's: Wappingers Falls, Hopewell Junction…), state and ZIP code. Blank on rows
