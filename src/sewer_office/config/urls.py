@@ -19,6 +19,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("files/<int:pk>/", core_views.download_attachment, name="attachment-download"),
     path("law/", law_page, name="law"),
     path("search/", core_views.search, name="search"),
+    path("imports/", core_views.imports, name="imports"),
     path("accounts/", include("sewer_office.accounts.urls")),
     # The network page is the registry's by name and address (registry:network, from before
     # the network became an app of its own): both apps' pages in the registry's namespace.

@@ -66,6 +66,7 @@ MENU: tuple[MenuItem, ...] = (
     MenuItem("Reports", "reports:list", PROGRAM, "pretreatment.ReportDue"),
     MenuItem("Billing", "billing:payments", PROGRAM, "billing.Invoice"),
     MenuItem("Letters", "letters:list", PROGRAM),
+    MenuItem("Imports", "imports", frozenset({SUPERINTENDENT, ENGINEER, CLERK})),
     MenuItem("Persons", "registry:persons", PROGRAM | {BUILDING_INSPECTOR}),
     MenuItem("Service areas", "registry:areas", EVERY_STAFF),
     MenuItem("Sewer network", "registry:network", EVERY_STAFF | {HIGHWAY}),

@@ -11,6 +11,9 @@ lists findings asks every app's ``finding_actions(request, findings)`` hook for 
 :class:`Action` it offers on each (enforcement: "Open a violation", or the violation already
 open from it), so that the monitoring pages link to enforcement without importing it.
 
+The ``/imports/`` page (a town's records brought in, and taken out) asks every app's
+``imports_panel(request)`` for a :class:`Panel`: its import, what came in last, what waits.
+
 The header's search box asks every app's ``search(request, q)`` hook for a
 :class:`SearchGroup` of what matches ``q`` among the records this user may see (or None).
 
@@ -124,6 +127,12 @@ def property_panels(request: Any, prop: Any) -> list[Panel]:
 
 def dashboard_panels(request: Any) -> list[Panel]:
     return _collect("dashboard_panel", request)
+
+
+def imports_panels(request: Any) -> list[Panel]:
+    """What each app brings in on day one (the ``imports_panel(request)`` hook): its import
+    page, what was imported last and what waits for the clerk, on the ``/imports/`` page."""
+    return _collect("imports_panel", request)
 
 
 def dashboard_context(request: Any) -> dict[str, Any]:

@@ -16,11 +16,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from sewer_office.accounts.access import can_see
+from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT
 
 from . import db_roles, filetypes
 from .decorators import office_view
 from .models import Attachment
-from .panels import dashboard_context, dashboard_panels, search_groups
+from .panels import dashboard_context, dashboard_panels, imports_panels, search_groups
 
 #: A search shorter than this finds too much to be of use.
 SEARCH_MIN_CHARS = 2
@@ -131,3 +132,15 @@ def attachment_response(att: Attachment, handle: Any) -> FileResponse:
         filename=filetypes.download_name(att.filename, filetype),
         content_type=filetype.media_type if filetype else filetypes.UNKNOWN,
     )
+
+
+#: Who brings records in: the office's clerk, its engineer and the Superintendent.
+IMPORTERS = (CLERK, ENGINEER, SUPERINTENDENT)
+
+
+@office_view(*IMPORTERS)
+def imports(request: HttpRequest) -> HttpResponse:
+    """``/imports/``: where a town's records come in — its parcel roll and districts, its users
+    and facilities, its laboratories' files, its records of the past — each app's panel with
+    its import page and what waits for the clerk; and how everything goes out again."""
+    return render(request, "core/imports.html", {"panels": imports_panels(request)})
