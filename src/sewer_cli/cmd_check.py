@@ -1,5 +1,9 @@
 """``sewer-use check RESULTS.csv`` — a laboratory's results against the law and permit limits.
 
+``--mapping NAME`` reads a laboratory's own layout (its EDD) through a mapping: a preset, a
+mapping file or a mapping saved in the office (docs/laboratory-files.md); the rows the mapping
+refuses are listed among the row errors, by the file's row numbers.
+
 Exit status: 0 when every row was evaluated and nothing is prohibited or reviewable; 1 when
 something is, or when a row is in ``errors``; 2 for an unusable file.
 """
@@ -10,7 +14,7 @@ import argparse
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from . import allocator
+from . import allocator, mapping_arg
 from .common import jurisdiction
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import destination
@@ -36,6 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     p.add_argument("--output", metavar="FILE")
+    mapping_arg.add_argument(p)
     p.set_defaults(func=run)
 
 
@@ -43,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     allocator.for_columns()
     from sewer_io.check_io import (
         UnusableFile,
+        read_mapped,
         read_results,
+        with_row_errors,
         write_csv_report,
         write_json,
         write_lines,
@@ -52,19 +59,27 @@ def run(args: argparse.Namespace) -> int:
     from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
 
     params = jurisdiction(args.jurisdiction)
+    mapping = mapping_arg.mapping_of(args)
     try:
         limits = PermitLimits.from_csv(args.limits) if args.limits else None
     except PermitLimitError as e:
         raise UsageError(str(e)) from None
+    refused: list[pl.DataFrame] = []  # the rows the mapping refused
 
     def results() -> pl.DataFrame:
         try:
-            return read_results(args.results)
+            if mapping is None:
+                return read_results(args.results)
+            mapped = read_mapped(args.results, mapping)
         except UnusableFile as e:
             raise UsageError(str(e)) from None
+        refused.append(mapped.errors)
+        return mapped.frame
 
     # The table is passed without a name here, so the engine frees the text once validated.
     ev = evaluate_table(results(), params, limits)
+    if refused:
+        ev = with_row_errors(ev, refused[0])
     with destination(args.output) as out:
         if args.format == "json":
             write_json(ev, params.jurisdiction, out)

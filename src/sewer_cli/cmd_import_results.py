@@ -1,7 +1,10 @@
-"""``sewer-use import-results LAB.csv [--dry-run] [--format table|json] [--as USERNAME]``.
+"""``sewer-use import-results LAB.csv [--dry-run] [--format table|json] [--as USERNAME]
+[--mapping NAME]``.
 
 Validates the whole laboratory file, evaluates it with ``sewer_rules`` against the ordinance
 and each facility's discharge limits, and stores it in one transaction — or nothing.
+``--mapping NAME`` reads a laboratory's own layout (a preset, a mapping file, or a mapping
+saved in the office; docs/laboratory-files.md).
 Exit 0 stored (or, with ``--dry-run``, would be stored), 1 refused (every failing row and field
 listed, or the file was already imported), 2 for an unusable file or unknown user.
 """
@@ -14,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from . import mapping_arg
 from .cmd_office import NoSuchUser, _setup, office_user
 from .output import table
 
@@ -31,6 +35,7 @@ def register(subparsers: Any) -> None:
         default=None,
         help="record the import as this office user (default: the office itself)",
     )
+    mapping_arg.add_argument(p)
     p.set_defaults(func=run)
 
 
@@ -50,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
     except NoSuchUser as e:
         print(f"import-results: {e}", file=sys.stderr)
         return 2
+    mapping = mapping_arg.mapping_of(args, office_ready=True)
     try:
-        report = import_lab_file(data, path.name, actor, dry_run=args.dry_run)
+        report = import_lab_file(data, path.name, actor, dry_run=args.dry_run, mapping=mapping)
     except UnusableFile as e:
         print(f"import-results: {e}", file=sys.stderr)
         return 2

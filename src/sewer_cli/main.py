@@ -60,6 +60,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "evaluate laboratory results against the ordinance and permit limits",
     ),
     "demo-report": ("cmd_demo_report", "evaluate the bundled examples (what `make run` shows)"),
+    "export-all": (
+        "cmd_export_all",
+        "export every record and file of the office (CSV, JSON, data dictionary)",
+    ),
+    "import-all": ("cmd_export_all", "load an export (export-all) into an empty installation"),
     "fines": (
         "cmd_fines",
         "§ 196-22: correction deadline and accrued daily fine of a notice of violation",
@@ -76,9 +81,25 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cmd_grinder",
         "§ 196-19 D(3): does a garbage grinder need the Superintendent's approval?",
     ),
+    "import-facilities": (
+        "cmd_import_facilities",
+        "import a town's spreadsheet of users and facilities",
+    ),
+    "import-parcels": (
+        "cmd_import_parcels",
+        "import the county's tax parcel roll into the office",
+    ),
+    "import-districts": (
+        "cmd_import_parcels",
+        "import the sewer districts' boundaries into the office",
+    ),
     "import-readings": (
         "cmd_import_readings",
         "append a meter's readings (CSV/Parquet) in the office and judge them",
+    ),
+    "import-records": (
+        "cmd_import_records",
+        "import records of the past (permits, approvals, inspections, violations)",
     ),
     "import-results": ("cmd_import_results", "import a laboratory results file into the office"),
     "network-check": (

@@ -10,6 +10,7 @@ import io
 import json
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
@@ -18,6 +19,8 @@ import polars as pl
 from sewer_rules.evaluation import REQUIRED_COLUMNS, Evaluation
 from sewer_rules.evaluation.text import format_text
 
+from .lab_mapping import FileDoesNotFit, LabMapping, Mapped
+
 
 class UnusableFile(Exception):
     """A file that cannot be evaluated at all (exit status 2); the message names file and column."""
@@ -25,11 +28,16 @@ class UnusableFile(Exception):
 
 def read_results(path: str | Path) -> pl.DataFrame:
     """The results file as text columns (names lower-cased) plus ``row`` (header = line 1)."""
+    return frame_with_rows(read_text_table(path), str(path))
+
+
+def read_text_table(path: str | Path) -> pl.DataFrame:
+    """A CSV file as text columns, its header as written (no column required yet)."""
     p = Path(path)
     if not p.is_file():
         raise UnusableFile(f"{p}: no such file")
     try:
-        frame = pl.read_csv(
+        return pl.read_csv(
             p,
             infer_schema=False,
             encoding="utf8",
@@ -37,7 +45,33 @@ def read_results(path: str | Path) -> pl.DataFrame:
         )
     except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as e:
         raise UnusableFile(f"{p}: unreadable as CSV: {str(e).splitlines()[0]}") from None
-    return frame_with_rows(frame, str(p))
+
+
+def read_mapped(path: str | Path, mapping: LabMapping) -> Mapped:
+    """A laboratory's own file read through its mapping (:mod:`sewer_io.lab_mapping`): the
+    rows in the project's layout, numbered as the file's lines, and the rows it refuses."""
+    return mapped_rows(read_text_table(path), str(path), mapping)
+
+
+def mapped_rows(frame: pl.DataFrame, source: str, mapping: LabMapping) -> Mapped:
+    """:meth:`LabMapping.read` with the file-level refusals of :func:`frame_with_rows`."""
+    if not frame.columns or frame.columns == [""]:
+        raise UnusableFile(f"{source}: empty file (no header)")
+    try:
+        mapped = mapping.read(frame, source)
+    except FileDoesNotFit as e:
+        raise UnusableFile(str(e)) from None
+    if frame.height == 0:
+        raise UnusableFile(f"{source}: empty file (a header but no rows)")
+    return mapped
+
+
+def with_row_errors(ev: Evaluation, errors: pl.DataFrame) -> Evaluation:
+    """The evaluation with the rows a mapping refused among its errors, in row order."""
+    if errors.height == 0:
+        return ev
+    merged = pl.concat([errors.cast(ev.errors.schema), ev.errors.select(errors.columns)])
+    return replace(ev, errors=merged.sort("row", maintain_order=True))
 
 
 def frame_with_rows(frame: pl.DataFrame, source: str) -> pl.DataFrame:

@@ -1,12 +1,22 @@
-"""The analyte vocabulary: canonical names, the spellings laboratories use, EPA codes.
+"""The analyte vocabulary: canonical names, the spellings laboratories use, EPA codes, CAS
+numbers.
 
 A laboratory file names a parameter many ways ("BOD", "BOD5", "00310", "Biochemical Oxygen
-Demand"); :func:`resolve` maps every accepted spelling to one canonical analyte, and refuses
-the rest. Each analyte carries what the rules need to know of it: its dimension and
+Demand", "7440-50-8"); :func:`resolve` maps every accepted spelling to one canonical analyte,
+and refuses the rest. Each analyte carries what the rules need to know of it: its dimension and
 canonical unit (the unit its values are compared in), the sample type 40 CFR 403.12(g) and
 § 196-19 I expect, and its 40 CFR 136 Table II holding-time parameter.
 
 EPA parameter (STORET) codes are from DOMAIN.md and are marked there "(verify)".
+
+CAS Registry Numbers name a substance, not a measurement: only the analytes that are one
+substance have one (the metals; cyanide as the cyanide ion, 57-12-5; chloride as the chloride
+ion, 16887-00-6). BOD, suspended and dissolved solids, oil and grease, pH, temperature, color,
+flow, gross alpha and total phenolics are defined by their method and have none (phenol's own
+number, 108-95-2, names one compound, not the 4-aminoantipyrine total). Each number's check
+digit is verified when the module loads. A CAS number is accepted as it is written, with its
+dashes ("7440-50-8"): without them it would be a bare number that an EPA code or a laboratory's
+own code could also be, so "7440508" is not read as copper.
 """
 
 from __future__ import annotations
@@ -34,6 +44,8 @@ class Analyte:
     epa_codes: tuple[str, ...]
     aliases: tuple[str, ...]
     non_negative: bool = True
+    #: CAS Registry Numbers, dashed (none for a parameter defined by its method).
+    cas: tuple[str, ...] = ()
 
 
 ANALYTES: tuple[Analyte, ...] = (
@@ -91,6 +103,7 @@ ANALYTES: tuple[Analyte, ...] = (
             "cn, total",
             "cyanide_total",
         ),
+        cas=("57-12-5",),
     ),
     Analyte(
         "copper",
@@ -100,6 +113,7 @@ ANALYTES: tuple[Analyte, ...] = (
         SampleKind.COMPOSITE,
         ("01042",),
         ("copper", "cu", "copper, total"),
+        cas=("7440-50-8",),
     ),
     Analyte(
         "chromium",
@@ -109,6 +123,7 @@ ANALYTES: tuple[Analyte, ...] = (
         SampleKind.COMPOSITE,
         ("01034",),
         ("chromium", "cr", "chromium, total"),
+        cas=("7440-47-3",),
     ),
     Analyte(
         "zinc",
@@ -118,6 +133,7 @@ ANALYTES: tuple[Analyte, ...] = (
         SampleKind.COMPOSITE,
         ("01092",),
         ("zinc", "zn", "zinc, total"),
+        cas=("7440-66-6",),
     ),
     Analyte(
         "iron",
@@ -127,6 +143,7 @@ ANALYTES: tuple[Analyte, ...] = (
         SampleKind.COMPOSITE,
         ("01045",),
         ("iron", "fe", "iron, total"),
+        cas=("7439-89-6",),
     ),
     Analyte(
         "nickel",
@@ -136,6 +153,7 @@ ANALYTES: tuple[Analyte, ...] = (
         SampleKind.COMPOSITE,
         ("01067",),
         ("nickel", "ni", "nickel, total"),
+        cas=("7440-02-0",),
     ),
     Analyte(
         "lead",
@@ -145,6 +163,7 @@ ANALYTES: tuple[Analyte, ...] = (
         SampleKind.COMPOSITE,
         ("01051",),
         ("lead", "pb", "lead, total"),
+        cas=("7439-92-1",),
     ),
     Analyte(
         "phenols",
@@ -163,6 +182,7 @@ ANALYTES: tuple[Analyte, ...] = (
         SampleKind.COMPOSITE,
         ("00940",),
         ("chloride", "chlorides", "cl"),
+        cas=("16887-00-6",),
     ),
     Analyte(
         "dissolved_solids",
@@ -198,6 +218,28 @@ ANALYTES: tuple[Analyte, ...] = (
 
 BY_NAME: dict[str, Analyte] = {a.name: a for a in ANALYTES}
 
+#: A CAS Registry Number as written: two to seven digits, two digits, one check digit.
+CAS_PATTERN = re.compile(r"^(\d{2,7})-(\d{2})-(\d)$")
+
+
+def cas_check_digit_ok(text: str) -> bool:
+    """Whether ``text`` is a CAS number whose check digit is right (the digits before it,
+    from the right, weighted 1, 2, 3... and summed, modulo 10)."""
+    m = CAS_PATTERN.match(text.strip())
+    if m is None:
+        return False
+    digits = (m.group(1) + m.group(2))[::-1]
+    return sum(i * int(d) for i, d in enumerate(digits, start=1)) % 10 == int(m.group(3))
+
+
+for _a in ANALYTES:
+    for _number in _a.cas:
+        if not cas_check_digit_ok(_number):
+            raise RuntimeError(f"CAS number {_number!r} of {_a.name} has a wrong check digit")
+
+#: Every analyte's CAS numbers and the canonical name each stands for.
+CAS_NUMBERS: dict[str, str] = {n: a.name for a in ANALYTES for n in a.cas}
+
 
 def _key(text: str) -> str:
     return re.sub(r"\s+", " ", text.strip().lower())
@@ -205,7 +247,7 @@ def _key(text: str) -> str:
 
 _LOOKUP: dict[str, Analyte] = {}
 for _a in ANALYTES:
-    for _spelling in (_a.name, _a.label, *_a.aliases, *_a.epa_codes):
+    for _spelling in (_a.name, _a.label, *_a.aliases, *_a.epa_codes, *_a.cas):
         _k = _key(_spelling)
         if _k in _LOOKUP and _LOOKUP[_k] is not _a:
             raise RuntimeError(f"analyte spelling {_spelling!r} is ambiguous")
@@ -220,7 +262,7 @@ class UnknownAnalyte(ValueError):
 
 
 def resolve(text: str) -> Analyte:
-    """The analyte a laboratory's parameter name or EPA code stands for."""
+    """The analyte a laboratory's parameter name, EPA code or CAS number stands for."""
     found = _LOOKUP.get(_key(text))
     if found is None:
         raise UnknownAnalyte(f"unknown parameter {text.strip()!r}")

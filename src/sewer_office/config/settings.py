@@ -228,6 +228,12 @@ FILE_UPLOAD_PERMISSIONS = 0o600
 FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
 SEWER_USE_MAX_UPLOAD_BYTES = int(os.environ.get("SEWER_USE_MAX_UPLOAD_BYTES", 20 * 1024 * 1024))
+# A county's parcel roll is the one large file the clerk uploads (100,000 parcels: 11 MB as a
+# zipped Shapefile, 70-90 MB as GeoJSON); it is streamed to the private temporary directory,
+# never held in memory, so it has its own cap (docs/parcels.md).
+SEWER_USE_MAX_ROLL_UPLOAD_BYTES = int(
+    os.environ.get("SEWER_USE_MAX_ROLL_UPLOAD_BYTES", 256 * 1024 * 1024)
+)
 # Without a front web server serving /static/ (deploy/nginx.conf does), the office serves its
 # collected static files itself, through WhiteNoise (compressed, cached).
 SEWER_USE_SERVE_STATIC = _flag("SEWER_USE_SERVE_STATIC", True)

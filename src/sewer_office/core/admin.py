@@ -7,7 +7,14 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import Model
 
-from .models import Attachment, AuditEvent, IssuedDocument, Letterhead, LetterTemplate
+from .models import (
+    Attachment,
+    AuditEvent,
+    ImportedRecord,
+    IssuedDocument,
+    Letterhead,
+    LetterTemplate,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin[Any]):
@@ -53,3 +60,5 @@ class AttachmentAdmin(ReadOnlyAdmin):
 
 # the letters: changed only through the office's editor (/letters/), issued documents never
 register_read_only(LetterTemplate, Letterhead, IssuedDocument)
+# where a record made outside the office came from: written once with it (core.imported)
+register_read_only(ImportedRecord)

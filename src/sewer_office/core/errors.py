@@ -62,23 +62,30 @@ def _amount(size: int) -> str:
     return f"{size // mb} MB" if size >= mb and size % mb == 0 else f"{size:,} bytes"
 
 
-def upload_too_large(name: str, size: int) -> str | None:
+def upload_too_large(
+    name: str, size: int, setting: str = "SEWER_USE_MAX_UPLOAD_BYTES"
+) -> str | None:
     """The refusal of an upload of ``size`` bytes over the office's cap, or None if it fits.
 
     One cap for every file the office accepts (``SEWER_USE_MAX_UPLOAD_BYTES``, 20 MB by
-    default), checked on the size the upload declares, before anything is read.
+    default), checked on the size the upload declares, before anything is read; a file the
+    office streams to disk may name its own (``setting``). The refusal names the setting that
+    raises the cap.
     """
-    limit = int(settings.SEWER_USE_MAX_UPLOAD_BYTES)
+    limit = int(getattr(settings, setting))
     if size <= limit:
         return None
-    return f"{shorten(name)}: {size:,} bytes, larger than the {_amount(limit)} allowed"
+    return (
+        f"{shorten(name)}: {size:,} bytes, larger than the {_amount(limit)} allowed "
+        f"(the operator's setting {setting})"
+    )
 
 
-def upload_refused(name: str, size: int) -> str | None:
+def upload_refused(name: str, size: int, setting: str = "SEWER_USE_MAX_UPLOAD_BYTES") -> str | None:
     """The refusal of an upload by its declared size — empty, or over the cap
     (:func:`upload_too_large`) — naming the file; None when its size is acceptable. Every
     upload of the office is checked here before it is read (the forms let an empty file
     through, so that this message, which names it, is the one shown)."""
     if size == 0:
         return f"{shorten(name)}: an empty file (0 bytes)"
-    return upload_too_large(name, size)
+    return upload_too_large(name, size, setting)

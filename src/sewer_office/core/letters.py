@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.template import Context, Engine, Template, TemplateSyntaxError
 from django.template.base import VariableNode
 from django.utils import timezone
@@ -620,8 +620,20 @@ def issue(
 
 def issued_or_issue(key: str, record: Any, *, actor: Any) -> IssuedDocument:
     """The stored document; for a record issued before documents were kept, issue it now
-    ("issued on first request", audited as such)."""
-    return issued(key, record) or issue(
+    ("issued on first request", audited as such). A record made outside the office and
+    imported (:mod:`.imported`) has none to issue: a letter rendered now would look as if the
+    office had made it (404; its scanned paper is among its files)."""
+    from .imported import is_imported  # after the models, as the functions above
+
+    stored = issued(key, record)
+    if stored is not None:
+        return stored
+    if is_imported(record):
+        raise Http404(
+            f"{record} is an imported record, made outside the office: the office issued no "
+            f"{kind(key).name.lower()} for it. The paper record's scan is among its files."
+        )
+    return issue(
         key,
         record,
         actor=actor,

@@ -250,3 +250,56 @@ class IssuedDocument(WrittenOnce):
     @property
     def letterhead_version(self) -> int:
         return self.letterhead.version if self.letterhead is not None else 0
+
+
+# --- records of the past (see sewer_office.core.imported) -------------------------------------
+
+
+class ImportedRecord(WrittenOnce):
+    """Where a record made outside the office came from: a permit, an approval, an inspection
+    or a violation written on paper before the town adopted the office, brought in by an
+    import of records of the past (the archive app). One per record, written with it, never
+    changed: every page showing the record says it was imported, from where and by whom."""
+
+    content_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, related_name="+")
+    object_id = models.CharField(max_length=64)
+    record = GenericForeignKey("content_type", "object_id")
+    #: The number or identifier written on the paper record ("IDA-98-12"), as written; blank
+    #: when the paper carries none. The record itself has an office number.
+    original_number = models.CharField(max_length=100, blank=True, db_index=True)
+    #: The record's own date on paper (decided, filed, inspected, found).
+    made_on = models.DateField(null=True, blank=True)
+    #: Where the paper record is kept ("file cabinet B, folder 1998-12").
+    source = models.TextField()
+    #: The import it came with: the file's (or directory's) name and SHA-256.
+    batch_name = models.CharField(max_length=300)
+    batch_sha256 = models.CharField(max_length=64, db_index=True)
+    #: The file and row of the import it was read from (row 1 = the header).
+    file = models.CharField(max_length=100)
+    row = models.PositiveIntegerField()
+    #: The row as written in the import (column → text, empty cells left out).
+    as_written = models.JSONField(default=dict)
+    imported_at = models.DateTimeField(default=timezone.now)
+    #: None: the office's command line at the server.
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("imported_at", "id")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("content_type", "object_id"), name="imported_record_once"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"imported {self.content_type.model} #{self.object_id}"
+
+    @property
+    def imported_by_name(self) -> str:
+        """Who imported it, as the pages say it."""
+        user = self.imported_by
+        if user is None:
+            return "the office's command line"
+        return user.get_full_name() or user.get_username()

@@ -5,6 +5,6 @@ from __future__ import annotations
 
 from sewer_office.core.admin import register_read_only
 
-from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
+from .models import DischargeLimit, LabImport, LabMapping, LabResult, SamplingEvent, SamplingPoint
 
-register_read_only(SamplingPoint, DischargeLimit, LabImport, SamplingEvent, LabResult)
+register_read_only(SamplingPoint, DischargeLimit, LabImport, SamplingEvent, LabResult, LabMapping)

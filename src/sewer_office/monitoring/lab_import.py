@@ -33,7 +33,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from sewer_io.check_io import UnusableFile, frame_with_rows
+from sewer_io.check_io import UnusableFile, frame_with_rows, mapped_rows
+from sewer_io.lab_mapping import LabMapping
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit, bulk
@@ -122,6 +123,49 @@ class ImportReport:
 
 def read_lab_bytes(data: bytes, source_name: str) -> pl.DataFrame:
     """The file as text columns plus ``row``; :class:`UnusableFile` when it cannot be read."""
+    raw, _refused = read_lab_file(data, source_name)
+    return raw
+
+
+def read_lab_file(
+    data: bytes, source_name: str, mapping: LabMapping | None = None
+) -> tuple[pl.DataFrame, list[tuple[int, str, str]]]:
+    """The file in the project's layout (text columns plus ``row``, the file's lines) and the
+    rows its laboratory's ``mapping`` refused (none without a mapping: the file is then in the
+    project's own layout). Without a ``sampling_point`` in the mapping, every row's is blank
+    (the facility's only sampling point). :class:`UnusableFile` when it cannot be read."""
+    frame = csv_text_frame(data, source_name)
+    refused: list[tuple[int, str, str]] = []
+    if mapping is None:
+        raw = frame_with_rows(frame, source_name)
+    else:
+        if not frame.columns or frame.columns == [""]:
+            raise UnusableFile(f"{source_name}: empty file (no header)")
+        numbered = frame.with_row_index("row", offset=2).with_columns(pl.col("row").cast(pl.Int64))
+        # Blank lines are dropped before the mapping's constants would fill them.
+        numbered = numbered.filter(~pl.all_horizontal(pl.exclude("row").is_null()))
+        mapped = mapped_rows(numbered, source_name, mapping)
+        raw, refused = mapped.frame, list(mapped.errors.iter_rows())
+        if "facility" not in raw.columns:
+            raise UnusableFile(
+                f"{source_name}: the mapping '{mapping.name}' gives no facility (a column or a "
+                "constant)"
+            )
+        if "sampling_point" not in raw.columns:
+            raw = raw.with_columns(pl.lit(None, dtype=pl.String).alias("sampling_point"))
+    # Blank lines (a trailing newline too many) are not results.
+    raw = raw.filter(~pl.all_horizontal(pl.exclude("row").is_null()))
+    if raw.height == 0 and not refused:
+        raise UnusableFile(f"{source_name}: empty file (a header but no rows)")
+    if "facility" not in raw.columns:
+        raise UnusableFile(f"{source_name}: missing required column 'facility'")
+    if "sampling_point" not in raw.columns:
+        raise UnusableFile(f"{source_name}: missing required column 'sampling_point'")
+    return raw, refused
+
+
+def csv_text_frame(data: bytes, source_name: str) -> pl.DataFrame:
+    """The file's CSV as text columns, its header as written; refused by size, name or text."""
     refusal = upload_refused(source_name, len(data))
     if refusal:
         raise UnusableFile(refusal)
@@ -141,16 +185,7 @@ def read_lab_bytes(data: bytes, source_name: str) -> pl.DataFrame:
         )
     except (pl.exceptions.PolarsError, UnicodeDecodeError) as e:
         raise UnusableFile(f"{source_name}: unreadable as CSV: {str(e).splitlines()[0]}") from None
-    raw = frame_with_rows(frame, source_name)
-    # Blank lines (a trailing newline too many) are not results.
-    raw = raw.filter(~pl.all_horizontal(pl.exclude("row").is_null()))
-    if raw.height == 0:
-        raise UnusableFile(f"{source_name}: empty file (a header but no rows)")
-    if "facility" not in raw.columns:
-        raise UnusableFile(f"{source_name}: missing required column 'facility'")
-    if "sampling_point" not in raw.columns:
-        raise UnusableFile(f"{source_name}: missing required column 'sampling_point'")
-    return raw
+    return frame
 
 
 def params_in_force() -> ParameterSet:
@@ -476,11 +511,14 @@ def import_lab_file(
     source: str = ImportSource.LAB_FILE,
     today: date | None = None,
     digest: str | None = None,
+    mapping: LabMapping | None = None,
 ) -> ImportReport:
     """Validate, evaluate and (unless ``dry_run`` or any error) store a laboratory file.
 
     ``actor`` None is the command line on the server (``sewer-use import-results`` without
-    ``--as``), which acts for the office.
+    ``--as``), which acts for the office. ``mapping``: the laboratory's own layout
+    (:mod:`sewer_io.lab_mapping`), read into the project's before anything is checked; the
+    rows it refuses are errors of the report like any other, by the file's row numbers.
     """
     _check_importer(actor, source)
     report = ImportReport(source_name)
@@ -497,13 +535,14 @@ def import_lab_file(
             f"{shorten(previous.source_name)}); nothing was stored again"
         )
         return report
-    raw = read_lab_bytes(data, source_name)
+    raw, refused = read_lab_file(data, source_name, mapping)
     # Facility codes are matched without regard to case or spaces, by the engine's permit
     # limits as by the registry.
     raw = raw.with_columns(_text(raw, "facility").str.to_uppercase().alias("facility"))
-    report.rows = raw.height
+    report.rows = raw.height + len({r for r, _f, _m in refused})
     params = params_in_force()
     fac, errors = _facilities(raw, actor)
+    errors += refused
     errors += _lengths(raw) + _controls(raw)
     est_ids = [int(i) for i in fac.get_column("est").drop_nulls().unique().to_list()]
     sp, sp_errors = _sampling_points(raw, fac)
@@ -555,7 +594,18 @@ def import_lab_file(
     )
     try:
         lab_import, monthly = _save(
-            report, digest, source, source_name, actor, est_ids, rows, ev, recorded, params, today
+            report,
+            digest,
+            source,
+            source_name,
+            actor,
+            est_ids,
+            rows,
+            ev,
+            recorded,
+            params,
+            today,
+            mapping=mapping.to_dict() if mapping is not None else {},
         )
     except IntegrityError:
         report.refused = (
@@ -580,8 +630,11 @@ def _save(
     recorded: pl.DataFrame,
     params: ParameterSet,
     today: date | None,
+    *,
+    mapping: dict[str, Any],
 ) -> tuple[LabImport, list[dict[str, Any]]]:
-    """Store the validated import in one transaction, with its audit event."""
+    """Store the validated import in one transaction, with its audit event (``mapping``: the
+    laboratory mapping the file was read through, empty for the project's layout)."""
     with transaction.atomic():
         lab_import = LabImport.objects.create(
             sha256=digest,
@@ -591,6 +644,7 @@ def _save(
             jurisdiction=settings.SEWER_USE_JURISDICTION,
             parameters_version=ev.parameters_version,
             establishment_id=est_ids[0] if source == ImportSource.SELF_MONITORING else None,
+            mapping=mapping,
         )
         stored = _store(lab_import, rows, ev, recorded)
         lab_import.result_count, lab_import.finding_count = rows.height, stored
@@ -608,6 +662,7 @@ def _save(
                 "findings": lab_import.finding_count,
                 "statuses": report.statuses,
                 "parameters_version": ev.parameters_version,
+                "mapping": mapping.get("name", ""),
             },
             citation="§ 196-19 I",
         )

@@ -118,6 +118,9 @@ class LabImport(models.Model):
     establishment = models.ForeignKey(
         "registry.Establishment", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    #: The laboratory mapping the file was read through, as it stood then (its dictionary,
+    #: ``sewer_io.lab_mapping.LabMapping.to_dict``); empty for the project's own layout.
+    mapping = models.JSONField(default=dict, blank=True)
 
     #: Outside users see their own self-monitoring uploads; the office's imports are staff's.
     ACCESS_PATHS = FACILITY_PATHS
@@ -279,3 +282,25 @@ class LabResult(models.Model):
     def superseded_by(self) -> LabResult | None:
         """The correction that replaced this result, if any."""
         return self.corrections.first()
+
+
+class LabMapping(TimeStamped):
+    """How one laboratory's own file (its EDD) is read as the project's layout: the
+    dictionary of ``sewer_io.lab_mapping.LabMapping`` (columns, date format, time zone,
+    analytes, qualifier codes, constants), named for the import page and ``--mapping``."""
+
+    name = models.CharField(max_length=80, unique=True)
+    laboratory = models.CharField(max_length=120, blank=True)
+    mapping = models.JSONField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("name",)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.laboratory})" if self.laboratory else self.name

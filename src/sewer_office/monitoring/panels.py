@@ -24,8 +24,8 @@ from sewer_office.findings.queries import by_severity, open_findings, severity_q
 from sewer_office.registry.models import Establishment
 
 from . import queries
-from .models import DischargeLimit, SamplingEvent, SamplingPoint
-from .services import SAMPLERS
+from .models import DischargeLimit, LabImport, LabMapping, SamplingEvent, SamplingPoint
+from .services import MAPPERS, SAMPLERS
 
 DASHBOARD_ROWS = 8
 RECENT_SAMPLES = 10
@@ -146,4 +146,20 @@ def dashboard_panel(request: Any) -> Panel | None:
             "due": queries.sampling_due(user)[:DASHBOARD_ROWS],
         },
         order=10,
+    )
+
+
+def imports_panel(request: Any) -> Panel | None:
+    """On the imports page: the laboratories' files — the import, the last one made, and the
+    mappings kept for the laboratories that send their own layout."""
+    if not has_role(request.user, *MAPPERS):
+        return None
+    return Panel(
+        title="Laboratory files",
+        template="monitoring/_imports_panel.html",
+        context={
+            "last": LabImport.objects.order_by("-imported_at", "-id").first(),
+            "mappings": LabMapping.objects.count(),
+        },
+        order=30,
     )

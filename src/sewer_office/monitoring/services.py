@@ -18,10 +18,12 @@ import polars as pl
 from django.db import transaction
 from django.utils import timezone
 
+from sewer_io import lab_mapping as layouts
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import (
     APPLICANT,
     BUILDING_INSPECTOR,
+    CLERK,
     ENGINEER,
     SUPERINTENDENT,
     has_role,
@@ -47,7 +49,7 @@ from .lab_import import (
     source_for,
     stored_table,
 )
-from .models import DischargeLimit, LabResult, SamplingEvent, SamplingPoint
+from .models import DischargeLimit, LabMapping, LabResult, SamplingEvent, SamplingPoint
 
 MANUAL_COLUMNS = (
     "sample_id",
@@ -432,3 +434,69 @@ def record_sampling_event(
         action="record_sample",
         citation="§ 196-19 I",
     )
+
+
+# --- laboratory mappings ------------------------------------------------------------------------
+
+#: Who writes the office's laboratory mappings: the staff who import and check laboratory files.
+MAPPERS = (CLERK, ENGINEER, SUPERINTENDENT)
+
+
+def check_mapper(actor: Any) -> None:
+    if actor is not None and not has_role(actor, *MAPPERS):
+        raise Forbidden(
+            "Laboratory mappings are written by the clerk, the engineer and the Superintendent."
+        )
+
+
+def save_lab_mapping(
+    actor: Any, mapping: layouts.LabMapping, record: LabMapping | None = None
+) -> LabMapping:
+    """Store a new mapping, or a changed one over ``record``, with its audit event.
+
+    Its name is unique, is no preset's (``--mapping NAME`` finds a preset first) and is no file
+    name (``--mapping`` takes a name ending in .yaml or .json, or with a slash, for a file)."""
+    check_mapper(actor)
+    name = mapping.name.strip()
+    errors: dict[str, list[str]] = {}
+    if name in layouts.preset_names():
+        errors["name"] = [f"'{name}' is the name of a preset: choose another"]
+    elif layouts.looks_like_file(name):
+        errors["name"] = ["a name, not a file name (no .yaml, .json or slash)"]
+    else:
+        others = LabMapping.objects.filter(name=name)
+        if record is not None:
+            others = others.exclude(pk=record.pk)
+        if others.exists():
+            errors["name"] = [f"a mapping named '{name}' already exists"]
+    if len(mapping.laboratory) > LabMapping._meta.get_field("laboratory").max_length:  # type: ignore[operator]
+        errors["laboratory"] = ["too long"]
+    if errors:
+        raise InvalidInput(errors)
+    fields = {
+        "name": name,
+        "laboratory": mapping.laboratory,
+        "mapping": mapping.to_dict(),
+        "updated_by": actor if getattr(actor, "is_authenticated", False) else None,
+    }
+    with transaction.atomic():
+        if record is None:
+            return audit.create_recorded(
+                LabMapping,
+                {**fields, "created_by": fields["updated_by"]},
+                actor=actor,
+                action="create_lab_mapping",
+            )
+        locked = LabMapping.objects.select_for_update().get(pk=record.pk)
+        return audit.change_recorded(locked, fields, actor=actor, action="change_lab_mapping")
+
+
+def delete_lab_mapping(actor: Any, record: LabMapping) -> None:
+    """Delete a mapping (the imports read through it keep their own copy of it); the audit
+    event keeps what it was."""
+    check_mapper(actor)
+    with transaction.atomic():
+        audit.record(
+            actor=actor, action="delete_lab_mapping", obj=record, before=audit.snapshot(record)
+        )
+        record.delete()

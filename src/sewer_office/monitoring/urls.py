@@ -22,4 +22,9 @@ urlpatterns = [
     path("facilities/<int:pk>/points/new/", views.point_create, name="point-create"),
     path("facilities/<int:pk>/limits/new/", views.limit_create, name="limit-create"),
     path("facilities/<int:pk>/samples/new/", views.event_create, name="event-create"),
+    path("mappings/", views.mapping_list, name="mappings"),
+    path("mappings/new/", views.mapping_edit, name="mapping-create"),
+    path("mappings/<int:pk>/", views.mapping_detail, name="mapping"),
+    path("mappings/<int:pk>/edit/", views.mapping_edit, name="mapping-edit"),
+    path("mappings/<int:pk>/delete/", views.mapping_delete, name="mapping-delete"),
 ]

@@ -101,6 +101,21 @@ PROTECTED: tuple[Protected, ...] = (
     Protected("monitoring.DischargeLimit", bookkeeping=("updated_at",)),
     Protected("monitoring.SamplingEvent", bookkeeping=("updated_at",)),
     Protected("monitoring.LabImport", bookkeeping=("result_count", "finding_count")),
+    # a town's spreadsheet of users and facilities applied: what became of each row is filled
+    # once; a row waiting for its parcel is resolved or dismissed once, with who and why
+    Protected("onboarding.FacilityImport", fill_once=("outcomes",)),
+    Protected(
+        "onboarding.ReviewItem",
+        transitions=(("state", "open", "resolved"), ("state", "open", "dismissed")),
+        fill_once=(
+            "resolved_property_id",
+            "resolved_establishment_id",
+            "decided_by_id",
+            "decided_at",
+            "decision_note",
+        ),
+        bookkeeping=("updated_at",),
+    ),
     # grease traps: the cleaning interval is the pump-out clock; removed once; pump-outs are
     # voided once, never edited
     Protected(
@@ -246,6 +261,21 @@ PROTECTED: tuple[Protected, ...] = (
     Protected("core.IssuedDocument"),
     Protected("core.LetterTemplate"),
     Protected("core.Letterhead"),
+    # records of the past: where an imported record came from, and the import that brought it
+    Protected("core.ImportedRecord"),
+    Protected("archive.RecordImport"),
+    # the tax parcel roll: each file applied, the owner changes it dated (a notice served
+    # before keeps its person), the clerk's decision on a split or merge (once), the parcels
+    # that left the roll
+    Protected("parcels.RollImport"),
+    Protected("parcels.OwnerChange"),
+    Protected(
+        "parcels.ParcelReview",
+        transitions=(("state", "pending", "confirmed"), ("state", "pending", "rejected")),
+        fill_once=("decided_by_id", "decided_at", "note", "created"),
+        settled="OLD.state <> 'pending'",
+    ),
+    Protected("parcels.Retirement"),
 )
 
 #: The office's models that are not records of legal weight, each with the reason. Their
@@ -268,6 +298,8 @@ FREE: dict[str, str] = {
     "registry.Building": "the register of buildings, kept current",
     "registry.Establishment": "the register of facilities, kept current",
     "network.NetworkVersion": "versions of the sewer map, replaced by the next import",
+    "onboarding.ColumnMapping": "the clerk's choice of a spreadsheet's columns, kept current "
+    "(audited); each import keeps its own copy of the mapping it used",
     "network.Manhole": "the sewer map, replaced by the next import",
     "network.SewerPipe": "the sewer map, replaced by the next import",
     "network.BuildingConnection": "the sewer map, replaced by the next import",
@@ -275,6 +307,8 @@ FREE: dict[str, str] = {
     "portal.Registration": "a sign-up awaiting its e-mail check; who may act for a person is "
     "the link request, guarded",
     "monitoring.SamplingPoint": "the register of sampling points, kept current",
+    "monitoring.LabMapping": "how a laboratory's file is read, kept current (changes audited); "
+    "each import keeps its own copy of the mapping it was read through, guarded",
     "meters.Meter": "the register of meters, kept current; its baselines are guarded",
     "meters.MeterDay": "daily totals computed from the readings (guarded), rebuilt at will",
     "billing.NumberSequence": "the counter that numbers invoices; the numbers are on the "

@@ -4,45 +4,44 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('registry', '0006_postal_address'),
+        ("registry", "0006_postal_address"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='property',
-            name='geometry',
+            model_name="property",
+            name="geometry",
             field=models.TextField(blank=True),
         ),
         migrations.AddField(
-            model_name='property',
-            name='lat',
-            field=models.FloatField(blank=True, null=True, verbose_name='latitude'),
+            model_name="property",
+            name="lat",
+            field=models.FloatField(blank=True, null=True, verbose_name="latitude"),
         ),
         migrations.AddField(
-            model_name='property',
-            name='lon',
-            field=models.FloatField(blank=True, null=True, verbose_name='longitude'),
+            model_name="property",
+            name="lon",
+            field=models.FloatField(blank=True, null=True, verbose_name="longitude"),
         ),
         migrations.AddField(
-            model_name='property',
-            name='property_class',
+            model_name="property",
+            name="property_class",
             field=models.CharField(blank=True, max_length=3),
         ),
         migrations.AddField(
-            model_name='property',
-            name='sbl',
-            field=models.CharField(blank=True, db_index=True, max_length=40, verbose_name='SBL'),
+            model_name="property",
+            name="sbl",
+            field=models.CharField(blank=True, db_index=True, max_length=40, verbose_name="SBL"),
         ),
         migrations.AddField(
-            model_name='property',
-            name='swis',
-            field=models.CharField(blank=True, max_length=6, verbose_name='SWIS code'),
+            model_name="property",
+            name="swis",
+            field=models.CharField(blank=True, max_length=6, verbose_name="SWIS code"),
         ),
         migrations.AddField(
-            model_name='servicearea',
-            name='boundary',
+            model_name="servicearea",
+            name="boundary",
             field=models.TextField(blank=True),
         ),
     ]

@@ -1,0 +1,638 @@
+"""Everything out: every record of the office as CSV and JSON, every stored file, a manifest
+and a data dictionary, in an open form another system can read (``sewer-use export-all``).
+
+An export is a directory::
+
+    README.txt                what the directory holds, in a few lines
+    manifest.json             the software's version, the export's time, the database vendor,
+                              the applied migrations, each table's row count, the audit chain's
+                              head, what was left out and why, the SHA-256 of every file below
+    SHA256SUMS                the same hashes for ``sha256sum -c SHA256SUMS`` (manifest included)
+    audit-anchor.json         the audit chain's head when the export began (:mod:`.anchor`)
+    data-dictionary.md/.json  every table and column: type, meaning, the law it serves
+    tables/<app>.<model>.csv  one table, one row a line, a header of column names
+    tables/<app>.<model>.json the same rows as a JSON array, one row (an object) a line
+    files.csv, files.json     every file below: path, size, SHA-256, the record it belongs to
+    files/media/...           the uploaded files (attachments), under their stored names
+    files/records/<table>/... the documents the database keeps as bytes (issued letters,
+                              signed reports' PDFs, letterhead logos), one file each
+
+Which tables (:func:`export_tables`): every model of the office's apps, the user accounts
+(without passwords), roles and their memberships, the back office's change log, and the
+names of the record kinds (content types, which the generic references name). Left out,
+with the reason written into the manifest and the dictionary (:data:`LEFT_OUT`,
+:data:`COLUMNS_LEFT_OUT`): the secrets — password hashes, second-factor keys and backup
+codes, API tokens, sessions, one-time signing codes. The audit key is a secret too: it is
+never in the database, and the export does not carry it.
+
+The values (:func:`json_value`, :func:`csv_value`) are typed faithfully: decimals as the
+exact strings stored, dates ISO, times ISO with their offset (UTC), JSON columns as JSON, a
+foreign key as the target's primary key, bytes as the path of their file. Every table is
+read in chunks and written row by row (:data:`CHUNK`): a table of millions of rows is never
+held in memory. The whole export reads one snapshot of the database (PostgreSQL: one
+repeatable-read transaction; SQLite: one read transaction).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import importlib.metadata
+import json
+import math
+import re
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from django.apps import apps
+from django.conf import settings
+from django.db import connection, models, transaction
+from django.db.migrations.executor import MigrationExecutor
+from django.utils.duration import duration_iso_string
+
+from . import anchor as anchors
+from . import filetypes
+from .audit import keys, verify_chain
+from .backup import applied_migrations, private, sha256_of
+from .models import AuditEvent
+from .uploads import PARTIAL_PREFIX
+
+FORMAT = "sewer-use-export"
+VERSION = 1
+MANIFEST = "manifest.json"
+SUMS = "SHA256SUMS"
+README = "README.txt"
+ANCHOR = "audit-anchor.json"
+TABLES = "tables"
+FILES = "files"
+MEDIA = f"{FILES}/media"
+RECORD_FILES = f"{FILES}/records"
+FILE_LIST = "files"  # files.csv, files.json
+DICTIONARY = "data-dictionary"  # .md, .json
+#: Rows read from the database at a time.
+CHUNK = 2000
+#: The office's own apps: every model of theirs is exported (unless a secret, :data:`LEFT_OUT`).
+OFFICE_APPS = "sewer_office."
+
+#: Tables of Django and its libraries that the export carries, with what they hold.
+CARRIED: dict[str, str] = {
+    "auth.user": "The office's user accounts, staff and outside users (the portal's): name, "
+    "e-mail, whether active, staff or superuser, when they joined and last signed in. Without "
+    "their passwords: see the columns left out.",
+    "auth.group": "The roles (superintendent, engineer, clerk, building inspector, highway "
+    "superintendent, viewer, applicant): what a user may see and do follows from them.",
+    "auth.user_groups": "Which user holds which role.",
+    "auth.permission": "Django's permissions, which a role or a user may be given (the office "
+    "decides by roles; the table is carried so that the links below resolve).",
+    "auth.group_permissions": "The permissions given to a role.",
+    "auth.user_user_permissions": "The permissions given to a user directly.",
+    "contenttypes.contenttype": "The names of the kinds of record (app and model): a generic "
+    "reference — an audit event's, an attachment's, a charge's `content_type_id` with its "
+    "`object_id` — names its table through this one.",
+    "admin.logentry": "The back office's log of the changes made there.",
+}
+
+#: Tables left out, each with why: secrets, or what only signs a browser or a program in.
+LEFT_OUT: dict[str, str] = {
+    "sessions.session": "The signed-in sessions: a session key lets a browser act as its user; "
+    "worthless to another system and dangerous in a copy. Everyone signs in again.",
+    "authtoken.token": "The API tokens: each is the password of a program. New tokens are "
+    "issued after the move.",
+    "otp_totp.totpdevice": "The second factor's authenticator keys (shared secrets): whoever "
+    "holds one makes valid codes. Users enrol their authenticator again.",
+    "otp_static.staticdevice": "The second factor's backup-code devices (their codes are "
+    "secrets, below). Users make new backup codes.",
+    "otp_static.statictoken": "The second factor's one-time backup codes: secrets.",
+    "reports.signingcode": "The one-time codes e-mailed to sign a report (hashed, valid "
+    "minutes): a secret of a moment; the signatures they made are exported.",
+}
+
+#: Columns left out of a carried table, with why.
+COLUMNS_LEFT_OUT: dict[str, dict[str, str]] = {
+    "auth.user": {
+        "password": "The password hash: a secret (it can be attacked offline to find the "
+        "password). Users come back with no usable password: an administrator gives each a "
+        "new one (`sewer-use manage changepassword NAME`), which they change after signing in.",
+    },
+}
+
+#: Tables an empty installation already fills (by its migrations): an import replaces their
+#: rows with the export's, so that every id the records use means the same thing again.
+INSTALLATION: frozenset[str] = frozenset(
+    {"contenttypes.contenttype", "auth.permission", "auth.group", "auth.group_permissions"}
+)
+
+
+class ExportError(Exception):
+    """An export that cannot be written, with the reason."""
+
+
+def label_of(model: type[models.Model]) -> str:
+    """The table's name in the export: ``<app label>.<model name>`` (lower case)."""
+    return f"{model._meta.app_label}.{model._meta.model_name}"
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of the export: its model and the columns written (the local concrete fields
+    less those left out)."""
+
+    model: type[models.Model]
+    columns: tuple[models.Field[Any, Any], ...]
+    left_out: tuple[tuple[str, str], ...] = ()  # (column, why)
+
+    @property
+    def label(self) -> str:
+        return label_of(self.model)
+
+    @property
+    def db_table(self) -> str:
+        return str(self.model._meta.db_table)
+
+    @property
+    def names(self) -> list[str]:
+        return [f.attname for f in self.columns]
+
+    def path(self, suffix: str) -> str:
+        return f"{TABLES}/{self.label}.{suffix}"
+
+
+def _is_office(model: type[models.Model]) -> bool:
+    config = apps.get_app_config(model._meta.app_label)
+    return str(config.name).startswith(OFFICE_APPS)
+
+
+def _models() -> list[type[models.Model]]:
+    """Every model with its own table (no proxies, no unmanaged), by label."""
+    found = [
+        m
+        for m in apps.get_models(include_auto_created=True)
+        if not m._meta.proxy and m._meta.managed
+    ]
+    return sorted(found, key=label_of)
+
+
+def unclassified() -> list[str]:
+    """Models neither of the office, nor carried, nor left out: a new library's tables,
+    which the export leaves out until someone decides (a test fails meanwhile)."""
+    return [
+        label_of(m)
+        for m in _models()
+        if not _is_office(m) and label_of(m) not in CARRIED and label_of(m) not in LEFT_OUT
+    ]
+
+
+def export_tables() -> list[Table]:
+    """The tables an export holds, by label."""
+    out = []
+    for model in _models():
+        label = label_of(model)
+        if label in LEFT_OUT or not (_is_office(model) or label in CARRIED):
+            continue
+        dropped = COLUMNS_LEFT_OUT.get(label, {})
+        columns = tuple(f for f in model._meta.local_concrete_fields if f.name not in dropped)
+        out.append(Table(model, columns, tuple(dropped.items())))
+    return out
+
+
+def left_out_tables() -> list[tuple[str, str, str]]:
+    """(table, database table, why) of every table not exported."""
+    unjudged = set(unclassified())
+    out = []
+    for model in _models():
+        label = label_of(model)
+        if label in LEFT_OUT:
+            out.append((label, str(model._meta.db_table), LEFT_OUT[label]))
+        elif label in unjudged:
+            why = "A library's table nobody has yet judged safe to export: left out."
+            out.append((label, str(model._meta.db_table), why))
+    return out
+
+
+# --- values -----------------------------------------------------------------------------------
+
+#: How each kind of column is written (and read back by the import).
+KINDS = (
+    "integer",
+    "boolean",
+    "text",
+    "decimal",
+    "float",
+    "date",
+    "datetime",
+    "time",
+    "duration",
+    "uuid",
+    "json",
+    "file",
+    "bytes",
+)
+
+
+def kind_of(f: models.Field[Any, Any]) -> str:
+    """The kind of a column, one of :data:`KINDS` (a foreign key: its target's)."""
+    if f.is_relation and f.remote_field is not None:
+        target = f.target_field  # type: ignore[attr-defined]
+        return kind_of(target)
+    if isinstance(f, models.BinaryField):
+        return "bytes"
+    if isinstance(f, models.FileField):
+        return "file"
+    if isinstance(f, models.JSONField):
+        return "json"
+    if isinstance(f, models.DecimalField):
+        return "decimal"
+    if isinstance(f, models.FloatField):
+        return "float"
+    if isinstance(f, models.BooleanField):
+        return "boolean"
+    if isinstance(f, models.DateTimeField):
+        return "datetime"
+    if isinstance(f, models.DateField):
+        return "date"
+    if isinstance(f, models.TimeField):
+        return "time"
+    if isinstance(f, models.DurationField):
+        return "duration"
+    if isinstance(f, models.UUIDField):
+        return "uuid"
+    if isinstance(f, models.IntegerField | models.AutoField):
+        return "integer"
+    return "text"
+
+
+def decimal_text(value: Decimal) -> str:
+    """A decimal as stored, without an exponent (``0.00000000``, not ``0E-8``)."""
+    return format(value, "f")
+
+
+def json_value(value: Any) -> Any:
+    """A value read from the database as JSON: see the module (bytes are written elsewhere)."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, Decimal):
+        return decimal_text(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    if isinstance(value, timedelta):
+        return duration_iso_string(value)
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, dict | list):
+        return _keys_sorted(value)
+    return str(value)
+
+
+def _keys_sorted(value: Any) -> Any:
+    """A JSON value with its objects' keys in order: JSON leaves their order free, and
+    PostgreSQL keeps its own, so an export reads the same whichever database it came from."""
+    if isinstance(value, dict):
+        return {k: _keys_sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_keys_sorted(v) for v in value]
+    return value
+
+
+def csv_value(value: Any, kind: str) -> str:
+    """A JSON value (:func:`json_value`) as a CSV cell: empty for null, ``true``/``false``,
+    a JSON column as its JSON text."""
+    if value is None:
+        return ""
+    if kind == "json":
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def software_version() -> str:
+    try:
+        return importlib.metadata.version("sewer-use")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a checkout
+        return "unknown"
+
+
+def database_version() -> str:
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SHOW server_version")
+        elif connection.vendor == "sqlite":
+            cursor.execute("SELECT sqlite_version()")
+        else:  # pragma: no cover - the office runs on these two
+            return ""
+        row = cursor.fetchone()
+    return str(row[0]) if row else ""
+
+
+@dataclass
+class StoredFile:
+    """A file of the export: where it is, what it is, which record it belongs to."""
+
+    path: str  # inside the export, with "/"
+    size: int
+    sha256: str
+    table: str = ""  # "" for an uploaded file no record names
+    record: str = ""  # the record's primary key
+    column: str = ""
+    stored_as: str = ""  # an upload's name in the office's storage ("" for bytes of a row)
+
+    COLUMNS = ("path", "size", "sha256", "table", "record", "column", "stored_as")
+
+    def row(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.COLUMNS}
+
+
+@dataclass
+class Written:
+    """What :func:`export_all` wrote: the manifest and a few counts for the command."""
+
+    manifest: dict[str, Any]
+    rows: int
+    files: int
+    missing: list[dict[str, str]] = field(default_factory=list)
+
+
+class _Json:
+    """A JSON array written one element a line (valid JSON, and readable line by line)."""
+
+    def __init__(self, path: Path) -> None:
+        self.handle = path.open("w", encoding="utf-8", newline="\n")
+        self.handle.write("[")
+        self.first = True
+
+    def write(self, row: dict[str, Any]) -> None:
+        self.handle.write("\n" if self.first else ",\n")
+        self.handle.write(json.dumps(row, ensure_ascii=False, allow_nan=False))
+        self.first = False
+
+    def close(self) -> None:
+        self.handle.write("\n]\n")
+        self.handle.close()
+
+
+def _suffix(content: bytes) -> str:
+    found = filetypes.sniff(content[: filetypes.HEAD_BYTES])
+    return found.extension if found is not None else "bin"
+
+
+def _rows(table: Table) -> Iterator[tuple[Any, ...]]:
+    query = table.model._base_manager.order_by("pk").values_list(*table.names)
+    yield from query.iterator(chunk_size=CHUNK)
+
+
+class _Exporter:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: list[StoredFile] = []
+        self.uploads: list[tuple[str, str, str, str]] = []  # (table, pk, column, name)
+        self.hashes: dict[str, str] = {}
+
+    def hashed(self, relative: str) -> str:
+        digest = sha256_of(self.root / relative)
+        self.hashes[relative] = digest
+        return digest
+
+    def _bytes(self, table: Table, pk: Any, column: str, value: bytes) -> str:
+        content = bytes(value)
+        if not content:
+            return ""
+        name = re.sub(r"[^\w.-]", "_", str(pk))  # a key that is not a number: a safe name
+        relative = f"{RECORD_FILES}/{table.label}/{name}.{column}.{_suffix(content)}"
+        target = self.root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+        digest = hashlib.sha256(content).hexdigest()
+        self.files.append(StoredFile(relative, len(content), digest, table.label, str(pk), column))
+        return relative
+
+    def table(self, table: Table) -> int:
+        kinds = [kind_of(f) for f in table.columns]
+        names = table.names
+        pk_at = names.index(table.model._meta.pk.attname)
+        (self.root / TABLES).mkdir(exist_ok=True)
+        count = 0
+        with (self.root / table.path("csv")).open("w", encoding="utf-8", newline="") as out:
+            rows_csv = csv.writer(out, lineterminator="\n")
+            rows_csv.writerow(names)
+            rows_json = _Json(self.root / table.path("json"))
+            try:
+                for raw in _rows(table):
+                    values: list[Any] = []
+                    for name, kind, value in zip(names, kinds, raw, strict=True):
+                        if kind == "bytes" and value is not None:
+                            values.append(self._bytes(table, raw[pk_at], name, value))
+                            continue
+                        if kind == "file" and value:
+                            self.uploads.append((table.label, str(raw[pk_at]), name, str(value)))
+                        values.append(json_value(value))
+                    rows_json.write(dict(zip(names, values, strict=True)))
+                    rows_csv.writerow([csv_value(v, k) for v, k in zip(values, kinds, strict=True)])
+                    count += 1
+            finally:
+                rows_json.close()
+        self.hashed(table.path("csv"))
+        self.hashed(table.path("json"))
+        return count
+
+    def media(self) -> list[dict[str, str]]:
+        """Copy the uploaded files the records name, then any other stored file (named by no
+        record); returns the records whose file is missing from storage."""
+        media_root = Path(settings.MEDIA_ROOT)
+        missing: list[dict[str, str]] = []
+        copied: set[str] = set()
+        for label, pk, column, name in self.uploads:
+            source = media_root / name
+            where = {"table": label, "record": pk, "column": column, "stored_as": name}
+            if not source.is_file():
+                missing.append(where)
+                continue
+            self.files.append(self._copy(source, name, label, pk, column))
+            copied.add(name)
+        if media_root.is_dir():
+            for source in sorted(p for p in media_root.rglob("*") if p.is_file()):
+                name = source.relative_to(media_root).as_posix()
+                if name in copied or source.name.startswith(PARTIAL_PREFIX):
+                    continue
+                self.files.append(self._copy(source, name, "", "", ""))
+                copied.add(name)
+        return missing
+
+    def _copy(self, source: Path, name: str, label: str, pk: str, column: str) -> StoredFile:
+        relative = f"{MEDIA}/{name}"
+        target = self.root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        digest = sha256_of(target)
+        return StoredFile(relative, target.stat().st_size, digest, label, pk, column, name)
+
+    def file_list(self) -> None:
+        rows = [f.row() for f in sorted(self.files, key=lambda f: f.path)]
+        with (self.root / f"{FILE_LIST}.csv").open("w", encoding="utf-8", newline="") as out:
+            writer = csv.DictWriter(out, fieldnames=StoredFile.COLUMNS, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+        listing = _Json(self.root / f"{FILE_LIST}.json")
+        for row in rows:
+            listing.write(row)
+        listing.close()
+        for f in self.files:
+            self.hashes[f.path] = f.sha256
+        self.hashed(f"{FILE_LIST}.csv")
+        self.hashed(f"{FILE_LIST}.json")
+
+    def text(self, relative: str, text: str) -> None:
+        (self.root / relative).write_text(text, encoding="utf-8", newline="\n")
+        self.hashed(relative)
+
+
+def _snapshot() -> None:
+    """Read one snapshot of the database to the end of the transaction (PostgreSQL: the
+    first statement of the transaction; SQLite's read transaction is one already)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+
+
+def _audit(head: anchors.Anchor) -> dict[str, Any]:
+    checked, broken = verify_chain(chunk_size=CHUNK)
+    used = sorted(
+        {k for k in AuditEvent.objects.order_by().values_list("key_id", flat=True).distinct() if k}
+    )
+    return {
+        "events": head.events,
+        "seq": head.seq,
+        "event_id": head.event_id,
+        "digest": head.digest,
+        "key_id": head.key_id,
+        "keys_used": used,
+        "verified": broken is None,
+        "problem": str(broken) if broken else "",
+        "checked": checked,
+        "anchor": ANCHOR,
+        "key_source": keys().source,
+    }
+
+
+def sums_line(digest: str, name: str) -> str:
+    """One line of ``sha256sum``'s format (a name with a backslash or a new line escaped,
+    as GNU coreutils writes and reads it)."""
+    if "\\" in name or "\n" in name:
+        escaped = name.replace("\\", "\\\\").replace("\n", "\\n")
+        return f"\\{digest}  {escaped}\n"
+    return f"{digest}  {name}\n"
+
+
+def _readme(manifest: dict[str, Any]) -> str:
+    return (
+        "An export of a sewer-use office: every record, every stored file.\n"
+        f"Made {manifest['exported_at']} by sewer-use {manifest['software']['version']}.\n\n"
+        "tables/           one CSV and one JSON file per table (the JSON is typed exactly)\n"
+        "data-dictionary.md  what each table and column means, and the law it serves\n"
+        "files/            the stored files; files.csv says which record each belongs to\n"
+        "manifest.json     row counts, schema version, audit chain head, hashes\n"
+        "SHA256SUMS        check every file: sha256sum -c SHA256SUMS\n\n"
+        "Not here: passwords, second-factor keys, API tokens, sessions, the audit key\n"
+        "(see the manifest's left_out). Bring it back: sewer-use import-all DIR\n"
+    )
+
+
+def pending_migrations() -> list[str]:
+    """The migrations of this version not yet applied to the database ("app.name")."""
+    executor = MigrationExecutor(connection)
+    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    return [f"{m.app_label}.{m.name}" for m, backwards in plan if not backwards]
+
+
+def export_all(directory: Path, dictionary: tuple[str, dict[str, Any]]) -> Written:
+    """Write the export into ``directory`` (new or empty); ``dictionary``: the data
+    dictionary's Markdown and JSON (:mod:`.data_dictionary`, given by the caller)."""
+    pending = pending_migrations()
+    if pending:
+        raise ExportError(
+            f"the database lacks migrations of this version ({', '.join(pending[:5])}"
+            f"{' ...' if len(pending) > 5 else ''}): run `sewer-use manage migrate` first"
+        )
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise ExportError(f"{directory}: not an empty directory (an export never overwrites)")
+    directory.mkdir(parents=True, exist_ok=True)
+    directory.chmod(0o700)  # personal data: the office's user's alone from the first byte
+    exporter = _Exporter(directory)
+    started = datetime.now(UTC)
+    tables: list[dict[str, Any]] = []
+    total = 0
+    with transaction.atomic():
+        _snapshot()
+        head = anchors.take("export")
+        schema = applied_migrations()
+        audit = _audit(head)
+        for table in export_tables():
+            rows = exporter.table(table)
+            total += rows
+            tables.append(
+                {
+                    "table": table.label,
+                    "db_table": table.db_table,
+                    "rows": rows,
+                    "csv": table.path("csv"),
+                    "json": table.path("json"),
+                    "columns": table.names,
+                }
+            )
+    missing = exporter.media()
+    exporter.file_list()
+    anchors.write(head, directory / ANCHOR)
+    exporter.hashed(ANCHOR)
+    markdown, data = dictionary
+    exporter.text(f"{DICTIONARY}.md", markdown)
+    exporter.text(f"{DICTIONARY}.json", json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    manifest: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "software": {"name": "sewer-use", "version": software_version()},
+        "exported_at": started.isoformat(),
+        "database": {"vendor": connection.vendor, "version": database_version()},
+        "migrations": schema,
+        "audit": audit,
+        "tables": tables,
+        "files": {
+            "count": len(exporter.files),
+            "bytes": sum(f.size for f in exporter.files),
+            "list": [f"{FILE_LIST}.csv", f"{FILE_LIST}.json"],
+            "missing": missing,
+        },
+        "left_out": {
+            "tables": [
+                {"table": label, "db_table": db, "why": why} for label, db, why in left_out_tables()
+            ],
+            "columns": [
+                {"table": table, "column": column, "why": why}
+                for table, columns in sorted(COLUMNS_LEFT_OUT.items())
+                for column, why in columns.items()
+            ],
+            "audit_key": "The audit key signs the audit events (HMAC-SHA256); it is never in "
+            "the database and not in this export. Carry it separately (SEWER_USE_AUDIT_KEY or "
+            "the key file) to verify the chain or bring the export back.",
+        },
+    }
+    exporter.text(README, _readme(manifest))
+    manifest["sha256"] = dict(sorted(exporter.hashes.items()))
+    text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+    (directory / MANIFEST).write_text(text, encoding="utf-8", newline="\n")
+    sums = {**manifest["sha256"], MANIFEST: sha256_of(directory / MANIFEST)}
+    (directory / SUMS).write_text(
+        "".join(sums_line(d, n) for n, d in sorted(sums.items())), encoding="utf-8", newline="\n"
+    )
+    private(directory)
+    anchors.publish(head)  # the anchor directory and the log, as a backup does
+    return Written(manifest, total, len(exporter.files), missing)
