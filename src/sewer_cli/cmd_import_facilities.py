@@ -19,11 +19,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
-from .cmd_office import NoSuchUser, _setup, office_user
+from .main import EXIT_FOUND
+from .office_import import Stop, add_options, command, emit, office_actor, refusal
 from .output import table
 
 PROG = "import-facilities"
@@ -38,48 +38,33 @@ def register(subparsers: Any) -> None:
         "--mapping-file", metavar="JSON", help="a column mapping written as JSON (not saved)"
     )
     p.add_argument("--sheet", default="", help="the workbook's sheet (default: the first)")
-    p.add_argument("--dry-run", action="store_true", help="show what would be done, write nothing")
-    p.add_argument("--format", choices=("table", "json"), default="table")
-    p.add_argument(
-        "--as",
-        dest="username",
-        default=None,
-        help="record the import as this office user (default: the office itself)",
-    )
+    add_options(p, dry_run="show what would be done, write nothing")
     p.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return 2
-
-
+@command(PROG)
 def run(args: argparse.Namespace) -> int:
     path = Path(args.path)
     try:
         data = path.read_bytes()
     except OSError as e:
-        return _fail(f"cannot read {path}: {e.strerror or e}")
+        raise Stop(f"cannot read {path}: {e.strerror or e}") from None
     mapping_data: dict[str, Any] | None = None
     if args.mapping_file:
         try:
             loaded = json.loads(Path(args.mapping_file).read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
-            return _fail(f"cannot read the mapping {args.mapping_file}: {e}")
+            raise Stop(f"cannot read the mapping {args.mapping_file}: {e}") from None
         if not isinstance(loaded, dict) or not isinstance(loaded.get("columns"), dict):
-            return _fail(f"{args.mapping_file}: a mapping is an object with its 'columns'")
+            raise Stop(f"{args.mapping_file}: a mapping is an object with its 'columns'")
         mapping_data = loaded
-    _setup()
+    actor = office_actor(args.username)
     from sewer_office.core.errors import Blocked, Forbidden
     from sewer_office.onboarding import services
     from sewer_office.onboarding.importing import BY_NAME, REQUIRED, MappingSpec
     from sewer_office.onboarding.models import ColumnMapping
     from sewer_office.onboarding.spreadsheet import UnusableFile, read_sheet
 
-    try:
-        actor = office_user(args.username)
-    except NoSuchUser as e:
-        return _fail(str(e))
     if mapping_data is not None:
         spec = MappingSpec.from_snapshot({"name": path.name, **mapping_data})
         unknown = [t for t in spec.columns if t not in BY_NAME]
@@ -87,19 +72,19 @@ def run(args: argparse.Namespace) -> int:
         if unknown or lacking:
             problems = [f"{t}: not a field of the import" for t in unknown]
             problems += [f"{t}: required, no column given" for t in lacking]
-            return _fail(f"{args.mapping_file}: {'; '.join(problems)}")
+            raise Stop(f"{args.mapping_file}: {'; '.join(problems)}")
     else:
         saved = ColumnMapping.objects.filter(name=args.mapping).first()
         if saved is None:
             names = ", ".join(ColumnMapping.objects.values_list("name", flat=True)) or "none"
-            return _fail(f"no column mapping named {args.mapping!r} (the office keeps: {names})")
+            raise Stop(f"no column mapping named {args.mapping!r} (the office keeps: {names})")
         spec = MappingSpec.of(saved)
     try:
         sheet = read_sheet(data, path.name, args.sheet)
     except UnusableFile as e:
-        return _fail(str(e))
+        raise Stop(str(e)) from None
     if missing := spec.missing_in(sheet.header):
-        return _fail(
+        raise Stop(
             f"{path.name}: the mapping {spec.name!r} names columns the file lacks: "
             f"{', '.join(missing)}"
         )
@@ -120,25 +105,18 @@ def run(args: argparse.Namespace) -> int:
             else:
                 plan, applied_id = applied.plan, applied.facility_import.pk
     except Forbidden as e:
-        print(f"{PROG}: {e.message}", file=sys.stderr)
-        return 1
-    if args.format == "json":
-        out = {**plan.as_dict(), "dry_run": args.dry_run, "import_id": applied_id}
-        if nothing:
-            out["nothing_to_change"] = nothing
-        json.dump(out, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        _print_table(plan, args.dry_run, applied_id, nothing)
+        raise Stop(e.message, EXIT_FOUND) from None
+    out = {**plan.as_dict(), "dry_run": args.dry_run, "import_id": applied_id}
+    if nothing:
+        out["nothing_to_change"] = nothing
+    emit(args, out, lambda: _print_table(plan, args.dry_run, applied_id, nothing))
     return 1 if plan.refused else 0
 
 
 def _print_table(plan: Any, dry_run: bool, applied_id: int | None, nothing: str) -> None:
     name = plan.source_name
     if plan.refused:
-        n = len(plan.errors)
-        print(f"{name}: refused, nothing written ({n} error{'s' if n != 1 else ''}):")
-        print(table(["row", "field", "message"], [(str(r), f, m) for r, f, m in plan.errors]))
+        print("\n".join(refusal(name, plan.errors, nothing="nothing written")))
         return
     print(
         table(

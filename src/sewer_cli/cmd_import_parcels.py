@@ -17,13 +17,14 @@ Django and the readers are imported inside the command functions only (start-up 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .cmd_office import NoSuchUser, _setup, office_user
+from .cmd_office import _setup
+from .main import EXIT_FOUND, EXIT_OK
+from .office_import import Stop, add_options, command, emit, office_actor, plural
 from .output import table
 
 
@@ -35,18 +36,11 @@ def _day(text: str) -> date:
 
 
 def _common(p: Any) -> None:
-    p.add_argument("--dry-run", action="store_true", help="classify every row, apply nothing")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    add_options(p, dry_run="classify every row, apply nothing")
     p.add_argument(
         "--crs",
         default=None,
         help="the coordinate system of a CSV file's WKT geometry (e.g. EPSG:2260)",
-    )
-    p.add_argument(
-        "--as",
-        dest="username",
-        default=None,
-        help="record the import as this office user (default: the office itself)",
     )
 
 
@@ -72,61 +66,89 @@ def register(subparsers: Any) -> None:
     districts.set_defaults(func=run_districts)
 
 
-def _emit(args: argparse.Namespace, report: dict[str, Any], lines: list[str]) -> None:
-    if args.format == "json":
-        json.dump(report, sys.stdout, ensure_ascii=False, default=str)
-        sys.stdout.write("\n")
-        return
-    for line in lines:
-        print(line)
+def _run(
+    args: argparse.Namespace,
+    read: Callable[[], Any],
+    preview_of: Callable[[Any], Any],
+    apply: Callable[[Any, Any], dict[str, Any]],
+    lines_of: Callable[[Any, dict[str, Any], str], list[str]],
+) -> int:
+    """One import command: the acting user, the file ``read``, its preview, its application
+    unless a dry run (``apply`` gives what the report adds), the report printed; the exit
+    status (:class:`Stop` for an unknown user, a user who may not import, an unusable file)."""
+    from sewer_io.parcels import ParcelFileError
+    from sewer_office.core.errors import Blocked, Forbidden
+    from sewer_office.parcels import services
+
+    actor = office_actor(args.username)
+    try:
+        services.check_importer(actor)
+    except Forbidden as e:
+        raise Stop(str(e), EXIT_FOUND) from None
+    try:
+        file = read()
+    except ParcelFileError as e:
+        raise Stop(str(e)) from None
+    except OSError as e:
+        raise Stop(f"cannot read {Path(args.path)}: {e.strerror or e}") from None
+    preview = preview_of(file)
+    report = {**preview.as_dict(), "dry_run": args.dry_run, "applied": False}
+    status, message = EXIT_OK, ""
+    if preview.previous is not None:
+        message, status = preview.already_imported_message(), EXIT_FOUND
+    elif preview.refusals:
+        status = EXIT_FOUND
+    elif not args.dry_run:
+        try:
+            report.update(applied=True, **apply(preview, actor))
+        except Blocked as e:
+            message, status = e.message, EXIT_FOUND
+    if message:
+        report["message"] = message
+    lines = lines_of(preview, report, message)
+    emit(args, report, lambda: print("\n".join(lines)))
+    return status
 
 
+def _outcome_lines(preview: Any, report: dict[str, Any], message: str) -> list[str]:
+    """What became of the file: refused (every row named), applied, or a dry run."""
+    name = preview.source
+    lines = [message] if message else []
+    if preview.refusals:
+        lines.append(
+            f"{name}: refused, nothing applied ({plural(len(preview.refusals), 'error')}):"
+        )
+        lines += preview.report_lines()
+    elif report.get("applied"):
+        day = f" ({report['roll_date']})" if "roll_date" in report else ""
+        lines.append(f"{name}: applied as import #{report['import_id']}{day}")
+    elif report["dry_run"] and not message:
+        lines.append(f"{name}: would be applied (dry run, nothing changed)")
+    return lines
+
+
+@command("import-parcels")
 def run_parcels(args: argparse.Namespace) -> int:
     path = Path(args.path)
     _setup()
     from django.utils import timezone
 
-    from sewer_io.parcels import ParcelFileError, read_parcels
-    from sewer_office.core.errors import Blocked, Forbidden
+    from sewer_io.parcels import read_parcels
     from sewer_office.parcels import services
 
-    try:
-        actor = office_user(args.username)
-        services.check_importer(actor)
-    except NoSuchUser as e:
-        print(f"import-parcels: {e}", file=sys.stderr)
-        return 2
-    except Forbidden as e:
-        print(f"import-parcels: {e}", file=sys.stderr)
-        return 1
-    try:
-        read = read_parcels(path, name=path.name, crs=args.crs)
-    except ParcelFileError as e:
-        print(f"import-parcels: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"import-parcels: cannot read {path}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    preview = services.preview(read)
-    report = {**preview.as_dict(), "dry_run": args.dry_run, "applied": False}
     roll_date = args.roll_date or timezone.localdate()
-    status = 0
-    message = ""
-    if preview.previous is not None:
-        message, status = preview.already_imported_message(), 1
-    elif preview.refusals:
-        status = 1
-    elif not args.dry_run:
-        try:
-            imp = services.apply(preview, actor, roll_date)
-        except Blocked as e:
-            message, status = e.message, 1
-        else:
-            report.update(applied=True, import_id=imp.pk, roll_date=roll_date.isoformat())
-    if message:
-        report["message"] = message
-    _emit(args, report, _parcel_lines(preview, report, message))
-    return status
+
+    def apply(preview: Any, actor: Any) -> dict[str, Any]:
+        imp = services.apply(preview, actor, roll_date)
+        return {"import_id": imp.pk, "roll_date": roll_date.isoformat()}
+
+    return _run(
+        args,
+        lambda: read_parcels(path, name=path.name, crs=args.crs),
+        services.preview,
+        apply,
+        _parcel_lines,
+    )
 
 
 def _parcel_lines(preview: Any, report: dict[str, Any], message: str) -> list[str]:
@@ -138,16 +160,7 @@ def _parcel_lines(preview: Any, report: dict[str, Any], message: str) -> list[st
         f"{report['owner_changes']} owner change(s), {report['persons_new']} new person(s), "
         f"{report['splits']} split(s), {report['merges']} merge(s)"
     ]
-    if message:
-        lines.append(message)
-    if preview.refusals:
-        n = len(preview.refusals)
-        lines.append(f"{name}: refused, nothing applied ({n} error{'s' if n != 1 else ''}):")
-        lines += preview.report_lines()
-    elif report.get("applied"):
-        lines.append(f"{name}: applied as import #{report['import_id']} ({report['roll_date']})")
-    elif report["dry_run"] and not message:
-        lines.append(f"{name}: would be applied (dry run, nothing changed)")
+    lines += _outcome_lines(preview, report, message)
     changed = [r for r in report["rows"] if r["outcome"] == "changed"]
     if changed:
         shown = changed[:50]
@@ -172,62 +185,31 @@ def _parcel_lines(preview: Any, report: dict[str, Any], message: str) -> list[st
     return lines
 
 
+@command("import-districts")
 def run_districts(args: argparse.Namespace) -> int:
     path = Path(args.path)
     _setup()
-    from sewer_io.parcels import ParcelFileError, read_districts
-    from sewer_office.core.errors import Blocked, Forbidden
-    from sewer_office.parcels import districts, services
+    from sewer_io.parcels import read_districts
+    from sewer_office.parcels import districts
 
-    try:
-        actor = office_user(args.username)
-        services.check_importer(actor)
-    except NoSuchUser as e:
-        print(f"import-districts: {e}", file=sys.stderr)
-        return 2
-    except Forbidden as e:
-        print(f"import-districts: {e}", file=sys.stderr)
-        return 1
-    try:
-        read = read_districts(path, name=path.name, crs=args.crs)
-    except ParcelFileError as e:
-        print(f"import-districts: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"import-districts: cannot read {path}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    preview = districts.preview_districts(read)
-    report = {**preview.as_dict(), "dry_run": args.dry_run, "applied": False}
-    status, message = 0, ""
-    if preview.previous is not None:
-        message, status = preview.already_imported_message(), 1
-    elif preview.refusals:
-        status = 1
-    elif not args.dry_run:
-        try:
-            imp = districts.apply_districts(preview, actor)
-        except Blocked as e:
-            message, status = e.message, 1
-        else:
-            report.update(applied=True, import_id=imp.pk)
-    if message:
-        report["message"] = message
-    name = preview.source
-    lines = [
-        f"{name}: {preview.file.rows} district(s), coordinates {preview.file.crs or 'none'}; "
-        f"{report['new']} new, {report['changed']} changed, {report['unchanged']} unchanged, "
-        f"{report['refused']} refused; {report['properties_reassigned']} propert"
-        f"{'y' if report['properties_reassigned'] == 1 else 'ies'} to another service area"
+    def apply(preview: Any, actor: Any) -> dict[str, Any]:
+        return {"import_id": districts.apply_districts(preview, actor).pk}
+
+    return _run(
+        args,
+        lambda: read_districts(path, name=path.name, crs=args.crs),
+        districts.preview_districts,
+        apply,
+        _district_lines,
+    )
+
+
+def _district_lines(preview: Any, report: dict[str, Any], message: str) -> list[str]:
+    return [
+        f"{preview.source}: {preview.file.rows} district(s), coordinates "
+        f"{preview.file.crs or 'none'}; {report['new']} new, {report['changed']} changed, "
+        f"{report['unchanged']} unchanged, {report['refused']} refused; "
+        f"{report['properties_reassigned']} propert"
+        f"{'y' if report['properties_reassigned'] == 1 else 'ies'} to another service area",
+        *_outcome_lines(preview, report, message),
     ]
-    if message:
-        lines.append(message)
-    if preview.refusals:
-        n = len(preview.refusals)
-        lines.append(f"{name}: refused, nothing applied ({n} error{'s' if n != 1 else ''}):")
-        lines += preview.report_lines()
-    elif report.get("applied"):
-        lines.append(f"{name}: applied as import #{report['import_id']}")
-    elif args.dry_run and not message:
-        lines.append(f"{name}: would be applied (dry run, nothing changed)")
-    _emit(args, report, lines)
-    return status

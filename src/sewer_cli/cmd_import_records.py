@@ -12,65 +12,48 @@ unusable file or directory, or an unknown user.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
-from .cmd_office import NoSuchUser, _setup, office_user
+from .main import EXIT_FOUND
+from .office_import import Stop, add_options, command, emit, office_actor, plural
 from .output import table
+
+PROG = "import-records"
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "import-records",
+        PROG,
         help="import records of the past (permits, approvals, inspections, violations)",
     )
     p.add_argument("path", metavar="ZIP_OR_DIR")
-    p.add_argument("--dry-run", action="store_true", help="check every row, store nothing")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    add_options(p, dry_run="check every row, store nothing")
     p.add_argument(
         "--source",
         default="",
         help="where the paper records are kept, for the rows that do not say",
     )
-    p.add_argument(
-        "--as",
-        dest="username",
-        default=None,
-        help="record the import as this office user (default: the office itself)",
-    )
     p.set_defaults(func=run)
 
 
+@command(PROG)
 def run(args: argparse.Namespace) -> int:
     path = Path(args.path)
     if not path.exists():
-        print(f"import-records: {path}: no such file or directory", file=sys.stderr)
-        return 2
-    _setup()
+        raise Stop(f"{path}: no such file or directory")
+    actor = office_actor(args.username)
     from sewer_office.archive.bundle import UnusableFile, read_path
     from sewer_office.archive.services import import_records
     from sewer_office.core.errors import Forbidden
 
     try:
-        actor = office_user(args.username)
-    except NoSuchUser as e:
-        print(f"import-records: {e}", file=sys.stderr)
-        return 2
-    try:
         report = import_records(read_path(path), actor, source=args.source, dry_run=args.dry_run)
     except UnusableFile as e:
-        print(f"import-records: {e}", file=sys.stderr)
-        return 2
+        raise Stop(str(e)) from None
     except Forbidden as e:
-        print(f"import-records: {e.message}", file=sys.stderr)
-        return 1
-    if args.format == "json":
-        json.dump(report.as_dict(), sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        _print_table(report)
+        raise Stop(e.message, EXIT_FOUND) from None
+    emit(args, report.as_dict(), lambda: _print_table(report))
     return 0 if report.ok else 1
 
 
@@ -80,8 +63,7 @@ def _print_table(report: Any) -> None:
         print(f"{name}: refused — {report.refused_reason}")
         return
     if report.problems:
-        n = report.refused
-        print(f"{name}: refused, nothing stored ({n} row{'s' if n != 1 else ''} to correct):")
+        print(f"{name}: refused, nothing stored ({plural(report.refused, 'row')} to correct):")
         print(
             table(
                 ["file", "row", "field", "message"],

@@ -12,63 +12,47 @@ listed, or the file was already imported), 2 for an unusable file or unknown use
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from . import mapping_arg
-from .cmd_office import NoSuchUser, _setup, office_user
-from .output import table
+from .main import EXIT_FOUND
+from .office_import import Stop, add_options, command, emit, office_actor, refusal
+
+PROG = "import-results"
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "import-results", help="import a laboratory results file into the office"
-    )
+    p = subparsers.add_parser(PROG, help="import a laboratory results file into the office")
     p.add_argument("path", metavar="LAB.csv")
-    p.add_argument("--dry-run", action="store_true", help="validate and evaluate, store nothing")
-    p.add_argument("--format", choices=("table", "json"), default="table")
-    p.add_argument(
-        "--as",
-        dest="username",
-        default=None,
-        help="record the import as this office user (default: the office itself)",
-    )
+    add_options(p, dry_run="validate and evaluate, store nothing")
     mapping_arg.add_argument(p)
     p.set_defaults(func=run)
 
 
+@command(PROG)
 def run(args: argparse.Namespace) -> int:
     path = Path(args.path)
     try:
         data = path.read_bytes()
     except OSError as e:
-        print(f"import-results: cannot read {path}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    _setup()
+        raise Stop(f"cannot read {path}: {e.strerror or e}") from None
+    actor = office_actor(args.username)
     from sewer_office.core.errors import Forbidden
     from sewer_office.monitoring.lab_import import UnusableFile, import_lab_file
 
-    try:
-        actor = office_user(args.username)
-    except NoSuchUser as e:
-        print(f"import-results: {e}", file=sys.stderr)
-        return 2
     mapping = mapping_arg.mapping_of(args, office_ready=True)
     try:
         report = import_lab_file(data, path.name, actor, dry_run=args.dry_run, mapping=mapping)
     except UnusableFile as e:
-        print(f"import-results: {e}", file=sys.stderr)
-        return 2
+        raise Stop(str(e)) from None
     except Forbidden as e:
-        print(f"import-results: {e.message}", file=sys.stderr)
-        return 1
-    if args.format == "json":
-        json.dump({**report.as_dict(), "dry_run": args.dry_run}, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        _print_table(report, args.dry_run)
+        raise Stop(e.message, EXIT_FOUND) from None
+    emit(
+        args,
+        {**report.as_dict(), "dry_run": args.dry_run},
+        lambda: _print_table(report, args.dry_run),
+    )
     return 0 if report.ok else 1
 
 
@@ -77,9 +61,7 @@ def _print_table(report: Any, dry_run: bool) -> None:
     if report.refused:
         print(f"{name}: refused — {report.refused}")
     if report.errors:
-        n = len(report.errors)
-        print(f"{name}: refused, nothing stored ({n} error{'s' if n != 1 else ''}):")
-        print(table(["row", "field", "message"], [(str(r), f, m) for r, f, m in report.errors]))
+        print("\n".join(refusal(name, report.errors, nothing="nothing stored")))
         return
     if report.refused:
         return

@@ -840,20 +840,6 @@ DATE_PARTS = (
 TIME_PARTS = (" %H:%M", " %H:%M:%S", " %I:%M %p", " %I:%M:%S %p")
 TIME_FORMATS = ("%H:%M", "%H:%M:%S", "%I:%M %p", "%I:%M:%S %p", "%H%M")
 _SWAPPED = {"%m/%d": "%d/%m", "%d/%m": "%m/%d", "%m-%d": "%d-%m", "%d-%m": "%m-%d"}
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 #: Distinct values of a column read to describe it (a sample file is small; a large one is
 #: described by its first distinct values).
 SAMPLE_VALUES = 2000
@@ -888,7 +874,7 @@ def _read(text: str, fmt: str) -> str:
             if short
             else None
         )
-    return f"{value.day} {_MONTHS[value.month - 1]}" if value is not None else "?"
+    return f"{value.day} {value:%B}" if value is not None else "?"
 
 
 def _values(values: pl.Series) -> pl.Series:

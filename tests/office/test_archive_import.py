@@ -12,6 +12,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 import zipfile
 from datetime import date, timedelta
 from pathlib import Path
@@ -559,6 +560,14 @@ def test_the_banner_on_every_detail_page_and_the_badge_in_the_lists(town: Town, 
     assert client.get("/permits/").content.decode().count("imported-badge") == 8
     assert client.get("/inspections/").content.decode().count("imported-badge") == 3
     assert client.get("/enforcement/").content.decode().count("imported-badge") == 2
+    # and where a property's or a facility's page lists its permits and approvals
+    prop = client.get(f"/registry/properties/{bsp.property_id}/").content.decode()
+    assert re.search(re.escape(bsp.number) + r"</a> <span[^>]*imported-badge", prop)
+    made = client.get(f"/registry/properties/{made_here.property_id}/").content.decode()
+    assert re.search(re.escape(made_here.number) + r"</a> </td>", made)
+    ida = IndustrialDischargeApproval.objects.get(state="approved_with_conditions")
+    facility = client.get(f"/registry/establishments/{ida.establishment_id}/").content.decode()
+    assert re.search(re.escape(ida.number) + r"</a> <span[^>]*imported-badge", facility)
 
 
 def test_an_outside_user_sees_the_banner_on_their_imported_record(town: Town, login: Any) -> None:

@@ -36,6 +36,7 @@ NOT_LISTS = {
     "dashboard": "the home page: panels of several lists, each with its own page",
     "law": "the text of the law and the parameters in force, not records",
     "letters:letterhead": "the letterhead's form, its versions beside it",
+    "monitoring:mapping-create": "a form: a laboratory's sample file read column by column",
 }
 #: Routes that are not the office's pages (the API has its own formats).
 OTHER_ROUTES = ("api/", "admin/")

@@ -22,12 +22,12 @@ from openpyxl import Workbook
 from sewer_cli.main import main
 from sewer_office.core.models import AuditEvent
 from sewer_office.demo.build import build_demo_town
-from sewer_office.onboarding import uploads
 from sewer_office.onboarding.importing import MappingSpec, plan_import
 from sewer_office.onboarding.matching import address_key, sbl_key
 from sewer_office.onboarding.models import ColumnMapping, FacilityImport, ReviewItem
 from sewer_office.onboarding.services import apply_import, dismiss_review_item, save_mapping
 from sewer_office.onboarding.spreadsheet import UnusableFile, read_sheet
+from sewer_office.onboarding.views import DATA_SUFFIX, HELD
 from sewer_office.registry.models import Building, Contact, Establishment, Person
 
 from .factories import Town
@@ -244,7 +244,7 @@ def test_csv_import_through_the_pages(parcels: Town, login: Any) -> None:
     assert applied["Location"] == f"/onboarding/imports/{imp.pk}/"
     assert (imp.row_count, imp.new_count, imp.changed_count, imp.queued_count) == (4, 2, 1, 1)
     assert imp.persons_new_count == 1 and imp.source_name == "town-list.csv"
-    assert uploads.load(digest) is None  # the kept file is gone once applied
+    assert HELD.read(digest, suffix=DATA_SUFFIX) is None  # the kept file is gone once applied
     event = AuditEvent.objects.get(action="import_facilities")
     assert event.after is not None
     assert event.after["sha256"] == digest and event.after["new_count"] == 2

@@ -15,16 +15,18 @@ from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError, upload_refused
 from sewer_office.core.exports import Column, export
+from sewer_office.core.held_uploads import HeldUploads
 from sewer_office.core.models import ImportedRecord
 from sewer_office.core.paging import page_of
 
-from . import staging
 from .bundle import UnusableFile, read_zip
 from .forms import ApplyForm, UploadForm
 from .models import RecordImport
 from .services import IMPORTERS, ImportReport, import_records
 
 PAGE_SIZE = 50
+#: A previewed bundle waits here for its application, held for the user who previewed it.
+HELD = HeldUploads("archive-")
 
 #: The download of the list of imports.
 IMPORT_COLUMNS = (
@@ -137,7 +139,7 @@ def import_upload(request: HttpRequest) -> HttpResponse:
                 if report is not None:
                     status = 200 if report.ok else 400
                     if report.ok:
-                        sha256 = staging.keep(request.user, data)
+                        sha256 = HELD.keep_bytes(data, owner=request.user.pk, suffix=".zip")
                         apply_form = ApplyForm(
                             initial={"sha256": sha256, "source": source, "name": upload.name}
                         )
@@ -154,7 +156,7 @@ def _apply(request: HttpRequest) -> HttpResponse:
     report = None
     if form.is_valid():
         sha256 = form.cleaned_data["sha256"]
-        data = staging.kept(request.user, sha256)
+        data = HELD.read(sha256, owner=request.user.pk, suffix=".zip")
         if data is None:
             form.add_error(
                 None,
@@ -172,7 +174,7 @@ def _apply(request: HttpRequest) -> HttpResponse:
             except OfficeError as e:
                 form.add_error(None, e.message)
             if report is not None and report.stored and report.batch is not None:
-                staging.discard(request.user, sha256)
+                HELD.discard(sha256, owner=request.user.pk, suffix=".zip")
                 messages.success(
                     request,
                     f"Imported {report.new} record(s) of the past from {report.name}: import "

@@ -13,6 +13,7 @@ together or not at all.
 from __future__ import annotations
 
 import io
+import json
 from typing import Any, cast
 
 import polars as pl
@@ -37,7 +38,9 @@ def reserve_ids(model: type[models.Model], count: int) -> int:
 
 def _default(field: models.Field[Any, Any]) -> Any:
     if field.default is not NOT_PROVIDED:
-        return field.default() if callable(field.default) else field.default
+        value = field.default() if callable(field.default) else field.default
+        # a JSON column's default is stored as its text (both drivers take text for it)
+        return json.dumps(value) if isinstance(field, models.JSONField) else value
     if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
         return timezone.now()
     if field.null:

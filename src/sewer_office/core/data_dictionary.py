@@ -26,14 +26,13 @@ from django.db import models
 
 from .export_all import (
     CARRIED,
-    COLUMNS_LEFT_OUT,
     DICTIONARY,
     FILE_LIST,
     Table,
     export_tables,
     kind_of,
     label_of,
-    left_out_tables,
+    left_out_listed,
 )
 from .protection import records as guards
 
@@ -317,19 +316,14 @@ def describe(table: Table) -> dict[str, Any]:
 
 def dictionary() -> dict[str, Any]:
     """The data dictionary as data (what ``data-dictionary.json`` holds)."""
+    tables_out, columns_out = left_out_listed()
     return {
         "format": "sewer-use-data-dictionary",
         "version": 1,
         "kinds": KIND_TEXT,
         "tables": [describe(t) for t in export_tables()],
-        "tables_left_out": [
-            {"table": label, "db_table": db, "why": why} for label, db, why in left_out_tables()
-        ],
-        "columns_left_out": [
-            {"table": t, "column": c, "why": why}
-            for t, columns in sorted(COLUMNS_LEFT_OUT.items())
-            for c, why in columns.items()
-        ],
+        "tables_left_out": tables_out,
+        "columns_left_out": columns_out,
     }
 
 

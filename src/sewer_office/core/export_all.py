@@ -215,6 +215,18 @@ def left_out_tables() -> list[tuple[str, str, str]]:
     return out
 
 
+def left_out_listed() -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    """What is not exported, as the manifest and the data dictionary list it: the tables
+    (``table``, ``db_table``, ``why``) and the columns (``table``, ``column``, ``why``)."""
+    tables = [{"table": label, "db_table": db, "why": why} for label, db, why in left_out_tables()]
+    columns = [
+        {"table": table, "column": column, "why": why}
+        for table, dropped in sorted(COLUMNS_LEFT_OUT.items())
+        for column, why in dropped.items()
+    ]
+    return tables, columns
+
+
 # --- values -----------------------------------------------------------------------------------
 
 #: How each kind of column is written (and read back by the import).
@@ -596,6 +608,7 @@ def export_all(directory: Path, dictionary: tuple[str, dict[str, Any]]) -> Writt
     markdown, data = dictionary
     exporter.text(f"{DICTIONARY}.md", markdown)
     exporter.text(f"{DICTIONARY}.json", json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    tables_out, columns_out = left_out_listed()
     manifest: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -612,14 +625,8 @@ def export_all(directory: Path, dictionary: tuple[str, dict[str, Any]]) -> Writt
             "missing": missing,
         },
         "left_out": {
-            "tables": [
-                {"table": label, "db_table": db, "why": why} for label, db, why in left_out_tables()
-            ],
-            "columns": [
-                {"table": table, "column": column, "why": why}
-                for table, columns in sorted(COLUMNS_LEFT_OUT.items())
-                for column, why in columns.items()
-            ],
+            "tables": tables_out,
+            "columns": columns_out,
             "audit_key": "The audit key signs the audit events (HMAC-SHA256); it is never in "
             "the database and not in this export. Carry it separately (SEWER_USE_AUDIT_KEY or "
             "the key file) to verify the chain or bring the export back.",

@@ -12,6 +12,9 @@ Where an upload passes through a temporary file:
   the final place under ``MEDIA_ROOT``, removed in a ``finally`` whatever fails.
 - The meter readings import writes the upload to a temporary directory under
   ``FILE_UPLOAD_TEMP_DIR`` (:func:`temporary_directory`), removed when the import ends.
+- An import previewed on one page and applied on another holds its upload there in between
+  (:class:`~sewer_office.core.held_uploads.HeldUploads`), removed once applied; a preview
+  never applied leaves it behind, swept like the others.
 
 Only a process killed mid-upload (a worker timed out, the machine lost power) leaves a file
 behind, in a place known in advance: :func:`sweep` removes what is older than a day, at server

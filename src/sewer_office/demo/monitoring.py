@@ -16,10 +16,11 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from sewer_io import lab_mapping as layouts
 from sewer_office.monitoring.choices import SamplingBasis
 from sewer_office.monitoring.lab_import import import_lab_file
 from sewer_office.monitoring.models import DischargeLimit, LabResult, SamplingPoint
-from sewer_office.monitoring.services import approve_results
+from sewer_office.monitoring.services import approve_results, save_lab_mapping
 from sewer_office.network.services import property_sampling_points
 from sewer_office.permits.models import IndustrialDischargeApproval
 from sewer_office.registry.choices import EstablishmentKind
@@ -51,8 +52,21 @@ def facility_code(name: str, taken: set[str]) -> str:
     return candidate
 
 
+def load_demo_laboratory_mapping(town: Town) -> None:
+    """The county laboratory that sends its own layout (the flat EDD, US dates, CAS numbers):
+    its mapping kept by the office, as the clerk makes one from a sample file."""
+    edd = layouts.preset("generic-edd").to_dict()
+    save_lab_mapping(
+        town.users["clerk"],
+        layouts.LabMapping.from_dict(
+            {**edd, "name": "hudson-valley-labs", "laboratory": "Hudson Valley Labs"}
+        ),
+    )
+
+
 def load_demo_monitoring(town: Town) -> None:
     sup = town.users["superintendent"]
+    load_demo_laboratory_mapping(town)
     sampled = [
         *town.establishments.get(EstablishmentKind.INDUSTRIAL, []),
         *town.establishments.get(EstablishmentKind.FOOD_PROCESSING, []),

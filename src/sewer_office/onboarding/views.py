@@ -5,6 +5,7 @@ engineer, the Superintendent); every step works without script."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -18,11 +19,12 @@ from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import Blocked, OfficeError, upload_refused
 from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_office_error
+from sewer_office.core.held_uploads import HeldUploads
 from sewer_office.core.paging import page_of
 from sewer_office.registry.choices import EstablishmentKind
 
 from . import forms as oforms
-from . import services, uploads
+from . import services
 from .choices import ReviewState
 from .filters import ReviewItemFilter
 from .importing import BY_NAME, TARGETS, MappingSpec, Plan
@@ -31,6 +33,10 @@ from .services import IMPORT_ROLES, ImportRefused, PlanChanged
 from .spreadsheet import Sheet, UnusableFile, read_sheet
 
 PAGE_SIZE = 50
+#: The uploaded spreadsheet waits here through the steps (upload, mapping, preview, apply),
+#: found again by its SHA-256; its file name and the sheet asked for are kept beside it.
+HELD = HeldUploads("onboarding-")
+DATA_SUFFIX = ".data"
 #: Blank pairs of "another word → kind" offered on a mapping's page.
 EXTRA_WORDS = 3
 
@@ -104,14 +110,25 @@ def index(request: HttpRequest) -> HttpResponse:
 # --- the import, step by step ------------------------------------------------------------------
 
 
-def _held(digest: str) -> uploads.Held:
-    held = uploads.load(digest)
-    if held is None:
+@dataclass(frozen=True)
+class Held:
+    """An upload kept between the steps: its bytes, digest, file name and sheet."""
+
+    data: bytes
+    digest: str
+    name: str
+    sheet: str
+
+
+def _held(digest: str) -> Held:
+    data = HELD.read(digest, suffix=DATA_SUFFIX)
+    meta = HELD.meta(digest, suffix=DATA_SUFFIX)
+    if data is None or meta is None:
         raise Http404("No upload is kept under that digest (uploads are kept a day).")
-    return held
+    return Held(data, digest, meta.get("name", ""), meta.get("sheet", ""))
 
 
-def _sheet(request: HttpRequest, held: uploads.Held) -> Sheet | None:
+def _sheet(request: HttpRequest, held: Held) -> Sheet | None:
     try:
         return read_sheet(held.data, held.name, held.sheet)
     except UnusableFile as e:
@@ -140,7 +157,9 @@ def upload(request: HttpRequest) -> HttpResponse:
                 except UnusableFile as e:
                     form.add_error("file", str(e))
                 else:
-                    digest = uploads.keep(data, name, sheet_name)
+                    digest = HELD.keep_bytes(
+                        data, suffix=DATA_SUFFIX, meta={"name": name, "sheet": sheet_name}
+                    )
                     return redirect("onboarding:mapping-choose", digest)
     return render(request, "onboarding/upload.html", {"form": form}, status=status)
 
@@ -165,7 +184,7 @@ def mapping_choose(request: HttpRequest, digest: str) -> HttpResponse:
         except UnusableFile as e:
             messages.error(request, str(e))
         else:
-            uploads.set_sheet(digest, wanted)
+            HELD.set_meta(digest, {"name": held.name, "sheet": wanted}, suffix=DATA_SUFFIX)
         return redirect("onboarding:mapping-choose", digest)
     sheet = _sheet(request, held)
     if sheet is None:
@@ -237,7 +256,7 @@ def _mapping_of(request: HttpRequest, value: str) -> ColumnMapping | None:
 
 def _preview_page(
     request: HttpRequest,
-    held: uploads.Held,
+    held: Held,
     sheet: Sheet,
     mapping: ColumnMapping,
     plan: Plan,
@@ -312,7 +331,7 @@ def apply(request: HttpRequest, digest: str) -> HttpResponse:
         messages.warning(request, e.message)
         plan = services.preview(sheet, spec, request.user)
         return _preview_page(request, held, sheet, mapping, plan, 409)
-    uploads.forget(digest)
+    HELD.discard(digest, suffix=DATA_SUFFIX)
     imp = applied.facility_import
     messages.success(
         request,

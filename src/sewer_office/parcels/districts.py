@@ -26,14 +26,13 @@ from django.utils import timezone
 
 from sewer_io.parcels import DistrictFile, district_of
 from sewer_office.core import audit
-from sewer_office.core.errors import Blocked
 from sewer_office.registry.choices import AreaKind
 from sewer_office.registry.models import Property, ServiceArea
 
 from . import store
 from .choices import ImportKind, Outcome
 from .models import Retirement, RollImport
-from .services import Stale, _lock, check_importer
+from .services import ImportPreview, Stale, _lock, check_importer
 
 CODE = re.compile(r"^[-a-zA-Z0-9_]+$")
 CODE_LENGTH = 40
@@ -41,7 +40,7 @@ NAME_LENGTH = 200
 
 
 @dataclass
-class DistrictPreview:
+class DistrictPreview(ImportPreview):
     """What applying a districts file would do."""
 
     file: DistrictFile
@@ -54,17 +53,6 @@ class DistrictPreview:
     counts: dict[str, int] = field(default_factory=dict)
     #: code → the file's boundary (GeoJSON) of the new and changed districts
     geometry: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        return not self.refusals and self.previous is None
-
-    @property
-    def source(self) -> str:
-        return self.file.source
-
-    def report_lines(self) -> list[str]:
-        return [f"{self.source}, row {r}, field {f}: {m}" for r, f, m in self.refusals]
 
     def as_dict(self) -> dict[str, Any]:
         listed = [r for r in self.rows if r["outcome"] != Outcome.UNCHANGED]
@@ -86,16 +74,6 @@ class DistrictPreview:
                 "source_name": self.previous.source_name,
             }
         return out
-
-    def already_imported_message(self) -> str:
-        prev = self.previous
-        if prev is None:
-            return ""
-        return (
-            f"{self.source}: this file was already imported on "
-            f"{timezone.localtime(prev.imported_at):%Y-%m-%d %H:%M} (import #{prev.pk}, "
-            f"{prev.source_name}); nothing was changed again"
-        )
 
 
 def _placed(drawn: list[tuple[str, str]]) -> pl.DataFrame:
@@ -227,11 +205,7 @@ def apply_districts(preview: DistrictPreview, actor: Any) -> RollImport:
     """Store the boundaries and the properties' areas (see the module), or nothing."""
     check_importer(actor)
     p = preview
-    if p.previous is not None:
-        raise Blocked(p.already_imported_message())
-    if p.refusals:
-        n = len(p.refusals)
-        raise Blocked(f"{p.source}: {n} row error{'s' if n != 1 else ''}; nothing was applied")
+    p.check_applicable()
     geometry = p.geometry
     now = timezone.now()
     with transaction.atomic():

@@ -50,7 +50,7 @@ import polars as pl
 from django.db import transaction
 from django.utils import timezone
 
-from sewer_io.parcels import ParcelFile, district_of, shared_ground
+from sewer_io.parcels import PARCEL_COLUMNS, DistrictFile, ParcelFile, district_of, shared_ground
 from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit, bulk
 from sewer_office.core.errors import Blocked, Forbidden
@@ -64,24 +64,17 @@ from .models import OwnerChange, ParcelReview, Retirement, RollImport
 #: the register; the engineer and the Superintendent may do what the clerk does here).
 IMPORTERS = (CLERK, ENGINEER, SUPERINTENDENT)
 
-#: The roll's columns the office keeps on a property, compared to find what changed.
-PROPERTY_FIELDS = (
-    "swis",
-    "sbl",
-    "parcel_id",
-    "property_class",
-    "address",
-    "city",
-    "state",
-    "zip",
-    "acreage",
-    "geometry",
-    "lon",
-    "lat",
-)
-TEXT_FIELDS = PROPERTY_FIELDS[:8]
 #: The owner's columns of the roll, kept on the person.
 MAIL_FIELDS = ("mail_street", "mail_city", "mail_state", "mail_zip")
+#: The roll's columns the office keeps on a property, compared to find what changed: all but
+#: the row, the print key (only matched against a hand-entered parcel id) and the owner's
+#: (kept on the person).
+PROPERTY_FIELDS = tuple(
+    c for c in PARCEL_COLUMNS if c not in ("row", "print_key", "owner", *MAIL_FIELDS)
+)
+TEXT_FIELDS = PROPERTY_FIELDS[:8]
+#: The roll's columns the register keeps as numbers; every other one is text, trimmed.
+NUMBER_COLUMNS = ("row", "acreage", "lon", "lat")
 #: The least share of a gone parcel's area a new parcel must cover to be on its ground.
 LEAST_SHARE = 0.05
 #: Decimal places of the acreage (``Property.acreage``) and of a point's degrees compared.
@@ -107,8 +100,49 @@ class PlannedReview:
     existing: int | None = None  # a pending review of the same parcels, not made twice
 
 
+class ImportPreview:
+    """What the previews of a roll and of a districts file share: the file read, the import of
+    the same bytes already applied (if any), and the rows refused."""
+
+    file: ParcelFile | DistrictFile
+    previous: RollImport | None
+    refusals: list[tuple[int, str, str]]
+
+    @property
+    def ok(self) -> bool:
+        return not self.refusals and self.previous is None
+
+    @property
+    def source(self) -> str:
+        return self.file.source
+
+    def report_lines(self) -> list[str]:
+        """Each refusal as "FILE, row N, field F: message"."""
+        return [f"{self.source}, row {r}, field {f}: {m}" for r, f, m in self.refusals]
+
+    def already_imported_message(self) -> str:
+        prev = self.previous
+        if prev is None:
+            return ""
+        return (
+            f"{self.source}: this file was already imported on "
+            f"{timezone.localtime(prev.imported_at):%Y-%m-%d %H:%M} (import #{prev.pk}, "
+            f"{prev.source_name}); nothing was changed again"
+        )
+
+    def check_applicable(self) -> None:
+        """:class:`Blocked` unless the file may be applied: not applied before, no row refused."""
+        if self.previous is not None:
+            raise Blocked(self.already_imported_message())
+        if self.refusals:
+            n = len(self.refusals)
+            raise Blocked(
+                f"{self.source}: {n} row error{'s' if n != 1 else ''}; nothing was applied"
+            )
+
+
 @dataclass
-class RollPreview:
+class RollPreview(ImportPreview):
     """What applying a read roll would do (see the module)."""
 
     file: ParcelFile
@@ -130,18 +164,6 @@ class RollPreview:
     held: pl.DataFrame
     areas_assigned: int = 0
     counts: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        return not self.refusals and self.previous is None
-
-    @property
-    def source(self) -> str:
-        return self.file.source
-
-    def report_lines(self) -> list[str]:
-        """Each refusal as "FILE, row N, field F: message"."""
-        return [f"{self.source}, row {r}, field {f}: {m}" for r, f, m in self.refusals]
 
     def as_dict(self) -> dict[str, Any]:
         """The import's report as the command line's JSON writes it."""
@@ -221,16 +243,6 @@ class RollPreview:
     def _key_of_row(self, row: int) -> str:
         found = self.outcomes.filter(pl.col("row") == row).get_column("key")
         return str(found[0]) if found.len() else ""
-
-    def already_imported_message(self) -> str:
-        prev = self.previous
-        if prev is None:
-            return ""
-        return (
-            f"{self.source}: this file was already imported on "
-            f"{timezone.localtime(prev.imported_at):%Y-%m-%d %H:%M} (import #{prev.pk}, "
-            f"{prev.source_name}); nothing was changed again"
-        )
 
 
 # --- reading the register -----------------------------------------------------------------------
@@ -322,24 +334,7 @@ def persons_frame() -> pl.DataFrame:
 
 
 def _prepared(parcels: pl.DataFrame) -> pl.DataFrame:
-    text = [
-        c
-        for c in (
-            "swis",
-            "sbl",
-            "print_key",
-            "parcel_id",
-            "property_class",
-            "address",
-            "city",
-            "state",
-            "zip",
-            "owner",
-            *MAIL_FIELDS,
-            "geometry",
-        )
-        if c in parcels.columns
-    ]
+    text = [c for c in PARCEL_COLUMNS if c not in NUMBER_COLUMNS and c in parcels.columns]
     frame = parcels.with_columns(
         *[pl.col(c).cast(pl.String).fill_null("").str.strip_chars() for c in text],
         pl.col("row").cast(pl.Int64),
@@ -909,11 +904,7 @@ def apply(preview_: RollPreview, actor: Any, roll_date: date) -> RollImport:
     """
     check_importer(actor)
     p = preview_
-    if p.previous is not None:
-        raise Blocked(p.already_imported_message())
-    if p.refusals:
-        n = len(p.refusals)
-        raise Blocked(f"{p.source}: {n} row error{'s' if n != 1 else ''}; nothing was applied")
+    p.check_applicable()
     now = timezone.now()
     with transaction.atomic():
         _lock()

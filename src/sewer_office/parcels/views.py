@@ -9,6 +9,7 @@ deciding a review are the clerk's, the engineer's and the Superintendent's. Outs
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -24,15 +25,16 @@ from sewer_io.parcels import ParcelFileError, read_districts, read_parcels
 from sewer_office.accounts.roles import STAFF_ROLES, has_role
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import OfficeError
+from sewer_office.core.errors import OfficeError, shorten, upload_refused
 from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_office_error
+from sewer_office.core.held_uploads import HeldUploads
 from sewer_office.core.paging import page_of
 from sewer_office.registry.models import Property, ServiceArea
 
-from . import districts, reviews, services, uploads
+from . import districts, reviews, services
 from .choices import ImportKind, ReviewState
-from .forms import ApplyForm, DecisionForm, RollUploadForm, UploadForm
+from .forms import UPLOAD_SUFFIXES, ApplyForm, DecisionForm, RollUploadForm, UploadForm
 from .models import ParcelReview, RollImport
 
 IMPORTERS = services.IMPORTERS
@@ -42,6 +44,9 @@ PAGE_SIZE = 50
 MAP_PARCELS = 2000
 #: Rows of the row report shown on the preview page (all of them in the command's JSON).
 REPORT_ROWS = 500
+#: An uploaded roll or districts file waits here between its preview and its application,
+#: held under its kind and SHA-256 and read and classified again when applied.
+HELD = HeldUploads("parcels-")
 
 IMPORT_COLUMNS = (
     Column("Import", "pk"),
@@ -122,6 +127,23 @@ def _read(kind: str, path: Any, name: str, crs: str) -> Any:
     return districts.preview_districts(read_districts(path, name=name, crs=crs or None))
 
 
+def _keep(upload: Any, kind: str) -> tuple[Path, str, str]:
+    """Hold ``upload`` until it is applied: its path, SHA-256 and suffix.
+    :class:`ParcelFileError` for a file refused by its name or size."""
+    name = str(getattr(upload, "name", "") or "upload")
+    suffix = Path(name).suffix.lower()
+    if suffix not in UPLOAD_SUFFIXES:
+        raise ParcelFileError(
+            f"{shorten(name)}: not a file the import reads (it reads "
+            f"{', '.join(UPLOAD_SUFFIXES)}; a Shapefile is uploaded zipped)"
+        )
+    refusal = upload_refused(name, int(upload.size), "SEWER_USE_MAX_ROLL_UPLOAD_BYTES")
+    if refusal:
+        raise ParcelFileError(refusal)
+    kept = HELD.keep(upload.chunks(), owner=kind, suffix=suffix)
+    return kept.path, kept.sha256, suffix
+
+
 def _import_page(request: HttpRequest, kind: str) -> HttpResponse:
     roll = kind == ImportKind.ROLL
     template = "parcels/import.html"
@@ -138,7 +160,7 @@ def _import_page(request: HttpRequest, kind: str) -> HttpResponse:
     upload = form.cleaned_data["file"]
     crs = form.cleaned_data.get("crs") or ""
     try:
-        path, sha, suffix = uploads.keep(upload, kind)
+        path, sha, suffix = _keep(upload, kind)
         preview = _read(kind, path, upload.name, crs)
     except ParcelFileError as e:
         form.add_error("file", str(e))
@@ -146,7 +168,7 @@ def _import_page(request: HttpRequest, kind: str) -> HttpResponse:
     roll_date = form.cleaned_data.get("roll_date")
     context.update(_preview_context(preview, sha, suffix, crs, roll_date))
     if not preview.ok:
-        uploads.discard(path)
+        HELD.discard(sha, owner=kind, suffix=suffix)
     return render(request, template, context, status=200 if preview.ok else 400)
 
 
@@ -184,7 +206,7 @@ def _apply(request: HttpRequest, kind: str, form_class: Any, context: Any) -> Ht
         context["error"] = "The preview's form was incomplete: upload the file again."
         return render(request, template, context, status=400)
     d = apply_form.cleaned_data
-    path = uploads.find(kind, d["sha256"], d["suffix"])
+    path = HELD.find(d["sha256"], owner=kind, suffix=d["suffix"])
     if path is None:
         context["error"] = (
             "The previewed file is no longer on the server (a day passed, or it was "
@@ -208,7 +230,7 @@ def _apply(request: HttpRequest, kind: str, form_class: Any, context: Any) -> Ht
     except OfficeError as e:
         context["error"] = e.message
         return render(request, template, context, status=e.status_code)
-    uploads.discard(path)
+    HELD.discard(d["sha256"], owner=kind, suffix=d["suffix"])
     messages.success(
         request,
         f"{imp.source_name}: applied as import #{imp.pk} — {imp.new_count} new, "
