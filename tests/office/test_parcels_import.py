@@ -1,4 +1,4 @@
-"""Importing the county's tax parcel roll (parcels/services.py, reviews.py, districts.py).
+"""Importing the county's tax parcel roll (parcels/services/, reviews.py, districts.py).
 
 A generated roll in the State's shape (tests/parcel_rolls.py: State Plane feet, owners with
 several parcels, the class mix, three bad rows) is refused by name — file, row, field — with

@@ -17,7 +17,6 @@ rather than one of them being chosen.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import io
 import warnings
@@ -30,8 +29,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import polars as pl
-import pyogrio
-import pyogrio.errors
 from pyproj import CRS
 from pyproj.exceptions import CRSError
 
@@ -126,19 +123,37 @@ def _hash(path: Path, look_for: bytes) -> tuple[str, bool]:
 # --- layers ------------------------------------------------------------------------------
 
 
-def _gdal_read(source: str, what: str, call: Callable[[], Any]) -> Any:
+def _gdal() -> Any:
+    """pyogrio (GDAL), imported when a file is first opened rather than when the office starts:
+    its import loads GDAL and probes for pandas (0.1 s, 0.9 s where pandas is installed), which
+    every process of the office would otherwise pay, most of them never reading a roll."""
+    import pyogrio
+    import pyogrio.errors
+
     # GDAL's default, set in case the environment says otherwise: an unclosed ring is passed
     # on as it is (and refused per feature by .geometry), not dropped by GDAL
     pyogrio.set_gdal_config_options({"OGR_GEOMETRY_ACCEPT_UNCLOSED_RING": "YES"})
+    return pyogrio
+
+
+def _gdal_read(source: str, what: str, call: Callable[[Any], Any]) -> Any:
+    """``call(pyogrio)``, GDAL's refusals told as the file's (:class:`ParcelFileError`)."""
+    gdal = _gdal()
     try:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=_UNCLOSED_WARNING, category=RuntimeWarning)
-            return call()
-    except (pyogrio.errors.DataSourceError, pyogrio.errors.DataLayerError) as e:
+            return call(gdal)
+    except (gdal.errors.DataSourceError, gdal.errors.DataLayerError) as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise ParcelFileError(f"{source}: unreadable as {what}: {first}") from None
-    except (pyogrio.errors.GeometryError, pyogrio.errors.FieldError, OSError) as e:
+    except (gdal.errors.GeometryError, gdal.errors.FieldError, OSError) as e:
         raise ParcelFileError(f"{source}: unreadable: {e}") from None
+
+
+def _fields(source: str, what: str, target: str, layer: str | None = None) -> list[str]:
+    """The names of the fields of a layer of ``target``."""
+    info = _gdal_read(source, what, lambda gdal: gdal.read_info(target, layer=layer))
+    return [str(f) for f in info["fields"]]
 
 
 def _choose(source: str, candidates: list[str], holding: list[str], what: str) -> str:
@@ -154,13 +169,11 @@ def _choose(source: str, candidates: list[str], holding: list[str], what: str) -
 
 
 def _choose_layer(path: Path, source: str, holds: Callable[[list[str]], bool]) -> str:
-    layers = _gdal_read(source, "a GeoPackage", lambda: pyogrio.list_layers(path))
+    layers = _gdal_read(source, "a GeoPackage", lambda gdal: gdal.list_layers(path))
     names = [str(row[0]) for row in layers]
     if not names:
         raise ParcelFileError(f"{source}: the GeoPackage holds no layer")
-    holding = [
-        n for n in names if holds([str(f) for f in pyogrio.read_info(path, layer=n)["fields"]])
-    ]
+    holding = [n for n in names if holds(_fields(source, "a GeoPackage", str(path), n))]
     return _choose(source, names, holding, "layer")
 
 
@@ -184,8 +197,7 @@ def _shapefile_in_zip(path: Path, source: str, holds: Callable[[list[str]], bool
     targets = {shp: f"/vsizip/{path.resolve()}/{shp}" for shp in shapes}
     holding = []
     for shp, target in targets.items():
-        info = _gdal_read(source, "a Shapefile", functools.partial(pyogrio.read_info, target))
-        if holds([str(f) for f in info["fields"]]):
+        if holds(_fields(source, "a Shapefile", target)):
             holding.append(shp)
     return targets[_choose(source, shapes, holding, "Shapefile")]
 
@@ -199,7 +211,9 @@ def _open_layer(
     *,
     declared_default: bool,
 ) -> Opened:
-    meta, table = _gdal_read(source, "a GIS layer", lambda: pyogrio.read_arrow(target, layer=layer))
+    meta, table = _gdal_read(
+        source, "a GIS layer", lambda gdal: gdal.read_arrow(target, layer=layer)
+    )
     geometry_type = meta.get("geometry_type")
     geom_name = meta.get("geometry_name") or "wkb_geometry"
     wkb: npt.NDArray[np.object_] | None = None

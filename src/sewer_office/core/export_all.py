@@ -247,36 +247,29 @@ KINDS = (
 )
 
 
+#: A column's kind by the class of its field, subclasses first (a date and time is a date).
+_KIND_OF_FIELD: tuple[tuple[type[models.Field[Any, Any]], str], ...] = (
+    (models.BinaryField, "bytes"),
+    (models.FileField, "file"),
+    (models.JSONField, "json"),
+    (models.DecimalField, "decimal"),
+    (models.FloatField, "float"),
+    (models.BooleanField, "boolean"),
+    (models.DateTimeField, "datetime"),
+    (models.DateField, "date"),
+    (models.TimeField, "time"),
+    (models.DurationField, "duration"),
+    (models.UUIDField, "uuid"),
+    (models.IntegerField, "integer"),
+    (models.AutoField, "integer"),
+)
+
+
 def kind_of(f: models.Field[Any, Any]) -> str:
     """The kind of a column, one of :data:`KINDS` (a foreign key: its target's)."""
     if f.is_relation and f.remote_field is not None:
-        target = f.target_field  # type: ignore[attr-defined]
-        return kind_of(target)
-    if isinstance(f, models.BinaryField):
-        return "bytes"
-    if isinstance(f, models.FileField):
-        return "file"
-    if isinstance(f, models.JSONField):
-        return "json"
-    if isinstance(f, models.DecimalField):
-        return "decimal"
-    if isinstance(f, models.FloatField):
-        return "float"
-    if isinstance(f, models.BooleanField):
-        return "boolean"
-    if isinstance(f, models.DateTimeField):
-        return "datetime"
-    if isinstance(f, models.DateField):
-        return "date"
-    if isinstance(f, models.TimeField):
-        return "time"
-    if isinstance(f, models.DurationField):
-        return "duration"
-    if isinstance(f, models.UUIDField):
-        return "uuid"
-    if isinstance(f, models.IntegerField | models.AutoField):
-        return "integer"
-    return "text"
+        return kind_of(f.target_field)  # type: ignore[attr-defined]
+    return next((kind for cls, kind in _KIND_OF_FIELD if isinstance(f, cls)), "text")
 
 
 def decimal_text(value: Decimal) -> str:

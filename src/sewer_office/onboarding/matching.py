@@ -12,7 +12,7 @@ parcel leaves the row unmatched even when its address would match: the two disag
 clerk decides.
 
 **The operator.** A person with the same name (compared by the registry's
-:func:`~sewer_office.registry.merge.normalized`: case, accents, punctuation and company-form
+:func:`~sewer_office.registry.names.normalized`: case, accents, punctuation and company-form
 words such as "Inc." or "Corp." aside) and the same mailing address (its delivery line by
 :func:`address_key` and its five-digit ZIP code) is the operator; a person merged into another
 stands for the survivor (:meth:`~sewer_office.registry.models.Person.current`).
@@ -25,8 +25,8 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from sewer_office.registry.merge import normalized
 from sewer_office.registry.models import Person, Property
+from sewer_office.registry.names import normalized
 
 #: Words written two ways on the same street: every spelling → one.
 ABBREVIATIONS: dict[str, str] = {
@@ -167,6 +167,8 @@ class PersonIndex:
     mailings: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
     #: survivors with any part of a mailing address recorded (on them or a duplicate)
     with_mailing: set[int] = field(default_factory=set)
+    #: a merged person → the survivor it stands for (at the end of the chain)
+    survivor: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def load(cls) -> PersonIndex:
@@ -182,6 +184,8 @@ class PersonIndex:
             while current in merged and merged[current] not in seen:
                 current = merged[current]
                 seen.add(current)
+            if pk in merged:
+                index.survivor[pk] = current
             if key := normalized(name):
                 index.by_name[key].add(current)
             if any((p or "").strip() for p in (street, city, state, zip_code)):

@@ -32,7 +32,7 @@ from sewer_office.registry.models import Property, ServiceArea
 from . import store
 from .choices import ImportKind, Outcome
 from .models import Retirement, RollImport
-from .services import ImportPreview, Stale, _lock, check_importer
+from .services import ImportPreview, Stale, check_importer, lock_register
 
 CODE = re.compile(r"^[-a-zA-Z0-9_]+$")
 CODE_LENGTH = 40
@@ -209,7 +209,7 @@ def apply_districts(preview: DistrictPreview, actor: Any) -> RollImport:
     geometry = p.geometry
     now = timezone.now()
     with transaction.atomic():
-        _lock()
+        lock_register()
         if (
             ServiceArea.objects.filter(updated_at__gt=p.taken_at).exists()
             or RollImport.objects.filter(imported_at__gt=p.taken_at).exists()

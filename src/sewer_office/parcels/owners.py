@@ -2,7 +2,7 @@
 
 A roll writes an owner once per parcel: the same owner of forty lots is forty rows. The office
 keeps one person for them, found by their **identity**: the name compared as the registry
-compares names for duplicates (:func:`sewer_office.registry.merge.normalized`: accents, case,
+compares names for duplicates (:func:`sewer_office.registry.names.normalized`: accents, case,
 punctuation and company-form words aside) and the mailing address (its street line the same
 way, and its five-digit ZIP code, or its town when the roll gives no ZIP code). Rows of one
 identity are one person; a person already in the registry with that identity is that person,
@@ -14,12 +14,11 @@ moment.
 
 from __future__ import annotations
 
-import re
-
 import polars as pl
 
 from sewer_office.registry.choices import PersonKind
-from sewer_office.registry.merge import _NOISE
+from sewer_office.registry.names import NOISE
+from sewer_office.registry.names import person_kind as kind_of_name
 
 __all__ = ["identity", "name_key", "person_kind", "street_key"]
 
@@ -37,8 +36,8 @@ def _plain(col: pl.Expr) -> pl.Expr:
 
 
 def name_key(col: pl.Expr) -> pl.Expr:
-    """A name as :func:`sewer_office.registry.merge.normalized` compares it."""
-    noise = sorted(_NOISE)
+    """A name as :func:`sewer_office.registry.names.normalized` compares it."""
+    noise = sorted(NOISE)
     return (
         _plain(col)
         .str.split(" ")
@@ -58,20 +57,7 @@ def identity(name: pl.Expr, street: pl.Expr, city: pl.Expr, zip_code: pl.Expr) -
     return pl.concat_str([name_key(name), street_key(street), place], separator="|")
 
 
-_CORPORATION = re.compile(r"\b(inc|incorporated|corp|corporation)\b")
-_COMPANY = re.compile(r"\b(llc|ltd|lp|llp|company|co|partnership|trust|bank)\b")
-_ASSOCIATION = re.compile(r"\b(association|assn|assoc|hoa|condominium|condo)\b")
-
-
 def person_kind(name: str) -> str:
-    """The kind of § 196-15 PERSON a roll's owner reads as: a corporation by its "Inc." or
-    "Corp.", a company by "LLC", "Ltd" and the like, an association; else an individual (the
-    clerk corrects the rare other case on the person's page)."""
-    plain = re.sub(r"[^a-z0-9]+", " ", name.lower())
-    if _CORPORATION.search(plain):
-        return PersonKind.CORPORATION
-    if _COMPANY.search(plain):
-        return PersonKind.COMPANY
-    if _ASSOCIATION.search(plain):
-        return PersonKind.ASSOCIATION
-    return PersonKind.INDIVIDUAL
+    """The kind of § 196-15 PERSON a roll's owner reads as (an individual unless its name says
+    otherwise: :func:`sewer_office.registry.names.person_kind`)."""
+    return kind_of_name(name, PersonKind.INDIVIDUAL)

@@ -10,8 +10,6 @@ survivor's page lists the duplicate's records with its own (:func:`records_of`).
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -30,24 +28,12 @@ from sewer_office.core.links import link
 
 from .choices import ContactKind
 from .models import Contact, Person
+from .names import normalized
 
 #: Who may merge persons: the clerk, who keeps the registry, and the Superintendent.
 MERGE_ROLES = (CLERK, SUPERINTENDENT)
 #: The definition the registry keeps one record of.
 MERGE_CITATION = "§ 196-15 PERSON"
-
-#: Words that do not tell two names apart ("Acme Plating Corp." is "Acme Plating Corporation").
-_NOISE = frozenset(
-    {"the", "inc", "llc", "corp", "corporation", "co", "company", "ltd", "lp", "llp", "pc"}
-)
-
-
-def normalized(text: str) -> str:
-    """A name or an address as compared for duplicates: accents, case, punctuation and
-    company-form words dropped, spaces collapsed."""
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    words = re.sub(r"[^a-z0-9]+", " ", plain).split()
-    return " ".join(w for w in words if w not in _NOISE)
 
 
 @dataclass(frozen=True)
