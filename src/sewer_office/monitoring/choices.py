@@ -32,3 +32,12 @@ class ResultState(models.TextChoices):
     REPORTED = "reported", "Reported"
     APPROVED = "approved", "Approved"
     SUPERSEDED = "superseded", "Superseded"
+
+
+class Sampler(models.TextChoices):
+    """Who took a sample: the Town's own compliance sampling counts toward 40 CFR
+    403.8(f)(2)(v); the user's own is self-monitoring (403.12(e), (g), (h))."""
+
+    CONTROL_AUTHORITY = "control_authority", "The Town (Control Authority)"
+    INDUSTRIAL_USER = "industrial_user", "The industrial user (self-monitoring)"
+    UNKNOWN = "unknown", "Not recorded"

@@ -20,7 +20,7 @@ from sewer_office.core.models import ImmutableRecord, TimeStamped
 from sewer_office.core.moments import DAY, local
 from sewer_office.findings.models import FACILITY_PATHS
 
-from .choices import ImportSource, LimitType, ResultState, SamplingBasis
+from .choices import ImportSource, LimitType, ResultState, Sampler, SamplingBasis
 
 
 class SamplingPoint(TimeStamped):
@@ -145,6 +145,9 @@ class SamplingEvent(TimeStamped):
     sample_type = models.CharField(max_length=20)
     collected_at = models.DateTimeField()
     collected_by = models.CharField(max_length=120, blank=True)
+    #: Who took the sample: the Control Authority (the Town's own compliance sampling, 40 CFR
+    #: 403.8(f)(2)(v)) or the industrial user (self-monitoring, 403.12(e), (g), (h)).
+    sampler = models.CharField(max_length=20, choices=Sampler.choices, default=Sampler.UNKNOWN)
     relinquished_at = models.DateTimeField(null=True, blank=True)
     relinquished_by = models.CharField(max_length=120, blank=True)
     received_at = models.DateTimeField(null=True, blank=True, help_text="received by the lab")

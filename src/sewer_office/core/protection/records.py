@@ -184,9 +184,11 @@ PROTECTED: tuple[Protected, ...] = (
         "decided_by_id",
         "term_years",
         "expires_on",
+        "icis_permit_id",  # recorded once EPA or the State assigns it
         with_move=_tied("state", "evaluation"),  # evaluated again when review begins
     ),
     Protected("permits.ApprovalCondition"),
+    Protected("permits.SelfMonitoringRequirement"),
     _application("permits.GrinderApproval", "decided_on"),
     _application(
         "permits.InterceptorRequirement",

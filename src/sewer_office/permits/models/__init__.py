@@ -9,7 +9,12 @@ from sewer_office.permits.choices import (
 )
 
 from .building_sewer import BuildingSewerPermit
-from .industrial import ApprovalCondition, IndustrialDischargeApproval
+from .industrial import (
+    ApprovalCondition,
+    IndustrialDischargeApproval,
+    MonitoringFrequency,
+    SelfMonitoringRequirement,
+)
 from .minor import FlushingNotice, GrinderApproval, InterceptorRequirement
 from .private_system import PrivateDisposalSystem
 from .subdivision import SubdivisionSewer
@@ -23,9 +28,11 @@ __all__ = [
     "IndustrialDischargeApproval",
     "InterceptorKind",
     "InterceptorRequirement",
+    "MonitoringFrequency",
     "PermitClass",
     "PrivateDisposalSystem",
     "Provision",
+    "SelfMonitoringRequirement",
     "SubdivisionSewer",
     "SystemType",
 ]

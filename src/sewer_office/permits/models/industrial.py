@@ -33,6 +33,14 @@ class IndustrialDischargeApproval(Application):
     flow_gpd = models.DecimalField(
         "flow (gpd)", max_digits=12, decimal_places=2, null=True, blank=True
     )
+    #: Of ``flow_gpd``, the process wastewater (40 CFR 403.3(v)(1)(ii): 25,000 gpd of process
+    #: wastewater; ICIS-NPDES IUAverageDailyProcessWastewaterFlowRateGPD).
+    process_flow_gpd = models.DecimalField(
+        "process wastewater flow (gpd)", max_digits=12, decimal_places=2, null=True, blank=True
+    )
+    #: The nine-character identifier EPA's ICIS-NPDES (or the State) gives this industrial
+    #: user's control mechanism; recorded by staff, never invented.
+    icis_permit_id = models.CharField("ICIS-NPDES permit identifier", max_length=9, blank=True)
     temperature_f = models.DecimalField(
         "temperature (°F)", max_digits=6, decimal_places=2, null=True, blank=True
     )
@@ -101,6 +109,61 @@ class IndustrialDischargeApproval(Application):
         if renewed is None or renewed.expires_on is None:
             return None
         return self.filed_on <= renewed.expires_on
+
+
+class MonitoringFrequency(models.TextChoices):
+    """How often a self-monitoring sample is taken (40 CFR 403.8(f)(1)(iii)(B)(4))."""
+
+    DAILY = "daily", "Daily"
+    WEEKLY = "weekly", "Weekly"
+    MONTHLY = "monthly", "Monthly"
+    QUARTERLY = "quarterly", "Quarterly"
+    SEMIANNUAL = "semiannual", "Twice a year"
+    ANNUAL = "annual", "Once a year"
+
+
+#: Sampling events a frequency requires in a year (daily counts working days of a five-day
+#: week is not assumed: every day of the year).
+EVENTS_PER_YEAR: dict[str, int] = {
+    MonitoringFrequency.DAILY: 365,
+    MonitoringFrequency.WEEKLY: 52,
+    MonitoringFrequency.MONTHLY: 12,
+    MonitoringFrequency.QUARTERLY: 4,
+    MonitoringFrequency.SEMIANNUAL: 2,
+    MonitoringFrequency.ANNUAL: 1,
+}
+
+
+class SelfMonitoringRequirement(models.Model):
+    """A pollutant the user must sample and report itself, where, how and how often: the
+    self-monitoring element of an individual control mechanism (40 CFR 403.8(f)(1)(iii)(B)(4):
+    "identification of the pollutants to be monitored ..., sampling location, sampling
+    frequency, and sample type")."""
+
+    approval = models.ForeignKey(
+        IndustrialDischargeApproval,
+        on_delete=models.PROTECT,
+        related_name="self_monitoring",
+    )
+    parameter = models.CharField(max_length=60)
+    sampling_point = models.CharField(max_length=80)
+    sample_type = models.CharField(
+        max_length=20, choices=[("grab", "grab"), ("composite", "24-hour composite")]
+    )
+    frequency = models.CharField(max_length=12, choices=MonitoringFrequency.choices)
+
+    class Meta:
+        ordering = ("id",)
+
+    def __str__(self) -> str:
+        return (
+            f"{self.parameter}: {self.get_sample_type_display()} at {self.sampling_point}, "
+            f"{self.get_frequency_display().lower()}"
+        )
+
+    @property
+    def events_per_year(self) -> int:
+        return EVENTS_PER_YEAR[self.frequency]
 
 
 class ApprovalCondition(models.Model):
