@@ -54,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
                     "parameters": [
                         {
                             "name": v.name,
-                            "value": None if v.value is None else str(v.value),
+                            "value": v.string
+                            if v.string is not None
+                            else (None if v.value is None else str(v.value)),
                             **(
                                 {}
                                 if v.table is None

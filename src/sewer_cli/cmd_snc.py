@@ -1,7 +1,7 @@
 """``sewer-use snc RESULTS.csv --limits LIMITS.csv --period 2026H1`` — significant noncompliance.
 
     sewer-use snc RESULTS.csv --limits LIMITS.csv --period 2026H1|2026|2026-01..2026-06
-                  [--rolling] [--reports REPORTS.csv] [--as-of DATE]
+                  [--rolling] [--reports REPORTS.csv] [--as-of DATE] [--not-siu CODE[,CODE]]
                   [--jurisdiction wappinger|demo|PATH] [--format table|json]
 
 40 CFR 403.8(f)(2)(viii) for each facility × parameter × limit of the limits file, over
@@ -14,6 +14,13 @@ end. --reports (columns facility, report, due, received) adds (F): a report rece
 45 days after its due date, or still missing on --as-of (default: the period's end).
 (C), (D), (E), (G) and (H) are determinations of staff, recorded in the office.
 
+Who the criteria apply to: (A), (B), (E), (F) and (G) make only a significant industrial user
+(SIU) in significant noncompliance; (C), (D) and (H) any industrial user. The files carry no
+SIU designation, so every facility in them is taken to be an SIU for the whole period, except
+those named with --not-siu (found not significant, 40 CFR 403.3(v)(2), or never designated):
+their results and reports are not judged, and the output says so. The office judges the
+status day by day from its recorded designations (``sewer-use snc-office``).
+
 The files are those of ``sewer-use check``; a results file with any row error is refused
 (every error listed), since a measurement left out could change a determination.
 
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -37,6 +45,7 @@ if TYPE_CHECKING:  # polars and the rules load when the command runs (start-up, 
 
     from sewer_rules.evaluation.permit_limits import PermitLimits
     from sewer_rules.federal.snc_determination import Limit, Measurement, Report, SNCReport
+    from sewer_rules.federal.snc_scope import Scope
     from sewer_rules.parameters import ParameterSet
 
 
@@ -61,6 +70,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="DATE",
         help="day missing reports are judged",
     )
+    p.add_argument(
+        "--not-siu",
+        dest="not_siu",
+        action="append",
+        default=[],
+        metavar="CODE[,CODE]",
+        help="facilities that are not significant industrial users over the period "
+        "((A), (B), (F) not judged for them); every other facility is taken to be an SIU",
+    )
     add_common(p)
     p.set_defaults(func=run)
 
@@ -71,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
     from sewer_io.check_io import UnusableFile, read_results
     from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
     from sewer_rules.federal.snc_determination import PeriodError, determine, parse_period
+    from sewer_rules.federal.snc_scope import (
+        ANY_USER,
+        SIU_ONLY,
+        split_measurements,
+        split_reports,
+    )
     from sewer_rules.parameters import ParameterError
 
     params = jurisdiction(args.jurisdiction)
@@ -82,25 +106,64 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     measurements = _measurements(args.results, raw, params)
     reports = _reports(Path(args.reports)) if args.reports else []
+    all_limits = _limits(limits)
+    scope, not_siu = _scope(args.not_siu, measurements, all_limits, reports)
+    kept, left = split_measurements(measurements, scope)
+    judged_reports, unjudged = split_reports(reports, scope)
+    set_aside: dict[str, dict[str, object]] = {
+        code: {
+            "facility": code,
+            "results_not_counted": sum(m.facility == code for m in left),
+            "reports_not_judged": sum(r.facility == code for r in unjudged),
+        }
+        for code in not_siu
+    }
     try:
         result = determine(
-            measurements,
-            _limits(limits),
+            kept,
+            [lim for lim in all_limits if lim.facility not in not_siu],
             period,
             params,
             rolling=True if args.rolling else None,
-            reports=reports,
+            reports=judged_reports,
             as_of=args.as_of,
         )
     except (PeriodError, ParameterError) as e:
         raise UsageError(str(e)) from None
+    not_siu_rows = [set_aside[c] for c in sorted(set_aside)]
+    scope_out = {
+        "citation": "40 CFR 403.8(f)(2)(viii)",
+        "siu_only": sorted(SIU_ONLY),
+        "any_user": sorted(ANY_USER),
+        "taken_as_siu": "every facility of the files not named with --not-siu",
+        "not_siu": not_siu_rows,
+    }
     if args.format == "json":
         from .output import dump_json
 
-        dump_json({"jurisdiction": params.jurisdiction, **result.as_dict()}, sys.stdout)
+        out = {"jurisdiction": params.jurisdiction, **result.as_dict(), "scope": scope_out}
+        dump_json(out, sys.stdout)
     else:
-        print(render(result, params))
+        print(render(result, params, not_siu_rows))
     return EXIT_FOUND if result.found else EXIT_OK
+
+
+def _scope(
+    named: list[str], measurements: list[Measurement], limits: list[Limit], reports: list[Report]
+) -> tuple[Scope, set[str]]:
+    """Every facility of the files an SIU for the whole period, but those named not to be."""
+    from sewer_rules.federal.snc_scope import Scope, always
+
+    codes = {c.strip() for text in named for c in text.split(",") if c.strip()}
+    known = {m.facility for m in measurements} | {lim.facility for lim in limits}
+    known |= {r.facility for r in reports}
+    unknown = sorted(codes - known)
+    if unknown:
+        raise UsageError(
+            f"--not-siu: no facility {', '.join(unknown)} in the results, limits or reports files"
+        )
+    why = "named not a significant industrial user with --not-siu"
+    return Scope({c: always(False, why) for c in codes}, always(True, "taken to be an SIU")), codes
 
 
 def _measurements(source: str, raw: pl.DataFrame, params: ParameterSet) -> list[Measurement]:
@@ -164,7 +227,9 @@ def _day(rec: dict[str, str], col: str) -> date:
         raise ValueError(f"field '{col}': bad date '{rec[col]}' (YYYY-MM-DD)") from None
 
 
-def render(result: SNCReport, params: ParameterSet) -> str:
+def render(
+    result: SNCReport, params: ParameterSet, not_siu: Sequence[dict[str, object]] = ()
+) -> str:
     from sewer_rules.units import format_decimal
 
     lines = header("Significant noncompliance — 40 CFR 403.8(f)(2)(viii)", params)
@@ -190,7 +255,8 @@ def render(result: SNCReport, params: ParameterSet) -> str:
     from .output import table
 
     heads = ("facility", "parameter", "limit type", "limit", "window", "n", "exceed", "≥TRC", "SNC")
-    lines.append(table(heads, rows) if rows else "(no limits of the limits file apply)")
+    nothing = "(no limits of the limits file apply" + (" to an SIU)" if not_siu else ")")
+    lines.append(table(heads, rows) if rows else nothing)
     if result.reports:
         lines += ["", "Reports (F: more than 45 days late):"]
         report_rows = [
@@ -206,5 +272,15 @@ def render(result: SNCReport, params: ParameterSet) -> str:
         "",
         "In significant noncompliance: " + (", ".join(facilities) if facilities else "none"),
         "(C), (D), (E), (G), (H) are determined by staff and recorded in the office.",
+        "",
+        "Who the criteria apply to (40 CFR 403.8(f)(2)(viii)): (A), (B), (E), (F), (G) to "
+        "significant industrial users only; (C), (D), (H) to any industrial user.",
+        "Every facility in the files is taken to be a significant industrial user over the "
+        "period" + (", except those named with --not-siu:" if not_siu else "."),
     ]
+    for n in not_siu:
+        lines.append(
+            f"  {n['facility']}: not an SIU — {n['results_not_counted']} result(s) and "
+            f"{n['reports_not_judged']} report(s) not judged under (A), (B), (F)"
+        )
     return "\n".join(lines)

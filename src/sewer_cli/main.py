@@ -81,6 +81,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cmd_grinder",
         "§ 196-19 D(3): does a garbage grinder need the Superintendent's approval?",
     ),
+    "icis-export": (
+        "cmd_icis_export",
+        "40 CFR 403.12(i): the annual pretreatment report as ICIS-NPDES XML (for EPA)",
+    ),
     "import-facilities": (
         "cmd_import_facilities",
         "import a town's spreadsheet of users and facilities",

@@ -8,15 +8,22 @@ violation, and the order of escalation after a deadline passes uncorrected, are 
 Town: dated data in the jurisdiction's ``enforcement.yaml``, never code. A violation of § 196-20
 is always referred at once, whatever the guide says (:func:`first_response`).
 
+Two formats of a dated version are read. The older one names, per kind, the first response and
+the escalation. The plan format (what 40 CFR 403.8(f)(5) asks a plan to contain) adds the
+investigation procedure (f)(5)(i); per kind, a first response for each :class:`Severity`, with
+the days within which it is issued (f)(5)(ii); the official responsible for each type of
+response, by title (f)(5)(iii); the days within which the next step follows a deadline passed
+uncorrected; and the parameters of the rule that decides a violation's severity
+(:mod:`sewer_rules.enforcement_plan`). A version is one format or the other, whole.
+
 The loader is strict like the parameters' one: unknown keys, unknown responses, a kind without
-a first response, and a guide without an authority are errors naming the file.
+a first response, a plan without a severity, official or time frame, and a guide without an
+authority are errors naming the file and the key.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import date
 from functools import cache
 from importlib import resources
@@ -24,79 +31,55 @@ from pathlib import Path
 from typing import Any
 
 from .citations import Citation, CitationError, ExternalReference, cite
+from .enforcement_terms import (
+    EnforcementGuide,
+    GuideError,
+    GuideVersion,
+    KindGuide,
+    PlanTerms,
+    Response,
+    Severity,
+    SeverityResponse,
+    SeverityRule,
+)
 from .parameters import BUNDLED, ParameterError, parse_date, read_strict_yaml, refuse_unknown_keys
+
+__all__ = [
+    "DAMAGE",
+    "EnforcementGuide",
+    "GuideError",
+    "GuideVersion",
+    "KindGuide",
+    "PlanTerms",
+    "Response",
+    "Severity",
+    "SeverityResponse",
+    "SeverityRule",
+    "first_response",
+    "load_guide",
+    "next_response",
+    "parse_guide",
+]
 
 DAMAGE = cite("§ 196-20")
 
 
-class GuideError(ParameterError):
-    """An enforcement guide file that cannot be trusted."""
-
-
-@dataclass(frozen=True)
-class Response:
-    code: str
-    label: str
-    citation: Citation | ExternalReference
-    correction_clock: bool
-    #: For a referral, to whom it goes as the law names them (the clerk may name the office
-    #: itself when recording a referral by hand); empty for notices and orders.
-    referred_to: str = ""
-
-
-@dataclass(frozen=True)
-class KindGuide:
-    kind: str
-    label: str
-    first: Response
-    escalation: tuple[Response, ...]
-
-
-@dataclass(frozen=True)
-class GuideVersion:
-    effective: date
-    authority: str
-    kinds: Mapping[str, KindGuide]
-
-
-@dataclass(frozen=True)
-class EnforcementGuide:
-    source: str
-    responses: Mapping[str, Response]
-    versions: tuple[GuideVersion, ...]
-
-    def on(self, day: date) -> GuideVersion:
-        """The guide in force on ``day``."""
-        i = bisect_right([v.effective for v in self.versions], day)
-        if i == 0:
-            raise GuideError(
-                f"{self.source}: no enforcement guide before {self.versions[0].effective}"
-            )
-        return self.versions[i - 1]
-
-    def kind(self, kind: str, day: date) -> KindGuide:
-        version = self.on(day)
-        try:
-            return version.kinds[kind]
-        except KeyError:
-            known = ", ".join(sorted(version.kinds))
-            raise GuideError(
-                f"{self.source}: no response for violations of kind {kind!r} on {day} "
-                f"(known: {known})"
-            ) from None
-
-
 def first_response(
-    guide: EnforcementGuide, kind: str, day: date, violated: Citation | None = None
+    guide: EnforcementGuide,
+    kind: str,
+    day: date,
+    violated: Citation | None = None,
+    severity: Severity | str | None = None,
 ) -> Response:
-    """The first response to a violation of ``kind`` found on ``day``.
+    """The first response to a violation of ``kind`` found on ``day`` (of ``severity`` under a
+    plan; without one, or under the older format, the kind's single first response).
 
     § 196-22 A excepts § 196-20 from the notice procedure ("... shall be subject to immediate
     arrest"): a violation of § 196-20 is referred at once, whatever its recorded kind.
     """
     if violated is not None and violated.section == DAMAGE.section:
-        return guide.kind("damage", day).first
-    return guide.kind(kind, day).first
+        return guide.kind("damage", day).for_severity(severity)
+    return guide.kind(kind, day).for_severity(severity)
 
 
 def next_response(
@@ -104,13 +87,23 @@ def next_response(
 ) -> Response | None:
     """The escalation after the responses ``taken`` (codes, in order) left a deadline passed.
 
-    The next step of the kind's escalation not yet taken; None when the guide has no further
-    step (the matter then rests with the Town Attorney and the court).
+    The next step of the kind's escalation not yet taken, never one below where the violation
+    started: when its first response is itself a step of the escalation (an administrative
+    order first for a recurring violation), the steps before and at it are passed over. None
+    when the guide has no further step (the matter then rests with the Town Attorney and the
+    court).
     """
-    for step in guide.kind(kind, day).escalation:
+    ladder = guide.kind(kind, day).escalation
+    codes = [s.code for s in ladder]
+    if taken and taken[0] in codes:
+        ladder = ladder[codes.index(taken[0]) + 1 :]
+    for step in ladder:
         if step.code not in taken:
             return step
     return None
+
+
+# --- reading the file ---------------------------------------------------------------------
 
 
 def _only(keys: Any, allowed: frozenset[str], where: str) -> None:
@@ -127,6 +120,25 @@ def _citation(text: str, where: str) -> Citation | ExternalReference:
         except CitationError as e:
             raise GuideError(f"{where}: {e}") from None
     return ExternalReference(text)
+
+
+def _days(raw: Any, where: str) -> int:
+    """A whole number of days, zero or more (a boolean is not a number here)."""
+    if type(raw) is not int or raw < 0:
+        raise GuideError(f"{where}: expected a whole number of days (0 or more), got {raw!r}")
+    return raw
+
+
+def _text(raw: Any, where: str) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        raise GuideError(f"{where}: expected a text")
+    return " ".join(raw.split())
+
+
+def _flag(raw: Any, where: str) -> bool:
+    if not isinstance(raw, bool):
+        raise GuideError(f"{where}: must be true or false")
+    return raw
 
 
 def _responses(raw: Any, source: str) -> dict[str, Response]:
@@ -154,38 +166,156 @@ def _responses(raw: Any, source: str) -> dict[str, Response]:
     return out
 
 
-def _kinds(raw: Any, responses: Mapping[str, Response], where: str) -> dict[str, KindGuide]:
-    if not isinstance(raw, dict) or not raw:
-        raise GuideError(f"{where}: 'kinds' must map kinds of violation to their responses")
+class _Reader:
+    """Reads one dated version's kinds against the file's responses (and plan, if any)."""
 
-    def response(code: Any, at: str) -> Response:
-        if str(code) not in responses:
-            raise GuideError(f"{at}: unknown response {code!r} (known: {', '.join(responses)})")
-        return responses[str(code)]
+    def __init__(self, responses: Mapping[str, Response], where: str) -> None:
+        self.responses = responses
+        self.where = where
 
-    out = {}
-    for kind, entry in raw.items():
-        at = f"{where} kind {kind}"
-        if not isinstance(entry, dict):
-            raise GuideError(f"{at}: expected a mapping")
-        _only(entry, frozenset({"label", "first", "escalation"}), at)
-        if "first" not in entry:
-            raise GuideError(f"{at}: missing 'first' (the first response)")
-        steps = entry.get("escalation") or []
-        if not isinstance(steps, list):
-            raise GuideError(f"{at}: 'escalation' must be a list of responses")
-        out[str(kind)] = KindGuide(
-            str(kind),
-            str(entry.get("label") or kind),
-            response(entry["first"], at),
-            tuple(response(s, at) for s in steps),
-        )
-    if "damage" not in out or out["damage"].first.correction_clock:
+    def response(self, code: Any, at: str) -> Response:
+        if str(code) not in self.responses:
+            known = ", ".join(self.responses)
+            raise GuideError(f"{at}: unknown response {code!r} (known: {known})")
+        return self.responses[str(code)]
+
+    def severities(
+        self, raw: Any, officials: Mapping[str, str], at: str
+    ) -> dict[Severity, SeverityResponse]:
+        if not isinstance(raw, dict):
+            raise GuideError(f"{at}: 'severities' must map each severity to its response")
+        _only(raw, frozenset(Severity), f"{at} severities")
+        out = {}
+        for severity in Severity:
+            here = f"{at} severity {severity}"
+            entry = raw.get(severity.value)
+            if not isinstance(entry, dict):
+                raise GuideError(f"{here}: missing (give first, within_days)")
+            _only(entry, frozenset({"first", "within_days", "official"}), here)
+            for key in ("first", "within_days"):
+                if key not in entry:
+                    raise GuideError(f"{here}: missing '{key}'")
+            first = self.response(entry["first"], here)
+            official = entry.get("official") or officials.get(first.code, "")
+            out[severity] = SeverityResponse(
+                severity,
+                first,
+                _days(entry["within_days"], f"{here} within_days"),
+                _text(official, f"{here} official") if official else "",
+            )
+        return out
+
+    def kinds(self, raw: Any, plan: PlanTerms | None) -> dict[str, KindGuide]:
+        if not isinstance(raw, dict) or not raw:
+            raise GuideError(
+                f"{self.where}: 'kinds' must map kinds of violation to their responses"
+            )
+        out = {}
+        for kind, entry in raw.items():
+            at = f"{self.where} kind {kind}"
+            if not isinstance(entry, dict):
+                raise GuideError(f"{at}: expected a mapping")
+            steps = entry.get("escalation") or []
+            if not isinstance(steps, list):
+                raise GuideError(f"{at}: 'escalation' must be a list of responses")
+            escalation = tuple(self.response(s, at) for s in steps)
+            label = str(entry.get("label") or kind)
+            if plan is None:
+                _only(entry, frozenset({"label", "first", "escalation"}), at)
+                if "first" not in entry:
+                    raise GuideError(f"{at}: missing 'first' (the first response)")
+                first = self.response(entry["first"], at)
+                out[str(kind)] = KindGuide(str(kind), label, first, escalation)
+                continue
+            _only(entry, frozenset({"label", "severities", "escalation"}), at)
+            if "severities" not in entry:
+                raise GuideError(f"{at}: missing 'severities' (a plan answers each severity)")
+            by_severity = self.severities(entry["severities"], plan.officials, at)
+            isolated = by_severity[Severity.ISOLATED].first
+            out[str(kind)] = KindGuide(str(kind), label, isolated, escalation, by_severity)
+        self._check_damage(out)
+        if plan is not None:
+            self._check_plan(out, plan)
+        return out
+
+    def _check_damage(self, kinds: Mapping[str, KindGuide]) -> None:
+        damage = kinds.get("damage")
+        firsts = [damage.first] if damage else []
+        firsts += [s.first for s in damage.severities.values()] if damage else []
+        if damage is None or any(f.correction_clock for f in firsts):
+            raise GuideError(
+                f"{self.where}: kind 'damage' (§ 196-20) must be present and referred at once, "
+                "without a correction clock"
+            )
+
+    def _check_plan(self, kinds: Mapping[str, KindGuide], plan: PlanTerms) -> None:
+        unknown = sorted(set(plan.severity.significant_kinds) - set(kinds))
+        if unknown:
+            raise GuideError(
+                f"{self.where} severity significant_kinds: unknown kind(s) {', '.join(unknown)}"
+            )
+        used = {s.code for k in kinds.values() for s in k.escalation}
+        missing = sorted(c for c in used if c not in plan.officials)
+        for k in kinds.values():
+            missing += [
+                f"{k.kind} {s.severity}: {s.first.code}"
+                for s in k.severities.values()
+                if not s.official
+            ]
+        if missing:
+            raise GuideError(
+                f"{self.where} officials: no official responsible named for {', '.join(missing)} "
+                "(40 CFR 403.8(f)(5)(iii): each type of response, by title)"
+            )
+
+
+_PLAN_KEYS = frozenset({"investigation", "severity", "escalation_within_days", "officials"})
+
+
+def _plan(entry: Mapping[str, Any], reader: _Reader) -> PlanTerms | None:
+    """The version's plan terms, or None when it is of the older format (none of them)."""
+    present = _PLAN_KEYS & set(entry)
+    if not present:
+        return None
+    where = reader.where
+    for key in sorted(_PLAN_KEYS - present):
         raise GuideError(
-            f"{where}: kind 'damage' (§ 196-20) must be present and referred at once, "
-            "without a correction clock"
+            f"{where}: missing '{key}' (a plan states all of {', '.join(sorted(_PLAN_KEYS))})"
         )
-    return out
+    raw_rule = entry["severity"]
+    if not isinstance(raw_rule, dict):
+        raise GuideError(f"{where} severity: expected a mapping")
+    keys = ("look_back_months", "significant_kinds", "snc_is_significant", "harm_is_significant")
+    _only(raw_rule, frozenset(keys), f"{where} severity")
+    for key in keys:
+        if key not in raw_rule:
+            raise GuideError(f"{where} severity: missing '{key}'")
+    months = _days(raw_rule["look_back_months"], f"{where} severity look_back_months")
+    if months < 1:
+        raise GuideError(f"{where} severity look_back_months: at least 1")
+    significant = raw_rule["significant_kinds"]
+    if not isinstance(significant, list):
+        raise GuideError(f"{where} severity significant_kinds: expected a list of kinds")
+    raw_officials = entry["officials"]
+    if not isinstance(raw_officials, dict) or not raw_officials:
+        raise GuideError(f"{where} officials: map each response to the official responsible")
+    officials = {}
+    for code, title in raw_officials.items():
+        reader.response(code, f"{where} officials")
+        officials[str(code)] = _text(title, f"{where} officials {code}")
+    return PlanTerms(
+        investigation=_text(entry["investigation"], f"{where} investigation"),
+        severity=SeverityRule(
+            months,
+            frozenset(str(k) for k in significant),
+            _flag(raw_rule["snc_is_significant"], f"{where} severity snc_is_significant"),
+            _flag(raw_rule["harm_is_significant"], f"{where} severity harm_is_significant"),
+        ),
+        escalation_within_days=_days(
+            entry["escalation_within_days"], f"{where} escalation_within_days"
+        ),
+        officials=officials,
+    )
 
 
 def parse_guide(text: str, source: str) -> EnforcementGuide:
@@ -208,14 +338,13 @@ def parse_guide(text: str, source: str) -> EnforcementGuide:
             raise GuideError(str(e)) from None
         if not isinstance(entry, dict):
             raise GuideError(f"{where}: expected a mapping")
-        _only(entry, frozenset({"authority", "kinds"}), where)
+        _only(entry, frozenset({"authority", "kinds"}) | _PLAN_KEYS, where)
         if not entry.get("authority"):
             raise GuideError(f"{where}: missing 'authority' (who adopted this guide)")
-        versions.append(
-            GuideVersion(
-                effective, str(entry["authority"]), _kinds(entry.get("kinds"), responses, where)
-            )
-        )
+        reader = _Reader(responses, where)
+        plan = _plan(entry, reader)
+        kinds = reader.kinds(entry.get("kinds"), plan)
+        versions.append(GuideVersion(effective, str(entry["authority"]), kinds, plan))
     versions.sort(key=lambda v: v.effective)
     return EnforcementGuide(source, responses, tuple(versions))
 

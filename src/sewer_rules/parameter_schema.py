@@ -21,6 +21,7 @@ and returns messages; it imports nothing from :mod:`sewer_rules.parameters`, whi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -29,13 +30,19 @@ from functools import cache
 from importlib import resources
 from typing import Any, Protocol
 
-from .parameter_yaml import ParameterError, read_strict_yaml
+from .parameter_yaml import TEXT_UNIT, ParameterError, read_strict_yaml
 from .units import UNITS
 
 TYPES = frozenset(
     {"money", "decimal", "integer", "fraction", "percent", "boolean", "code", "schedule"}
+    | {"text", "date"}
 )
-_KEY_FIELDS = frozenset({"type", "unit", "min", "max", "above", "below", "choices", "why"})
+#: The types whose values are text (unit ``text``): a code or identifier matching the key's
+#: ``pattern``, or a calendar date written YYYY-MM-DD.
+TEXT_TYPES = frozenset({"text", "date"})
+_KEY_FIELDS = frozenset(
+    {"type", "unit", "min", "max", "above", "below", "choices", "pattern", "why"}
+)
 _RULES = {"less": "below", "at_most": "at most"}
 _MONEY_UNITS = frozenset({"USD", "USD/lb"})
 #: Durations of different units may be compared by a rule (minutes in each).
@@ -69,6 +76,8 @@ class DatedLike(Protocol):
     def value(self) -> Decimal | None: ...
     @property
     def table(self) -> Sequence[BracketLike] | None: ...
+    @property
+    def string(self) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,20 @@ class KeySchema:
     above: Decimal | None = None
     below: Decimal | None = None
     choices: frozenset[Decimal] | None = None
+    #: For a ``text`` key: the whole value must match this regular expression.
+    pattern: str | None = None
+
+    def broken_text(self, text: str) -> list[str]:
+        """The rules a text value breaks (empty when it is allowed)."""
+        if self.type == "date":
+            try:
+                ok = re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) and date.fromisoformat(text)
+            except ValueError:
+                ok = None
+            return [] if ok else [f"a calendar date must be written YYYY-MM-DD ({self.why})"]
+        if self.pattern is not None and re.fullmatch(self.pattern, text) is None:
+            return [f"must match {self.pattern} ({self.why})"]
+        return []
 
     def broken(self, value: Decimal) -> list[str]:
         """The rules ``value`` breaks (empty when it is allowed)."""
@@ -116,6 +139,10 @@ class KeySchema:
         out: list[str] = []
         for v in values:
             at = f"{where} = {{}} (from {v.effective})"
+            text = v.string
+            if text is not None:
+                out += [f"{at.format(repr(text))}: {rule}" for rule in self.broken_text(text)]
+                continue
             if v.table is not None:
                 if self.type != "schedule":
                     out.append(f"{at.format('a table')}: only a schedule takes a table")
@@ -217,8 +244,20 @@ def _key(name: str, raw: Any, source: str) -> KeySchema:
     kind, unit, why = raw.get("type"), str(raw.get("unit", "")), str(raw.get("why") or "")
     if kind not in TYPES:
         raise SchemaError(f"{where}: type must be one of {', '.join(sorted(TYPES))}, not {kind!r}")
-    if unit not in UNITS:
+    if unit not in UNITS and unit != TEXT_UNIT:
         raise SchemaError(f"{where}: unknown unit {unit!r}")
+    if (kind in TEXT_TYPES) != (unit == TEXT_UNIT):
+        raise SchemaError(f"{where}: a text or date key, and only one, has the unit {TEXT_UNIT!r}")
+    pattern = raw.get("pattern")
+    if pattern is not None:
+        if kind != "text" or not isinstance(pattern, str):
+            raise SchemaError(f"{where}: a pattern is a regular expression of a text key")
+        try:
+            re.compile(pattern)
+        except re.error as e:
+            raise SchemaError(
+                f"{where}: pattern {pattern!r} is not a regular expression: {e}"
+            ) from None
     if not why.strip():
         raise SchemaError(f"{where}: say why (the law or the sense of the bounds)")
     choices = raw.get("choices")
@@ -234,6 +273,7 @@ def _key(name: str, raw: Any, source: str) -> KeySchema:
         above=_bound(raw.get("above"), f"{where} above"),
         below=_bound(raw.get("below"), f"{where} below"),
         choices=None if choices is None else _choices(choices, f"{where} choices"),
+        pattern=pattern,
     )
 
 

@@ -73,6 +73,29 @@ def refuse_unknown_keys(keys: Any, allowed: frozenset[str], where: str) -> None:
         raise ParameterError(f"{where}: unknown key(s) {', '.join(extra)}")
 
 
+#: The unit of a parameter whose values are text, not numbers: a code or an identifier that a
+#: report to another system needs (an NPDES permit number, an EPA parameter code), or a date.
+#: Its values are kept as written; the schema's ``text`` and ``date`` types say what they may be.
+TEXT_UNIT = "text"
+
+
+def text_value(raw: Any, where: str) -> str | None:
+    """A text parameter's value as written: a string (a YAML date is read as its ISO text), or
+    None (not configured). A number is refused: YAML reads ``00310`` as the number 200 and
+    ``1e5`` as a float, so a code must be written quoted."""
+    if raw is None:
+        return None
+    if isinstance(raw, date):
+        return raw.isoformat()
+    if not isinstance(raw, str):
+        raise ParameterError(
+            f'{where}: a text value must be written quoted (e.g. "00310"), not {raw!r}'
+        )
+    if not raw.strip():
+        raise ParameterError(f"{where}: an empty text; write null for not configured")
+    return raw
+
+
 def parse_date(raw: Any, where: str) -> date:
     if isinstance(raw, date):
         return raw

@@ -19,7 +19,9 @@ A value is one number, or — for a schedule such as ``fee.subdivision_sewer.sch
 table of brackets, a list of ``{up_to: "100000.00", rate: "0.03"}`` with increasing ``up_to``
 (in the parameter's unit) and a last bracket ``up_to: null`` (no upper bound); ``rate`` is a
 plain number. A table is kept in ``table`` (``value`` is then None, ``configured`` is true);
-what the brackets mean (marginal or flat) is the rule's, which says so.
+what the brackets mean (marginal or flat) is the rule's, which says so. A parameter of unit
+``text`` holds text, not numbers — a code or an identifier another system needs, or a date —
+written quoted and kept as written in ``string`` (:func:`.parameter_yaml.text_value`).
 """
 
 from __future__ import annotations
@@ -38,7 +40,14 @@ from typing import Any
 
 from .citations import Citation, CitationError
 from .parameter_schema import check_file, parameter_schema
-from .parameter_yaml import ParameterError, parse_date, read_strict_yaml, refuse_unknown_keys
+from .parameter_yaml import (
+    TEXT_UNIT,
+    ParameterError,
+    parse_date,
+    read_strict_yaml,
+    refuse_unknown_keys,
+    text_value,
+)
 from .units import UNITS
 
 #: Read by other modules from here (the strict reading lives in :mod:`.parameter_yaml`).
@@ -83,6 +92,8 @@ class DatedValue:
     authority: str = ""
     note: str = ""
     table: tuple[Bracket, ...] | None = None
+    #: The value of a ``text`` parameter, as written.
+    string: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,10 +126,11 @@ class ParameterValue:
     reference: str
     authority: str
     table: tuple[Bracket, ...] | None = None
+    string: str | None = None
 
     @property
     def configured(self) -> bool:
-        return self.value is not None or self.table is not None
+        return self.value is not None or self.table is not None or self.string is not None
 
     @property
     def text(self) -> str | None:
@@ -129,6 +141,8 @@ class ParameterValue:
                 f"{b.rate} up to {b.up_to}" if b.up_to is not None else f"{b.rate} above"
                 for b in self.table
             )
+        if self.string is not None:
+            return self.string
         return None if self.value is None else str(self.value)
 
 
@@ -159,7 +173,9 @@ class ParameterSet:
     def get(self, name: str, on: date) -> ParameterValue:
         p = self.parameter(name)
         v = p.at(on)
-        return ParameterValue(name, v.value, p.unit, v.effective, p.reference, v.authority, v.table)
+        return ParameterValue(
+            name, v.value, p.unit, v.effective, p.reference, v.authority, v.table, v.string
+        )
 
     def value(self, name: str, on: date) -> Decimal:
         """A value that must be configured (the law's own numbers)."""
@@ -231,6 +247,8 @@ def _table(raw: list[Any], unit: str, where: str) -> tuple[Bracket, ...]:
 
 
 def _dated(effective: date, raw: Any, unit: str, at: str, authority: str, note: str) -> DatedValue:
+    if unit == TEXT_UNIT:
+        return DatedValue(effective, None, authority, note, string=text_value(raw, at))
     if isinstance(raw, list):
         return DatedValue(effective, None, authority, note, _table(raw, unit, at))
     return DatedValue(effective, _decimal(raw, unit, at), authority, note)
@@ -291,7 +309,7 @@ def _parse_parameter(name: str, raw: Any, source: str, problems: list[str]) -> P
         if required not in raw:
             raise ParameterError(f"{where}: missing '{required}'")
     unit = str(raw["unit"])
-    if unit not in UNITS:
+    if unit not in UNITS and unit != TEXT_UNIT:
         raise ParameterError(f"{where}: unknown unit {unit!r}")
     reference = str(raw["reference"])
     if reference.startswith("§"):

@@ -60,10 +60,24 @@ def results(
     return out
 
 
-def chronic_copper(town: Town) -> Facilities:
+def designate_sius(town: Town, *ests: Establishment, on: str = "2025-12-01") -> None:
+    """Designate each a significant industrial user by the Control Authority on ``on``: (A),
+    (B), (E), (F), (G) apply to SIUs only (40 CFR 403.8(f)(2)(viii))."""
+    from sewer_office.pretreatment import services
+
+    for est in ests:
+        services.designate(
+            sup(town), est, basis="designated", reason="plating line", on=date.fromisoformat(on),
+            at=at(on),
+        )  # fmt: skip
+
+
+def chronic_copper(town: Town, *, sius: bool = False) -> Facilities:
     """The other's plant: copper limit 1.0, 4 of 6 January–June results over it (chronic, A);
-    the owner's cafe: copper within its limit."""
+    the owner's cafe: copper within its limit. With ``sius``, both designated SIUs before."""
     f = facilities(town)
+    if sius:
+        designate_sius(town, f.theirs, f.mine)
     limit(f.theirs, "copper", "1.0")
     limit(f.mine, "copper", "1.0")
     days = ["2026-01-10", "2026-02-10", "2026-03-10", "2026-04-10", "2026-05-10", "2026-06-10"]

@@ -63,7 +63,7 @@ def test_demo_town_has_a_violation_at_every_stage(db: Any, settings: Any) -> Non
     rejected = Correction.objects.get(rejected_on__isnull=False)
     assert rejected.violation.state == "served"
     # escalated along the guide: notice, second notice, administrative order
-    escalated = Violation.objects.get(notices__response="administrative_order")
+    escalated = Violation.objects.get(notices__response="second_notice")
     assert [n.response for n in escalated.notices.all()] == [
         "notice_of_violation",
         "second_notice",

@@ -37,6 +37,7 @@ NOT_LISTS = {
     "law": "the text of the law and the parameters in force, not records",
     "letters:letterhead": "the letterhead's form, its versions beside it",
     "monitoring:mapping-create": "a form: a laboratory's sample file read column by column",
+    "enforcement:plan": "the enforcement response plan in force and its adoption, not records",
 }
 #: Routes that are not the office's pages (the API has its own formats).
 OTHER_ROUTES = ("api/", "admin/")

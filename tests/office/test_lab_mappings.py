@@ -198,6 +198,7 @@ def test_the_office_columns_are_the_imports(town: Town) -> None:
         "sampling_point",
         *lab_import.CUSTODY_TIMES,
         *lab_import.CUSTODY_TEXT,
+        lab_import.samplers.COLUMN,
     }
 
 

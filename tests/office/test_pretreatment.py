@@ -17,11 +17,11 @@ from sewer_office.pretreatment import services
 from sewer_office.pretreatment.models import Designation, ReportDue, SNCDetermination
 
 from .factories import Town
-from .pretreatment_factories import at, chronic_copper, results, sup
+from .pretreatment_factories import at, chronic_copper, designate_sius, results, sup
 
 
 def test_chronic_copper_is_snc_with_measurements_and_one_violation(town: Town) -> None:
-    f = chronic_copper(town)
+    f = chronic_copper(town, sius=True)
     run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     by = {d.establishment_id: d for d in run.determinations}
     theirs, mine = by[f.theirs.pk], by[f.mine.pk]
@@ -47,7 +47,7 @@ def test_chronic_copper_is_snc_with_measurements_and_one_violation(town: Town) -
 
 
 def test_trc_boundary_is_exact(town: Town) -> None:
-    f = chronic_copper(town)
+    f = chronic_copper(town, sius=True)
     # zinc limit 0.17: 0.204 = 0.17 × 1.2 exactly counts for (B); 2 of 6 is 33 %
     from .pretreatment_factories import limit
 
@@ -62,7 +62,7 @@ def test_trc_boundary_is_exact(town: Town) -> None:
 
 
 def test_late_report_is_snc_f_on_day_46_not_45(town: Town) -> None:
-    f = chronic_copper(town)
+    f = chronic_copper(town, sius=True)
     req = services.add_requirement(
         sup(town), f.mine, kind="periodic", first_due=date(2026, 1, 31), every_months=6,
         at=at("2026-01-02"),
@@ -78,7 +78,7 @@ def test_late_report_is_snc_f_on_day_46_not_45(town: Town) -> None:
 
 
 def test_missing_report_past_45_days_is_f(town: Town) -> None:
-    f = chronic_copper(town)
+    f = chronic_copper(town, sius=True)
     services.add_requirement(
         sup(town), f.mine, kind="baseline", first_due=date(2026, 2, 1), every_months=0,
         at=at("2026-01-02"),
@@ -89,7 +89,7 @@ def test_missing_report_past_45_days_is_f(town: Town) -> None:
 
 
 def test_rolling_window_and_bad_period(town: Town) -> None:
-    chronic_copper(town)
+    chronic_copper(town, sius=True)
     run = services.compute_snc(sup(town), "2026-01..2026-06", rolling=True, at=at("2026-07-02"))
     assert run.rolling and any(d.snc for d in run.determinations)
     with pytest.raises(InvalidInput):
@@ -157,7 +157,7 @@ def test_flag_overdue_records_late_reports_once(town: Town) -> None:
 
 
 def test_snc_violation_rests_on_an_snc_finding(town: Town) -> None:
-    f = chronic_copper(town)
+    f = chronic_copper(town, sius=True)
     run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     det = next(d for d in run.in_snc)
     v = det.violation
@@ -206,6 +206,7 @@ def test_missed_milestone_is_criterion_e(town: Town) -> None:
     f = chronic_copper(town)
     s = schedule(town, mine=True, due="2026-02-01")
     assert s.establishment_id == f.mine.pk
+    designate_sius(town, f.mine)  # (E) applies to an SIU: the milestone's day was one
     run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     mine = next(d for d in run.determinations if d.establishment_id == f.mine.pk)
     assert mine.criteria == ["E"] and mine.citations == ["40 CFR 403.8(f)(2)(viii)(E)"]

@@ -17,7 +17,7 @@ from .pretreatment_factories import at, chronic_copper, sup
 
 
 def test_snc_office_exit_codes_and_json(town: Town, capsys: Any) -> None:
-    chronic_copper(town)
+    chronic_copper(town, sius=True)
     assert main(["snc-office", "--period", "2026H1", "--as", "superintendent"]) == 1
     out = capsys.readouterr().out
     assert "Otto Plating" in out and "SNC A" in out and "1 violation(s) opened" in out

@@ -35,6 +35,7 @@ COVERED_URL_NAMES = {
     "pretreatment:annual",
     "pretreatment:annual-pdf",
     "pretreatment:annual-csv",
+    "pretreatment:annual-xml",  # test_annual_xml_is_staff_only
 }
 COVERED_URL_PREFIXES = ("siu-designation-", "report-due-", "snc-determination-")
 
@@ -232,3 +233,18 @@ def test_index_lists_industrial_users_never_designated(town: Town, login: Any) -
     body = login("clerk").get("/pretreatment/").content.decode()
     assert "Industrial users never designated" in body and "Otto Plating" in body
     assert "Otto Plating" not in login("owner").get("/pretreatment/").content.decode()
+
+
+def test_annual_xml_is_staff_only(town: Town, client: Any, login: Any) -> None:
+    """The ICIS-NPDES XML answers as the annual report's PDF: staff only. Here the users have
+    no ICIS-NPDES identifier, so staff get the annual page listing what is missing (409)."""
+    _setup(town)
+    url = "/pretreatment/annual/2026.xml"
+    r = client.get(url)
+    assert r.status_code == 302 and "/accounts/login/" in r["Location"]
+    for outsider in ("norole", "owner"):
+        assert login(outsider).get(url).status_code == 403, outsider
+    for username in STAFF:
+        r = login(username).get(url)
+        assert r.status_code == 409, username
+        assert "ICIS-NPDES permit identifier" in r.content.decode(), username

@@ -21,7 +21,7 @@ FACTS = "Copper slug on 2026-03-04 upset the aeration tanks (interference)."
 
 
 def _compliant(town: Town) -> tuple[Any, SNCDetermination]:
-    f = chronic_copper(town)
+    f = chronic_copper(town, sius=True)
     services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     det = SNCDetermination.objects.get(establishment=f.mine, superseded_by__isnull=True)
     assert not det.snc and det.violation_id is None
@@ -58,7 +58,7 @@ def test_recording_supersedes_audits_and_opens_the_violation_once(town: Town) ->
 
 
 def test_a_facility_already_in_snc_keeps_its_violation(town: Town) -> None:
-    f = chronic_copper(town)
+    f = chronic_copper(town, sius=True)
     services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     det = SNCDetermination.objects.get(establishment=f.theirs, superseded_by__isnull=True)
     before = Violation.objects.count()

@@ -102,6 +102,7 @@ COMPLETE = {
     "operations": "Espresso and pastries; dishwashing.",
     "sic_codes": "5812",
     "production_rate": "400 meals a day",
+    "standards_applicable": "The Town's local limits (none categorical).",
     "average_flow_gpd": 800,
     "maximum_flow_gpd": 1200,
     "meets_standards": True,

@@ -13,8 +13,8 @@ from sewer_rules.evaluation import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
 
 #: The project's columns, as ``sewer-use check`` reads them.
 PROJECT_COLUMNS: tuple[str, ...] = (*REQUIRED_COLUMNS, *OPTIONAL_COLUMNS)
-#: The office import's own columns (sewer_office.monitoring.lab_import): the sampling point and
-#: the chain of custody.
+#: The office import's own columns (sewer_office.monitoring.lab_import): the sampling point,
+#: the chain of custody, and who took the sample (``sampler``: town or user).
 OFFICE_COLUMNS: tuple[str, ...] = (
     "sampling_point",
     "collected_by",
@@ -23,6 +23,7 @@ OFFICE_COLUMNS: tuple[str, ...] = (
     "received_at",
     "received_by",
     "laboratory",
+    "sampler",
 )
 #: The mapping's one column that is not the project's: a CAS Registry Number, read for the
 #: parameter when the analyte's name does not resolve.

@@ -30,6 +30,11 @@ their audit trail are those a real office would have. The stages, by violation:
   2026-01-18); with an earlier anchor it is left out, and :func:`load_demo_enforcement` says so
   in the returned list of stages.
 
+Before any of them, the Town Board adopts the enforcement response plan (40 CFR 403.8(f)(5))
+by an EXAMPLE resolution (:func:`_plan_adopted`), so that every proposal cites it; the daily
+run of the anchor then finds the fines-accruing violation's next step late against the plan's
+time frame (a RESPONSE_LATE finding: the Town's own lateness, not Acme's).
+
 Findings come from the monitoring and inspections demos (Acme's); when a finding of the kind
 is missing (another seed or anchor), the violation is opened by hand with the same section,
 as an inspector would after seeing it.
@@ -43,8 +48,9 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from sewer_office.core.services import perform
-from sewer_office.enforcement import rules, services
+from sewer_office.enforcement import plan, rules, services
 from sewer_office.enforcement.grounds import MEASURED_KINDS, NOT_VIOLATIONS
+from sewer_office.enforcement.lateness import flag_late_responses
 from sewer_office.enforcement.models import Finding, Violation
 from sewer_office.findings.opinions import OPINION_STATUSES, record_opinion
 from sewer_office.findings.words import describe
@@ -203,6 +209,7 @@ def load_demo_enforcement(town: Town) -> dict[str, Violation]:
     food = town.establishments[EstablishmentKind.RESTAURANT]
     prep = town.establishments.get(EstablishmentKind.FOOD_PREPARATION) or food
 
+    _plan_adopted(s)
     _spanning_the_amount_change(s, prep[0])
     the_whole_way(s, food[5 % len(food)])
     _fines_accruing(s, acme)
@@ -215,9 +222,37 @@ def load_demo_enforcement(town: Town) -> dict[str, Violation]:
     _mailed_not_delivered(s, food[4 % len(food)])
     _open(s, acme)
     s.clocks(s.anchor)
+    flag_late_responses(s.anchor)
     for v in s.stages.values():
         v.refresh_from_db()
     return s.stages
+
+
+#: The demo's resolution adopting the plan: an EXAMPLE, not a decision of the Town.
+EXAMPLE_RESOLUTION = "EXAMPLE 41"
+#: Days before the anchor the example adoption is dated (before every demo violation).
+ADOPTED_DAYS_AGO = 200
+
+
+def _plan_adopted(s: _Story) -> None:
+    """The Town Board adopts the plan in force by an EXAMPLE resolution, before the earliest
+    demo violation (the amount-change story's may come earlier than the others)."""
+    adopted = s.day(ADOPTED_DAYS_AGO)
+    change = amount_change_before(s.anchor)
+    if change is not None:
+        adopted = min(adopted, change - timedelta(days=SPAN_MARGIN_DAYS))
+    version = plan.version_on(adopted)
+    if not version.is_plan:
+        return
+    plan.adopt_plan(
+        s.su,
+        effective=version.effective,
+        adopted_on=adopted,
+        adopted_by="Town Board",
+        resolution=f"{EXAMPLE_RESOLUTION} of {adopted:%Y}",
+        note="EXAMPLE for the demo town: not a resolution of the Town of Wappinger.",
+        at=_at(adopted + timedelta(days=1), 9),
+    )
 
 
 def _spanning_the_amount_change(s: _Story, est: Establishment) -> None:

@@ -1,9 +1,12 @@
-"""Demo inspections (§ 196-21): two completed, two on the calendar.
+"""Demo inspections (§ 196-21): two completed, two on the calendar, and this program year's
+routine inspection of each industrial user.
 
 Acme Plating (``ACME-PLATING``) was inspected as an industrial user and one item failed
 (plating solution found in a floor drain, § 196-19 D(4)), so its facility page and the
 review queue show a finding; a restaurant passed a food-service inspection with a note; a
-control manhole inspection at Acme and a restaurant's follow-up are scheduled. Everything is
+control manhole inspection at Acme and a restaurant's follow-up are scheduled. Every industrial
+user not yet inspected this program year had its routine visit, all items met: the Town
+inspects each significant industrial user once a year (40 CFR 403.8(f)(2)(v)). Everything is
 made through the services, so the audit trail is the one a real office would have.
 """
 
@@ -15,7 +18,9 @@ from typing import Any
 from sewer_office.inspections import services
 from sewer_office.inspections.checklists import items
 from sewer_office.inspections.choices import InspectionKind
+from sewer_office.inspections.models import Inspection
 from sewer_office.monitoring.models import SamplingEvent
+from sewer_office.pretreatment.oversight import inspections_in, program_year
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
@@ -118,3 +123,49 @@ def load_demo_inspections(town: Any) -> None:
         notes="Routine grease trap inspection.",
         at=town.moment(1),
     )
+    load_routine_inspections(town)
+
+
+#: Days before the anchor of the routine industrial-user visits (at most: never before the
+#: program year began).
+ROUTINE_DAYS = 25
+
+
+def load_routine_inspections(town: Any) -> list[Inspection]:
+    """This program year's routine inspection of each industrial user not yet inspected in it
+    (none when the year began on the anchor: nothing is due yet)."""
+    year = program_year(town.anchor)
+    days = min(ROUTINE_DAYS, (town.anchor - year.start).days)
+    users = town.establishments.get(EstablishmentKind.INDUSTRIAL, [])
+    done = inspections_in([e.pk for e in users], year.start, year.end)
+    if days < 1:
+        return []
+    superintendent = town.users["superintendent"]
+    out = []
+    for est in users:
+        if est.pk in done:
+            continue
+        visit = town.moment(days, 60)
+        routine = services.schedule(
+            superintendent,
+            kind=InspectionKind.INDUSTRIAL_USER,
+            establishment=est,
+            scheduled_for=visit,
+            inspector=superintendent,
+            notes="Routine yearly industrial user inspection (40 CFR 403.8(f)(2)(v)).",
+            at=visit - timedelta(days=10),
+        )
+        out.append(
+            services.complete(
+                routine,
+                superintendent,
+                credentials_presented=True,
+                credential="Town of Wappinger ID 0042 (S. Ortiz)",
+                started_at=visit,
+                ended_at=visit + timedelta(minutes=60),
+                answers=_all_pass(InspectionKind.INDUSTRIAL_USER),
+                observations="Pretreatment units operating; control point clear.",
+                at=visit + timedelta(hours=2),
+            )
+        )
+    return out

@@ -6,6 +6,13 @@ Industrial users and food processors get a facility code (Acme Plating Corporati
 Acme's is its control manhole, § 196-19 H). Weekly grabs and composites are generated
 deterministically from the town's seed, with a few values beyond the ordinance's limits and
 Acme's permit limits, so the facility pages, findings and dashboard have something to show.
+The history's samples are the Town's own (collected by its Building Inspector): its yearly
+sampling of each significant industrial user (40 CFR 403.8(f)(2)(v)).
+
+One self-monitoring report of a food processor, older than the history, shows a pH below the
+article's minimum in a sample the user took itself; no repeat sample followed and the Town did
+not sample the facility then, so ``sewer-use flag-overdue`` records that the repeat is missing
+(40 CFR 403.12(g)(2)).
 """
 
 from __future__ import annotations
@@ -29,6 +36,10 @@ if TYPE_CHECKING:
     from .build import Town
 
 HISTORY_DAYS = 120
+#: The food processor's own sample with a low pH (days before the anchor), and the day its
+#: report reached the Town: before the history, so the Town sampled neither in between nor
+#: monthly (40 CFR 403.12(g)(2) excuses the repeat then).
+SELF_SAMPLE_DAYS, SELF_REPORT_DAYS = 160, 155
 ACME = "Acme Plating Corporation"
 
 #: Acme's permit limits (the numeric conditions of its approval, § 196-16 E).
@@ -110,11 +121,35 @@ def load_demo_monitoring(town: Town) -> None:
     report = import_lab_file(data.encode(), "demo-laboratory-history.csv", sup, today=town.anchor)
     if not report.stored:
         raise RuntimeError(f"demo laboratory history refused: {report.errors[:5]} {report.refused}")
+    processors = town.establishments.get(EstablishmentKind.FOOD_PROCESSING, [])
+    if processors:
+        load_self_monitoring_report(town, processors[0])
     # The office approved what is older than a month; the last month awaits review.
     cutoff = town.moment(30)
     approve_results(
         LabResult.objects.filter(sampled_at__lt=cutoff), town.users["engineer"], "demo history"
     )
+
+
+def load_self_monitoring_report(town: Town, est: Any) -> None:
+    """A food processor's self-monitoring report, received by mail and entered by the office:
+    its own grab sample (``sampler`` user) with a pH below 5.5 (§ 196-19 C(3))."""
+    taken = town.moment(SELF_SAMPLE_DAYS, 30)
+    text = (
+        "sample_id,sampled_at,sample_type,parameter,value,unit,facility,sampling_point,"
+        "collected_by,laboratory,sampler\n"
+        f"{est.code}-SM-{taken:%y%m%d},{taken:%Y-%m-%dT%H:%M},grab,pH,5.1,SU,{est.code},CM-1,"
+        "the facility's operator,Hudson Valley Labs,user\n"
+    )
+    report = import_lab_file(
+        text.encode(),
+        "demo-self-monitoring-report.csv",
+        town.users["superintendent"],
+        today=town.anchor,
+        at=town.moment(SELF_REPORT_DAYS, 120),
+    )
+    if not report.stored:
+        raise RuntimeError(f"demo self-monitoring report refused: {report.errors[:5]}")
 
 
 def history_csv(town: Town, facilities: list[Any]) -> str:
@@ -137,6 +172,7 @@ def history_csv(town: Town, facilities: list[Any]) -> str:
             "received_at",
             "received_by",
             "laboratory",
+            "sampler",
         ]
     )
     for est in facilities:
@@ -147,7 +183,13 @@ def history_csv(town: Town, facilities: list[Any]) -> str:
             comp_at = town.moment(days_ago, 0)
             lab_at = town.moment(days_ago - 1, 60)
             sid = f"{est.code}-{day:%y%m%d}"
-            custody = ["Ian Moreau", f"{lab_at:%Y-%m-%dT%H:%M}", "R. Alvarez", "Hudson Valley Labs"]
+            custody = [
+                "Ian Moreau",
+                f"{lab_at:%Y-%m-%dT%H:%M}",
+                "R. Alvarez",
+                "Hudson Valley Labs",
+                "town",
+            ]
             ph = f"{rng.uniform(6.4, 8.6):.1f}"
             if plater and days_ago in (HISTORY_DAYS - 35, 8):
                 ph = "5.2"  # § 196-19 C(3): prohibited below 5.5

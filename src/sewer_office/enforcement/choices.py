@@ -85,6 +85,10 @@ FINDING_KINDS: dict[str, str] = {
     "milestone_missed": "missed_milestone",
     "report_late": "late_report",
     "snc": "significant_noncompliance",
+    # the repeat results a user owes after its own sampling showed a violation (403.12(g)(2))
+    "no_repeat_sample": "late_report",
+    # a baseline report received with an element neither given nor explained (403.12(b))
+    "baseline_incomplete": "late_report",
 }
 
 #: The provision a finding of a federal kind shows violated, when the finding cites the federal

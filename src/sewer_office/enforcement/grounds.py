@@ -11,7 +11,8 @@ impose none) and, from a finding, only from a finding that is a violation:
   :mod:`sewer_office.findings.opinions`;
 - a failure of a duty, which is a violation as found: a report or a pump-out overdue, a failed
   inspection item or a refused entry, an unreported slug (the report "must" be made), a
-  missed milestone, an expired approval, significant noncompliance;
+  missed milestone, an expired approval, significant noncompliance, a repeat sample not
+  submitted after the user's own sampling showed a violation, a baseline report incomplete;
 - never a compliant, no-limit, inconclusive, abnormal-strength (a surcharge matter,
   § 196-19 E(1)(d) and § 196-19 J) or advisory finding, nor one superseded by a correction.
 
@@ -43,6 +44,10 @@ DUTY_KINDS = frozenset(
         "milestone_missed",
         "report_late",
         "snc",
+        # a user's own sampling showed a violation and no repeat came (40 CFR 403.12(g)(2))
+        "no_repeat_sample",
+        # a baseline report received lacking an element of 40 CFR 403.12(b)
+        "baseline_incomplete",
     }
 )
 

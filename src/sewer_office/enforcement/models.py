@@ -33,6 +33,7 @@ from sewer_office.core.models import ImmutableRecord, TimeStamped, WrittenOnce
 from sewer_office.core.workflow import Workflow
 from sewer_office.findings.models import FACILITY_PATHS, Finding
 
+from .adoption import PlanAdoption
 from .choices import (
     CollectedBy,
     CostCategory,
@@ -42,7 +43,7 @@ from .choices import (
     ServiceMethod,
 )
 
-__all__ = ["FACILITY_PATHS", "FINDING_MODEL", "Finding"]
+__all__ = ["FACILITY_PATHS", "FINDING_MODEL", "Finding", "PlanAdoption"]
 
 FINDING_MODEL = "findings.Finding"
 

@@ -106,9 +106,10 @@ def is_damage(violated: str) -> bool:
     return not procedure_for(violated).correction_clock
 
 
-def first(kind: str, violated: str, day: date) -> Response:
+def first(kind: str, violated: str, day: date, severity: str | None = None) -> Response:
+    """The first response to a violation of ``kind`` (of ``severity``, under a plan)."""
     try:
-        return first_response(guide(), kind, day, _article(violated))
+        return first_response(guide(), kind, day, _article(violated), severity)
     except GuideError as e:
         raise InvalidInput({"kind": [str(e)]}) from None
 

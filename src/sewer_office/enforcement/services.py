@@ -26,7 +26,7 @@ from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.findings.words import describe
 from sewer_office.inspections.models import Inspection
 
-from . import grounds, letters, rules
+from . import grounds, letters, plan, rules
 from .choices import (
     FINDING_KINDS,
     FINDING_SECTIONS,
@@ -308,7 +308,10 @@ def guard_issue(violation: Violation, data: dict[str, Any]) -> str | None:
     procedure = rules.procedure_for(violation.section)
     if not procedure.correction_clock:
         return procedure.message
-    first = rules.first(violation.kind, violation.section, _day(None))
+    day = _day(None)
+    first = rules.first(
+        violation.kind, violation.section, day, plan.severity(violation, day).severity
+    )
     if first.code in RESPONSE_REFERRALS:
         return (
             f"The response guide names '{first.label}' ({first.citation}) first for this kind: "
@@ -319,8 +322,12 @@ def guard_issue(violation: Violation, data: dict[str, Any]) -> str | None:
 
 def effect_issue(violation: Violation, data: dict[str, Any], actor: Any, at: datetime) -> None:
     """§ 196-22 A: the written notice stating the nature of the violation, the section and the
-    correction period (at least 10 days) — the response the guide names first for the kind."""
-    first = rules.first(violation.kind, violation.section, _day(at))
+    correction period (at least 10 days) — the response the plan names first for the kind and
+    the violation's severity (:func:`.plan.severity`)."""
+    day = _day(at)
+    first = rules.first(
+        violation.kind, violation.section, day, plan.severity(violation, day).severity
+    )
     _create_notice(violation, first, data, actor, at)
 
 

@@ -2,13 +2,14 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from . import views
+from . import plan_views, views
 
 app_name = "enforcement"
 
 urlpatterns: list[URLPattern] = [
     path("", views.violation_list, name="list"),
     path("open/", views.violation_open, name="open"),
+    path("plan/", plan_views.plan_page, name="plan"),
     path("<int:pk>/", views.violation_detail, name="detail"),
     path("<int:pk>/actions/<slug:name>/", views.violation_action, name="action"),
     path("<int:pk>/costs/", views.violation_cost, name="cost"),

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
@@ -37,7 +38,7 @@ from sewer_office.findings.words import capitalized, describe
 from sewer_office.permits.models import IndustrialDischargeApproval
 
 from . import forms as eforms
-from . import grounds, letters, money, rules, schedules, services
+from . import grounds, letters, money, proposals, rules, schedules, services
 from .choices import FINDING_KINDS
 from .filters import ScheduleFilter, ViolationFilter
 from .models import ComplianceSchedule, Finding, Milestone, Notice, Referral, Violation
@@ -286,6 +287,11 @@ def detail_context(
         "evidence": violation.evidence.all(),
         "fines": services.fines(violation, today),
         "next_step": services.next_step(violation),
+        # the response the plan proposes, naming the plan and its adoption (staff only: the
+        # office's deliberation, not the person's notice)
+        "proposal": proposals.proposal_for(violation, today)
+        if is_staff_member(request.user)
+        else None,
         "actions": actions,
         "cost_form": submitted.get("cost") or (eforms.CostForm() if may_cost else None),
         "timeline": audit.timeline(violation),

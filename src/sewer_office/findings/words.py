@@ -431,8 +431,72 @@ def _snc(f: Finding, today: date) -> str:
         received = date.fromisoformat(r["received"]) if r.get("received") else None
         due = date.fromisoformat(str(r["due"]))
         parts.append(_report(kind, due, received, due + timedelta(days=int(r["days_late"]))))
-    parts += [dates_written(_RECORD_NUMBER.sub("", str(s["text"]))) for s in det.staff_criteria]
+    # a criterion outside 403.8(f)(2)(viii)'s scope (``applies`` False) is not a ground
+    staff = [s for s in det.staff_criteria if s.get("applies", True)]
+    parts += [dates_written(_RECORD_NUMBER.sub("", str(s["text"]))) for s in staff]
     return f"significant noncompliance in {span}: " + "; ".join(parts)
+
+
+def _siu_oversight(f: Finding, today: date) -> str:
+    """The Town's own duty (40 CFR 403.8(f)(2)(v)), for the office: the year ended the day
+    before the finding's moment."""
+    name = getattr(f.source, "name", "") or "a significant industrial user"
+    done = (
+        "inspected by the Town"
+        if f.kind == FindingKind.SIU_NOT_INSPECTED
+        else "sampled by the Town (its own samples do not count)"
+    )
+    ended = timezone.localdate(f.observed_at) - timedelta(days=1)
+    return (
+        f"{name}, a significant industrial user in the program year that ended "
+        f"{written(ended)}, was not {done} in that year"
+    )
+
+
+def _no_repeat_sample(f: Finding, today: date) -> str:
+    """A user's own sample showed a violation and no repeat followed (40 CFR 403.12(g)(2)):
+    the source is the result, or the month's average; the user became aware of it the day it
+    reached the Town (its import), or the day the month's average was found."""
+    due = timezone.localdate(f.observed_at) - timedelta(days=1)
+    name = analyte_name(f.analyte)
+    source: Any = f.source
+    event = getattr(source, "event", None)
+    if event is not None:
+        measured = quantity(source.value_text, source.unit)
+        shown = f"your own sample {event.sample_id} of {written(source.sampled_at)}"
+        shown += f" ({name} {measured})"
+        imported = getattr(source.lab_import, "imported_at", None) or source.created_at
+    elif getattr(source, "month", None) is not None:
+        shown = f"the average of your own samples of {name} in {source.month:%B %Y}"
+        imported = source.created_at
+    else:
+        return f"no repeat sample submitted in time: {cleaned(f.message)}"
+    aware = timezone.localdate(imported)
+    return (
+        f"{shown} showed a violation, and no repeat sample of {name} with its results reached "
+        f"the Town by {written(due)}, {(due - aware).days} days after you became aware of it "
+        f"on {written(aware)}"
+    )
+
+
+def _baseline_incomplete(f: Finding, today: date) -> str:
+    """A baseline report recorded received with elements neither given nor explained
+    (40 CFR 403.12(b)): which ones, as the finding named them when recorded."""
+    due: Any = f.source
+    missing = f.message.split("—", 1)[1].strip().rstrip(".") if "—" in f.message else ""
+    if due is None or not missing:
+        return cleaned(f.message)
+    received = f" received {written(due.received_on)}" if due.received_on else ""
+    return (
+        f"your baseline monitoring report due {written(due.due_on)}{received} neither gives "
+        f"nor explains: {missing}"
+    )
+
+
+def _response_late(f: Finding, today: date) -> str:
+    """The Town's own lateness against its adopted enforcement response plan (40 CFR
+    403.8(f)(5)(ii)): an office finding, never shown to the user; its message says it all."""
+    return cleaned(f.message)
 
 
 DESCRIBERS: dict[str, Callable[[Finding, date], str]] = {
@@ -448,6 +512,11 @@ DESCRIBERS: dict[str, Callable[[Finding, date], str]] = {
     FindingKind.MILESTONE_MISSED: _milestone_missed,
     FindingKind.REPORT_LATE: _report_late,
     FindingKind.SNC: _snc,
+    FindingKind.SIU_NOT_INSPECTED: _siu_oversight,
+    FindingKind.SIU_NOT_SAMPLED: _siu_oversight,
+    FindingKind.NO_REPEAT_SAMPLE: _no_repeat_sample,
+    FindingKind.BASELINE_INCOMPLETE: _baseline_incomplete,
+    FindingKind.RESPONSE_LATE: _response_late,
 }
 
 

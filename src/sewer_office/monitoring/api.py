@@ -78,6 +78,7 @@ class LabImportViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[La
                 request.user,
                 dry_run=body.validated_data["dry_run"],
                 source=source_for(request.user),
+                sampler=body.validated_data["sampler"],
             )
         except UnusableFile as e:
             return Response({"detail": str(e)}, status=status.HTTP_400_BAD_REQUEST)

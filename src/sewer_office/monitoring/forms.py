@@ -12,7 +12,7 @@ from sewer_office.findings.choices import ReviewState
 from sewer_office.permits.models import IndustrialDischargeApproval
 from sewer_rules.evaluation import REQUIRED_COLUMNS
 
-from .choices import LimitType, SamplingBasis
+from .choices import LimitType, Sampler, SamplingBasis
 from .models import SamplingPoint
 
 
@@ -22,7 +22,22 @@ class LabFileForm(forms.Form):
         label="Laboratory file (CSV)",
         help_text=(
             "Columns of sewer-use check plus facility and sampling_point; optional "
-            "collected_by, relinquished_at, relinquished_by, received_at, received_by, laboratory."
+            "collected_by, relinquished_at, relinquished_by, received_at, received_by, laboratory "
+            "and sampler (town or user)."
+        ),
+    )
+    sampler = forms.ChoiceField(
+        required=False,
+        label="Who took these samples",
+        choices=[
+            ("", "As the file's sampler column says (not recorded where it is empty)"),
+            (Sampler.CONTROL_AUTHORITY, "The Town (Control Authority): our own sampling"),
+            (Sampler.INDUSTRIAL_USER, "The industrial user (self-monitoring)"),
+        ],
+        help_text=(
+            "For the rows whose sampler column is empty or absent: the Town must sample each "
+            "significant industrial user itself once a year (40 CFR 403.8(f)(2)(v)), and a "
+            "violation in the user's own sampling calls for a repeat sample (403.12(g)(2))."
         ),
     )
     mapping = forms.ChoiceField(
@@ -38,11 +53,19 @@ class LabFileForm(forms.Form):
     )
 
     def __init__(
-        self, *args: Any, mapping_choices: list[tuple[str, str]] | None = None, **kwargs: Any
+        self,
+        *args: Any,
+        mapping_choices: list[tuple[str, str]] | None = None,
+        own_samples: bool = False,
+        **kwargs: Any,
     ) -> None:
+        """``own_samples``: the facility's own upload, whose samples are always the user's
+        (no choice of sampler is offered)."""
         super().__init__(*args, **kwargs)
         field = cast(forms.ChoiceField, self.fields["mapping"])
         field.choices = mapping_choices or [("", "The project's layout (sewer-use columns)")]
+        if own_samples:
+            del self.fields["sampler"]
 
 
 class ManualResultForm(forms.Form):

@@ -3,7 +3,8 @@
 The file has the columns of ``sewer-use check`` plus ``facility`` (the establishment's facility
 code) and ``sampling_point`` (the code of one of its sampling points; may be blank when the
 facility has exactly one). Optional chain-of-custody columns: ``collected_by``,
-``relinquished_at``, ``relinquished_by``, ``received_at``, ``received_by``, ``laboratory``.
+``relinquished_at``, ``relinquished_by``, ``received_at``, ``received_by``, ``laboratory``; and
+``sampler``, who took the sample — the Town or the user (:mod:`.samplers`).
 
 All or nothing: every row is checked first — the engine's own validation (parameter, value,
 unit, dates), the facility and sampling point, one time per sample, no result twice, no result
@@ -50,7 +51,8 @@ from sewer_rules.evaluation.prepare import parse_datetimes
 from sewer_rules.hostile import CONTROL_PATTERN, TextRefused, control_character, utf8_text
 from sewer_rules.parameters import ParameterSet, load_jurisdiction
 
-from .choices import ImportSource
+from . import samplers
+from .choices import ImportSource, Sampler
 from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
 if TYPE_CHECKING:
@@ -326,7 +328,7 @@ RECORDED_SAMPLE_WINDOW = timedelta(days=60)
 
 def recorded_samples(frame: pl.DataFrame) -> pl.DataFrame:
     """The samples of the file already recorded (by an earlier file, or when they were taken):
-    ``est, sample_id, event, collected, event_sp, event_type``.
+    ``est, sample_id, event, collected, event_sp, event_type, event_sampler``.
 
     Looked up among the facilities' samples around the file's time span, so the query stays
     small however large the file; a sample is recorded once per facility and sample id.
@@ -338,6 +340,7 @@ def recorded_samples(frame: pl.DataFrame) -> pl.DataFrame:
         "collected": pl.Datetime("us", "UTC"),
         "event_sp": pl.Int64,
         "event_type": pl.String,
+        "event_sampler": pl.String,
     }
     keyed = frame.filter(pl.col("est").is_not_null() & pl.col("utc").is_not_null())
     if keyed.height == 0:
@@ -357,6 +360,7 @@ def recorded_samples(frame: pl.DataFrame) -> pl.DataFrame:
                 "collected_at",
                 "sampling_point_id",
                 "sample_type",
+                "sampler",
             )
         ),
         schema=schema,
@@ -512,6 +516,8 @@ def import_lab_file(
     today: date | None = None,
     digest: str | None = None,
     mapping: LabMapping | None = None,
+    sampler: str = Sampler.UNKNOWN,
+    at: datetime | None = None,
 ) -> ImportReport:
     """Validate, evaluate and (unless ``dry_run`` or any error) store a laboratory file.
 
@@ -519,6 +525,10 @@ def import_lab_file(
     ``--as``), which acts for the office. ``mapping``: the laboratory's own layout
     (:mod:`sewer_io.lab_mapping`), read into the project's before anything is checked; the
     rows it refuses are errors of the report like any other, by the file's row numbers.
+    ``sampler``: who took the samples whose row names no ``sampler`` (a facility's own upload:
+    always the user, :mod:`.samplers`). ``at``: when the results reached the office (default
+    now; the demo's back-dated story) — the day a user becomes aware of its results, for the
+    repeat sample of 40 CFR 403.12(g)(2).
     """
     _check_importer(actor, source)
     report = ImportReport(source_name)
@@ -549,8 +559,10 @@ def import_lab_file(
     errors += sp_errors
     custody, custody_errors = _custody(raw, params.timezone)
     errors += custody_errors
+    who, who_errors = samplers.read_samplers(raw, sampler, source)
+    errors += who_errors
     ev = evaluate_table(
-        raw.drop("sampling_point", *CUSTODY_TIMES, *CUSTODY_TEXT, strict=False),
+        raw.drop("sampling_point", samplers.COLUMN, *CUSTODY_TIMES, *CUSTODY_TEXT, strict=False),
         params,
         permit_limits(est_ids, monthly=False),
     )
@@ -564,10 +576,10 @@ def import_lab_file(
             _text(raw, "sample_id").alias("sample_id"),
             _text(raw, "sampled_at").alias("sampled_at"),
         )
-        .with_columns(fac.get_column("est"), sp)
+        .with_columns(fac.get_column("est"), sp, who)
         .join(valid, on="row", how="left")
     )
-    errors += _sample_consistency(keyed)
+    errors += _sample_consistency(keyed) + samplers.sampler_consistency(keyed)
     keyed = keyed.join(
         ev.results.select("row", pl.col("sampled_utc").alias("utc"), "sample_type"),
         on="row",
@@ -576,6 +588,7 @@ def import_lab_file(
     )
     recorded = recorded_samples(keyed)
     errors += _against_recorded(keyed, recorded, params.timezone)
+    errors += samplers.against_recorded(keyed, recorded)
     errors += _already_stored(keyed, recorded)
     report.errors = sorted(set(errors))
     report.statuses = dict(ev.results.get_column("status").value_counts().iter_rows())
@@ -588,7 +601,7 @@ def import_lab_file(
             _text(raw, "qualifier").alias("qualifier"),
             _text(raw, "reporting_limit").alias("reporting_limit"),
         )
-        .with_columns(fac.get_column("est"), sp)
+        .with_columns(fac.get_column("est"), sp, who)
         .hstack(custody),
         on="row",
     )
@@ -606,6 +619,7 @@ def import_lab_file(
             params,
             today,
             mapping=mapping.to_dict() if mapping is not None else {},
+            at=at,
         )
     except IntegrityError:
         report.refused = (
@@ -632,6 +646,7 @@ def _save(
     today: date | None,
     *,
     mapping: dict[str, Any],
+    at: datetime | None = None,
 ) -> tuple[LabImport, list[dict[str, Any]]]:
     """Store the validated import in one transaction, with its audit event (``mapping``: the
     laboratory mapping the file was read through, empty for the project's layout)."""
@@ -645,6 +660,7 @@ def _save(
             parameters_version=ev.parameters_version,
             establishment_id=est_ids[0] if source == ImportSource.SELF_MONITORING else None,
             mapping=mapping,
+            imported_at=at or timezone.now(),
         )
         stored = _store(lab_import, rows, ev, recorded)
         lab_import.result_count, lab_import.finding_count = rows.height, stored
@@ -665,6 +681,7 @@ def _save(
                 "mapping": mapping.get("name", ""),
             },
             citation="§ 196-19 I",
+            at=at,
         )
     return lab_import, monthly
 
@@ -682,6 +699,7 @@ def _store(
             pl.col("sp").first(),
             pl.col("sample_type").first(),
             pl.col("sampled_utc").first(),
+            pl.col(samplers.COLUMN).first(),
             *[pl.col(c).first() for c in (*CUSTODY_TIMES, *CUSTODY_TEXT)],
         )
         .join(
@@ -715,6 +733,7 @@ def _store(
             "sample_id",
             "sample_type",
             pl.col("sampled_utc").alias("collected_at"),
+            samplers.COLUMN,
             *CUSTODY_TIMES,
             *CUSTODY_TEXT,
             pl.lit(lab_import.pk).alias("lab_import_id"),

@@ -10,6 +10,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.findings.models import Finding
 from sewer_office.registry.models import Establishment
 
+from .choices import Sampler
 from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
 
@@ -106,6 +107,7 @@ class SamplingEventSerializer(serializers.ModelSerializer[SamplingEvent]):
             "received_at",
             "received_by",
             "laboratory",
+            "sampler",
             "lab_import",
         )
         read_only_fields = ("id", "lab_import")
@@ -195,6 +197,8 @@ class LabImportSerializer(serializers.ModelSerializer[LabImport]):
 class UploadSerializer(serializers.Serializer[Any]):
     file = serializers.FileField(allow_empty_file=True)  # refused by the import, naming it
     dry_run = serializers.BooleanField(default=False)
+    #: Who took the samples whose row names no sampler (a facility's own upload: the user's).
+    sampler = serializers.ChoiceField(choices=Sampler.choices, default=Sampler.UNKNOWN)
 
 
 class CorrectionSerializer(serializers.Serializer[Any]):

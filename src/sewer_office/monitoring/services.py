@@ -27,6 +27,7 @@ from sewer_office.accounts.roles import (
     ENGINEER,
     SUPERINTENDENT,
     has_role,
+    is_staff_member,
 )
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
@@ -38,7 +39,7 @@ from sewer_rules.evaluation import evaluate_table
 from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
 from sewer_rules.ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
 
-from .choices import ResultState, SamplingBasis
+from .choices import ResultState, Sampler, SamplingBasis
 from .lab_import import (
     RESULT_OFFICERS,
     ImportReport,
@@ -391,9 +392,13 @@ def record_sampling_event(
     received_at: datetime | None = None,
     received_by: str = "",
     laboratory: str = "",
+    sampler: str | None = None,
 ) -> SamplingEvent:
     """A sample taken, recorded when it is taken (its results come later with the laboratory's
-    file, which must then give the same time); the chain of custody in order; audited."""
+    file, which must then give the same time); the chain of custody in order; audited.
+
+    ``sampler``, who took it: a facility's own record is always the user's (the Town's is
+    refused); the office's is the Town's unless it names another (40 CFR 403.8(f)(2)(v))."""
     check_sampler(actor)
     if not visible(Establishment.objects.filter(pk=establishment.pk), actor).exists():
         raise InvalidInput({"establishment": ["not a facility you report for"]})
@@ -413,6 +418,14 @@ def record_sampling_event(
         errors["relinquished_at"] = ["before the sample was collected"]
     if received_at and received_at < (relinquished_at or collected_at):
         errors["received_at"] = ["before the sample was relinquished"]
+    if not is_staff_member(actor):
+        if sampler == Sampler.CONTROL_AUTHORITY:
+            errors["sampler"] = ["a facility records its own samples: the Town's are the office's"]
+        sampler = Sampler.INDUSTRIAL_USER
+    elif not sampler:
+        sampler = Sampler.CONTROL_AUTHORITY
+    elif sampler not in Sampler.values:
+        errors["sampler"] = [f"'{sampler}' is not one of {', '.join(Sampler.values)}"]
     if errors:
         raise InvalidInput(errors)
     return audit.create_recorded(
@@ -429,6 +442,7 @@ def record_sampling_event(
             "received_at": received_at,
             "received_by": received_by.strip(),
             "laboratory": laboratory.strip(),
+            "sampler": sampler,
         },
         actor=actor,
         action="record_sample",

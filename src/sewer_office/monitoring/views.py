@@ -31,7 +31,7 @@ from sewer_office.registry.models import Establishment
 
 from . import forms as mforms
 from . import mappings, queries, services
-from .choices import ResultState
+from .choices import ImportSource, ResultState, Sampler
 from .filters import OPEN, FindingFilter, LabResultFilter, status_code
 from .lab_import import RESULT_OFFICERS, UnusableFile, import_lab_file, read_upload, source_for
 from .models import LabImport, LabMapping, LabResult
@@ -85,10 +85,12 @@ REPORTERS = (SUPERINTENDENT, ENGINEER, APPLICANT)
 def import_file(request: HttpRequest) -> HttpResponse:
     """Upload a laboratory file: the report lists every failing row and field, or the result.
     A laboratory's own layout is read through the mapping chosen (:mod:`.mappings`)."""
+    source = source_for(request.user)
     form = mforms.LabFileForm(
         request.POST or None,
         request.FILES or None,
         mapping_choices=mappings.choices(request.user),
+        own_samples=source == ImportSource.SELF_MONITORING,
     )
     report = None
     status = 200
@@ -101,8 +103,9 @@ def import_file(request: HttpRequest) -> HttpResponse:
                 upload.name,
                 request.user,
                 dry_run=form.cleaned_data["dry_run"],
-                source=source_for(request.user),
+                source=source,
                 mapping=mapping,
+                sampler=form.cleaned_data.get("sampler") or Sampler.UNKNOWN,
             )
         except (mappings.NoSuchMapping, layouts.MappingError) as e:
             form.add_error("mapping", str(e))

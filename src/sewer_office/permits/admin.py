@@ -8,7 +8,7 @@ from django.contrib import admin
 from sewer_office.core.admin import ReadOnlyAdmin, register_read_only
 
 from .kinds import KINDS
-from .models import ApprovalCondition
+from .models import ApprovalCondition, SelfMonitoringRequirement
 
 for _kind in KINDS.values():
     admin.site.register(
@@ -24,4 +24,4 @@ for _kind in KINDS.values():
         ),
     )
 
-register_read_only(ApprovalCondition)
+register_read_only(ApprovalCondition, SelfMonitoringRequirement)

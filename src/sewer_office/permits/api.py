@@ -30,6 +30,7 @@ from sewer_office.core.errors import InvalidInput
 from sewer_office.core.models import Attachment, AuditEvent
 from sewer_office.core.services import perform
 
+from . import control_api
 from .kinds import KINDS, Kind, may_file
 from .models import ApprovalCondition
 from .services.common import may_upload
@@ -119,6 +120,7 @@ def _serializer(kind: Kind) -> type[serializers.ModelSerializer[Any]]:
     }
     if kind.slug == "industrial":
         attrs["conditions"] = ConditionSerializer(many=True, read_only=True)
+        attrs.update(control_api.serializer_fields())
     if kind.slug == "building-sewer":
         # the class by § 196-18 B's rule, shown before paying; a declared class that
         # disagrees is flagged; the fee is settled (paid or waived) when the application is filed
@@ -146,7 +148,7 @@ def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet[Any]]:
         def get_queryset(self) -> Any:
             qs = kind.queryset()
             if kind.slug == "industrial":
-                qs = qs.prefetch_related("conditions")
+                qs = qs.prefetch_related("conditions", "self_monitoring")
             return visible(qs, self.request.user).order_by("-filed_on", "-id")
 
         @extend_schema(tags=tags, summary=f"List {kind.plural.lower()}")
@@ -230,9 +232,13 @@ def make_viewset(kind: Kind) -> type[viewsets.GenericViewSet[Any]]:
             atts = Attachment.objects.filter(content_type=ct, object_id=str(record.pk))
             return Response(AttachmentSerializer(atts, many=True).data)
 
-    KindViewSet.__name__ = kind.model.__name__ + "ViewSet"
-    KindViewSet.__qualname__ = KindViewSet.__name__
-    return KindViewSet
+    viewset: type[viewsets.GenericViewSet[Any]] = KindViewSet
+    if kind.slug == "industrial":
+        # the control mechanism's terms, self-monitoring and ICIS-NPDES identifier
+        viewset = type("KindViewSet", (control_api.ControlMechanismActions, KindViewSet), {})
+    viewset.__name__ = kind.model.__name__ + "ViewSet"
+    viewset.__qualname__ = viewset.__name__
+    return viewset
 
 
 VIEWSETS: dict[str, type[viewsets.GenericViewSet[Any]]] = {

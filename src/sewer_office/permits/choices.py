@@ -48,3 +48,33 @@ class Provision(models.TextChoices):
         "private_systems",
         "Private systems until public sewer is available (§ 196-23 B)",
     )
+
+
+class SampleType(models.TextChoices):
+    """How a self-monitoring sample is taken (40 CFR 403.8(f)(1)(iii)(B)(4): "sample type")."""
+
+    GRAB = "grab", "grab"
+    COMPOSITE = "composite", "24-hour composite"
+
+
+class MonitoringFrequency(models.TextChoices):
+    """How often a self-monitoring sample is taken (40 CFR 403.8(f)(1)(iii)(B)(4))."""
+
+    DAILY = "daily", "Daily"
+    WEEKLY = "weekly", "Weekly"
+    MONTHLY = "monthly", "Monthly"
+    QUARTERLY = "quarterly", "Quarterly"
+    SEMIANNUAL = "semiannual", "Twice a year"
+    ANNUAL = "annual", "Once a year"
+
+
+#: Sampling events a frequency requires in a year (daily is every day of the year, not a
+#: five-day working week).
+EVENTS_PER_YEAR: dict[str, int] = {
+    MonitoringFrequency.DAILY: 365,
+    MonitoringFrequency.WEEKLY: 52,
+    MonitoringFrequency.MONTHLY: 12,
+    MonitoringFrequency.QUARTERLY: 4,
+    MonitoringFrequency.SEMIANNUAL: 2,
+    MonitoringFrequency.ANNUAL: 1,
+}

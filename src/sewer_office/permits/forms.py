@@ -272,6 +272,15 @@ class IndustrialForm(ApplicationForm):
     establishment = forms.ModelChoiceField(queryset=Establishment.objects.none())
     discharge_kind = forms.ChoiceField(choices=DischargeKind.choices)
     flow_gpd = forms.DecimalField(required=False, min_value=0, label="Flow (gallons per day)")
+    process_flow_gpd = forms.DecimalField(
+        required=False,
+        min_value=0,
+        max_digits=12,
+        decimal_places=2,
+        label="Process wastewater flow (gallons per day)",
+        help_text="of the flow, the wastewater of the industrial process (at most the flow; "
+        "40 CFR 403.3(v)(1)(ii))",
+    )
     temperature_f = forms.DecimalField(required=False, label="Temperature (°F)")
     categorical_category = forms.CharField(
         required=False, label="Categorical standard (40 CFR part)"

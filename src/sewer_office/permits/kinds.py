@@ -129,6 +129,7 @@ KINDS: dict[str, Kind] = {
                 discharge_kind=d["discharge_kind"],
                 concentrations=d["concentrations"],
                 flow_gpd=d.get("flow_gpd"),
+                process_flow_gpd=d.get("process_flow_gpd"),
                 temperature_f=d.get("temperature_f"),
                 categorical_category=d.get("categorical_category", ""),
                 renews=d.get("renews"),

@@ -31,7 +31,9 @@ from sewer_office.core.statuses import status_label
 from sewer_office.registry.addresses import mailing_lines
 
 from . import rules
+from .control_mechanism import CITATION, Standing, elements_of
 from .models import IndustrialDischargeApproval
+from .models.industrial import DECISION_CONDITIONS
 
 APPROVAL = "permits.approval"
 
@@ -67,7 +69,9 @@ FIELDS = {
     "premises": "The facility and its address",
     "title": "What is approved and the subsection (§ 196-16 E or F)",
     "decision": "The decision on the request and the declared discharge",
-    "conditions": "Each condition with the subsection that authorises it (a heading and lines)",
+    "conditions": "Each condition with the subsection that authorises it, then the elements "
+    "of the individual control mechanism (40 CFR 403.8(f)(1)(iii)(B)) in order, each with its "
+    "citation, when any is recorded (headings, lines and a table)",
     "term": "The term of the approval and its last day (40 CFR 403.8(f)(1)(iii))",
     "determinations": "The determinations on the declared characteristics (a heading and lines)",
     "no_waiver": "That the approval waives no categorical standard (§ 196-19 J, K; § 196-16 I)",
@@ -112,10 +116,45 @@ def _declared(approval: Any) -> str:
     return "; ".join(parts)
 
 
+def as_cited(citation: str) -> str:
+    """The article's citations as "Town Code § …"; a federal one as it stands."""
+    return f"Town Code {citation}" if citation.startswith("§") else citation
+
+
+def _element_lines(standing: Standing) -> list[str]:
+    """One element of the control mechanism as the letter states it."""
+    e = standing.element
+    head = f"({e.number}) {e.title} ({e.citation})"
+    if e.number == 1:
+        return [f"{head}: {standing.recorded[0]}." if standing.recorded else f"{head}: none."]
+    stated = standing.recorded or standing.rows
+    out = [f"{head}:" if stated else f"{head}: not stated in this approval."]
+    if standing.rows:
+        out.append("|| Pollutant | Sampling location | Sample type | Frequency")
+        out.extend("| " + " | ".join(c.replace("|", "/") for c in cells) for cells in standing.rows)
+    # one paragraph per term: a line of the Town's text is never read as the letter's markup
+    out.extend(" ".join(text.split()) for text in standing.recorded)
+    return out
+
+
+def control_mechanism_lines(approval: Any) -> str:
+    """The elements of the control mechanism (40 CFR 403.8(f)(1)(iii)(B)) in order, as
+    recorded, when any of (2) to (6) is: the letter of an approval issued to a Significant
+    Industrial User carries them all (the workflow refuses it otherwise)."""
+    standings = elements_of(approval)
+    if not any(s.recorded or s.rows for s in standings[1:]):
+        return ""
+    return lines(
+        f"# Individual control mechanism ({CITATION})",
+        *(line for s in standings for line in _element_lines(s)),
+    )
+
+
 def context(approval: Any) -> Mapping[str, str]:
     role, office = _signer(approval)
     cooling = approval.discharge_kind == "cooling_water"
-    conditions = list(approval.conditions.all())
+    conditions = [c for c in approval.conditions.all() if c.kind in DECISION_CONDITIONS]
+    mechanism = control_mechanism_lines(approval)
     decided = approval.decided_on
     findings = (approval.evaluation or {}).get("findings") or []
     term = ""
@@ -143,14 +182,15 @@ def context(approval: Any) -> Mapping[str, str]:
             f"Having reviewed the request filed on {long_date(approval.filed_on)} and the "
             f"declared characteristics of the discharge ({_declared(approval)}), the "
             f"{role.lower()} approves the discharge"
-            + (" subject to the conditions below." if conditions else ".")
+            + (" subject to the conditions below." if conditions or mechanism else ".")
         ),
         "conditions": lines(
             "# Conditions" if conditions else "",
             *(
-                f"{i}. {c.get_kind_display()} (Town Code {c.citation}): {c.text}"
+                f"{i}. {c.get_kind_display()} ({as_cited(c.citation)}): {c.text}"
                 for i, c in enumerate(conditions, start=1)
             ),
+            mechanism,
         )
         or "No conditions are attached.",
         "term": term,

@@ -15,6 +15,8 @@ from typing import Any
 import polars as pl
 from django.conf import settings
 
+from sewer_rules.analytes import ANALYTES, UnknownAnalyte
+from sewer_rules.analytes import resolve as resolve_analyte
 from sewer_rules.evaluation.engine import evaluate_table
 from sewer_rules.ordinance.s196_16_subdivision_sewers import subdivision_sewer_duty as duty
 from sewer_rules.ordinance.s196_18_building_sewers import (
@@ -27,7 +29,12 @@ from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import
     plant_influent_temperature,
 )
 from sewer_rules.ordinance.s196_23_developers import subdivision_sewer_fee
-from sewer_rules.parameters import ParameterSet, ParameterValue, load_jurisdiction
+from sewer_rules.parameters import (
+    ParameterError,
+    ParameterSet,
+    ParameterValue,
+    load_jurisdiction,
+)
 
 
 def params() -> ParameterSet:
@@ -206,6 +213,16 @@ def approval_term(on: date) -> ParameterValue:
     return params().get(APPROVAL_TERM, on)
 
 
+def longest_term(on: date) -> int | None:
+    """The longest term in years on ``on``; None when none is configured then (a paper
+    approval decided before the parameter's first value)."""
+    try:
+        value = approval_term(on).value
+    except ParameterError:
+        return None
+    return int(value) if value is not None else None
+
+
 def approval_expiry(decided_on: date, years: int) -> date:
     """The last day in force of an approval of ``years`` granted on ``decided_on``: the day
     before the anniversary (a 29 February grant has its anniversary on 1 March)."""
@@ -214,3 +231,35 @@ def approval_expiry(decided_on: date, years: int) -> date:
     except ValueError:  # 29 February into a common year
         anniversary = date(decided_on.year + years, 3, 1)
     return anniversary - timedelta(days=1)
+
+
+# --- § 196-22 B: the daily fine an approval's penalties statement names ---------------------
+
+DAILY_FINE = "fine.daily_amount"
+
+
+def daily_fine(on: date) -> ParameterValue | None:
+    """The daily fine on conviction in force on ``on`` (§ 196-22 B: the § 122-20 Y amount), or
+    None when the jurisdiction records no such parameter."""
+    try:
+        return params().get(DAILY_FINE, on)
+    except ParameterError:
+        return None
+
+
+# --- 40 CFR 403.8(f)(1)(iii)(B)(4): the pollutants of a self-monitoring requirement ------------
+
+
+def analyte(text: str) -> tuple[str, str, str] | None:
+    """A parameter name as the laboratory vocabulary reads it: (canonical name, label, how it
+    must be sampled: grab, composite or any — 40 CFR 403.12(g)(3)); None when unknown."""
+    try:
+        a = resolve_analyte(text)
+    except UnknownAnalyte:
+        return None
+    return a.name, a.label, str(a.sample_kind)
+
+
+def analyte_choices() -> list[tuple[str, str]]:
+    """Every pollutant the laboratory vocabulary knows, as (canonical name, label)."""
+    return [(a.name, a.label) for a in ANALYTES]

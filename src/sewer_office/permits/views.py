@@ -29,6 +29,7 @@ from sewer_office.core.services import perform
 
 from . import forms as pforms
 from . import listing
+from .control_page import control_context
 from .kinds import KINDS, Kind, kind_of, may_file
 from .services.building_sewer import class_preview, design_checks, next_steps, plan_checks
 from .services.common import may_upload
@@ -216,6 +217,9 @@ def _detail_context(
             extra["next_steps"] = next_steps(record)
     if k.slug == "subdivision":
         extra["sewer_duty"] = sewer_duty(record)
+    if k.slug == "industrial":
+        # each element of the control mechanism, and the forms to record them (staff)
+        extra.update(control_context(request.user, record))
     return {
         "kind": k,
         "record": record,

@@ -6,7 +6,14 @@ from typing import Any
 
 from django.contrib import admin
 
-from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
+from .models import (
+    BaselineChecklist,
+    Designation,
+    HazardousWasteNotification,
+    ReportDue,
+    ReportRequirement,
+    SNCDetermination,
+)
 
 
 class ReadOnly(admin.ModelAdmin[Any]):
@@ -20,5 +27,12 @@ class ReadOnly(admin.ModelAdmin[Any]):
         return False
 
 
-for model in (Designation, ReportRequirement, ReportDue, SNCDetermination):
+for model in (
+    Designation,
+    ReportRequirement,
+    ReportDue,
+    SNCDetermination,
+    BaselineChecklist,
+    HazardousWasteNotification,
+):
     admin.site.register(model, ReadOnly)

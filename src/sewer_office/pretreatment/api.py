@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from sewer_office.accounts.access import visible
 from sewer_office.core.errors import Forbidden
 
-from . import services
+from . import baseline, services
 from .filters import SNCFilter
 from .models import Designation, ReportDue, SNCDetermination
 
@@ -104,6 +104,8 @@ class RunOutput(serializers.Serializer[Any]):
 class ReceivedInput(serializers.Serializer[Any]):
     received_on = serializers.DateField()
     note = serializers.CharField(max_length=200, required=False, default="")
+    #: a baseline report's only: element code → {"answer": given|explained|missing, "text": …}
+    checklist = serializers.DictField(required=False, help_text="40 CFR 403.12(b) checklist")
 
 
 class DesignationViewSet(viewsets.ReadOnlyModelViewSet[Any]):
@@ -136,7 +138,10 @@ class ReportDueViewSet(viewsets.ReadOnlyModelViewSet[Any]):
                             "engineer and the clerk (40 CFR 403.12).")  # fmt: skip
         body = ReceivedInput(data=request.data)
         body.is_valid(raise_exception=True)
-        done = services.record_received(request.user, due, **body.validated_data)
+        data = dict(body.validated_data)
+        raw = data.pop("checklist", None)
+        filing = baseline.Filing(raw) if raw is not None else None
+        done = services.record_received(request.user, due, **data, checklist=filing)
         return Response(ReportDueSerializer(done).data)
 
 

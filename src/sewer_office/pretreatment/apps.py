@@ -9,4 +9,12 @@ class PretreatmentConfig(AppConfig):
     verbose_name = "Federal pretreatment program (40 CFR 403)"
 
     def ready(self) -> None:
+        from sewer_office.core import significance
+
         from . import reports  # noqa: F401  (registers the yearly publications with the letters)
+        from .services import current_designation
+
+        # the permits ask whether an approval's user is an SIU (40 CFR 403.8(f)(1)(iii)(B))
+        significance.register(
+            lambda est: getattr(current_designation(est), "status", None) == "siu"
+        )

@@ -40,3 +40,33 @@ REPORT_CITATIONS: dict[str, str] = {
     ReportKind.PERIODIC: "40 CFR 403.12(e)",
     ReportKind.PERIODIC_NONCATEGORICAL: "40 CFR 403.12(h)",
 }
+
+
+class ChecklistSource(models.TextChoices):
+    """How a baseline report reached the office (40 CFR 403.12(b))."""
+
+    PAPER = "paper", "Paper report, checked by the office"
+    SIGNED = "signed", "Signed electronic report"
+
+
+class BaselineAnswer(models.TextChoices):
+    """How a report answers one element of 40 CFR 403.12(b) (sewer_rules' ``Answer``)."""
+
+    GIVEN = "given", "Given"
+    EXPLAINED = "explained", "Explained: does not apply, or why not given"
+    MISSING = "missing", "Neither given nor explained"
+
+
+class DischargeType(models.TextChoices):
+    """The type of discharge of a hazardous waste (40 CFR 403.12(p)(1))."""
+
+    CONTINUOUS = "continuous", "Continuous"
+    BATCH = "batch", "Batch"
+    OTHER = "other", "Other"
+
+
+class NotificationChannel(models.TextChoices):
+    """How a hazardous-waste notification reached the office."""
+
+    PAPER = "paper", "Received in writing, recorded by the office"
+    PORTAL = "portal", "Sent by the facility through the office's site"

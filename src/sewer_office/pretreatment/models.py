@@ -10,6 +10,7 @@ with its reason); a :class:`ReportDue` receives its received date once, then not
 from __future__ import annotations
 
 import builtins
+from datetime import date
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -17,14 +18,18 @@ from django.db import models
 from django.utils import timezone
 
 from sewer_office.core.links import link
-from sewer_office.core.models import ImmutableRecord
+from sewer_office.core.models import ImmutableRecord, WrittenOnce
 from sewer_office.findings.models import FACILITY_PATHS
+from sewer_rules.federal import cfr403_hazardous as hazardous
 
 from .choices import (
     BASIS_CITATIONS,
     REPORT_CITATIONS,
+    ChecklistSource,
     DesignationBasis,
     DesignationStatus,
+    DischargeType,
+    NotificationChannel,
     ReportKind,
 )
 
@@ -253,4 +258,149 @@ class SNCDetermination(_Superseded):
         return f"{self.period_start}..{self.period_end}{window}"
 
 
-__all__ = ["Designation", "ReportDue", "ReportRequirement", "SNCDetermination"]
+class BaselineChecklist(WrittenOnce):
+    """What a received baseline monitoring report gives of each element of 40 CFR 403.12(b):
+    given, explained or missing (``entries``: code → answer, text, file, title, citation).
+
+    Written once, when the report is recorded received: by the office from a paper report, or
+    from the data of a signed report when the office accepts it. ``missing`` lists the codes
+    neither given nor explained; a report with any is incomplete (a BASELINE_INCOMPLETE
+    finding, recorded in the same transaction)."""
+
+    due = models.OneToOneField(
+        ReportDue, on_delete=models.PROTECT, related_name="baseline_checklist"
+    )
+    establishment = models.ForeignKey(
+        "registry.Establishment", on_delete=models.PROTECT, related_name="baseline_checklists"
+    )
+    source = models.CharField(max_length=10, choices=ChecklistSource.choices)
+    rule = models.CharField(max_length=200, help_text="the version of 40 CFR 403.12(b) applied")
+    entries = models.JSONField(default=dict)
+    missing = models.JSONField(default=list, help_text="codes of the elements missing")
+    report_ref = models.CharField(max_length=40, blank=True, help_text="the signed report")
+    scan = models.ForeignKey(
+        "core.Attachment",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="the paper report as filed, when the office stored it",
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = FACILITY_PATHS
+
+    class Meta:
+        ordering = ("-recorded_at", "-id")
+
+    def __str__(self) -> str:
+        return f"Baseline checklist of {self.establishment.name}, due {self.due.due_on}"
+
+    @builtins.property
+    def complete(self) -> bool:
+        return not self.missing
+
+    @builtins.property
+    def missing_text(self) -> str:
+        """The elements missing, with their citations, as the checklist recorded them."""
+        rows = [self.entries.get(code, {}) for code in self.missing]
+        return "; ".join(f"{r.get('title', '')} ({r.get('citation', '')})" for r in rows)
+
+
+class HazardousWasteNotification(WrittenOnce):
+    """A user's written notice of a hazardous waste discharged to the sewer (40 CFR 403.12(p)):
+    the waste, its EPA number, the type of discharge, above 100 kg a month its constituents and
+    estimates, and the certification of a waste-reduction program ((p)(4)).
+
+    Written once; a correction or a changed discharge is a new notice (403.12(j)), and the
+    facility's page lists them all."""
+
+    establishment = models.ForeignKey(
+        "registry.Establishment",
+        on_delete=models.PROTECT,
+        related_name="hazardous_waste_notifications",
+    )
+    waste_name = models.CharField(max_length=200, help_text="as 40 CFR 261 names it")
+    waste_number = models.CharField(max_length=4, help_text="EPA hazardous waste number")
+    discharge_type = models.CharField(max_length=12, choices=DischargeType.choices)
+    discharge_detail = models.CharField(max_length=200, blank=True)
+    monthly_kg = models.DecimalField(
+        max_digits=12, decimal_places=3, help_text="mass of the waste discharged a month, kg"
+    )
+    acute = models.BooleanField(default=False, help_text="an acute hazardous waste")
+    constituents = models.TextField(blank=True)
+    month_estimate = models.TextField(blank=True)
+    year_estimate = models.TextField(blank=True)
+    not_known = models.TextField(blank=True, help_text="what is not known or readily available")
+    minimization_certified = models.BooleanField()
+    discharge_began_on = models.DateField(null=True, blank=True)
+    notified_on = models.DateField(help_text="the day of the written notice")
+    epa_notified_on = models.DateField(null=True, blank=True)
+    state_notified_on = models.DateField(null=True, blank=True)
+    channel = models.CharField(max_length=10, choices=NotificationChannel.choices)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    ACCESS_PATHS: ClassVar[tuple[str, ...]] = FACILITY_PATHS
+
+    class Meta:
+        ordering = ("-notified_on", "-id")
+        indexes = (models.Index(fields=["notified_on"], name="hazwaste_notified_on"),)
+
+    def __str__(self) -> str:
+        return f"{self.waste_number} {self.waste_name} at {self.establishment.name}"
+
+    def notice(self) -> hazardous.Notice:
+        """What the notice states, as the rule reads it."""
+        return hazardous.Notice(
+            waste_name=self.waste_name,
+            waste_number=self.waste_number,
+            discharge_type=self.discharge_type,
+            discharge_detail=self.discharge_detail,
+            monthly_kg=self.monthly_kg,
+            constituents=self.constituents,
+            month_estimate=self.month_estimate,
+            year_estimate=self.year_estimate,
+            not_known=self.not_known,
+            minimization_certified=self.minimization_certified,
+        )
+
+    @builtins.property
+    def monthly_kg_text(self) -> str:
+        """The mass as written, without trailing zeros (120, not 120.000)."""
+        return format(self.monthly_kg.normalize(), "f")
+
+    @builtins.property
+    def above_detail_mass(self) -> bool:
+        """More than 100 kg a month: the constituents and estimates are part of it."""
+        return hazardous.needs_detail(self.notice(), self.notified_on)
+
+    @builtins.property
+    def exempt(self) -> bool:
+        """A month of no more than 15 kg of a waste not acute: no notice was needed."""
+        return hazardous.exempt(self.notice(), self.notified_on)
+
+    @builtins.property
+    def due_by(self) -> date | None:
+        began = self.discharge_began_on
+        return hazardous.due_by(began) if began is not None else None
+
+    @builtins.property
+    def late(self) -> bool:
+        due_by = self.due_by
+        return due_by is not None and self.notified_on > due_by
+
+
+__all__ = [
+    "BaselineChecklist",
+    "Designation",
+    "HazardousWasteNotification",
+    "ReportDue",
+    "ReportRequirement",
+    "SNCDetermination",
+]

@@ -9,30 +9,23 @@ from __future__ import annotations
 
 import csv
 import io
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from dataclasses import dataclass
+from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from sewer_office.core import letters
 from sewer_office.core.exports import escape
 from sewer_office.core.letters import LetterKind
-from sewer_office.enforcement import services as enforcement
-from sewer_office.enforcement.models import Cost, Notice, Referral, Violation
-from sewer_office.inspections.models import Inspection
 from sewer_office.monitoring.lab_import import params_in_force
-from sewer_office.monitoring.models import SamplingEvent
-from sewer_office.registry.choices import EstablishmentKind
-from sewer_office.registry.models import Establishment
 
-from .models import Designation, ReportDue, SNCDetermination
+from .annual import AnnualReport, FacilityLine, gather, whole_gpd
 from .services import ListedUser, newspaper_text, snc_list
+
+__all__ = ["AnnualReport", "FacilityLine", "annual_report"]
 
 
 def to_csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> bytes:
@@ -140,198 +133,46 @@ def snc_list_pdf(year: int) -> bytes:
 
 
 # --- the annual pretreatment report (403.12(i)) -----------------------------------------------
-
-
-@dataclass
-class FacilityLine:
-    establishment: Establishment
-    designation: str = ""
-    designation_changes: list[str] = field(default_factory=list)
-    snc: list[str] = field(default_factory=list)
-    reports_due: int = 0
-    reports_late: int = 0
-    inspections: int = 0
-    samplings: int = 0
-    notices: Counter[str] = field(default_factory=Counter)
-    referrals: Counter[str] = field(default_factory=Counter)
-    fines: Decimal = Decimal("0")
-    fines_unstated: int = 0
-    costs: Decimal = Decimal("0")
-
-    @property
-    def compliance(self) -> str:
-        if self.snc:
-            return "significant noncompliance (" + "; ".join(self.snc) + ")"
-        return "no significant noncompliance determined"
-
-
-@dataclass
-class AnnualReport:
-    year: int
-    facilities: list[FacilityLine]
-    added: list[str]
-
-    @property
-    def totals(self) -> dict[str, object]:
-        fs = self.facilities
-        return {
-            "industrial users": len(fs),
-            "significant industrial users": sum(f.designation == "siu" for f in fs),
-            "in significant noncompliance": sum(bool(f.snc) for f in fs),
-            "inspections": sum(f.inspections for f in fs),
-            "samplings": sum(f.samplings for f in fs),
-            "notices and orders": sum(sum(f.notices.values()) for f in fs),
-            "referrals": sum(sum(f.referrals.values()) for f in fs),
-            "fines accrued (subject to conviction)": sum((f.fines for f in fs), Decimal("0")),
-            "costs recorded (§ 196-22 C)": sum((f.costs for f in fs), Decimal("0")),
-        }
+# The figures are gathered once (:mod:`.annual`): the page, this PDF and CSV and the ICIS-NPDES
+# XML (:mod:`.icis`) show the same ones.
 
 
 def annual_report(year: int) -> AnnualReport:
     """The industrial user inventory of ``year`` with its changes, SIU compliance status,
     inspections and samplings done, enforcement actions and penalties (403.12(i))."""
-    first, last = date(year, 1, 1), date(year, 12, 31)
-    tz = ZoneInfo(params_in_force().timezone)
-    start = datetime.combine(first, time(), tzinfo=tz)
-    end = datetime.combine(last + timedelta(days=1), time(), tzinfo=tz)
-    designated = set(
-        Designation.objects.filter(decided_on__lte=last).values_list("establishment_id", flat=True)
-    )
-    users = Establishment.objects.filter(
-        Q(kind=EstablishmentKind.INDUSTRIAL) | Q(pk__in=designated)
-    )
-    lines = {
-        e.pk: FacilityLine(e)
-        for e in users.select_related("operator", "building__property").order_by("name")
-    }
-    ids = list(lines)
-    # designation in force at year's end, and the changes during the year
-    for d in Designation.objects.filter(establishment_id__in=ids, decided_on__lte=last).order_by(
-        "decided_on", "id"
-    ):
-        line = lines[d.establishment_id]
-        line.designation = d.status
-        if d.decided_on >= first:
-            line.designation_changes.append(
-                f"{d.decided_on}: {d.get_status_display()} ({d.citation})"
-            )
-    for snc in SNCDetermination.objects.filter(
-        establishment_id__in=ids,
-        superseded_by__isnull=True,
-        snc=True,
-        period_start__lte=last,
-        period_end__gte=first,
-    ).order_by("period_start"):
-        lines[snc.establishment_id].snc.append(f"{snc.period_label} " + ", ".join(snc.criteria))
-    for est, n, late in (
-        ReportDue.objects.filter(establishment_id__in=ids, due_on__gte=first, due_on__lte=last)
-        .values("establishment_id")
-        .annotate(n=Count("id"), late=Count("id", filter=_late_filter(last)))
-        .values_list("establishment_id", "n", "late")
-    ):
-        lines[est].reports_due, lines[est].reports_late = n, late
-    for est, n in (
-        Inspection.objects.filter(
-            establishment_id__in=ids,
-            state="completed",
-            completed_at__gte=start,
-            completed_at__lt=end,
-        )
-        .values("establishment_id")
-        .annotate(n=Count("id"))
-        .values_list("establishment_id", "n")
-    ):
-        lines[est].inspections = n
-    for est, n in (
-        SamplingEvent.objects.filter(
-            establishment_id__in=ids, collected_at__gte=start, collected_at__lt=end
-        )
-        .values("establishment_id")
-        .annotate(n=Count("id"))
-        .values_list("establishment_id", "n")
-    ):
-        lines[est].samplings = n
-    for est, label, n in (
-        Notice.objects.filter(
-            violation__establishment_id__in=ids, issued_on__gte=first, issued_on__lte=last
-        )
-        .values("violation__establishment_id", "response_label")
-        .annotate(n=Count("id"))
-        .values_list("violation__establishment_id", "response_label", "n")
-    ):
-        lines[est].notices[label] += n
-    for est, kind, n in (
-        Referral.objects.filter(
-            violation__establishment_id__in=ids, referred_on__gte=first, referred_on__lte=last
-        )
-        .values("violation__establishment_id", "kind")
-        .annotate(n=Count("id"))
-        .values_list("violation__establishment_id", "kind", "n")
-    ):
-        lines[est].referrals[kind] += n
-    for est, total in (
-        Cost.objects.filter(
-            violation__establishment_id__in=ids, incurred_on__gte=first, incurred_on__lte=last
-        )
-        .values("violation__establishment_id")
-        .annotate(t=Sum("amount"))
-        .values_list("violation__establishment_id", "t")
-    ):
-        lines[est].costs = total or Decimal("0")
-    for v in Violation.objects.filter(
-        establishment_id__in=ids, notices__served_on__lte=last
-    ).distinct():
-        f = enforcement.fines(v, last)
-        if v.establishment_id is None:
-            continue
-        if f.total is not None:
-            lines[v.establishment_id].fines += f.total
-        elif f.computation is not None and f.computation.days > 0:
-            lines[v.establishment_id].fines_unstated += 1
-    added = [
-        f"{e.name} (first designated {d})"
-        for e, d in (
-            (lines[est].establishment, day)
-            for est, day in _first_designations(ids).items()
-            if first <= day <= last
-        )
-    ]
-    return AnnualReport(year, list(lines.values()), added)
-
-
-def _late_filter(last: date) -> Any:
-    return Q(received_on__isnull=True, due_on__lt=last - timedelta(days=45)) | Q(
-        received_on__gt=F("due_on") + timedelta(days=45)
-    )
-
-
-def _first_designations(ids: list[int]) -> dict[int, date]:
-    out: dict[int, date] = {}
-    for est, day in (
-        Designation.objects.filter(establishment_id__in=ids, status="siu")
-        .order_by("decided_on")
-        .values_list("establishment_id", "decided_on")
-    ):
-        out.setdefault(est, day)
-    return out
+    return gather(date(year, 1, 1), date(year, 12, 31))
 
 
 ANNUAL_HEADER = (
     "facility",
     "code",
     "operator",
+    "icis_permit_id",
     "siu_status",
     "designation_changes",
     "compliance_status",
+    "months_in_snc",
+    "average_daily_flow_gpd",
+    "flow_basis",
+    "process_flow_gpd",
     "reports_due",
     "reports_late_over_45_days",
     "inspections",
-    "samplings",
+    "samplings_by_town",
+    "samplings_by_user",
+    "samplings_sampler_not_recorded",
+    "self_monitoring_samples_required",
     "notices_and_orders",
     "referrals",
     "fines_accrued_subject_to_conviction",
+    "fines_assessed_by_court",
+    "fines_collected",
     "costs_recorded",
 )
+
+
+def _blank(value: object | None) -> object:
+    return "" if value is None else value
 
 
 def annual_rows(report: AnnualReport) -> list[list[object]]:
@@ -340,16 +181,26 @@ def annual_rows(report: AnnualReport) -> list[list[object]]:
             f.establishment.name,
             f.establishment.code,
             f.establishment.operator.name,
+            f.icis_permit_id,
             f.designation or "not designated",
             "; ".join(f.designation_changes),
             f.compliance,
+            ", ".join(f"{y}-{m:02d}" for y, m in f.months_in_snc(report.first, report.last)),
+            _blank(whole_gpd(f.flow_gpd)),
+            f.flow_basis,
+            _blank(whole_gpd(f.process_flow_gpd)),
             f.reports_due,
             f.reports_late,
             f.inspections,
-            f.samplings,
+            f.samplings_town,
+            f.samplings_user,
+            f.samplings_unrecorded,
+            _blank(f.self_monitoring_required),
             "; ".join(f"{k}: {n}" for k, n in sorted(f.notices.items())),
             "; ".join(f"{k}: {n}" for k, n in sorted(f.referrals.items())),
             f"{f.fines:.2f}" + (f" (+{f.fines_unstated} unstated)" if f.fines_unstated else ""),
+            f"{f.penalties_assessed:.2f}",
+            f"{f.penalties_collected:.2f}",
             f"{f.costs:.2f}",
         ]
         for f in report.facilities
@@ -379,18 +230,29 @@ ANNUAL_BODY = """\
 ANNUAL_LABELS = (
     "Code",
     "Operator",
+    "ICIS-NPDES identifier",
     "Status",
     "Designation changes",
     "Compliance",
+    "Months in SNC",
+    "Average daily flow, gpd",
+    "Flow",
+    "Process wastewater flow (declared), gpd",
     "Reports due",
     "Reports more than 45 days late",
     "Inspections",
-    "Samplings",
+    "Samplings by the Town",
+    "Samplings by the user",
+    "Samplings, sampler not recorded",
+    "Self-monitoring samples required",
     "Notices and orders",
     "Referrals",
     "Fines accrued (subject to conviction), USD",
+    "Fines assessed by the court, USD",
+    "Fines collected, USD",
     "Costs recorded (§ 196-22 C), USD",
 )
+_STATUS = ANNUAL_HEADER.index("siu_status") - 1
 
 
 def _designation_label(code: str) -> str:
@@ -412,7 +274,8 @@ def annual_context(year: Year) -> dict[str, str]:
     users: list[str] = []
     for row in annual_rows(report):
         head, *rest = row
-        rest[2] = _designation_label(str(rest[2])) if rest[2] != "not designated" else rest[2]
+        status = str(rest[_STATUS])
+        rest[_STATUS] = _designation_label(status) if status != "not designated" else status
         users.append(str(head))
         users.append(
             "~ "

@@ -7,7 +7,10 @@ handed to :func:`sewer_rules.federal.snc_columnar.determine_table` (the columnar
 to :func:`~sewer_rules.federal.snc_determination.determine` that the command line uses on files,
 ``tests/test_snc_columnar.py``), and its answer is stored per facility (:class:`~.models.SNCDetermination`); a facility
 in SNC gets one violation in the enforcement app per period (kind ``significant_noncompliance``
-of the response guide).
+of the response guide). Only a significant industrial user can be in SNC under (A), (B), (E),
+(F), (G), day by day of its designations; any industrial user under (C), (D), (H)
+(:mod:`.snc_scope`): the evidence outside that scope is set aside before the rules count, and
+the determination says what did not count and why.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role, is_staff_member
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.core.storage import files_of_transaction
 from sewer_office.enforcement import services as enforcement
 from sewer_office.enforcement.schedules import missed_milestones
 from sewer_office.findings.choices import FindingKind
@@ -57,10 +61,14 @@ from sewer_rules.federal.snc_determination import (
     parse_period,
     six_month_windows,
 )
+from sewer_rules.federal.snc_scope import ANY_USER, Scope, split_reports, split_rows
 from sewer_rules.findings import Status
+from sewer_rules.monitoring.daily import DayTotal
 from sewer_rules.parameters import ParameterError, ParameterSet
 from sewer_rules.units import convert
 
+from . import baseline
+from . import snc_scope as scoping
 from .choices import BASIS_CITATIONS, REPORT_CITATIONS, DesignationBasis, DesignationStatus
 from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
 from .status import awaiting_review, with_status
@@ -127,6 +135,13 @@ def _latest_approval(establishment: Establishment) -> IndustrialDischargeApprova
     )
 
 
+def mean_gpd(flow: DayTotal, unit: str) -> Decimal:
+    """The mean of a flow meter's readings (their exact sum over their count), in gpd to the
+    cent: the flow the designation and the annual report both state."""
+    exact = Fraction(convert(Fraction(flow.total) / flow.count, unit, "gpd"))
+    return (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal("0.01"))
+
+
 def process_flow(establishment: Establishment, on: date) -> tuple[Decimal | None, str]:
     """Average flow in gpd: the stored flow-meter readings of the year before ``on`` (their
     mean, exactly, in gpd), else the flow declared in the latest industrial approval."""
@@ -137,11 +152,8 @@ def process_flow(establishment: Establishment, on: date) -> tuple[Decimal | None
         # the meter's daily volumes (kept by the readings upload), not its minute readings
         flow = days.period_totals([meter.pk], first, on).get(meter.pk)
         if flow is not None and flow.count:
-            mean = Fraction(flow.total) / flow.count
-            exact = Fraction(convert(mean, meter.unit, "gpd"))
-            gpd = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal("0.01"))
             return (
-                gpd,
+                mean_gpd(flow, meter.unit),
                 f"mean of {flow.count} readings of meter {meter.ident}, {first:%Y-%m-%d}..{on}",
             )
     approval = _latest_approval(establishment)
@@ -346,13 +358,20 @@ def extend_due_dates(day: date) -> int:
 
 
 def record_received(
-    actor: Any, due: ReportDue, received_on: date, note: str = "", at: datetime | None = None
+    actor: Any,
+    due: ReportDue,
+    received_on: date,
+    note: str = "",
+    at: datetime | None = None,
+    checklist: baseline.Filing | None = None,
 ) -> ReportDue:
-    """The day a required report was received (recorded once)."""
+    """The day a required report was received (recorded once); a baseline report's with its
+    checklist of 40 CFR 403.12(b), and its finding if incomplete (:mod:`.baseline`)."""
     _require(actor, RECEIVERS, "Recording a received report", "40 CFR 403.12")
     if received_on > _today(at):
         raise InvalidInput({"received_on": ["A report cannot be received in the future."]})
-    with transaction.atomic():
+    entries = baseline.read(due, checklist)
+    with files_of_transaction(), transaction.atomic():
         locked = ReportDue.objects.select_for_update().get(pk=due.pk)
         if locked.received_on is not None:
             raise Blocked(f"This report was already recorded as received on {locked.received_on}.")
@@ -370,6 +389,8 @@ def record_received(
             state_to="received",
             at=at,
         )
+        if checklist is not None:
+            baseline.write_checklist(actor, locked, entries, checklist, received_on, at)
     return locked
 
 
@@ -568,13 +589,23 @@ def results_table(qs: QuerySet[LabResult], keys: dict[int, str]) -> pl.DataFrame
     ).drop("establishment")
 
 
-def _series(d: Determination, row_ids: dict[int, int]) -> dict[str, Any]:
+def _series(
+    d: Determination,
+    row_ids: dict[int, int],
+    siu_days: list[list[str]] | None = None,
+    scope_note: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """One limit series of the rules' determination as stored: the fields of its ``as_dict``
     with the deciding window's measurements named by stored result (``[result ids, exceeds,
-    at or above TRC]``; the values are those of the results, which are never edited)."""
+    at or above TRC]``; the values are those of the results, which are never edited), the
+    days the user was an SIU over the windows (``siu_days``: what the count was limited to)
+    and, when results of the parameter were set aside, why (``scope``)."""
     w = d.deciding
     lim = d.limit
     evaluated = ["A"] if d.trc is None else ["A", "B"]
+    extra: dict[str, Any] = {} if siu_days is None else {"siu_days": siu_days}
+    if scope_note is not None:
+        extra["scope"] = scope_note
     return {
         "parameter": lim.analyte,
         "limit_type": lim.limit_type,
@@ -595,6 +626,7 @@ def _series(d: Determination, row_ids: dict[int, int]) -> dict[str, Any]:
             [[row_ids.get(r, r) for r in c.measurement.rows], c.exceeds, c.at_or_above_trc]
             for c in w.counted
         ],
+        **extra,
     }
 
 
@@ -613,6 +645,7 @@ def milestone_criteria(
                 {
                     "criterion": "E",
                     "citation": str(criterion("E")),
+                    "on": m.due_on.isoformat(),
                     "text": (
                         f"{m.schedule.number}: milestone “{m.description}” due {m.due_on} "
                         + (f"completed {m.completed_on}" if m.completed_on else "not completed")
@@ -644,7 +677,7 @@ def _snc_grounds(det: SNCDetermination) -> list[str]:
                 continue
     if any(r["snc"] for r in det.reports):
         grounds.append(_REPORT_DUTY)
-    if any(s["criterion"] == "E" for s in det.staff_criteria):
+    if any(s["criterion"] == "E" for s in scoping.applying(det.staff_criteria)):
         grounds.append(_SCHEDULE_DUTY)
     return list(dict.fromkeys(grounds))
 
@@ -664,7 +697,7 @@ def _open_snc_violation(actor: Any, det: SNCDetermination, at: datetime | None) 
     late = [
         f"{r['report']} due {r['due']}: {r['days_late']} days late" for r in det.reports if r["snc"]
     ]
-    late += [f"({s['criterion']}) {s['text']}" for s in det.staff_criteria]
+    late += [f"({s['criterion']}) {s['text']}" for s in scoping.applying(det.staff_criteria)]
     grounds = _snc_grounds(det)
     finding = record_finding(
         source=det,
@@ -759,6 +792,19 @@ def record_staff_criterion(
     if errors:
         raise InvalidInput(errors)
     assert on is not None
+    if letter not in ANY_USER:  # (G): "a Significant Industrial User ... is in SNC if"
+        history = scoping.history_of(determination.establishment_id)
+        if not history.was_siu(on):
+            raise InvalidInput(
+                {
+                    "criterion": [
+                        f"Criterion ({letter}) applies to significant industrial users only "
+                        f"(40 CFR 403.8(f)(2)(viii)); {determination.establishment.name} was "
+                        f"not one on {on}: {history.why_not(on)}. (C), (D) and (H) apply to "
+                        "any industrial user."
+                    ]
+                }
+            )
     citation = str(_criterion_citation(letter))
     with transaction.atomic():
         prev = (
@@ -837,34 +883,40 @@ def compute_snc(
 ) -> SNCRun:
     """Determine SNC for every facility with limits or report due dates in the period (or those
     named), store one :class:`SNCDetermination` per facility (superseding the previous one of
-    the same period) and open one violation per facility × period in SNC."""
+    the same period) and open one violation per facility × period in SNC.
+
+    (A), (B), (E), (F), (G) count only what happened on a day the user was an SIU by its
+    designations; the rest is set aside, and each determination says what and why
+    (:mod:`.snc_scope`). A user never designated is judged under (C), (D), (H) only."""
     _require(actor, DECIDERS, "Determining significant noncompliance", "40 CFR 403.8(f)(2)(viii)")
     params = params_in_force()
     period, chosen = read_period(period_text, rolling, params)
     keys, limits, measurements, reports, row_ids = snc_inputs_for(
         period, chosen, establishment_ids, params
     )
+    # 403.8(f)(2)(viii)'s scope: (A), (B), (F) judged on the days each user was an SIU only
+    scope = scoping.scope_of(keys)
+    counted, set_aside = split_rows(measurements, scope)
+    judged, unjudged = split_reports(reports, scope)
+    judged_on = as_of or min(_today(at), period.end)
     try:
         result: SNCReport = determine_table(
-            measurements,
+            counted,
             limits,
             period,
             params,
             rolling=chosen,
-            reports=reports,
-            as_of=as_of or min(_today(at), period.end),
+            reports=judged,
+            as_of=judged_on,
         )
+        late_days = int(params.value("snc.report_late_days", period.end))
     except (PeriodError, ParameterError) as e:
         raise Blocked(str(e)) from None
-    per: dict[str, dict[str, Any]] = defaultdict(
-        lambda: {"determinations": [], "reports": [], "measurements": 0}
-    )
-    for d in result.determinations:
-        entry = per[d.limit.facility]
-        entry["determinations"].append(_series(d, row_ids))
-        entry["measurements"] += sum(w.measurements for w in d.windows)
-    for r in result.reports:
-        per[r.report.facility]["reports"].append(r.as_dict())
+    per = _per_facility(result, scope, set_aside, row_ids)
+    for r in unjudged:
+        per[r.facility]["reports"].append(scoping.set_aside_report(r, judged_on, late_days, scope))
+    for entry in per.values():  # judged and set aside, by due date as the rules order them
+        entry["reports"].sort(key=lambda r: (r["due"], r["report"]))
     run = SNCRun(period, chosen, measurements=measurements.height)
     milestones = milestone_criteria(list(keys.values()), period)
     estabs = Establishment.objects.in_bulk(list(keys.values()))
@@ -891,11 +943,13 @@ def compute_snc(
         for key, est_id in sorted(keys.items()):
             entry = per.get(key, {"determinations": [], "reports": [], "measurements": 0})
             prev = previous.get(est_id)
-            staff = milestones.get(est_id, []) + _carried_staff_criteria(prev)
+            staff = scoping.judge_staff(
+                key, milestones.get(est_id, []) + _carried_staff_criteria(prev), scope
+            )
             letters = sorted(
                 {c for d in entry["determinations"] for c in d["criteria"]}
                 | {c for r in entry["reports"] for c in r["criteria"]}
-                | {s["criterion"] for s in staff}
+                | {s["criterion"] for s in scoping.applying(staff)}
             )
             snc = bool(letters)
             violation_id = linked.get(est_id)
@@ -936,6 +990,34 @@ def compute_snc(
     return run
 
 
+def _per_facility(
+    result: SNCReport, scope: Scope, set_aside: pl.DataFrame, row_ids: dict[int, int]
+) -> defaultdict[str, dict[str, Any]]:
+    """The rules' determinations and reports by facility as stored, each limit series with
+    the days its user was an SIU and what of its parameter's results was set aside."""
+    per: defaultdict[str, dict[str, Any]] = defaultdict(
+        lambda: {"determinations": [], "reports": [], "measurements": 0}
+    )
+    left: dict[tuple[str, str], list[date]] = defaultdict(list)
+    if set_aside.height:
+        for facility, analyte, day in set_aside.select("facility", "analyte", "day").iter_rows():
+            left[(facility or "", analyte)].append(day)
+    windows = six_month_windows(result.period, result.rolling)
+    first, last = windows[0].start, windows[-1].end  # the days the series were counted over
+    for d in result.determinations:
+        lim, entry = d.limit, per[d.limit.facility]
+        spans = scoping.siu_days(scope.of(lim.facility), first, last)
+        note = scoping.series_scope(
+            lim.facility, left.get((lim.facility, lim.analyte), []), lim.valid_from,
+            lim.valid_to, scope,
+        )  # fmt: skip
+        entry["determinations"].append(_series(d, row_ids, spans, note))
+        entry["measurements"] += sum(w.measurements for w in d.windows)
+    for r in result.reports:
+        per[r.report.facility]["reports"].append(r.as_dict())
+    return per
+
+
 def visible_determinations(user: Any) -> QuerySet[SNCDetermination]:
     return visible(
         SNCDetermination.objects.filter(superseded_by__isnull=True).select_related(
@@ -958,20 +1040,27 @@ class ListedUser:
 
 def snc_list(year: int) -> list[ListedUser]:
     """Industrial users in SNC at any time during ``year`` (determinations in force whose
-    period overlaps it), one line each, with every period and criterion."""
+    period overlaps it), one line each, with every period and criterion.
+
+    Each determination's criteria are re-checked against the SIU designations as they stand
+    (:func:`.snc_scope.criteria_in_scope`): one stored before the scope was applied, or before
+    a designation was corrected, names a user only for the criteria that apply to it."""
     first, last = date(year, 1, 1), date(year, 12, 31)
-    rows: dict[int, list[SNCDetermination]] = defaultdict(list)
-    for d in (
+    found = list(
         SNCDetermination.objects.filter(
             superseded_by__isnull=True, snc=True, period_start__lte=last, period_end__gte=first
         )
         .select_related("establishment__operator", "establishment__building__property")
         .order_by("period_start", "id")
-    ):
-        rows[d.establishment_id].append(d)
+    )
+    in_scope = scoping.criteria_in_scope(found, params_in_force()) if found else {}
+    rows: dict[int, list[SNCDetermination]] = defaultdict(list)
+    for d in found:
+        if in_scope[d.pk]:
+            rows[d.establishment_id].append(d)
     out = []
     for ds in rows.values():
-        letters = sorted({c for d in ds for c in d.criteria})
+        letters = sorted({c for d in ds for c in in_scope[d.pk]})
         out.append(
             ListedUser(
                 ds[0].establishment,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from . import views
+from . import filing_views, views
 
 app_name = "pretreatment"
 
@@ -15,10 +15,17 @@ urlpatterns: list[URLPattern] = [
     path("facilities/<int:pk>/designate/", views.designate, name="designate"),
     path("facilities/<int:pk>/reports/", views.require_report, name="require"),
     path("reports/<int:pk>/received/", views.report_received, name="received"),
+    path(
+        "reports/<int:pk>/baseline-received/",
+        filing_views.baseline_received,
+        name="baseline-received",
+    ),
+    path("facilities/<int:pk>/hazardous-waste/", filing_views.hazardous_new, name="hazardous-new"),
     path("snc-list/<int:year>/", views.snc_list_page, name="snc-list"),
     path("snc-list/<int:year>.pdf", views.snc_list_pdf, name="snc-list-pdf"),
     path("snc-list/<int:year>.csv", views.snc_list_csv, name="snc-list-csv"),
     path("annual/<int:year>/", views.annual_page, name="annual"),
     path("annual/<int:year>.pdf", views.annual_pdf, name="annual-pdf"),
     path("annual/<int:year>.csv", views.annual_csv, name="annual-csv"),
+    path("annual/<int:year>.xml", views.annual_xml, name="annual-xml"),
 ]

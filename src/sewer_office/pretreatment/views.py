@@ -31,7 +31,7 @@ from sewer_office.monitoring.models import LabResult
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
-from . import reports, services
+from . import hazardous, icis, oversight, reports, services
 from .filters import SNCFilter
 from .forms import DesignateForm, ReceivedForm, RequirementForm, RunForm, StaffCriterionForm
 from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
@@ -65,6 +65,8 @@ def _index_context(request: HttpRequest, run_form: RunForm | None = None) -> dic
         "may_run": services.may_decide(request.user),
         "staff": services.is_staff(request.user),
         "year": today.year - 1,
+        # the Town's own inspection and sampling of each SIU this program year (staff only)
+        "oversight": oversight.year_status(today) if services.is_staff(request.user) else None,
     }
 
 
@@ -223,6 +225,8 @@ def _facility_context(request: HttpRequest, est: Establishment, **forms: Any) ->
         ),
         "may_decide": services.may_decide(request.user),
         "may_receive": services.may_receive(request.user),
+        "hazardous_notices": hazardous.notifications_of(est),
+        "may_notify": hazardous.may_record(request.user, est),
         "designate_form": forms.get("designate") or DesignateForm(),
         "require_form": forms.get("require") or RequirementForm(),
         "received_form": forms.get("received") or ReceivedForm(initial={"received_on": today}),
@@ -326,15 +330,25 @@ def snc_list_csv(request: HttpRequest, year: int) -> HttpResponse:
 @office_view(*STAFF_ROLES)
 def annual_page(request: HttpRequest, year: int) -> HttpResponse:
     report = reports.annual_report(year)
+    return _annual(request, report, icis.missing(report))
+
+
+def _annual(
+    request: HttpRequest, report: reports.AnnualReport, missing: list[str], status: int = 200
+) -> HttpResponse:
+    """The annual report's page; ``missing``: what keeps its ICIS-NPDES XML from being written
+    (the page lists it in place of the link)."""
     return render(
         request,
         "pretreatment/annual.html",
         {
-            "year": year,
+            "year": report.year,
             "report": report,
             "header": reports.ANNUAL_HEADER,
             "rows": reports.annual_rows(report),
+            "icis_missing": missing,
         },
+        status=status,
     )
 
 
@@ -346,3 +360,19 @@ def annual_pdf(request: HttpRequest, year: int) -> HttpResponse:
 @office_view(*STAFF_ROLES)
 def annual_csv(request: HttpRequest, year: int) -> HttpResponse:
     return _file(reports.annual_csv(year), "text/csv; charset=utf-8", f"pretreatment-{year}.csv")
+
+
+@office_view(*STAFF_ROLES)
+def annual_xml(request: HttpRequest, year: int) -> HttpResponse:
+    """The year's report as ICIS-NPDES XML for EPA (40 CFR 403.12(i)); refused, the annual
+    page says what is missing (409), never a broken download."""
+    name = request.user.get_username()
+    try:
+        export = icis.build_year(
+            year,
+            submitter=name if 3 <= len(name) <= 30 else "sewer-use",
+            author=request.user.get_full_name() if hasattr(request.user, "get_full_name") else "",
+        )
+    except icis.ExportRefused as e:
+        return _annual(request, reports.annual_report(year), list(e.problems), status=409)
+    return _file(export.content, "application/xml", export.filename)

@@ -1,11 +1,14 @@
 """What a baseline monitoring report must contain (40 CFR 403.12(b)(1)-(7)), and what a given
 report lacks.
 
-The federal rule lists seven items; :data:`ITEMS` is that list as a dated table (the rule as
-in force since the Pretreatment Streamlining Rule, 70 FR 60134, 14 October 2005), each item
-with its citation, what it asks and the check of the report's data. A report is assembled
-and signed only when :func:`missing` finds nothing: an empty baseline report is refused item
-by item, in the rule's order, saying what to add and where.
+The federal rule lists seven elements, written once as dated data in the law package
+(:mod:`sewer_rules.federal.cfr403_baseline`: code, title, citation, what it asks); :data:`ITEMS`
+pairs each with the check of the report's data. An element the data lack may instead be
+explained by the facility (why it does not apply or is not given: the statement's
+``explanations``). A report is assembled and signed only when :func:`missing` finds nothing:
+an empty baseline report is refused element by element, in the rule's order, saying what to
+add and where. :func:`checklist` turns an accepted report's data into the checklist the
+pretreatment app keeps for every baseline report received (given, explained or missing).
 
 The report's data hold the part the Town keeps (the facility, its operator and owner, its
 approvals, its results and metered flow) and the facility's own statement
@@ -25,12 +28,13 @@ from django.contrib.contenttypes.models import ContentType
 from sewer_office.core.models import Attachment
 from sewer_office.pretreatment.choices import ReportKind
 from sewer_office.pretreatment.models import ReportDue
+from sewer_rules.federal import cfr403_baseline as rule
 
 from .models import BaselineStatement
 
 #: The version of 40 CFR 403.12(b) the table follows, and since when.
-RULE = "40 CFR 403.12(b), as amended by the Pretreatment Streamlining Rule, 70 FR 60134"
-IN_FORCE_SINCE = date(2005, 10, 14)
+RULE = rule.RULE
+IN_FORCE_SINCE = rule.IN_FORCE_SINCE
 
 #: The kinds of file a report's attachment may be, as the upload form offers them (the kind is
 #: the start of the attachment's title: "Process diagram: plant.pdf").
@@ -91,12 +95,15 @@ def _flow(d: dict[str, Any]) -> list[str]:
 
 
 def _pollutants(d: dict[str, Any]) -> list[str]:
-    if d.get("results"):
-        return []
-    return [
-        "the results of sampling and analysis of the regulated pollutants in the reporting "
-        "period (none is stored: the laboratory's results are imported by the office)"
-    ]
+    out = []
+    if not _has(d.get("baseline", {}).get("standards_applicable")):
+        out.append("the categorical pretreatment standards applicable to each regulated process")
+    if not d.get("results"):
+        out.append(
+            "the results of sampling and analysis of the regulated pollutants in the reporting "
+            "period (none is stored: the laboratory's results are imported by the office)"
+        )
+    return out
 
 
 def _certification(d: dict[str, Any]) -> list[str]:
@@ -119,65 +126,51 @@ def _schedule(d: dict[str, Any]) -> list[str]:
 
 @dataclass(frozen=True)
 class Item:
-    """One item of 40 CFR 403.12(b): its citation, its title, what it asks, its check."""
+    """One element of 40 CFR 403.12(b) and the check of a report's data against it."""
 
-    citation: str
-    title: str
-    asks: str
+    element: rule.Element
     check: Callable[[dict[str, Any]], list[str]]
 
+    @property
+    def code(self) -> str:
+        return self.element.code
 
-ITEMS: tuple[Item, ...] = (
-    Item(
-        "40 CFR 403.12(b)(1)",
-        "Identifying information",
-        "the name and address of the facility, and the names of its operator and owners",
-        _identifying,
-    ),
-    Item(
-        "40 CFR 403.12(b)(2)",
-        "Environmental permits",
-        "a list of any environmental control permits held by or for the facility",
-        _permits,
-    ),
-    Item(
-        "40 CFR 403.12(b)(3)",
-        "Description of operations",
-        "the nature, average rate of production and SIC of the operations, and a schematic "
-        "process diagram showing the points of discharge",
-        _operations,
-    ),
-    Item(
-        "40 CFR 403.12(b)(4)",
-        "Flow measurement",
-        "the measured average daily and maximum daily flow, in gallons per day",
-        _flow,
-    ),
-    Item(
-        "40 CFR 403.12(b)(5)",
-        "Measurement of pollutants",
-        "the results of sampling and analysis of the regulated pollutants",
-        _pollutants,
-    ),
-    Item(
-        "40 CFR 403.12(b)(6)",
-        "Certification",
-        "a statement, reviewed by the authorized representative and certified by a qualified "
-        "professional, whether the standards are met and, if not, what more is needed",
-        _certification,
-    ),
-    Item(
-        "40 CFR 403.12(b)(7)",
-        "Compliance schedule",
-        "where more is needed, the shortest schedule by which it will be provided",
-        _schedule,
-    ),
-)
+    @property
+    def citation(self) -> str:
+        return self.element.citation
+
+    @property
+    def title(self) -> str:
+        return self.element.title
+
+    @property
+    def asks(self) -> str:
+        return self.element.asks
+
+
+#: Each element's check of the report's data, by the element's code.
+CHECKS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "b1": _identifying,
+    "b2": _permits,
+    "b3": _operations,
+    "b4": _flow,
+    "b5": _pollutants,
+    "b6": _certification,
+    "b7": _schedule,
+}
+
+
+def items_on(day: date) -> tuple[Item, ...]:
+    """The elements in force on ``day`` with their checks."""
+    return tuple(Item(e, CHECKS[e.code]) for e in rule.elements_on(day))
+
+
+ITEMS: tuple[Item, ...] = items_on(IN_FORCE_SINCE)
 
 
 @dataclass(frozen=True)
 class Gap:
-    """What one item of the rule still lacks."""
+    """What one element still lacks (and the facility did not explain)."""
 
     item: Item
     lacks: tuple[str, ...]
@@ -187,17 +180,59 @@ class Gap:
         return f"{self.item.title} ({self.item.citation}): {'; '.join(self.lacks)}."
 
 
+def _items_of(data: dict[str, Any]) -> tuple[Item, ...]:
+    due_on = data.get("report", {}).get("due_on")
+    return items_on(date.fromisoformat(due_on)) if due_on else ITEMS
+
+
+def _explanation(data: dict[str, Any], code: str) -> str:
+    explanations = data.get("baseline", {}).get("explanations") or {}
+    return str(explanations.get(code, "")).strip()
+
+
 def missing(data: dict[str, Any]) -> list[Gap]:
-    """The items of 40 CFR 403.12(b) the report's data lack, in the rule's order (none for a
-    report of another kind)."""
+    """The elements of 40 CFR 403.12(b) the report's data lack and the facility did not
+    explain, in the rule's order (none for a report of another kind)."""
     if data.get("report", {}).get("kind") != ReportKind.BASELINE:
         return []
     gaps = []
-    for item in ITEMS:
+    for item in _items_of(data):
         lacks = item.check(data)
-        if lacks:
+        if lacks and not _explanation(data, item.code):
             gaps.append(Gap(item, tuple(lacks)))
     return gaps
+
+
+def _files(data: dict[str, Any], code: str) -> str:
+    """The attached files an element is given in (the process diagram of (b)(3))."""
+    if code != "b3":
+        return ""
+    titles = [a.get("title", "") for a in data.get("attachments", [])]
+    return "; ".join(t for t in titles if t.startswith(DIAGRAM))
+
+
+def checklist(data: dict[str, Any], where: str) -> dict[str, dict[str, str]]:
+    """The checklist of a report's data (``where``: the report, e.g. "the signed report
+    RPT-12"): each element given (in the report, and the files), explained (the facility's
+    words; the compliance schedule where the standards are met), or missing."""
+    out: dict[str, dict[str, str]] = {}
+    meets = data.get("baseline", {}).get("meets_standards")
+    for item in _items_of(data):
+        explanation = _explanation(data, item.code)
+        if item.code == "b7" and meets is True and not explanation:
+            entry = rule.Entry(
+                rule.Answer.EXPLAINED,
+                "Not required: the report states that the standards are met on a consistent "
+                "basis (40 CFR 403.12(b)(6)).",
+            )
+        elif not item.check(data):
+            entry = rule.Entry(rule.Answer.GIVEN, f"given in {where}", _files(data, item.code))
+        elif explanation:
+            entry = rule.Entry(rule.Answer.EXPLAINED, explanation)
+        else:
+            entry = rule.Entry(rule.Answer.MISSING)
+        out[item.code] = entry.as_dict()
+    return out
 
 
 def attachments_of(due: ReportDue) -> list[Attachment]:
@@ -236,6 +271,7 @@ def section(due: ReportDue) -> dict[str, Any]:
     fields = (
         "permits_held",
         "operations",
+        "standards_applicable",
         "sic_codes",
         "production_rate",
         "average_flow_gpd",
@@ -246,4 +282,8 @@ def section(due: ReportDue) -> dict[str, Any]:
     for name in fields:
         out[name] = _text(getattr(statement, name, "")).strip() if statement else ""
     out["meets_standards"] = statement.meets_standards if statement else None
+    explained = (statement.explanations or {}) if statement else {}
+    out["explanations"] = {
+        k: str(v).strip() for k, v in sorted(explained.items()) if str(v).strip()
+    }
     return out

@@ -101,6 +101,7 @@ def report_data(due: ReportDue) -> dict[str, Any]:
             {
                 "sample_id": r.event.sample_id,
                 "point": r.event.sampling_point.code if r.event.sampling_point else "",
+                "sample_type": r.event.sample_type,  # grab or composite (403.12(b)(5))
                 "sampled_at": r.sampled_at.isoformat(),
                 "parameter": r.parameter,
                 "value": r.value_text,

@@ -3,13 +3,15 @@ the files sent with a report."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth import get_user_model
 
 from sewer_office.accounts.roles import APPLICANT
 from sewer_office.registry.pickers import EstablishmentField
 
-from .baseline import ATTACHMENT_KINDS
+from .baseline import ATTACHMENT_KINDS, ITEMS
 from .choices import SignatoryKind
 
 
@@ -70,6 +72,11 @@ class StatementForm(forms.Form):
     production_rate = forms.CharField(
         max_length=200, required=False, label="Average rate of production"
     )
+    standards_applicable = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        label="Categorical standards applicable to each regulated process (403.12(b)(5))",
+    )
     average_flow_gpd = forms.DecimalField(
         min_value=0, max_digits=12, decimal_places=2, required=False,
         label="Average daily flow, gallons per day (403.12(b)(4))",
@@ -93,6 +100,17 @@ class StatementForm(forms.Form):
         required=False,
         label="If not: the compliance schedule (403.12(b)(7))",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """One more field per element: why it does not apply or is not given."""
+        super().__init__(*args, **kwargs)
+        for item in ITEMS:
+            self.fields[f"explain_{item.code}"] = forms.CharField(
+                widget=forms.Textarea(attrs={"rows": 1}),
+                required=False,
+                label=f"{item.title} ({item.citation}): if not given, why",
+                help_text="why it does not apply or is not given (leave empty when given)",
+            )
 
 
 class AttachForm(forms.Form):

@@ -146,8 +146,9 @@ class SigningCode(models.Model):
 
 class BaselineStatement(TimeStamped):
     """What the facility states for its baseline monitoring report (40 CFR 403.12(b)) beyond
-    the Town's own records: its operations, flows, whether it meets the standards, and its
-    compliance schedule where needed. A draft the facility keeps up to date (each change
+    the Town's own records: its operations, flows, the standards that apply, whether it meets
+    them, its compliance schedule where needed, and why an element does not apply or is not
+    given (``explanations``, by element code). A draft the facility keeps up to date (each change
     audited) until a report is assembled; the signed report keeps its own copy in its data."""
 
     due = models.OneToOneField(
@@ -160,6 +161,10 @@ class BaselineStatement(TimeStamped):
         blank=True, help_text="the nature of the operations (403.12(b)(3))"
     )
     sic_codes = models.CharField(max_length=120, blank=True, help_text="SIC or NAICS codes")
+    standards_applicable = models.TextField(
+        blank=True,
+        help_text="the categorical standards applicable to each regulated process (403.12(b)(5))",
+    )
     production_rate = models.CharField(
         max_length=200, blank=True, help_text="average rate of production"
     )
@@ -171,6 +176,11 @@ class BaselineStatement(TimeStamped):
     )
     compliance_schedule = models.TextField(
         blank=True, help_text="the shortest schedule to provide them (403.12(b)(7))"
+    )
+    explanations = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="element of 403.12(b) (b1..b7) → why it does not apply or is not given",
     )
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"

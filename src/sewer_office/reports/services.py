@@ -39,9 +39,10 @@ from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.storage import files_of_transaction
 from sewer_office.mail.choices import Topic
 from sewer_office.mail.services import send_message
+from sewer_office.pretreatment import baseline as pretreatment_baseline
 from sewer_office.pretreatment import services as pretreatment
 from sewer_office.pretreatment import status
-from sewer_office.pretreatment.choices import ReportKind
+from sewer_office.pretreatment.choices import ChecklistSource, ReportKind
 from sewer_office.pretreatment.models import ReportDue
 from sewer_office.registry.models import Establishment
 
@@ -191,6 +192,7 @@ STATEMENT_FIELDS = (
     "operations",
     "sic_codes",
     "production_rate",
+    "standards_applicable",
     "average_flow_gpd",
     "maximum_flow_gpd",
     "meets_standards",
@@ -222,6 +224,7 @@ def save_statement(actor: Any, due: ReportDue, values: dict[str, Any]) -> Baseli
         if isinstance(v, str):
             clean[k] = v.strip()
     errors: dict[str, list[str]] = {}
+    clean["explanations"] = _explanations(values, errors)
     for k in ("average_flow_gpd", "maximum_flow_gpd"):
         flow = clean[k]
         if flow is not None and flow < 0:
@@ -256,6 +259,22 @@ def save_statement(actor: Any, due: ReportDue, values: dict[str, Any]) -> Baseli
             citation="40 CFR 403.12(b)",
         )
     return found
+
+
+def _explanations(values: dict[str, Any], errors: dict[str, list[str]]) -> dict[str, str]:
+    """Why an element does not apply or is not given, by element code: from ``explanations``
+    (a mapping) or the form's ``explain_<code>`` fields; empty ones are left out."""
+    given = dict(values.get("explanations") or {})
+    for item in baseline.ITEMS:
+        if f"explain_{item.code}" in values:
+            given[item.code] = values[f"explain_{item.code}"]
+    codes = {item.code for item in baseline.ITEMS}
+    unknown = sorted(str(k) for k in given if k not in codes)
+    if unknown:
+        errors["explanations"] = [f"Not an element of 40 CFR 403.12(b): {', '.join(unknown)}."]
+    return {
+        k: str(v).strip() for k, v in sorted(given.items()) if k in codes and str(v or "").strip()
+    }
 
 
 def attach_files(actor: Any, due: ReportDue, uploads: list[Any], kind: str) -> list[Any]:
@@ -426,6 +445,18 @@ def sign(actor: Any, report: Report, *, password: str, code: str) -> Signature:
     return signature
 
 
+def _checklist(report: Report) -> pretreatment_baseline.Filing | None:
+    """A baseline report's checklist of 40 CFR 403.12(b), from the data it was signed with."""
+    if report.due.kind != ReportKind.BASELINE:
+        return None
+    where = f"the signed report RPT-{report.pk}"
+    return pretreatment_baseline.Filing(
+        baseline.checklist(json.loads(report.data), where),
+        source=ChecklistSource.SIGNED,
+        report_ref=f"RPT-{report.pk}",
+    )
+
+
 def review(actor: Any, report: Report, *, accept: bool, reason: str = "") -> Review:
     """The office accepts a signed report (the due is then received) or rejects it, with a
     reason; a rejected report stays in the record and its due stays open."""
@@ -450,6 +481,7 @@ def review(actor: Any, report: Report, *, accept: bool, reason: str = "") -> Rev
                 report.due,
                 timezone.localtime(report.signature.signed_at).date(),
                 note=f"signed report RPT-{report.pk}, digest {report.digest[:12]}",
+                checklist=_checklist(report),
             )
         audit.record(
             actor=actor,

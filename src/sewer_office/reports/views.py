@@ -146,7 +146,12 @@ def assemble(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _statement_initial(due: ReportDue) -> dict[str, Any]:
     found = BaselineStatement.objects.filter(due=due).first()
-    return {f: getattr(found, f) for f in services.STATEMENT_FIELDS} if found else {}
+    if found is None:
+        return {}
+    initial = {f: getattr(found, f) for f in services.STATEMENT_FIELDS}
+    for code, why in (found.explanations or {}).items():
+        initial[f"explain_{code}"] = why
+    return initial
 
 
 @office_view()
@@ -164,7 +169,9 @@ def due_detail(request: HttpRequest, pk: int) -> HttpResponse:
     is_baseline = due.kind == ReportKind.BASELINE
     staff = is_staff_member(request.user)
     writable = not staff and due.received_on is None and not standing.in_review
-    gaps = baseline.missing(documents.report_data(due)) if is_baseline and writable else []
+    data = documents.report_data(due) if is_baseline else {}
+    gaps = baseline.missing(data) if is_baseline and writable else []
+    answers = baseline.checklist(data, "this report") if is_baseline else {}
     statement_form = StatementForm(request.POST or None, initial=_statement_initial(due))
     if request.method == "POST":
         if not writable:
@@ -186,6 +193,7 @@ def due_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "reports": reports,
             "is_baseline": is_baseline,
             "items": baseline.ITEMS,
+            "rows": [(i, answers.get(i.code, {})) for i in baseline.ITEMS],
             "rule": baseline.RULE,
             "gaps": gaps,
             "writable": writable,
@@ -222,6 +230,11 @@ def _readable(data: dict[str, Any]) -> dict[str, Any]:
     the Town's time."""
     for r in data.get("results", []):
         r["sampled_local"] = local(datetime.fromisoformat(r["sampled_at"]))
+    if "baseline" in data:  # each explanation under its element's title and citation
+        why = data["baseline"].get("explanations") or {}
+        data["baseline"]["explained_rows"] = [
+            (i.element.label, why[i.code]) for i in baseline.ITEMS if i.code in why
+        ]
     return data
 
 

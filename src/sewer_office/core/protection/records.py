@@ -64,6 +64,9 @@ PROTECTED: tuple[Protected, ...] = (
         bookkeeping=("updated_at",),
     ),
     Protected("enforcement.Cost"),
+    # the Town's adoption of a version of its enforcement response plan (40 CFR 403.8(f)(5)),
+    # with the fingerprint of the text adopted: written once
+    Protected("enforcement.PlanAdoption"),
     # the findings ledger: what the law as code concluded never changes; only its review
     # moves forward (with its note), and it stops being current when its result is replaced
     Protected(
@@ -151,6 +154,10 @@ PROTECTED: tuple[Protected, ...] = (
     ),
     # a determination links the violation it opened once, right after it is recorded
     Protected("pretreatment.SNCDetermination", fill_once=("violation_id",)),
+    # what a received baseline report gave of 40 CFR 403.12(b), and a user's notice of a
+    # hazardous waste discharged (403.12(p)): written once; a correction is a new notice
+    Protected("pretreatment.BaselineChecklist"),
+    Protected("pretreatment.HazardousWasteNotification"),
     # permits and approvals: the state as the kind's workflow declares, the facts recorded once
     _application(
         "permits.BuildingSewerPermit",

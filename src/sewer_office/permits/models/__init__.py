@@ -3,6 +3,7 @@
 from sewer_office.permits.choices import (
     DischargeKind,
     InterceptorKind,
+    MonitoringFrequency,
     PermitClass,
     Provision,
     SystemType,
@@ -12,7 +13,6 @@ from .building_sewer import BuildingSewerPermit
 from .industrial import (
     ApprovalCondition,
     IndustrialDischargeApproval,
-    MonitoringFrequency,
     SelfMonitoringRequirement,
 )
 from .minor import FlushingNotice, GrinderApproval, InterceptorRequirement

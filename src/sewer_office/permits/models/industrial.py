@@ -10,12 +10,18 @@ from django.db import models
 from django.utils import timezone
 
 from sewer_office.findings.services import findings_of
-from sewer_office.permits.choices import DischargeKind
+from sewer_office.permits.choices import (
+    EVENTS_PER_YEAR,
+    DischargeKind,
+    MonitoringFrequency,
+    SampleType,
+)
 
 from .base import Application, filed_order_index
 
-#: Kinds of condition and the subsection authorising each.
-CONDITION_KINDS: dict[str, tuple[str, str]] = {
+#: Conditions the decision imposes on the wastes, and the subsection authorising each: the
+#: form of "Approve with conditions" (§ 196-19 E(1)) offers these.
+DECISION_CONDITIONS: dict[str, tuple[str, str]] = {
     "pretreatment": ("Pretreatment to an acceptable condition", "§ 196-19 E(1)(b)"),
     "flow_equalization": ("Control over quantities and rates of discharge", "§ 196-19 E(1)(c)"),
     "control_manhole": ("Control manhole with meters and appurtenances", "§ 196-19 H"),
@@ -23,6 +29,31 @@ CONDITION_KINDS: dict[str, tuple[str, str]] = {
     "surcharge": ("Payment for the added cost of handling and treating", "§ 196-19 E(1)(d)"),
     "special_agreement": ("Special agreement for waste of unusual strength", "§ 196-19 J"),
 }
+
+#: The terms an individual control mechanism issued to a Significant Industrial User must
+#: state (40 CFR 403.8(f)(1)(iii)(B)), recorded by staff before the approval is issued; the
+#: list of elements and how each is satisfied is :mod:`sewer_office.permits.control_mechanism`.
+CONTROL_TERMS: dict[str, tuple[str, str]] = {
+    "non_transferable": ("Non-transferability", "40 CFR 403.8(f)(1)(iii)(B)(2)"),
+    "effluent_limits": (
+        "Effluent limits and Best Management Practices",
+        "40 CFR 403.8(f)(1)(iii)(B)(3)",
+    ),
+    "reporting": (
+        "Reporting, notification and recordkeeping",
+        "40 CFR 403.8(f)(1)(iii)(B)(4)",
+    ),
+    "penalties": ("Civil and criminal penalties", "40 CFR 403.8(f)(1)(iii)(B)(5)"),
+    "compliance_schedule": ("Compliance schedule", "40 CFR 403.8(f)(1)(iii)(B)(5)"),
+    "slug_control": ("Slug discharge control", "40 CFR 403.8(f)(1)(iii)(B)(6)"),
+    "slug_not_necessary": (
+        "Determination: slug control not necessary",
+        "40 CFR 403.8(f)(1)(iii)(B)(6)",
+    ),
+}
+
+#: Every kind of condition an approval records, and the provision authorising each.
+CONDITION_KINDS: dict[str, tuple[str, str]] = {**DECISION_CONDITIONS, **CONTROL_TERMS}
 
 
 class IndustrialDischargeApproval(Application):
@@ -111,29 +142,6 @@ class IndustrialDischargeApproval(Application):
         return self.filed_on <= renewed.expires_on
 
 
-class MonitoringFrequency(models.TextChoices):
-    """How often a self-monitoring sample is taken (40 CFR 403.8(f)(1)(iii)(B)(4))."""
-
-    DAILY = "daily", "Daily"
-    WEEKLY = "weekly", "Weekly"
-    MONTHLY = "monthly", "Monthly"
-    QUARTERLY = "quarterly", "Quarterly"
-    SEMIANNUAL = "semiannual", "Twice a year"
-    ANNUAL = "annual", "Once a year"
-
-
-#: Sampling events a frequency requires in a year (daily counts working days of a five-day
-#: week is not assumed: every day of the year).
-EVENTS_PER_YEAR: dict[str, int] = {
-    MonitoringFrequency.DAILY: 365,
-    MonitoringFrequency.WEEKLY: 52,
-    MonitoringFrequency.MONTHLY: 12,
-    MonitoringFrequency.QUARTERLY: 4,
-    MonitoringFrequency.SEMIANNUAL: 2,
-    MonitoringFrequency.ANNUAL: 1,
-}
-
-
 class SelfMonitoringRequirement(models.Model):
     """A pollutant the user must sample and report itself, where, how and how often: the
     self-monitoring element of an individual control mechanism (40 CFR 403.8(f)(1)(iii)(B)(4):
@@ -147,9 +155,7 @@ class SelfMonitoringRequirement(models.Model):
     )
     parameter = models.CharField(max_length=60)
     sampling_point = models.CharField(max_length=80)
-    sample_type = models.CharField(
-        max_length=20, choices=[("grab", "grab"), ("composite", "24-hour composite")]
-    )
+    sample_type = models.CharField(max_length=20, choices=SampleType.choices)
     frequency = models.CharField(max_length=12, choices=MonitoringFrequency.choices)
 
     class Meta:
@@ -167,7 +173,9 @@ class SelfMonitoringRequirement(models.Model):
 
 
 class ApprovalCondition(models.Model):
-    """A condition of an approval, with the subsection that authorises it."""
+    """A condition of an approval, with the provision that authorises it: one the decision
+    imposes (§ 196-19), or a term of the control mechanism recorded before the decision (40
+    CFR 403.8(f)(1)(iii)(B)). Append-only: added, never edited."""
 
     approval = models.ForeignKey(
         IndustrialDischargeApproval, on_delete=models.PROTECT, related_name="conditions"

@@ -29,6 +29,7 @@ def file_discharge_approval(
     discharge_kind: str,
     concentrations: dict[str, str],
     flow_gpd: Decimal | None = None,
+    process_flow_gpd: Decimal | None = None,
     temperature_f: Decimal | None = None,
     categorical_category: str = "",
     description: str = "",
@@ -42,6 +43,8 @@ def file_discharge_approval(
 
     ``renews`` names the approval this application renews (an approval has a term, 40 CFR
     403.8(f)(1)(iii)): it must be a granted approval of the same establishment.
+    ``process_flow_gpd`` is the part of ``flow_gpd`` that is process wastewater (what 40 CFR
+    403.3(v)(1)(ii) counts), never more than the flow.
     """
     prop = establishment.building.property
     check_may_apply(actor, applicant.pk, prop.owner_id, (CLERK,), "a discharge approval request")
@@ -51,6 +54,22 @@ def file_discharge_approval(
         raise InvalidInput(
             {"renews": [f"{renews.number} is not a granted approval of {establishment.name}."]}
         )
+    if process_flow_gpd is not None:
+        if process_flow_gpd < 0:
+            raise InvalidInput({"process_flow_gpd": ["A flow cannot be negative."]})
+        if flow_gpd is None:
+            raise InvalidInput(
+                {"process_flow_gpd": ["State the flow too: the process flow is part of it."]}
+            )
+        if process_flow_gpd > flow_gpd:
+            raise InvalidInput(
+                {
+                    "process_flow_gpd": [
+                        f"The process wastewater flow ({process_flow_gpd} gpd) cannot exceed "
+                        f"the flow ({flow_gpd} gpd)."
+                    ]
+                }
+            )
     approval = IndustrialDischargeApproval(
         applicant=applicant,
         property=prop,
@@ -58,6 +77,7 @@ def file_discharge_approval(
         discharge_kind=discharge_kind,
         concentrations={k: str(v) for k, v in concentrations.items()},
         flow_gpd=flow_gpd,
+        process_flow_gpd=process_flow_gpd,
         temperature_f=temperature_f,
         categorical_category=categorical_category,
         description=description,

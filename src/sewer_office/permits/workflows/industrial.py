@@ -20,6 +20,12 @@ declared characteristics are
 evaluated by the rules when review begins; a discharge with a ``prohibited`` finding
 (§ 196-19 C) cannot be approved as it stands: only with pretreatment as a condition, or
 rejected. Conditions never waive National Categorical Pretreatment Standards (§ 196-19 J, K).
+
+An approval issued to a Significant Industrial User is its individual control mechanism: both
+approving moves are refused while an element of 40 CFR 403.8(f)(1)(iii)(B) is missing
+(:mod:`sewer_office.permits.control_mechanism`), the refusal naming each with its citation.
+The terms and self-monitoring requirements are recorded before the decision
+(:mod:`sewer_office.permits.services.control_terms`); the term is the decision's own.
 """
 
 from __future__ import annotations
@@ -32,9 +38,11 @@ from django.utils import timezone
 
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT
 from sewer_office.core.errors import InvalidInput
+from sewer_office.core.significance import is_significant
 from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
 from sewer_office.permits import rules
-from sewer_office.permits.models.industrial import CONDITION_KINDS, ApprovalCondition
+from sewer_office.permits.control_mechanism import missing_elements, refusal
+from sewer_office.permits.models.industrial import DECISION_CONDITIONS, ApprovalCondition
 from sewer_office.permits.services.industrial import evaluate
 
 from .common import withdraw
@@ -72,12 +80,12 @@ class ConditionsForm(TermForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for key, (label, citation) in CONDITION_KINDS.items():
+        for key, (label, citation) in DECISION_CONDITIONS.items():
             self.fields[key].label = f"{label} ({citation})"
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if not any((data.get(k) or "").strip() for k in CONDITION_KINDS):
+        if not any((data.get(k) or "").strip() for k in DECISION_CONDITIONS):
             raise forms.ValidationError("State at least one condition.")
         if (data.get("special_agreement") or "").strip() and not data.get(
             "categorical_standards_unaffected"
@@ -94,6 +102,17 @@ def _begin_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime)
     evaluate(approval)
 
 
+def _control_mechanism_guard(approval: Any, data: dict[str, Any]) -> str | None:
+    """An approval issued to a Significant Industrial User is its individual control mechanism:
+    refused while an element of 40 CFR 403.8(f)(1)(iii)(B) is missing. Whether the user is one
+    is the pretreatment app's designation, asked through :mod:`sewer_office.core.significance`
+    (that app sits above the permits)."""
+    if not is_significant(approval.establishment):
+        return None
+    gaps = missing_elements(approval, term_years=data.get("term_years"))
+    return refusal(approval, gaps) if gaps else None
+
+
 def _approve_guard(approval: Any, data: dict[str, Any]) -> str | None:
     ev = approval.evaluation or {}
     if ev.get("prohibited"):
@@ -101,7 +120,7 @@ def _approve_guard(approval: Any, data: dict[str, Any]) -> str | None:
             "The declared discharge breaks an absolute prohibition of § 196-19 C: it can be "
             "approved only with pretreatment as a condition (§ 196-19 E(1)(b)), or rejected."
         )
-    return None
+    return _control_mechanism_guard(approval, data)
 
 
 def _conditions_guard(approval: Any, data: dict[str, Any]) -> str | None:
@@ -111,7 +130,7 @@ def _conditions_guard(approval: Any, data: dict[str, Any]) -> str | None:
             "The declared discharge breaks an absolute prohibition of § 196-19 C: the approval "
             "must require pretreatment to an acceptable condition (§ 196-19 E(1)(b))."
         )
-    return None
+    return _control_mechanism_guard(approval, data)
 
 
 def _decide_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
@@ -142,7 +161,7 @@ def _term_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) 
 
 def _conditions_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
     _term_effect(approval, data, actor, at)
-    for key, (_label, citation) in CONDITION_KINDS.items():
+    for key, (_label, citation) in DECISION_CONDITIONS.items():
         text = (data.get(key) or "").strip()
         if text:
             ApprovalCondition.objects.create(

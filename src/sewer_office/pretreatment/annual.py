@@ -1,0 +1,444 @@
+"""The figures of the annual pretreatment report (40 CFR 403.12(i)), gathered once for a period.
+
+One gathering feeds every form of the report: the page, the PDF and the CSV
+(:mod:`.reports`) and the ICIS-NPDES XML sent to EPA (:mod:`.icis`), so they cannot disagree.
+Each figure is read from the stored records in a handful of aggregate queries over every user
+at once (never one query per user):
+
+- the inventory: every industrial establishment, and every establishment ever designated;
+- designation at the period's end and its changes in the period; significant noncompliance
+  from the determinations in force whose period overlaps the report's (criteria, periods,
+  the parameters of the limit series in SNC, the staff's facts of (C) and (D));
+- required reports due in the period and those more than 45 days late;
+- inspections completed in the period; samples collected in it, by who took them (the Town,
+  the user, not recorded);
+- enforcement: notices and orders in force issued in the period (a notice superseded to
+  correct it counts once, as its correction) and referrals made in it, by response of the
+  guide; fines accrued (subject to conviction); the Town's costs; the fines the court
+  assessed (judgments in the period) and the money collected on them (in the period);
+- the control mechanism: the industrial approval in force in the period (else the latest
+  approved before its end), its ICIS-NPDES identifier, its declared process flow, the
+  self-monitoring samples its requirements called for in the period;
+- the average daily flow: the mean of the first flow meter (by its identifier) with readings
+  in the period, else the flow declared in the approval, with the basis said.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db.models import Count, F, Q, Sum
+
+from sewer_office.enforcement import services as enforcement
+from sewer_office.enforcement.choices import RESPONSE_REFERRALS
+from sewer_office.enforcement.models import Collection, Cost, Judgment, Notice, Referral, Violation
+from sewer_office.inspections.models import Inspection
+from sewer_office.meters import days
+from sewer_office.meters.models import Meter
+from sewer_office.monitoring.choices import Sampler
+from sewer_office.monitoring.lab_import import params_in_force
+from sewer_office.monitoring.models import SamplingEvent
+from sewer_office.permits.models import IndustrialDischargeApproval
+from sewer_office.permits.models.industrial import SelfMonitoringRequirement
+from sewer_office.registry.choices import EstablishmentKind
+from sewer_office.registry.models import Establishment
+from sewer_rules.icis_report import Mechanism, Sampling, listing_months, required_samples
+
+from .models import Designation, ReportDue, SNCDetermination
+from .services import mean_gpd
+from .snc_scope import criteria_in_scope, histories
+
+APPROVED = ("approved", "approved_with_conditions")
+#: The response of the guide each kind of referral is, for a referral recorded without one.
+REFERRAL_RESPONSES = {kind: code for code, kind in RESPONSE_REFERRALS.items()}
+ZERO = Decimal("0.00")
+
+
+def whole_gpd(flow: Decimal | None) -> int | None:
+    """A flow in whole gallons per day, rounded half up: ICIS-NPDES takes whole numbers, and
+    the PDF and CSV show the same figure."""
+    return None if flow is None else int(flow.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+@dataclass
+class FacilityLine:
+    establishment: Establishment
+    designation: str = ""
+    designation_changes: list[str] = field(default_factory=list)
+    #: The stretches of the period on which the user was a significant industrial user.
+    siu_spans: list[tuple[date, date]] = field(default_factory=list)
+    #: Whether a determination of SNC in force covers part of the period (in SNC or not).
+    snc_determined: bool = False
+    snc: list[str] = field(default_factory=list)
+    snc_criteria: set[str] = field(default_factory=set)
+    snc_spans: list[tuple[date, date]] = field(default_factory=list)
+    #: Analytes of the limit series in SNC (criteria A, B).
+    snc_parameters: set[str] = field(default_factory=set)
+    #: The staff's facts of criteria (C) and (D).
+    snc_facts: list[str] = field(default_factory=list)
+    reports_due: int = 0
+    reports_late: int = 0
+    inspections: int = 0
+    samplings_town: int = 0
+    samplings_user: int = 0
+    samplings_unrecorded: int = 0
+    notices: Counter[str] = field(default_factory=Counter)
+    referrals: Counter[str] = field(default_factory=Counter)
+    #: Notices, orders and referrals by response code of the guide (the ICIS action types).
+    actions: Counter[str] = field(default_factory=Counter)
+    fines: Decimal = Decimal("0")
+    fines_unstated: int = 0
+    costs: Decimal = Decimal("0")
+    penalties_assessed: Decimal = ZERO
+    penalties_collected: Decimal = ZERO
+    flow_gpd: Decimal | None = None
+    flow_basis: str = ""
+    process_flow_gpd: Decimal | None = None
+    approval: IndustrialDischargeApproval | None = None
+    icis_permit_id: str = ""
+    self_monitoring_required: int | None = None
+
+    @property
+    def siu_in_period(self) -> bool:
+        """Whether the user was an SIU on a day of the period: the users EPA's report lists."""
+        return bool(self.siu_spans)
+
+    @property
+    def samplings(self) -> int:
+        return self.samplings_town + self.samplings_user + self.samplings_unrecorded
+
+    @property
+    def compliance(self) -> str:
+        if self.snc:
+            return "significant noncompliance (" + "; ".join(self.snc) + ")"
+        return "no significant noncompliance determined"
+
+    def months_in_snc(self, first: date, last: date) -> tuple[tuple[int, int], ...]:
+        return listing_months(self.snc_spans, first, last)
+
+
+@dataclass
+class AnnualReport:
+    first: date
+    last: date
+    facilities: list[FacilityLine]
+    added: list[str]
+
+    @property
+    def year(self) -> int:
+        return self.first.year
+
+    @property
+    def label(self) -> str:
+        whole = (self.first, self.last) == (date(self.year, 1, 1), date(self.year, 12, 31))
+        return str(self.year) if whole else f"{self.first}..{self.last}"
+
+    @property
+    def totals(self) -> dict[str, object]:
+        fs = self.facilities
+        return {
+            "industrial users": len(fs),
+            "significant industrial users": sum(f.designation == "siu" for f in fs),
+            "in significant noncompliance": sum(bool(f.snc) for f in fs),
+            "inspections": sum(f.inspections for f in fs),
+            "samplings": sum(f.samplings for f in fs),
+            "samplings by the Town": sum(f.samplings_town for f in fs),
+            "samplings by the users": sum(f.samplings_user for f in fs),
+            "notices and orders": sum(sum(f.notices.values()) for f in fs),
+            "referrals": sum(sum(f.referrals.values()) for f in fs),
+            "fines accrued (subject to conviction)": sum((f.fines for f in fs), Decimal("0")),
+            "fines assessed by the court": sum((f.penalties_assessed for f in fs), ZERO),
+            "fines collected": sum((f.penalties_collected for f in fs), ZERO),
+            "costs recorded (§ 196-22 C)": sum((f.costs for f in fs), Decimal("0")),
+        }
+
+
+def gather(first: date, last: date) -> AnnualReport:
+    """The report of ``first``..``last`` (inclusive): the inventory and every figure."""
+    tz = ZoneInfo(params_in_force().timezone)
+    start = datetime.combine(first, time(), tzinfo=tz)
+    end = datetime.combine(last + timedelta(days=1), time(), tzinfo=tz)
+    designated = set(
+        Designation.objects.filter(decided_on__lte=last).values_list("establishment_id", flat=True)
+    )
+    users = Establishment.objects.filter(
+        Q(kind=EstablishmentKind.INDUSTRIAL) | Q(pk__in=designated)
+    )
+    lines = {
+        e.pk: FacilityLine(e)
+        for e in users.select_related("operator", "building__property").order_by("name")
+    }
+    ids = list(lines)
+    _designations(lines, ids, first, last)
+    _snc(lines, ids, first, last)
+    _activity(lines, ids, first, last, start, end)
+    _enforcement(lines, ids, first, last)
+    _mechanisms(lines, ids, first, last)
+    _flows(lines, ids, first, last)
+    added = [
+        f"{lines[est].establishment.name} (first designated {day})"
+        for est, day in _first_designations(ids).items()
+        if first <= day <= last
+    ]
+    return AnnualReport(first, last, list(lines.values()), added)
+
+
+def _designations(lines: dict[int, FacilityLine], ids: list[int], first: date, last: date) -> None:
+    """The designation in force at the period's end, the changes during it, and the days of
+    the period the user was an SIU (its history as :mod:`.snc_scope` reads it)."""
+    for est, history in histories(ids).items():
+        lines[est].siu_spans = history.siu_spans(first, last)
+    for d in Designation.objects.filter(establishment_id__in=ids, decided_on__lte=last).order_by(
+        "decided_on", "id"
+    ):
+        line = lines[d.establishment_id]
+        line.designation = d.status
+        if d.decided_on >= first:
+            line.designation_changes.append(
+                f"{d.decided_on}: {d.get_status_display()} ({d.citation})"
+            )
+
+
+def _snc(lines: dict[int, FacilityLine], ids: list[int], first: date, last: date) -> None:
+    """The determinations in force whose period overlaps the report's: that the user was
+    determined at all, and those in SNC."""
+    found = list(
+        SNCDetermination.objects.filter(
+            establishment_id__in=ids,
+            superseded_by__isnull=True,
+            period_start__lte=last,
+            period_end__gte=first,
+        ).order_by("period_start", "id")
+    )
+    # the criteria that hold within 403.8(f)(2)(viii)'s scope, as the designations now stand:
+    # the same reading as the yearly list (services.snc_list)
+    in_scope = criteria_in_scope([d for d in found if d.snc], params_in_force())
+    for snc in found:
+        line = lines[snc.establishment_id]
+        line.snc_determined = True
+        letters = in_scope.get(snc.pk, [])
+        if not letters:
+            continue
+        line.snc.append(f"{snc.period_label} " + ", ".join(letters))
+        line.snc_criteria.update(letters)
+        line.snc_spans.append((snc.period_start, snc.period_end))
+        line.snc_parameters.update(
+            str(s["parameter"]) for s in snc.determinations if s.get("snc") and s.get("parameter")
+        )
+        line.snc_facts += [
+            f"({s['criterion']}) {s.get('on', '')}: {s.get('text', '')}"
+            for s in snc.staff_criteria
+            if s.get("criterion") in ("C", "D") and s.get("applies", True)
+        ]
+
+
+def _activity(
+    lines: dict[int, FacilityLine],
+    ids: list[int],
+    first: date,
+    last: date,
+    start: datetime,
+    end: datetime,
+) -> None:
+    """Reports due and late, inspections completed, samples collected by who took them."""
+    for est, n, late in (
+        ReportDue.objects.filter(establishment_id__in=ids, due_on__gte=first, due_on__lte=last)
+        .values("establishment_id")
+        .annotate(n=Count("id"), late=Count("id", filter=_late_filter(last)))
+        .values_list("establishment_id", "n", "late")
+    ):
+        lines[est].reports_due, lines[est].reports_late = n, late
+    for est, n in (
+        Inspection.objects.filter(
+            establishment_id__in=ids,
+            state="completed",
+            completed_at__gte=start,
+            completed_at__lt=end,
+        )
+        .values("establishment_id")
+        .annotate(n=Count("id"))
+        .values_list("establishment_id", "n")
+    ):
+        lines[est].inspections = n
+    for est, sampler, n in (
+        SamplingEvent.objects.filter(
+            establishment_id__in=ids, collected_at__gte=start, collected_at__lt=end
+        )
+        .values("establishment_id", "sampler")
+        .annotate(n=Count("id"))
+        .values_list("establishment_id", "sampler", "n")
+    ):
+        line = lines[est]
+        if sampler == Sampler.CONTROL_AUTHORITY:
+            line.samplings_town += n
+        elif sampler == Sampler.INDUSTRIAL_USER:
+            line.samplings_user += n
+        else:
+            line.samplings_unrecorded += n
+
+
+def _late_filter(last: date) -> Any:
+    return Q(received_on__isnull=True, due_on__lt=last - timedelta(days=45)) | Q(
+        received_on__gt=F("due_on") + timedelta(days=45)
+    )
+
+
+def _enforcement(lines: dict[int, FacilityLine], ids: list[int], first: date, last: date) -> None:
+    """Notices, referrals, costs, fines accrued, and the court's fines assessed and collected."""
+    for est, label, code, n in (
+        Notice.objects.filter(
+            violation__establishment_id__in=ids,
+            issued_on__gte=first,
+            issued_on__lte=last,
+            superseded_by__isnull=True,
+        )
+        .values("violation__establishment_id", "response_label", "response")
+        .annotate(n=Count("id"))
+        .values_list("violation__establishment_id", "response_label", "response", "n")
+    ):
+        lines[est].notices[label] += n
+        lines[est].actions[code] += n
+    for est, kind, code, n in (
+        Referral.objects.filter(
+            violation__establishment_id__in=ids, referred_on__gte=first, referred_on__lte=last
+        )
+        .values("violation__establishment_id", "kind", "response")
+        .annotate(n=Count("id"))
+        .values_list("violation__establishment_id", "kind", "response", "n")
+    ):
+        lines[est].referrals[kind] += n
+        lines[est].actions[code or REFERRAL_RESPONSES.get(kind, kind)] += n
+    for est, total in (
+        Cost.objects.filter(
+            violation__establishment_id__in=ids, incurred_on__gte=first, incurred_on__lte=last
+        )
+        .values("violation__establishment_id")
+        .annotate(t=Sum("amount"))
+        .values_list("violation__establishment_id", "t")
+    ):
+        lines[est].costs = total or Decimal("0")
+    for est, total in (
+        Judgment.objects.filter(
+            violation__establishment_id__in=ids, judgment_on__gte=first, judgment_on__lte=last
+        )
+        .values("violation__establishment_id")
+        .annotate(t=Sum("fine_amount"))
+        .values_list("violation__establishment_id", "t")
+    ):
+        lines[est].penalties_assessed = Decimal(total or 0).quantize(ZERO)
+    for est, total in (
+        Collection.objects.filter(
+            judgment__violation__establishment_id__in=ids,
+            collected_on__gte=first,
+            collected_on__lte=last,
+        )
+        .values("judgment__violation__establishment_id")
+        .annotate(t=Sum("amount"))
+        .values_list("judgment__violation__establishment_id", "t")
+    ):
+        lines[est].penalties_collected = Decimal(total or 0).quantize(ZERO)
+    for v in Violation.objects.filter(
+        establishment_id__in=ids, notices__served_on__lte=last
+    ).distinct():
+        f = enforcement.fines(v, last)
+        if v.establishment_id is None:
+            continue
+        if f.total is not None:
+            lines[v.establishment_id].fines += f.total
+        elif f.computation is not None and f.computation.days > 0:
+            lines[v.establishment_id].fines_unstated += 1
+
+
+def _in_force(a: IndustrialDischargeApproval, first: date, last: date) -> bool:
+    return (
+        a.state in APPROVED
+        and a.decided_on is not None
+        and a.decided_on <= last
+        and (a.expires_on is None or a.expires_on >= first)
+    )
+
+
+def _mechanisms(lines: dict[int, FacilityLine], ids: list[int], first: date, last: date) -> None:
+    """Each user's control mechanism: the approval in force in the period (the latest decided),
+    else the latest approved before the period's end; its process flow; the self-monitoring
+    samples the approvals in force required in the period. The ICIS-NPDES identifier is the
+    mechanism's, else the one recorded on the user's latest application that has one (EPA
+    keys the industrial user's record by it, whether the application was granted yet or the
+    mechanism reissued)."""
+    approvals: dict[int, list[IndustrialDischargeApproval]] = defaultdict(list)
+    recorded: dict[int, str] = {}
+    for a in IndustrialDischargeApproval.objects.filter(
+        establishment_id__in=ids, filed_on__lte=last
+    ).order_by("id"):
+        if a.icis_permit_id:
+            recorded[a.establishment_id] = a.icis_permit_id
+        if a.state in APPROVED and a.decided_on is not None and a.decided_on <= last:
+            approvals[a.establishment_id].append(a)
+    for group in approvals.values():
+        group.sort(key=lambda a: (a.decided_on or first, a.pk))
+    in_force = {a.pk: a for group in approvals.values() for a in group if _in_force(a, first, last)}
+    rows: dict[int, list[Sampling]] = defaultdict(list)
+    for r in SelfMonitoringRequirement.objects.filter(approval_id__in=list(in_force)):
+        rows[r.approval_id].append(Sampling(r.sampling_point, r.sample_type, r.events_per_year))
+    for est, line in lines.items():
+        group = approvals.get(est, [])
+        current = [a for a in group if a.pk in in_force]
+        if group:
+            line.approval = (current or group)[-1]
+            line.process_flow_gpd = line.approval.process_flow_gpd
+        line.icis_permit_id = (
+            line.approval.icis_permit_id if line.approval is not None else ""
+        ) or recorded.get(est, "")
+        line.self_monitoring_required = required_samples(
+            [
+                Mechanism(a.decided_on, a.expires_on, tuple(rows[a.pk]))
+                for a in current
+                if a.decided_on is not None
+            ],
+            first,
+            last,
+        )
+
+
+def _flows(lines: dict[int, FacilityLine], ids: list[int], first: date, last: date) -> None:
+    """The average daily flow of the period: the mean of the readings of the user's first flow
+    meter (by identifier) with readings in the period (:func:`.services.mean_gpd`, as the
+    designation reads it), else the flow declared in its approval (the latest, whatever its
+    state, as the designation does), the basis said."""
+    meters = list(
+        Meter.objects.filter(sampling_point__establishment_id__in=ids, parameter="flow")
+        .select_related("sampling_point")
+        .order_by("ident", "id")
+    )
+    totals = days.period_totals([m.pk for m in meters], first, last)
+    for m in meters:
+        line = lines[m.sampling_point.establishment_id]
+        flow = totals.get(m.pk)
+        if line.flow_gpd is None and flow is not None and flow.count:
+            line.flow_gpd = mean_gpd(flow, m.unit)
+            line.flow_basis = f"mean of {flow.count} readings of meter {m.ident}"
+    declared: dict[int, IndustrialDischargeApproval] = {}
+    for a in IndustrialDischargeApproval.objects.filter(
+        establishment_id__in=[i for i in ids if lines[i].flow_gpd is None]
+    ).order_by("id"):
+        declared[a.establishment_id] = a
+    for est, a in declared.items():
+        if a.flow_gpd is not None:
+            lines[est].flow_gpd = Decimal(a.flow_gpd)
+            lines[est].flow_basis = f"declared in {a}"
+
+
+def _first_designations(ids: list[int]) -> dict[int, date]:
+    out: dict[int, date] = {}
+    for est, day in (
+        Designation.objects.filter(establishment_id__in=ids, status="siu")
+        .order_by("decided_on")
+        .values_list("establishment_id", "decided_on")
+    ):
+        out.setdefault(est, day)
+    return out
