@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"icis-export: {e}", file=sys.stderr)
         return EXIT_UNUSABLE
     _setup()
-    from sewer_office.pretreatment.icis import ExportRefused, build
+    from sewer_office.pretreatment.icis import ExportRefused, build, listed
 
     try:
         export = build(
@@ -79,12 +79,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"icis-export: cannot write {out}: {e.strerror}", file=sys.stderr)
         return EXIT_UNUSABLE
     report = export.report
+    sius = listed(report)
     print(
         f"Wrote {out}: ICIS-NPDES pretreatment program report {report.label} "
-        f"({first}..{last}), {len(report.facilities)} industrial users, "
+        f"({first}..{last}), {len(sius)} significant industrial user(s) of the period "
+        f"(of {len(report.facilities)} industrial users in the annual report), "
         f"{export.actions} enforcement actions."
     )
-    for f in report.facilities:
+    for f in sius:
         print(
             f"  {f.icis_permit_id}  {f.establishment.name}: {f.inspections} inspections, "
             f"{f.samplings_town} samples by the Town, {f.samplings_user} by the user"

@@ -32,22 +32,12 @@ from sewer_office.registry.models import Establishment
 from sewer_rules.enforcement_plan import plan_rows
 
 from .browser_support import BROWSER_MARKS
+from .test_browser_day_one import _sign_in
 
 pytestmark = BROWSER_MARKS
 
 NS = "{http://www.exchangenetwork.net/schema/icis/5}"
 ACME = "Acme Plating Corporation"
-
-
-def _sign_in(browser: Any, base: str, username: str) -> Any:
-    """Signed in as one of the demo town's users (password ``demo``)."""
-    page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "demo")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/")
-    return page
 
 
 def _menu(page: Any, base: str, label: str, path: str) -> None:
