@@ -288,6 +288,22 @@ def _late_filter(last: date) -> Any:
     )
 
 
+def _totals(
+    model: Any, facility: str, day: str, amount: str, ids: list[int], first: date, last: date
+) -> dict[int, Decimal]:
+    """The sum of ``amount`` of ``model``'s rows dated in ``first``..``last``, per facility
+    (``facility`` is the path to its establishment), in one query."""
+    return {
+        est: Decimal(total or 0)
+        for est, total in model.objects.filter(
+            **{f"{facility}__in": ids, f"{day}__gte": first, f"{day}__lte": last}
+        )
+        .values(facility)
+        .annotate(t=Sum(amount))
+        .values_list(facility, "t")
+    }
+
+
 def _enforcement(lines: dict[int, FacilityLine], ids: list[int], first: date, last: date) -> None:
     """Notices, referrals, costs, fines accrued, and the court's fines assessed and collected."""
     for est, label, code, n in (
@@ -313,35 +329,20 @@ def _enforcement(lines: dict[int, FacilityLine], ids: list[int], first: date, la
     ):
         lines[est].referrals[kind] += n
         lines[est].actions[code or REFERRAL_RESPONSES.get(kind, kind)] += n
-    for est, total in (
-        Cost.objects.filter(
-            violation__establishment_id__in=ids, incurred_on__gte=first, incurred_on__lte=last
-        )
-        .values("violation__establishment_id")
-        .annotate(t=Sum("amount"))
-        .values_list("violation__establishment_id", "t")
-    ):
-        lines[est].costs = total or Decimal("0")
-    for est, total in (
-        Judgment.objects.filter(
-            violation__establishment_id__in=ids, judgment_on__gte=first, judgment_on__lte=last
-        )
-        .values("violation__establishment_id")
-        .annotate(t=Sum("fine_amount"))
-        .values_list("violation__establishment_id", "t")
-    ):
-        lines[est].penalties_assessed = Decimal(total or 0).quantize(ZERO)
-    for est, total in (
-        Collection.objects.filter(
-            judgment__violation__establishment_id__in=ids,
-            collected_on__gte=first,
-            collected_on__lte=last,
-        )
-        .values("judgment__violation__establishment_id")
-        .annotate(t=Sum("amount"))
-        .values_list("judgment__violation__establishment_id", "t")
-    ):
-        lines[est].penalties_collected = Decimal(total or 0).quantize(ZERO)
+    costs = _totals(Cost, "violation__establishment_id", "incurred_on", "amount", ids, first, last)
+    assessed = _totals(
+        Judgment, "violation__establishment_id", "judgment_on", "fine_amount", ids, first, last
+    )
+    collected = _totals(
+        Collection, "judgment__violation__establishment_id", "collected_on", "amount", ids,
+        first, last,
+    )  # fmt: skip
+    for est, total in costs.items():
+        lines[est].costs = total
+    for est, total in assessed.items():
+        lines[est].penalties_assessed = total.quantize(ZERO)
+    for est, total in collected.items():
+        lines[est].penalties_collected = total.quantize(ZERO)
     for v in Violation.objects.filter(
         establishment_id__in=ids, notices__served_on__lte=last
     ).distinct():

@@ -145,41 +145,37 @@ def sius_during(
     return out
 
 
+def _last_days(qs: Any, moment_field: str, first: date, end: date) -> dict[int, date]:
+    """The town day of the last row of ``qs`` per establishment whose ``moment_field`` falls in
+    ``first``..``end`` (excluded)."""
+    out: dict[int, date] = {}
+    for est_id, when in (
+        qs.filter(**{f"{moment_field}__gte": moment(first), f"{moment_field}__lt": moment(end)})
+        .order_by(moment_field)
+        .values_list("establishment_id", moment_field)
+    ):
+        out[est_id] = timezone.localdate(when)
+    return out
+
+
 def inspections_in(ids: list[int], first: date, end: date) -> dict[int, date]:
     """The last completed industrial-user inspection of each user of ``ids`` in
     ``first``..``end`` (excluded), by its completion day."""
-    out: dict[int, date] = {}
-    for est_id, done in (
-        Inspection.objects.filter(
-            establishment_id__in=ids,
-            kind=InspectionKind.INDUSTRIAL_USER,
-            state=InspectionState.COMPLETED,
-            completed_at__gte=moment(first),
-            completed_at__lt=moment(end),
-        )
-        .order_by("completed_at")
-        .values_list("establishment_id", "completed_at")
-    ):
-        out[est_id] = timezone.localdate(done)
-    return out
+    done = Inspection.objects.filter(
+        establishment_id__in=ids,
+        kind=InspectionKind.INDUSTRIAL_USER,
+        state=InspectionState.COMPLETED,
+    )
+    return _last_days(done, "completed_at", first, end)
 
 
 def town_samples_in(ids: list[int], first: date, end: date) -> dict[int, date]:
     """The last sample taken by the Town of each user of ``ids`` in ``first``..``end``
     (excluded), by its collection day."""
-    out: dict[int, date] = {}
-    for est_id, taken in (
-        SamplingEvent.objects.filter(
-            establishment_id__in=ids,
-            sampler=Sampler.CONTROL_AUTHORITY,
-            collected_at__gte=moment(first),
-            collected_at__lt=moment(end),
-        )
-        .order_by("collected_at")
-        .values_list("establishment_id", "collected_at")
-    ):
-        out[est_id] = timezone.localdate(taken)
-    return out
+    taken = SamplingEvent.objects.filter(
+        establishment_id__in=ids, sampler=Sampler.CONTROL_AUTHORITY
+    )
+    return _last_days(taken, "collected_at", first, end)
 
 
 # --- the daily judgement -----------------------------------------------------------------------
