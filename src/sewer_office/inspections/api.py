@@ -269,7 +269,7 @@ class InspectionViewSet(viewsets.ReadOnlyModelViewSet[Inspection]):
         body.is_valid(raise_exception=True)
         return self._done(services.cancel(inspection, request.user, body.validated_data["reason"]))
 
-    @extend_schema(request=AddendumInputSerializer, responses=InspectionSerializer)
+    @extend_schema(request=AddendumInputSerializer, responses={201: InspectionSerializer})
     @action(detail=True, methods=["post"])
     def addenda(self, request: Request, pk: str | None = None) -> Response:
         inspection = self.get_object()
@@ -279,7 +279,9 @@ class InspectionViewSet(viewsets.ReadOnlyModelViewSet[Inspection]):
         services.add_addendum(inspection, request.user, body.validated_data["text"])
         return self._done(inspection, status.HTTP_201_CREATED)
 
-    @extend_schema(request={"multipart/form-data": PhotoSerializer}, responses=InspectionSerializer)
+    @extend_schema(
+        request={"multipart/form-data": PhotoSerializer}, responses={201: InspectionSerializer}
+    )
     @action(detail=True, methods=["post"])
     def photos(self, request: Request, pk: str | None = None) -> Response:
         inspection = self.get_object()

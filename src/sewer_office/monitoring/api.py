@@ -119,7 +119,7 @@ class LabResultViewSet(viewsets.ReadOnlyModelViewSet[LabResult]):
     def get_serializer_class(self) -> Any:
         return s.LabResultDetailSerializer if self.action == "retrieve" else s.LabResultSerializer
 
-    @extend_schema(request=s.CorrectionSerializer, responses=s.LabResultDetailSerializer)
+    @extend_schema(request=s.CorrectionSerializer, responses={201: s.LabResultDetailSerializer})
     @action(detail=True, methods=["post"])
     def correct(self, request: Request, pk: str | None = None) -> Response:
         """A correction: a new result supersedes this one, with a reason, and is evaluated."""
