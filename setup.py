@@ -11,7 +11,8 @@ setup(
     ext_modules=[
         Extension(
             "sewer_native._kernels",
-            ["src/sewer_native/_kernels.c"],
+            ["src/sewer_native/_kernels.c", "src/sewer_native/_historian.c"],
+            depends=["src/sewer_native/_historian.h"],
             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter"],
             optional=True,
         )

@@ -18,7 +18,9 @@ Everything on 127.0.0.1, and it stops by itself:
 5. prints per identity: operations, requests, server errors (from schemathesis's JSON report),
    and whether the server logged a traceback. Target: 0 server errors for every identity.
 
-The in-process counterpart that runs in ``make test`` is ``tests/office/test_hostile_schema.py``
+``--smoke`` (the test suite runs it) starts no server: it checks that schemathesis and
+``sewer-use serve`` still take every option the probe passes them. The in-process
+counterpart that runs in ``make test`` is ``tests/office/test_hostile_schema.py``
 (every role, fewer examples, the response-schema checks too).
 """
 
@@ -126,7 +128,10 @@ def wait_healthy(base: str, server: subprocess.Popen[bytes], deadline: float) ->
     raise SystemExit("the server did not answer /healthz in time")
 
 
-def probe(base: str, token: str | None, args: argparse.Namespace, report: Path) -> dict[str, Any]:
+def probe_command(
+    base: str, token: str | None, args: argparse.Namespace, report: Path
+) -> list[str]:
+    """The schemathesis command line of one identity's probe."""
     cmd = [
         str(BIN / "schemathesis"),
         "run",
@@ -150,6 +155,11 @@ def probe(base: str, token: str | None, args: argparse.Namespace, report: Path) 
     ]
     if token:
         cmd += ["--header", f"Authorization: Token {token}"]
+    return cmd
+
+
+def probe(base: str, token: str | None, args: argparse.Namespace, report: Path) -> dict[str, Any]:
+    cmd = probe_command(base, token, args, report)
     started = time.monotonic()
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     seconds = time.monotonic() - started
@@ -199,6 +209,35 @@ def _scenario_steps(event: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"label": label, "interactions": {k: v for k, v in interactions.items() if k in cases}}]
 
 
+def smoke(args: argparse.Namespace) -> int:
+    """The probe's tools still take the probe's command lines (what rots first when
+    schemathesis or the serve command changes), in seconds: each option of the schemathesis
+    command and of ``sewer-use serve`` is looked up in the tool's own ``--help``."""
+    wanted = {
+        "schemathesis run": probe_command("http://x", "t", args, Path("r.ndjson")),
+        "sewer-use serve": ["serve", "--production", "--port", "1"],
+    }
+    helps = {
+        "schemathesis run": [str(BIN / "schemathesis"), "run", "--help"],
+        "sewer-use serve": [str(BIN / "sewer-use"), "serve", "--help"],
+    }
+    missing = []
+    for tool, cmd in helps.items():
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            missing.append(f"{tool}: --help exits {done.returncode}: {done.stderr[-300:]}")
+            continue
+        missing += [
+            f"{tool}: no option {o}"
+            for o in wanted[tool]
+            if o.startswith("--") and o not in done.stdout
+        ]
+    for line in missing:
+        print(line, file=sys.stderr)
+    print(f"api_probe --smoke: {'OK' if not missing else 'BROKEN'}")
+    return 1 if missing else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -206,7 +245,14 @@ def main() -> int:
     parser.add_argument("--examples", type=int, default=25, help="requests per operation")
     parser.add_argument("--workers", type=int, default=2, help="schemathesis workers")
     parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="no server: that schemathesis and sewer-use serve still take every option used",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        return smoke(args)
 
     import psycopg
 

@@ -46,6 +46,9 @@ million readings over a quarter. The run reads the meters' daily volumes (``mete
 kept by the readings upload), never the minute readings; ``--stored`` meters (20: 2.6 million
 readings) have every reading stored and their days made by the upload's own code, the others
 only the days those readings give (see :func:`add_meters`).
+
+``--smoke``: tiny sizes on SQLite in a temporary directory, seconds, no timing asserted (the
+test suite runs it so that the benchmark cannot rot unseen).
 """
 
 from __future__ import annotations
@@ -335,7 +338,7 @@ def add_meters(ests: list[Any], metered: int, stored: int, days_: int) -> tuple[
     from sewer_office.meters import days
     from sewer_office.meters.models import Meter, MeterDay, Reading, ReadingUpload
     from sewer_office.monitoring.models import SamplingPoint
-    from sewer_rules.monitoring.series import to_us
+    from sewer_rules.monitoring.instants import to_us
 
     points = dict(SamplingPoint.objects.values_list("establishment_id", "id"))
     first = datetime(2026, 1, 1, tzinfo=TOWN)
@@ -451,6 +454,8 @@ def _samples() -> str:
 
 
 def main() -> int:
+    import office_pages  # bench helpers: the --smoke database
+
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -466,22 +471,19 @@ def main() -> int:
     parser.add_argument(
         "--profile", action="store_true", help="profile the dense shape's bulk run (cProfile)"
     )
+    parser.add_argument("--smoke", action="store_true", help=office_pages.SMOKE_HELP)
     args = parser.parse_args()
+    if args.smoke:
+        args.facilities, args.metered, args.stored, args.days = 6, 4, 2, 3
+        office_pages.smoke_environment()
     setup_django()
     from django.db import connection
-    from django.test.utils import (
-        setup_databases,
-        setup_test_environment,
-        teardown_databases,
-        teardown_test_environment,
-    )
 
     from sewer_office.meters.models import Reading
     from sewer_office.monitoring.models import LabResult
     from sewer_office.permits.models.industrial import IndustrialDischargeApproval
 
-    setup_test_environment()
-    old = setup_databases(verbosity=0, interactive=False)
+    state = office_pages.bench_database(args.smoke)
     try:
         t0 = time.perf_counter()
         ests = build(args.facilities)
@@ -517,8 +519,7 @@ def main() -> int:
         print(f"sparse: {_samples()}, no meter readings")
         compare("sparse (composite and grab every 14 days for 1 in 3, half without any flow)")
     finally:
-        teardown_databases(old, verbosity=0)
-        teardown_test_environment()
+        office_pages.drop_bench_database(state)
     return 0
 
 

@@ -1,24 +1,26 @@
-"""Benchmark: ``sewer-use check`` end to end, as a process, against a per-row Python loop.
+"""Benchmark: ``sewer-use check`` end to end, as a process, against the per-row reference.
 
-Generates 1,000,000 laboratory result rows (seeded) in two shapes — ``ten``: ten results per
-sample (one time per sample), and ``one``: one result per sample (every sample id and time
-distinct, as some laboratories send) — then, in one run, times whole processes:
+Generates laboratory results files (seeded) of several shapes and, in one run, times whole
+processes on each:
 
-(a) ``sewer-use check FILE --format json|table|csv --output OUT`` — start-up, reading,
-    validation, every rule, the report written — several runs each, the formats taking turns:
-    median, spread, peak RSS;
-(b) a straightforward per-row loop over ``csv`` and ``Decimal`` applying the same declared
-    rules with the same dated parameters and writing the same JSON fields, run as a process
-    (``--loop``) on the same file.
+(a) ``sewer-use check FILE --format json --output OUT`` — start-up, reading, validation, every
+    rule, the report written (the columnar engine, ``sewer_engines.evaluation``);
+(b) the per-row reference, ``sewer_rules.evaluation.check``, over the same file read by the
+    ``csv`` module, writing the same JSON results — the plain reading of the law, one row at a
+    time, as a process of its own (``--reference``).
 
-Both must agree on every row's status (compared in a child process, so that this process
-stays small: a forked child's ``ru_maxrss`` starts from its parent's). Peak memory is the
-child's ``ru_maxrss`` (os.wait4).
+Both must agree on every row's status, findings and advisories and on the row errors
+(compared in a child process). Shapes: ``one`` (one result a sample, every sample id and time
+distinct, six parameters) and ``ten`` (ten results a sample, ten parameters), each with its
+times written in one of the forms a laboratory file takes — ``T`` (``2026-03-02T08:30:15``),
+``Z`` (``2026-03-02T13:30Z``), ``offset`` (``2026-03-02 08:30:15.250-05:00``) — or ``mixed``
+(every accepted form, row by row).
 
-    .venv/bin/python bench/check_throughput.py [--rows 1000000] [--runs 3] [--keep DIR]
+    .venv/bin/python bench/check_throughput.py [--rows 1000000] [--runs 3]
+        [--shapes one-mixed,ten-mixed,...] [--keep DIR] [--smoke]
 
-Targets (issue 10): (a) JSON ≤ 3 s for 1,000,000 rows and ≥ 10x (b), for both shapes; peak
-memory ≤ 1 GB; table and CSV no slower than JSON.
+Targets: (a) ≤ 3 s on 1,000,000 rows and ≥ 10 × (b), on every shape. ``--smoke`` runs every
+shape at a few hundred rows (seconds), checks that engine and reference agree, asserts no time.
 """
 
 from __future__ import annotations
@@ -34,18 +36,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
-from datetime import date, datetime
-from decimal import Decimal
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
-
-from sewer_rules.analytes import resolve
-from sewer_rules.evaluation.engine import RULES
-from sewer_rules.findings import Status
-from sewer_rules.limits import Bound
-from sewer_rules.parameters import load_jurisdiction
-from sewer_rules.units import convert, format_decimal, parse_unit
 
 HEADER = [
     "sample_id",
@@ -70,122 +63,44 @@ ANALYTES = [
     ("chloride", "mg/l", 20, 900, "composite"),
     ("phenols", "mg/l", 0.001, 1.0, "grab"),
 ]
-
-
-def generate(path: Path, rows: int, seed: int = 7) -> None:
-    rng = random.Random(seed)
-    with path.open("w", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(HEADER)
-        stamp = ""
-        for i in range(rows):
-            spelling, unit, lo, hi, stype = ANALYTES[i % len(ANALYTES)]
-            if i % len(ANALYTES) == 0:  # a sample: one time for all its results
-                day = date.fromordinal(date(2024, 1, 1).toordinal() + rng.randrange(0, 1000))
-                stamp = f"{day.isoformat()}T{rng.randrange(6, 18):02d}:{rng.randrange(60):02d}"
-            roll = rng.random()
-            rl = ""
-            if roll < 0.05 and spelling not in ("pH", "Temperature"):
-                value = f"<{rng.choice(['0.005', '0.01', '0.05', '5'])}"
-            elif roll < 0.07 and spelling not in ("pH", "Temperature"):
-                value, rl = "ND", rng.choice(["0.01", "0.02", "3"])
-            else:
-                value = f"{rng.uniform(lo, hi):.{3 if hi < 20 else 1}f}"
-            w.writerow(
-                [
-                    f"S{i // len(ANALYTES)}",
-                    stamp,
-                    stype,
-                    spelling,
-                    value,
-                    unit,
-                    f"F{(i // 400) % 40}",
-                    rl,
-                ]
-            )
-
-
-# --- (b) the straightforward per-row loop -------------------------------------------------------
-
+STAMPS = ("T", "Z", "offset", "mixed")
+SHAPES = tuple(f"{n}-{s}" for n in ("one", "ten") for s in STAMPS)
 TOWN = ZoneInfo("America/New_York")
 
 
-def per_row_loop(src: Path, out: Path, jurisdiction: str) -> Counter[str]:
-    params = load_jurisdiction(jurisdiction)
-    rules_by_analyte: dict[str, list] = {}
-    for rule in RULES:
-        rules_by_analyte.setdefault(rule.analyte, []).append(rule)
-    statuses: Counter[str] = Counter()
-    with src.open(newline="") as fh, out.open("w") as o:
-        o.write(f'{{"jurisdiction": "{jurisdiction}", "results": [\n')
-        for n, rec in enumerate(csv.DictReader(fh), start=2):
-            analyte = resolve(rec["parameter"])
-            unit = parse_unit(rec["unit"])
-            text = rec["value"].strip()
-            nd = text.startswith("<") or text.upper() == "ND"
-            number = Decimal(
-                text[1:] if text.startswith("<") else rec["reporting_limit"] if nd else text
-            )
-            canon = convert(number, unit.symbol, analyte.canonical_unit)
-            on = datetime.fromisoformat(rec["sampled_at"]).replace(tzinfo=TOWN).date()
-            findings = []
-            for rule in rules_by_analyte.get(analyte.name, []):
-                pv = params.get(rule.parameter, on)
-                if pv.value is None:
-                    if rule.unconfigured:
-                        findings.append((rule.unconfigured, rule, None, pv))
-                    continue
-                lim = convert(pv.value, pv.unit, analyte.canonical_unit)
-                upper = rule.bound is Bound.UPPER
-                if not nd:
-                    if (canon > lim) if upper else (canon < lim):
-                        findings.append((rule.status, rule, lim, pv))
-                elif upper and canon > lim:
-                    findings.append((Status.INCONCLUSIVE, rule, lim, pv))
-                elif not upper:
-                    findings.append(
-                        (rule.status if canon <= lim else Status.INCONCLUSIVE, rule, lim, pv)
-                    )
-            if analyte.name in ("dissolved_solids", "chloride", "color", "flow"):
-                findings.append((Status.NO_LIMIT, None, None, None))
-            findings.sort(key=lambda f: f[0].rank)
-            status = findings[0][0] if findings else Status.COMPLIANT
-            statuses[str(status)] += 1
-            doc = {
-                "row": n,
-                "sample_id": rec["sample_id"],
-                "parameter": analyte.name,
-                "value": text,
-                "unit": unit.symbol,
-                "status": str(status),
-                "findings": [
-                    {
-                        "status": str(s),
-                        "citation": str(r.citation) if r else "",
-                        "limit": format_decimal(pv.value) if pv and pv.value is not None else None,
-                        "limit_unit": pv.unit if pv else None,
-                    }
-                    for s, r, _, pv in findings
-                ],
-            }
-            o.write(json.dumps(doc, ensure_ascii=False) + ",\n")
-        o.write("]}\n")
-    return statuses
+def stamp(moment: datetime, form: str, rng: random.Random) -> str:
+    """A town time written in one of the forms laboratories use."""
+    if form == "mixed":
+        form = rng.choice(["T", "Z", "offset", "minutes", "space", "fraction"])
+    aware = moment  # a town time; the forms without an offset write its clock time
+    if form == "T":
+        return moment.strftime("%Y-%m-%dT%H:%M:%S")
+    if form == "minutes":
+        return moment.strftime("%Y-%m-%dT%H:%M")
+    if form == "space":
+        return moment.strftime("%Y-%m-%d %H:%M")
+    if form == "Z":
+        return aware.astimezone(UTC).strftime("%Y-%m-%dT%H:%MZ")
+    if form == "fraction":
+        return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{rng.randrange(1000):03d}"
+    return aware.isoformat(sep=" ", timespec="milliseconds")  # offset: ±HH:MM, fraction, space
 
 
-def generate_one_per_sample(path: Path, rows: int, seed: int = 11) -> None:
-    """Every row its own sample: a distinct sample id and a distinct time on every line."""
+def generate(path: Path, rows: int, per_sample: int, form: str, seed: int = 7) -> None:
+    """``rows`` results, ``per_sample`` a sample (one time each), times written in ``form``."""
     rng = random.Random(seed)
+    kinds = ANALYTES[:6] if per_sample == 1 else ANALYTES
     with path.open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(HEADER)
+        written = ""
         for i in range(rows):
-            spelling, unit, lo, hi, stype = ANALYTES[i % len(ANALYTES)]
-            day = date.fromordinal(date(2024, 1, 1).toordinal() + rng.randrange(0, 1000))
-            stamp = (
-                f"{day.isoformat()}T{rng.randrange(6, 18):02d}:{rng.randrange(60):02d}"
-                f":{rng.randrange(60):02d}"
-            )
+            spelling, unit, lo, hi, stype = kinds[i % len(kinds)]
+            if i % per_sample == 0:  # a new sample: one time for all its results
+                day = date(2024, 1, 1) + timedelta(days=rng.randrange(0, 1000))
+                moment = datetime(day.year, day.month, day.day, rng.randrange(6, 18), tzinfo=TOWN)
+                moment += timedelta(minutes=rng.randrange(60), seconds=rng.randrange(60))
+                written = stamp(moment, form, rng)
             roll = rng.random()
             rl = ""
             if roll < 0.05 and spelling not in ("pH", "Temperature"):
@@ -194,160 +109,129 @@ def generate_one_per_sample(path: Path, rows: int, seed: int = 11) -> None:
                 value, rl = "ND", rng.choice(["0.01", "0.02", "3"])
             else:
                 value = f"{rng.uniform(lo, hi):.{3 if hi < 20 else 1}f}"
-            w.writerow([f"L{i}", stamp, stype, spelling, value, unit, f"F{(i // 400) % 40}", rl])
+            sample = f"S{i // per_sample}"
+            w.writerow([sample, written, stype, spelling, value, unit, f"F{(i // 400) % 40}", rl])
+
+
+# --- (b) the per-row reference, as a process --------------------------------------------------
+
+
+def run_reference(src: Path, out: Path, jurisdiction: str) -> None:
+    """The plain reading of the rules over the file, its results written as the engine's JSON
+    results (``row, sample_id, parameter, value, unit, status, findings, advisories``)."""
+    from sewer_rules.evaluation import check
+    from sewer_rules.parameters import load_jurisdiction
+
+    params = load_jurisdiction(jurisdiction)
+    with src.open(newline="", encoding="utf-8") as fh:
+        report = check(csv.DictReader(fh), params)
+    with out.open("w", encoding="utf-8") as o:
+        o.write(json.dumps({"jurisdiction": params.jurisdiction})[:-1] + ', "results": [')
+        for i, res in enumerate(report.results):
+            r = res.reading
+            doc = {
+                "row": r.row,
+                "sample_id": r.sample_id,
+                "parameter": r.analyte.name,
+                "value": r.value_text,
+                "unit": r.unit.symbol,
+                "status": str(res.status),
+                "findings": [f.as_dict() for f in res.findings],
+                "advisories": [a.as_dict() for a in res.advisories],
+            }
+            o.write(("," if i else "") + json.dumps(doc, ensure_ascii=False))
+        errors = [{"row": e.row, "field": e.field, "message": e.message} for e in report.errors]
+        o.write('], "errors": ' + json.dumps(errors, ensure_ascii=False) + "}\n")
+
+
+def compare(engine: Path, reference: Path) -> bool:
+    """Every row's status, findings and advisories, and the errors, the same in both reports."""
+    with engine.open(encoding="utf-8") as fh:
+        a = json.load(fh)
+    with reference.open(encoding="utf-8") as fh:
+        b = json.load(fh)
+    return a["results"] == b["results"] and a["errors"] == b["errors"]
 
 
 # --- timing processes ----------------------------------------------------------------------
 
 
-def run_process(cmd: list[str]) -> tuple[float, int, int]:
-    """Wall time (s), peak RSS (MB) and exit status of one child process.
-
-    The page cache is flushed first (``os.sync``, not timed): each run writes a report of up
-    to 300 MB, and without it the next process pays for writing the previous one's to disk
-    (the first JSON run after the loop's report took a second longer than the same command
-    later in the same run)."""
+def run_process(cmd: list[str]) -> tuple[float, float, int]:
+    """Wall time (s), CPU time (s, user + system) and exit status of one child process."""
     os.sync()
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - t
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss // 1024, proc.returncode
+    return elapsed, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
 
 
-def timed(cmd: list[str], runs: int) -> tuple[float, float, float, int]:
-    """Median and spread (min, max) of ``runs`` runs, and the largest peak RSS (MB)."""
-    return timed_round_robin({"": cmd}, runs)[""]
+def sewer_use() -> list[str]:
+    exe = Path(sys.executable).with_name("sewer-use")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "sewer_cli"]
 
 
-def timed_round_robin(
-    commands: dict[str, list[str]], runs: int
-) -> dict[str, tuple[float, float, float, int]]:
-    """:func:`timed` of each command, the commands taking turns (one run of each, ``runs``
-    times over): every command sees the machine in the same states, where runs of one command
-    back to back would give the first command whatever state the loop before it left (run
-    first after the 22-second loop, the JSON runs took 0.2 s more than the same work run last,
-    "check alone", in each of three runs of 2026-12-03 and -05)."""
-    times: dict[str, list[float]] = {label: [] for label in commands}
-    peaks = dict.fromkeys(commands, 0)
-    for _ in range(runs):
-        for label, cmd in commands.items():
-            elapsed, rss, code = run_process(cmd)
+def bench_shape(shape: str, src: Path, workdir: Path, rows: int, runs: int, juris: str) -> bool:
+    engine_out, reference_out = (
+        workdir / f"engine-{shape}.json",
+        workdir / f"reference-{shape}.json",
+    )
+    engine = [*sewer_use(), "check", str(src), "--jurisdiction", juris, "--format", "json"]
+    engine += ["--output", str(engine_out)]
+    reference = [sys.executable, __file__, "--reference", str(src), str(reference_out), juris]
+    times: dict[str, list[tuple[float, float]]] = {"engine": [], "reference": []}
+    for _ in range(runs):  # taking turns: both see the machine in the same states
+        for label, cmd in (("engine", engine), ("reference", reference)):
+            wall, cpu, code = run_process(cmd)
             if code not in (0, 1):
                 raise SystemExit(f"{' '.join(cmd)} exited with {code}")
-            times[label].append(elapsed)
-            peaks[label] = max(peaks[label], rss)
-    return {
-        label: (statistics.median(ts), min(ts), max(ts), peaks[label])
-        for label, ts in times.items()
-    }
-
-
-CHECK_ALONE = """
-import argparse, sys
-from sewer_cli import cmd_check
-parser = argparse.ArgumentParser(prog="sewer-use")
-cmd_check.register(parser.add_subparsers(dest="command", required=True))
-args = parser.parse_args(["check", *sys.argv[1:]])
-sys.exit(args.func(args))
-"""
-
-
-def sewer_use() -> str:
-    exe = Path(sys.executable).with_name("sewer-use")
-    return str(exe) if exe.exists() else "sewer-use"
-
-
-def shipped_statuses(report: Path) -> dict[int, str]:
-    with report.open(encoding="utf-8") as fh:
-        doc = json.load(fh)
-    return {r["row"]: r["status"] for r in doc["results"]}
-
-
-def loop_statuses(report: Path) -> dict[int, str]:
-    out = {}
-    with report.open(encoding="utf-8") as fh:
-        next(fh)
-        for line in fh:
-            if line.startswith("{"):
-                doc = json.loads(line.rstrip(",\n"))
-                out[doc["row"]] = doc["status"]
-    return out
-
-
-def bench_shape(
-    name: str, src: Path, workdir: Path, rows: int, runs: int, jurisdiction: str
-) -> bool:
-    print(f"\nshape {name}: {rows:,} rows, {src.stat().st_size / 1e6:.0f} MB")
-    loop_out = workdir / f"loop-{name}.json"
-    t_loop, _, _, rss_loop = timed(
-        [sys.executable, __file__, "--loop", str(src), str(loop_out), jurisdiction], 1
+            times[label].append((wall, cpu))
+    same = compare(engine_out, reference_out)
+    e = statistics.median(w for w, _ in times["engine"])
+    r = statistics.median(w for w, _ in times["reference"])
+    e_cpu = statistics.median(c for _, c in times["engine"])
+    r_cpu = statistics.median(c for _, c in times["reference"])
+    print(
+        f"{shape:<11} {rows:>10,} {e:8.2f} {r:9.2f} {r / e:7.1f}x   cpu {e_cpu:6.2f} {r_cpu:7.2f}"
+        f"   agree: {same}"
     )
-    json_out = workdir / f"shipped-{name}.json"
-    commands: dict[str, list[str]] = {}
-    for fmt in ("json", "table", "csv"):
-        out = json_out if fmt == "json" else workdir / f"shipped-{name}.{fmt}"
-        cmd = [sewer_use(), "check", str(src), "--jurisdiction", jurisdiction]
-        commands[fmt] = [*cmd, "--format", fmt, "--output", str(out)]
-    # The same command with a parser of the check sub-command alone: what ``sewer-use check``
-    # costs once the command line imports only the sub-command being run.
-    alone = [sys.executable, "-c", CHECK_ALONE, str(src), "--jurisdiction", jurisdiction]
-    commands["json, check alone"] = [*alone, "--format", "json", "--output", str(json_out)]
-    results = timed_round_robin(commands, runs)
-    # Compared in a child process: the reports parsed here would raise this process's memory,
-    # and a child forked afterwards starts its peak RSS from its parent's (Linux' ru_maxrss).
-    compare = [sys.executable, __file__, "--compare", str(json_out), str(loop_out)]
-    same = subprocess.run(compare, check=False).returncode == 0
-    print(f"  (b) per-row loop (csv+Decimal), process: {t_loop:6.2f} s  peak {rss_loop:5d} MB")
-    for fmt, (med, lo, hi, rss) in results.items():
-        print(
-            f"  (a) sewer-use check --format {fmt:<17}: {med:6.2f} s  (median of {runs}, "
-            f"{lo:.2f}-{hi:.2f})  peak {rss:5d} MB  {rows / med:10,.0f} rows/s  "
-            f"{t_loop / med:5.1f}x the loop"
-        )
-    print(f"  statuses agree on every row: {same}")
     return same
 
 
-def startup(runs: int) -> None:
-    med, lo, hi, _ = timed([sewer_use(), "--help"], runs)
-    print(f"sewer-use --help: {med:.2f} s (median of {runs}, {lo:.2f}-{hi:.2f})")
-    code = "import sewer_io.check_io, sewer_rules.parameters"
-    med, lo, hi, _ = timed([sys.executable, "-c", code], runs)
-    print(f"importing check's own run path: {med:.2f} s (median of {runs}, {lo:.2f}-{hi:.2f})")
-
-
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--runs", type=int, default=3, help="runs of each command (median)")
+    ap.add_argument("--shapes", default=",".join(SHAPES), help=f"any of {', '.join(SHAPES)}")
     ap.add_argument("--jurisdiction", default="demo")
     ap.add_argument("--keep", help="directory to keep the generated files in")
-    ap.add_argument("--runs", type=int, default=3, help="runs of each shipped command (median)")
-    ap.add_argument("--shapes", default="one,ten", help="one (result per sample), ten, or both")
-    ap.add_argument(
-        "--loop", nargs=3, metavar=("SRC", "OUT", "JURISDICTION"), help=argparse.SUPPRESS
-    )
-    ap.add_argument("--compare", nargs=2, metavar=("SHIPPED", "LOOP"), help=argparse.SUPPRESS)
+    ap.add_argument("--smoke", action="store_true", help="every shape, a few hundred rows")
+    ap.add_argument("--reference", nargs=3, metavar=("SRC", "OUT", "JURISDICTION"))
     args = ap.parse_args()
-    if args.compare:  # statuses of the two reports, in a process of its own
-        shipped, loop = (Path(f) for f in args.compare)
-        return 0 if shipped_statuses(shipped) == loop_statuses(loop) else 1
-    if args.loop:  # the baseline, as a process of its own
-        per_row_loop(Path(args.loop[0]), Path(args.loop[1]), args.loop[2])
+    if args.reference:
+        run_reference(Path(args.reference[0]), Path(args.reference[1]), args.reference[2])
         return 0
-    workdir = Path(args.keep or tempfile.mkdtemp(prefix="sewer-bench-"))
+    if args.smoke:
+        args.rows, args.runs = 300, 1
+    shapes = args.shapes.split(",")
+    unknown = [s for s in shapes if s not in SHAPES]
+    if unknown:
+        ap.error(f"unknown shape {unknown[0]!r}")
+    workdir = Path(args.keep or tempfile.mkdtemp(prefix="sewer-check-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    print(f"cores: {os.cpu_count()}   rows: {args.rows:,}   jurisdiction: {args.jurisdiction}")
-    startup(args.runs)
+    print(f"cores: {os.cpu_count()}   jurisdiction: {args.jurisdiction}   runs: {args.runs}")
+    print("shape             rows  check s  refer. s   ratio   (cpu s: check, reference)")
     ok = True
-    for shape in args.shapes.split(","):
-        src = workdir / f"results-{shape}-{args.rows}.csv"
-        if not src.exists():
-            (generate_one_per_sample if shape == "one" else generate)(src, args.rows)
-        ok &= bench_shape(shape, src, workdir, args.rows, args.runs, args.jurisdiction)
-    if not args.keep:
-        shutil.rmtree(workdir)
+    try:
+        for shape in shapes:
+            count, form = shape.split("-")
+            src = workdir / f"results-{shape}-{args.rows}.csv"
+            if not src.exists():
+                generate(src, args.rows, 1 if count == "one" else 10, form)
+            ok &= bench_shape(shape, src, workdir, args.rows, args.runs, args.jurisdiction)
+    finally:
+        if not args.keep:
+            shutil.rmtree(workdir)
     return 0 if ok else 1
 
 

@@ -9,7 +9,7 @@ pyarrow, networkx) — what every ``--help`` paid when the parser imported every
 
     .venv/bin/python bench/cli_startup.py [--runs 7]
 
-Target (issue 10): every ``--help`` at most 0.25 s end to end.
+Target (a command answers before a person notices a wait): every ``--help`` at most 0.25 s end to end.
 """
 
 from __future__ import annotations
@@ -60,6 +60,9 @@ def measure(argv: list[str], runs: int) -> tuple[list[float], float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=7, help="runs per command line (default 7)")
+    ap.add_argument(
+        "--smoke", action="store_true", help="one run of three command lines, no target"
+    )
     args = ap.parse_args()
     exe = sewer_use()
     lines: list[tuple[str, list[str]]] = [
@@ -72,6 +75,8 @@ def main() -> int:
         ],
         ("reference: import the heavy libraries", [sys.executable, "-c", HEAVY]),
     ]
+    if args.smoke:  # that every command line still measures, not how fast
+        args.runs, lines = 1, lines[:3]
     print(f"{args.runs} runs each (after one warm-up); wall time of the whole process\n")
     head = f"{'command':<44} {'median s':>9} {'min–max s':>13} {'× baseline':>10} {'peak MB':>8}"
     print(head)
@@ -91,7 +96,7 @@ def main() -> int:
     print(
         f"\nslowest help: {worst[0]} at {worst[1]:.3f} s median — {verdict} the {TARGET_S} s target"
     )
-    return 0 if worst[1] <= TARGET_S else 1
+    return 0 if args.smoke or worst[1] <= TARGET_S else 1
 
 
 if __name__ == "__main__":

@@ -20,6 +20,9 @@ of the same run), then with ``--violations``:
 It prints median and 95th percentile, the ratio of the large run to the baseline, and the SQL
 queries per page in both runs: the same number with 50 and with 5,000 violations shows that
 no query runs per violation (no N+1). Target: ``/enforcement/`` p95 under 100 ms with 5,000.
+
+``--smoke``: tiny sizes on SQLite in a temporary directory, seconds, no timing asserted (the
+test suite runs it so that the benchmark cannot rot unseen).
 """
 
 from __future__ import annotations
@@ -267,24 +270,23 @@ def run_pages(t: dict[str, Any], repeat: int) -> dict[str, tuple[float, float, f
 
 
 def main() -> int:
+    import office_pages  # bench helpers: the --smoke database
+
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--violations", type=int, default=5000)
     parser.add_argument("--baseline", type=int, default=50)
     parser.add_argument("--repeat", type=int, default=60)
+    parser.add_argument("--smoke", action="store_true", help=office_pages.SMOKE_HELP)
     args = parser.parse_args()
+    if args.smoke:
+        args.violations, args.baseline, args.repeat = 100, 60, 1
+        office_pages.smoke_environment()
     setup_django()
     from django.db import connection
-    from django.test.utils import (
-        setup_databases,
-        setup_test_environment,
-        teardown_databases,
-        teardown_test_environment,
-    )
 
-    setup_test_environment()
-    old = setup_databases(verbosity=0, interactive=False)
+    state = office_pages.bench_database(args.smoke)
     try:
         t = town()
         add_violations(args.baseline, t, seed=1)
@@ -322,8 +324,7 @@ def main() -> int:
             "overflows)" + ("" if not grown else f" — EXCEPT {grown}")
         )
     finally:
-        teardown_databases(old, verbosity=0)
-        teardown_test_environment()
+        office_pages.drop_bench_database(state)
     return 0
 
 

@@ -22,6 +22,9 @@ copper limits), then measures, in one run:
    path: database, registry names, each facility's recent exceedances) on a generated network of
    ``--manholes`` manholes imported with ``import_network``; baseline: the engine's own trace
    (``sewer_rules.network.trace_upstream``) on the same manholes. Target: under 200 ms.
+
+``--smoke``: tiny sizes on SQLite in a temporary directory, seconds, no timing asserted (the
+test suite runs it so that the benchmark cannot rot unseen).
 """
 
 from __future__ import annotations
@@ -253,8 +256,7 @@ def p95(xs: list[float]) -> float:
 
 
 def network_part(args: argparse.Namespace, users: dict[str, Any], client: Any) -> None:
-    from sewer_office.registry.network_services import import_network
-
+    from sewer_office.network.services import import_network
     from sewer_office.registry.models import Person, Property
     from sewer_rules.network import generate_network, parse_geojson, trace_upstream
 
@@ -304,6 +306,8 @@ def network_part(args: argparse.Namespace, users: dict[str, Any], client: Any) -
 
 
 def main() -> int:
+    import office_pages  # bench helpers: the --smoke database
+
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -317,20 +321,18 @@ def main() -> int:
     parser.add_argument(
         "--profile", action="store_true", help="profile the first import, then stop"
     )
+    parser.add_argument("--smoke", action="store_true", help=office_pages.SMOKE_HELP)
     args = parser.parse_args()
+    if args.smoke:
+        args.results, args.facilities, args.baseline_rows = 600, 3, 50
+        args.repeat, args.manholes, args.traces = 1, 200, 2
+        office_pages.smoke_environment()
     tmp = Path(tempfile.mkdtemp(prefix="sewer-bench-"))
     setup_django(tmp)
     from django.db import connection
     from django.test import Client
-    from django.test.utils import (
-        setup_databases,
-        setup_test_environment,
-        teardown_databases,
-        teardown_test_environment,
-    )
 
-    setup_test_environment()
-    old = setup_databases(verbosity=0, interactive=False)
+    state = office_pages.bench_database(args.smoke)
     try:
         ests, users = register_facilities(args.facilities)
         codes = [e.code for e in ests]
@@ -362,7 +364,8 @@ def main() -> int:
             f"(the import, evaluation included, is {per_row * args.results / s1:.1f}× faster)"
         )
         s2, _ = timed_import(second, "second.csv", users["superintendent"])
-        from sewer_office.monitoring.models import Finding, LabResult
+        from sewer_office.findings.models import Finding
+        from sewer_office.monitoring.models import LabResult
 
         print(
             f"import 2: {args.results:,} results in {s2:.1f} s; database now holds "
@@ -388,8 +391,7 @@ def main() -> int:
         if not args.skip_network:
             network_part(args, users, client)
     finally:
-        teardown_databases(old, verbosity=0)
-        teardown_test_environment()
+        office_pages.drop_bench_database(state)
     return 0
 
 

@@ -12,6 +12,7 @@ the API list. It prints median and 95th percentile latency, the ratio of each to
 measured in the same run (the baseline; ratios travel between machines, milliseconds do not),
 and the number of SQL queries per page — measured again with 5 rows shown instead of 25 to
 show that queries do not grow with the rows shown (no N+1). Targets: p95 under 100 ms.
+``--smoke``: a tiny town on SQLite in a temporary directory (the test suite runs it).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 TOWN = ZoneInfo("America/New_York")
+SMOKE_HELP = "tiny sizes on SQLite in a temporary directory: that it works, no timing (seconds)"
 
 BSP_PATH = [
     ("submitted", "file", "clerk", "§ 196-18 B"),
@@ -56,6 +58,86 @@ def setup_django() -> None:
     import django
 
     django.setup()
+
+
+#: ``--smoke``: a migrated, empty database file the office benches copy instead of migrating
+#: their own (tests/test_benches.py names one for its run; the first bench writes it).
+SCHEMA_ENV = "SEWER_BENCH_SCHEMA"
+
+
+def smoke_environment() -> Path:
+    """For ``--smoke``, before Django is set up: a temporary data directory (removed at exit)
+    and SQLite, whatever ``DATABASE_URL`` says. The directory is returned."""
+    import atexit
+    import shutil
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-smoke-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    SMOKE_TMP.append(tmp)
+    os.environ["SEWER_USE_DATA_DIR"] = str(tmp / "data")
+    os.environ.pop("DATABASE_URL", None)
+    return tmp
+
+
+def smoke_database(tmp: Path) -> bool:
+    """For ``--smoke``, after Django is set up and before ``setup_databases``: the test
+    database a file in ``tmp``, a copy of the migrated schema when :data:`SCHEMA_ENV` names
+    one (migrating takes most of a smoke run). Returns ``keepdb`` for ``setup_databases``."""
+    import shutil
+
+    from django.conf import settings
+
+    name = tmp / "smoke.sqlite3"
+    settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = str(name)
+    schema = os.environ.get(SCHEMA_ENV, "")
+    if schema and Path(schema).is_file():
+        shutil.copyfile(schema, name)
+        return True
+    return False
+
+
+def keep_schema() -> None:
+    """For ``--smoke``, right after ``setup_databases`` migrated a new database: keep it as
+    the schema the next bench copies (when :data:`SCHEMA_ENV` names a file not yet written)."""
+    from django.db import connection
+
+    schema = os.environ.get(SCHEMA_ENV, "")
+    if schema and not Path(schema).exists() and connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM INTO %s", [schema])
+
+
+def bench_database(smoke: bool) -> tuple[Any, bool]:
+    """``setup_databases`` for a bench: a throw-away test database (``test_<name>`` on
+    PostgreSQL), or with ``smoke`` a file copied from the migrated schema. Returns what
+    :func:`drop_bench_database` takes."""
+    from django.test.utils import setup_databases, setup_test_environment
+
+    keep = smoke_database(SMOKE_TMP[0]) if smoke else False
+    setup_test_environment()
+    old = setup_databases(verbosity=0, interactive=False, keepdb=keep)
+    if smoke and not keep:
+        keep_schema()
+    return old, keep
+
+
+def drop_bench_database(state: tuple[Any, bool]) -> None:
+    from django.test.utils import teardown_databases, teardown_test_environment
+
+    old, keep = state
+    teardown_databases(old, verbosity=0, keepdb=keep)
+    teardown_test_environment()
+
+
+#: The temporary directory of a ``--smoke`` run (:func:`smoke_environment`).
+SMOKE_TMP: list[Path] = []
+
+
+def smoke_django() -> None:
+    """``--smoke``: the temporary directory and SQLite, then Django set up."""
+    smoke_environment()
+    setup_django()
 
 
 def generate(n_props: int, n_permits: int, seed: int = 7) -> dict[str, Any]:
@@ -210,19 +292,17 @@ def main() -> int:
     parser.add_argument("--properties", type=int, default=5000)
     parser.add_argument("--permits", type=int, default=20000)
     parser.add_argument("--repeat", type=int, default=40)
+    parser.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
     args = parser.parse_args()
-    setup_django()
+    if args.smoke:
+        args.properties, args.permits, args.repeat = 40, 700, 1
+        smoke_django()
+    else:
+        setup_django()
     from django.db import connection
     from django.test import Client
-    from django.test.utils import (
-        setup_databases,
-        setup_test_environment,
-        teardown_databases,
-        teardown_test_environment,
-    )
 
-    setup_test_environment()
-    old = setup_databases(verbosity=0, interactive=False)
+    state = bench_database(args.smoke)
     try:
         t0 = time.perf_counter()
         town = generate(args.properties, args.permits)
@@ -281,8 +361,7 @@ def main() -> int:
         slow = [r[0] for r in rows if r[2] >= 100]
         print("p95 target (< 100 ms):", "met" if not slow else f"NOT met for {', '.join(slow)}")
     finally:
-        teardown_databases(old, verbosity=0)
-        teardown_test_environment()
+        drop_bench_database(state)
     return 0
 
 

@@ -18,6 +18,12 @@ It prints, per page, median and p95 in both states, the ratio of the p95s (≈ 1
 does not grow with the data) and the SQL queries per page. Target: p95 ≤ 100 ms at full volume
 (single user, PostgreSQL). ``--explain`` prints EXPLAIN ANALYZE of each query of each page at
 full volume that takes more than 5 ms.
+
+``--keepdb`` keeps the test database after the run and, when it already holds the town and its
+results, measures that database again without rebuilding it (the full-volume columns only):
+the way to measure a change of code against the same two million results. ``--smoke`` runs
+every code path at a tiny size on SQLite in a temporary directory (seconds; nothing asserted
+about time): the test suite runs it so that the benchmark cannot rot unseen.
 """
 
 from __future__ import annotations
@@ -159,31 +165,50 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--explain", action="store_true")
     parser.add_argument("--profile", metavar="LABEL", help="cProfile this page at full volume")
+    parser.add_argument(
+        "--keepdb", action="store_true", help="keep the test database; reuse it when built"
+    )
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny sizes, SQLite in a temporary directory"
+    )
     args = parser.parse_args()
-    office_pages.setup_django()
+    if args.smoke:
+        args.properties, args.permits, args.facilities = 40, 80, 3
+        args.results, args.file_rows, args.violations, args.repeat = 300, 200, 20, 1
+        args.keepdb = False
+        office_pages.smoke_django()
+    else:
+        office_pages.setup_django()
     from django.db import connection
     from django.test import Client
     from django.test.utils import (
         setup_databases,
         setup_test_environment,
-        teardown_databases,
-        teardown_test_environment,
     )
 
-    setup_test_environment()
-    old = setup_databases(verbosity=0, interactive=False)
+    if args.keepdb:
+        setup_test_environment()
+        old = setup_databases(verbosity=0, interactive=False, keepdb=True)
+        state = (old, True)
+    else:
+        state = office_pages.bench_database(args.smoke)
     try:
         t0 = time.perf_counter()
-        town = office_pages.generate(args.properties, args.permits)
-        users = town["users"]
-        ests = register_facilities(args.facilities, users)
-        print(
-            f"database: {connection.vendor}; town: {args.properties:,} properties, "
-            f"{town['records']:,} permits, {args.facilities} facilities "
-            f"({time.perf_counter() - t0:.0f} s)"
-        )
+        built = reuse(args) if args.keepdb else None
+        if built is None:
+            town = office_pages.generate(args.properties, args.permits)
+            users = town["users"]
+            ests = register_facilities(args.facilities, users)
+            prop = town["property"]
+            print(
+                f"database: {connection.vendor}; town: {args.properties:,} properties, "
+                f"{town['records']:,} permits, {args.facilities} facilities "
+                f"({time.perf_counter() - t0:.0f} s)"
+            )
+        else:
+            users, ests, prop = built
+            print(f"database: {connection.vendor}; reused (--keepdb): the full volume only")
         busiest = ests[0]
-        prop = town["property"]
         pages = [
             ("baseline /healthz", "clerk", "/healthz"),
             ("dashboard (clerk)", "clerk", "/"),
@@ -208,25 +233,16 @@ def main() -> int:
             clients[name].force_login(user)
         for _, who, url in pages:  # warm templates and caches
             clients[who].get(url)
-        small = {label: measure(clients[who], url, args.repeat) for label, who, url in pages}
-
+        from sewer_office.enforcement.models import Violation
         from sewer_office.findings.models import Finding
         from sewer_office.monitoring.models import LabResult
 
         t0 = time.perf_counter()
-        left, k = args.results, 0
-        while left > 0:
-            n = min(left, args.file_rows)
-            data = office_monitoring.lab_file(n, [e.code for e in ests], 2020 + k, seed=k + 1)
-            office_monitoring.timed_import(data, f"volume-{k}.csv", users["superintendent"])
-            left -= n
-            k += 1
-        store_violations(args.violations, ests, users)
-        if connection.vendor == "postgresql":
-            with connection.cursor() as c:
-                # What autovacuum does after a bulk load: statistics and the visibility map.
-                c.execute("VACUUM ANALYZE")
-        from sewer_office.enforcement.models import Violation
+        if built is None:
+            small = {label: measure(clients[who], url, args.repeat) for label, who, url in pages}
+            store_results(args, ests, users)
+        else:
+            small = {}
 
         print(
             f"stored: {LabResult.objects.count():,} results, {Finding.objects.count():,} findings, "
@@ -239,7 +255,8 @@ def main() -> int:
         )
         slow = []
         for label, _, _ in pages:
-            (st, sq), (bt, bq) = small[label], big[label]
+            (bt, bq) = big[label]
+            (st, sq) = small.get(label, (bt, bq))
             sp, bp = office_pages.p95(st), office_pages.p95(bt)
             print(
                 f"{label:<34} {statistics.median(st):>9.1f} {sp:>7.1f} {statistics.median(bt):>9.1f} "
@@ -266,9 +283,44 @@ def main() -> int:
             for _, who, url in pages:
                 explain_slow(clients[who], url)
     finally:
-        teardown_databases(old, verbosity=0)
-        teardown_test_environment()
+        office_pages.drop_bench_database(state)
     return 0
+
+
+def store_results(args: argparse.Namespace, ests: list[Any], users: dict[str, Any]) -> None:
+    """The laboratory results, imported as the operator's command imports them (a file of any
+    size: the upload cap of the web pages does not apply), then the violations."""
+    from django.db import connection
+
+    left, k = args.results, 0
+    while left > 0:
+        n = min(left, args.file_rows)
+        data = office_monitoring.lab_file(n, [e.code for e in ests], 2020 + k, seed=k + 1)
+        office_monitoring.timed_import(data, f"volume-{k}.csv", users["superintendent"])
+        left -= n
+        k += 1
+    store_violations(args.violations, ests, users)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as c:
+            # What autovacuum does after a bulk load: statistics and the visibility map.
+            c.execute("VACUUM ANALYZE")
+
+
+def reuse(args: argparse.Namespace) -> tuple[dict[str, Any], list[Any], Any] | None:
+    """The users, facilities and busiest property of a database a previous ``--keepdb`` run
+    built, or None when it holds no town yet (an empty database is built as usual)."""
+    from django.contrib.auth import get_user_model
+
+    from sewer_office.monitoring.models import LabResult
+    from sewer_office.registry.models import Establishment, Property
+
+    names = ("clerk", "engineer", "highway", "superintendent", "inspector", "owner")
+    found = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
+    if len(found) < len(names) or not LabResult.objects.exists():
+        return None
+    ests = list(Establishment.objects.filter(code__startswith="F").order_by("code"))
+    prop = Property.objects.filter(parcel_id=f"61{0:06d}").get()
+    return found, ests, prop
 
 
 if __name__ == "__main__":

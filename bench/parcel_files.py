@@ -32,7 +32,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parcels", type=int, default=100_000)
     parser.add_argument("--formats", nargs="+", default=list(FORMATS), choices=FORMATS)
+    parser.add_argument("--smoke", action="store_true", help="300 parcels: that it works")
     args = parser.parse_args()
+    if args.smoke:
+        args.parcels = 300
     with tempfile.TemporaryDirectory() as tmp:
         last = None
         for fmt in args.formats:

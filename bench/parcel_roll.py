@@ -21,6 +21,9 @@ Plane feet, EPSG:2260, owners of several parcels, the class mix) and measures, i
    into the empty register, and on the unchanged roll (``get`` the property and the owner per
    row, compare, ``save`` what differs). ``--baseline-parcels`` runs it on the first N rows
    only and extrapolates per row (said so in the output); by default the whole roll.
+
+``--smoke``: tiny sizes on SQLite in a temporary directory, seconds, no timing asserted (the
+test suite runs it so that the benchmark cannot rot unseen).
 """
 
 from __future__ import annotations
@@ -119,6 +122,8 @@ def baseline(parcels: Any, limit: int | None, *, unchanged: bool) -> tuple[float
 
 
 def main() -> int:
+    import office_pages  # bench helpers: the --smoke database
+
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -130,24 +135,21 @@ def main() -> int:
         help="run the ORM baseline on the first N rows and extrapolate (default: all rows)",
     )
     parser.add_argument("--skip-baseline", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help=office_pages.SMOKE_HELP)
     args = parser.parse_args()
+    if args.smoke:
+        args.parcels, args.baseline_parcels = 1000, 50
+        office_pages.smoke_environment()
     tmp = Path(tempfile.mkdtemp(prefix="sewer-bench-parcels-"))
     setup_django(tmp)
     from django.db import connection
-    from django.test.utils import (
-        setup_databases,
-        setup_test_environment,
-        teardown_databases,
-        teardown_test_environment,
-    )
     from tests.parcel_rolls import next_year, write_roll
 
     from sewer_io.parcels import read_parcels
     from sewer_office.parcels import services
     from sewer_office.registry.models import Person, Property
 
-    setup_test_environment()
-    old = setup_databases(verbosity=0, interactive=False)
+    state = office_pages.bench_database(args.smoke)
     table: list[tuple[str, float, str]] = []
     try:
         (tmp / "a").mkdir()
@@ -206,8 +208,7 @@ def main() -> int:
              f"{n_imp.review_count} parcels held for review)", t_nextimp, "")
         )  # fmt: skip
     finally:
-        teardown_databases(old, verbosity=0)
-        teardown_test_environment()
+        office_pages.drop_bench_database(state)
         shutil.rmtree(tmp, ignore_errors=True)  # the rolls written (some 200 MB)
     width = max(len(name) for name, _, _ in table)
     print()

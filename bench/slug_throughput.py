@@ -1,56 +1,61 @@
-"""``sewer-use slugs`` end to end, as a user waits for it, against an idiomatic pandas script.
+"""``sewer-use slugs`` end to end, as a user waits for it, against the pandas script of the rule,
+on every shape of file a meter historian writes.
 
-    .venv/bin/python bench/slug_throughput.py             # 5,000,000 readings, 3 runs of each
-    .venv/bin/python bench/slug_throughput.py --quick     # 500,000 readings
-    .venv/bin/python bench/slug_throughput.py --runs 5 --keep DIR
+    .venv/bin/python bench/slug_throughput.py             # 5,000,000 readings a shape, 3 runs
+    .venv/bin/python bench/slug_throughput.py --quick     # 500,000 readings a shape
+    .venv/bin/python bench/slug_throughput.py --shapes z-seconds,meters --runs 5 --keep DIR
+    .venv/bin/python bench/slug_throughput.py --extras    # also the general path, plain pandas, floor
+    .venv/bin/python bench/slug_throughput.py --smoke     # 20,000 readings, one run: it works
 
-Inputs: CSV files of one-minute flow readings (one meter), times ISO 8601 with their offsets,
-values exported as a historian or spreadsheet writes binary floats (``cents * 0.01``, so that
-``190.95000000000002`` and its kind are common). Two shapes:
+Inputs: CSV files of one-minute flow readings, values exported as a historian or spreadsheet
+writes binary floats (``cents * 0.01``, so that ``190.95000000000002`` and its kind are
+common): a daily cycle with noise, and discharges the rule must measure by *normal
+operation* — 300-minute discharges at ten times the normal flow, an hour at six times, 20
+minutes at eight times, near misses of exactly 15 minutes, two slugs hours apart, and a
+lasting change of level (eight times the old flow for three days: one slug of three days, its
+last two judged on the baseline carried from the day before it). The same readings are
+written in each shape a historian writes its times (:data:`SHAPES`):
 
-- ``events``: a daily cycle with noise, and discharges the rule must measure by *normal
-  operation* — 300-minute discharges at ten times the normal flow, an hour at six times, 20
-  minutes at eight times, near misses of exactly 15 minutes, two slugs hours apart, and a
-  lasting change of level (eight times the old flow for three days: one slug of three days,
-  its last two judged on the baseline carried from the day before it);
-- ``quiet``: the daily cycle with noise only (no slug).
+- ``offset-seconds`` ``2026-01-01T00:00:00-05:00`` (the town's offset, -04:00 in summer)
+- ``z-seconds``      ``2026-01-01T05:00:00Z`` (the commonest UTC spelling)
+- ``z-minutes``      ``2026-01-01T05:00Z``
+- ``offset-minutes`` ``2026-01-01T00:00-05:00``
+- ``fraction``       ``2026-01-01T05:00:00.000Z`` (milliseconds, as JavaScript writes them)
+- ``space``          ``2026-01-01 00:00:00-05:00`` (a space for the ``T``)
+- ``meters``         ``meter,timestamp,value``: two meters logging each minute, their lines
+  interleaved (half the readings each: the first with the discharges, the second quiet).
 
-For each input five things run:
+For each shape, in child processes, alternately (so that a machine whose speed drifts moves
+both alike), ``--runs`` times each:
 
-1. the oracle, once: a straightforward sequential reading of the rule in pure Python
-   (``csv``, ``datetime``, ``Decimal``; a sliding window of the normal-operation readings, one
-   reading at a time, the baseline carried where the window holds none). It is slow; it is
-   the reference the slug count must equal;
-2. ``sewer-use slugs FILE --format json`` in a child process, ``--runs`` times — as installed:
-   with the compiled module (``sewer_native``), which reads a historian's export and judges
-   the readings in C — and the same command with ``SEWER_USE_NATIVE=0``, the numpy and polars
-   paths alone (what runs where the project was installed without a C compiler, and for every
-   file the compiled reader declines), printed beside;
-3. two pandas scripts in child processes, ``--runs`` times each:
+1. ``sewer-use slugs FILE --format json`` as installed (with the compiled module,
+   ``sewer_native``, which reads every one of these shapes and judges the readings in C);
+2. the pandas script of the rule — the yardstick of the ratio: what a pandas user writes for
+   THIS rule. ``read_csv``, ``to_datetime(utc=True)``, then the baseline of normal operation
+   kept by hand in a loop over the readings (a deque of the 24 hours' normal readings and
+   their float sum), then runs by ``cumsum`` (broken at holes longer than the maximum gap) and
+   durations; meter by meter for a file of several. pandas' ``rolling()`` cannot leave out of
+   later windows the readings that exceeded their *own* baseline — whether a reading is
+   normal depends on the readings before it — so the idiom for this rule is that loop.
 
-   - the *rule* script — the yardstick of the ratio: what a pandas user writes for THIS rule.
-     ``read_csv``, ``to_datetime(utc=True)``, then the baseline of normal operation kept by
-     hand in a loop over the readings (a deque of the 24 hours' normal readings and their
-     float sum), then runs by ``cumsum`` (broken at holes longer than 5 minutes) and
-     durations. pandas' ``rolling()`` cannot leave out of later windows the readings that
-     exceeded their *own* baseline — whether a reading is normal depends on the readings
-     before it — so the idiom for this rule is that loop (a fixed point of whole rolling
-     passes is possible, but it settles only up to the first misjudged reading a pass, so its
-     number of passes depends on the data; that is what ``sewer-use`` does, in numpy).
-     Its slug count must equal the oracle's (it uses floats; the benchmark prints it);
-   - the *plain* rolling-mean script (``rolling("24h", closed="left").mean()``, a mask, runs,
-     durations): the fastest pandas idiom, but of a different rule — a slug's own readings
-     raise its threshold — so on the ``events`` input it finds other slugs; its time and
-     count are printed beside, for what they are;
-4. the floor, ``--runs`` times: a child that imports polars and reads the CSV as text columns
-   and does nothing else: what reading the file costs before any time, number or rule is
-   read, so the pandas rule script's time over it bounds the ratio a command that reads its
-   input with polars can reach (printed; why the reader of historians' exports is compiled).
+With ``--extras``, three more, for what they tell: the same command with
+``SEWER_USE_NATIVE=0`` (the numpy and polars paths alone: a machine without a C compiler, or
+a file the compiled reader declines); the *plain* rolling-mean script
+(``rolling("24h", closed="left").mean()``: the fastest pandas idiom, but of another rule — a
+slug's own readings raise its threshold — so it finds other slugs); and the floor, a child
+that imports polars and reads the CSV as text and does nothing else (what a command that
+reads its input with polars cannot go below).
 
-Each child is timed from start to exit (wall clock), its peak resident memory and CPU seconds
-(user + system) taken from the kernel's accounting of that child (``os.wait4``). We print the
-median and the spread (min–max) of the runs, and the ratio of the medians. The machine may be
-shared: quote medians and ratios. Never run by the tests; its output is the figure quoted in the README and docs/performance.md.
+The slug count must equal the oracle's — a straightforward sequential reading of the rule in
+pure Python (``csv``, ``datetime``, ``Decimal``), run once per series — in every shape, with
+no row error; so must the pandas script's. Each child is timed from start to exit (wall
+clock), its CPU seconds (user + system) and peak resident memory taken from the kernel's
+accounting of that child (``os.wait4``). We print the median and the spread of the runs, and
+the ratio of the medians, wall and CPU: on a shared machine CPU seconds are the steadier
+figure (wall seconds count the time a loaded machine gives to other jobs). The target is
+>= 10 x the pandas script of the rule on every shape; the exit status says only whether the
+counts agree (never the timing). ``--smoke`` runs every shape on 20,000 readings once: the
+test suite runs it so that a change that breaks the benchmark fails there.
 """
 
 from __future__ import annotations
@@ -92,18 +97,22 @@ import sys
 import pandas as pd
 
 df = pd.read_csv(sys.argv[1])
-s = pd.Series(df["value"].to_numpy(), index=pd.to_datetime(df["timestamp"], utc=True))
-baseline = s.rolling("24h", closed="left").mean()
-judged = s.index >= s.index[0] + pd.Timedelta(hours=24)
-hit = pd.Series((s.to_numpy() > 5 * baseline.to_numpy()) & judged, index=s.index)
-run = (hit != hit.shift()).cumsum()
-times = s.index.to_series()
-step = times.shift(-1) - times
-interval = times.diff().median()
-end = times.shift(-1).where(step <= pd.Timedelta(minutes=5), times + interval)
-runs = pd.DataFrame({"start": times[hit], "end": end[hit], "run": run[hit]}).groupby("run")
-runs = runs.agg(start=("start", "first"), end=("end", "last"))
-print(int(((runs["end"] - runs["start"]) > pd.Timedelta(minutes=15)).sum()))
+df["t"] = pd.to_datetime(df["timestamp"], utc=True)
+found = 0
+for _, part in [(None, df)] if "meter" not in df.columns else df.groupby("meter", sort=True):
+    s = pd.Series(part["value"].to_numpy(), index=pd.DatetimeIndex(part["t"]))
+    baseline = s.rolling("24h", closed="left").mean()
+    judged = s.index >= s.index[0] + pd.Timedelta(hours=24)
+    hit = pd.Series((s.to_numpy() > 5 * baseline.to_numpy()) & judged, index=s.index)
+    run = (hit != hit.shift()).cumsum()
+    times = s.index.to_series()
+    step = times.shift(-1) - times
+    interval = times.diff().median()
+    end = times.shift(-1).where(step <= pd.Timedelta(minutes=5), times + interval)
+    runs = pd.DataFrame({"start": times[hit], "end": end[hit], "run": run[hit]}).groupby("run")
+    runs = runs.agg(start=("start", "first"), end=("end", "last"))
+    found += int(((runs["end"] - runs["start"]) > pd.Timedelta(minutes=15)).sum())
+print(found)
 """
 
 
@@ -114,40 +123,59 @@ from collections import deque
 import pandas as pd
 
 df = pd.read_csv(sys.argv[1])
-times = pd.to_datetime(df["timestamp"], utc=True)
-us = (times - pd.Timestamp("1970-01-01", tz="UTC")) // pd.Timedelta(microseconds=1)
-# The baseline of a reading is the mean of the normal-operation readings of the 24 hours before
-# it; a reading above five times its baseline is not normal operation and leaves every later
-# baseline. rolling() cannot leave it out (that depends on its own baseline): kept by hand.
-# A window with no normal reading carries the mean of the 24 hours ending with the last one.
+df["t"] = pd.to_datetime(df["timestamp"], utc=True)
 day = 24 * 3600 * 1_000_000
-start = us.iloc[0]
-window = deque()
-total = 0.0
-carried = (0.0, 0)
-exceeded = []
-for t, v in zip(us.tolist(), df["value"].tolist()):
-    while window and window[0][0] < t - day:
-        total -= window.popleft()[1]
-    base_total, base_count = (total, len(window)) if window else carried
-    if t - start >= day and v * base_count > 5 * base_total:
-        exceeded.append(True)
-    else:
-        exceeded.append(False)
-        window.append((t, v))
-        total += v
-        edge = window[0][0] <= t - day  # (t - 24 h, t]: a reading exactly a day before is out
-        carried = (total - window[0][1], len(window) - 1) if edge else (total, len(window))
-hit = pd.Series(exceeded, index=times.index)
-step = times.shift(-1) - times
-interval = times.diff().median()
-gap = max(3 * interval, pd.Timedelta(minutes=5))
-run = ((hit != hit.shift()) | (step.shift() > gap)).cumsum()
-end = times.shift(-1).where(step <= gap, times + interval)
-runs = pd.DataFrame({"start": times[hit], "end": end[hit], "run": run[hit]}).groupby("run")
-runs = runs.agg(start=("start", "first"), end=("end", "last"))
-print(int(((runs["end"] - runs["start"]) > pd.Timedelta(minutes=15)).sum()))
+found = 0
+for _, part in [(None, df)] if "meter" not in df.columns else df.groupby("meter", sort=True):
+    times = part["t"].reset_index(drop=True)
+    us = (times - pd.Timestamp("1970-01-01", tz="UTC")) // pd.Timedelta(microseconds=1)
+    # The baseline of a reading is the mean of the normal-operation readings of the 24 hours
+    # before it; a reading above five times its baseline is not normal operation and leaves
+    # every later baseline. rolling() cannot leave it out (that depends on its own baseline):
+    # kept by hand. A window with no normal reading carries the mean of the 24 hours ending
+    # with the last one.
+    start = us.iloc[0]
+    window = deque()
+    total = 0.0
+    carried = (0.0, 0)
+    exceeded = []
+    for t, v in zip(us.tolist(), part["value"].tolist()):
+        while window and window[0][0] < t - day:
+            total -= window.popleft()[1]
+        base_total, base_count = (total, len(window)) if window else carried
+        if t - start >= day and v * base_count > 5 * base_total:
+            exceeded.append(True)
+        else:
+            exceeded.append(False)
+            window.append((t, v))
+            total += v
+            edge = window[0][0] <= t - day  # (t - 24 h, t]: a reading a day before is out
+            carried = (total - window[0][1], len(window) - 1) if edge else (total, len(window))
+    hit = pd.Series(exceeded, index=times.index)
+    step = times.shift(-1) - times
+    interval = times.diff().median()
+    gap = max(3 * interval, pd.Timedelta(minutes=5))
+    run = ((hit != hit.shift()) | (step.shift() > gap)).cumsum()
+    end = times.shift(-1).where(step <= gap, times + interval)
+    runs = pd.DataFrame({"start": times[hit], "end": end[hit], "run": run[hit]}).groupby("run")
+    runs = runs.agg(start=("start", "first"), end=("end", "last"))
+    found += int(((runs["end"] - runs["start"]) > pd.Timedelta(minutes=15)).sum())
+print(found)
 """
+
+#: How each shape writes a reading's time (polars' strftime), and in which zone: the town's
+#: (its offset, -05:00 in winter and -04:00 in summer) or UTC.
+SHAPES: dict[str, tuple[str, str]] = {
+    "offset-seconds": ("%Y-%m-%dT%H:%M:%S%:z", "America/New_York"),
+    "z-seconds": ("%Y-%m-%dT%H:%M:%SZ", "UTC"),
+    "z-minutes": ("%Y-%m-%dT%H:%MZ", "UTC"),
+    "offset-minutes": ("%Y-%m-%dT%H:%M%:z", "America/New_York"),
+    "fraction": ("%Y-%m-%dT%H:%M:%S%.3fZ", "UTC"),
+    "space": ("%Y-%m-%d %H:%M:%S%:z", "America/New_York"),
+    "meters": ("%Y-%m-%dT%H:%M:%S%:z", "America/New_York"),
+}
+#: The meters of the ``meters`` shape: the first with the discharges, the second quiet.
+METERS = ("FM-101", "FM-102")
 
 
 def make_values(n: int, shape: str, rng: Any) -> Any:
@@ -176,26 +204,43 @@ def make_values(n: int, shape: str, rng: Any) -> Any:
 
 
 def write_csv(path: Path, n: int, shape: str) -> None:
+    """``n`` readings in ``shape``: one meter's, or for ``meters`` two meters' readings of
+    the same minutes, ``n // 2`` each, their lines interleaved."""
     import numpy as np
     import polars as pl
 
-    rng = np.random.default_rng(SEED + (shape == "quiet"))
-    cents = make_values(n, shape, rng)
+    layout, zone = SHAPES[shape]
+    if shape == "meters":
+        half = n // 2
+        events = make_values(half, "events", np.random.default_rng(SEED))
+        quiet = make_values(half, "quiet", np.random.default_rng(SEED + 1))
+        at = T0 + np.repeat(np.arange(half, dtype=np.int64), 2) * MIN
+        meter = np.tile(np.array(METERS), half)
+        cents = np.empty(2 * half, dtype=np.int64)
+        cents[0::2], cents[1::2] = events, quiet
+        columns = {"meter": pl.Series(meter)}
+    else:
+        at = T0 + np.arange(n, dtype=np.int64) * MIN
+        cents = make_values(n, "events", np.random.default_rng(SEED))
+        columns = {}
     stamps = (
-        pl.Series("t", T0 + np.arange(n, dtype=np.int64) * MIN)
+        pl.Series("t", at)
         .cast(pl.Datetime("us", "UTC"))
-        .dt.convert_time_zone("America/New_York")
-        .dt.strftime("%Y-%m-%dT%H:%M:%S%:z")
+        .dt.convert_time_zone(zone)
+        .dt.strftime(layout)
     )
-    pl.DataFrame({"timestamp": stamps, "value": cents * 0.01}).write_csv(path)
+    pl.DataFrame({**columns, "timestamp": stamps, "value": cents * 0.01}).write_csv(path)
 
 
-def oracle(path: Path) -> tuple[int, int]:
-    """(slugs, readings): the rule read one reading at a time (INTERPRETATIONS.md, "Slugs")."""
+def oracle(path: Path, meter: str | None = None) -> tuple[int, int]:
+    """(slugs, readings) of one meter's readings (``meter``; None: a file of one meter): the
+    rule read one reading at a time (docs/interpretations.md, "Slugs")."""
     times: list[int] = []
     texts: list[str] = []
     with path.open(newline="", encoding="utf-8") as fh:
         for row in csv.DictReader(fh):
+            if meter is not None and row["meter"] != meter:
+                continue
             at = datetime.fromisoformat(row["timestamp"])
             times.append(int(at.timestamp()) * 1_000_000 + at.microsecond)
             texts.append(row["value"])
@@ -280,82 +325,119 @@ def figures(label: str, runs: list[tuple[float, int, str, float]]) -> tuple[floa
     return median, cpu, line
 
 
-def bench(path: Path, runs: int) -> bool:
+#: Whether the compiled reader takes a file (printed: a shape it declined would run on the
+#: general path, and the figure would say so only by its size).
+TAKEN_SCRIPT = """
+import sys
+from sewer_io.historian import HistorianFile
+from sewer_engines.monitoring.source import ReadOptions
+print("yes" if HistorianFile.open(sys.argv[1], ReadOptions()) is not None else "no")
+"""
+
+
+def expected_slugs(path: Path, shape: str) -> tuple[int, int]:
+    """The oracle's slugs and readings for the file (meter by meter), in children, so that
+    this process stays small: a child's ru_maxrss starts from the size of the process it was
+    forked from."""
+    slugs = readings = 0
+    for meter in METERS if shape == "meters" else (None,):
+        told = subprocess.run(
+            [sys.executable, __file__, "--oracle", str(path), *([meter] if meter else [])],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        a, b = (int(x) for x in told.stdout.split())
+        slugs, readings = slugs + a, readings + b
+    return slugs, readings
+
+
+def bench(path: Path, shape: str, runs: int, expected: int, extras: bool) -> tuple[bool, str]:
+    """Time the command and the pandas script of the rule on one file; (counts right, the
+    summary line)."""
     size = path.stat().st_size
-    start = time.perf_counter()
-    # the oracle and the generator run in children, so that this process stays small: a
-    # child's ru_maxrss starts from the size of the process it was forked from
-    told = subprocess.run(
-        [sys.executable, __file__, "--oracle", str(path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    expected, n = (int(x) for x in told.stdout.split())
-    print(
-        f"{path.name}: {n:,} readings, {size / 1e6:.0f} MB; oracle (sequential, pure Python): "
-        f"{expected} slugs, {time.perf_counter() - start:.0f} s"
-    )
     command = [*sewer_use(), "slugs", str(path), "--format", "json"]
-    ours = [timed(command) for _ in range(runs)]
-    general = [timed(command, {"SEWER_USE_NATIVE": "0"}) for _ in range(runs)]
-    rule = [timed([sys.executable, "-c", PANDAS_RULE_SCRIPT, str(path)]) for _ in range(runs)]
-    plain = [timed([sys.executable, "-c", PANDAS_SCRIPT, str(path)]) for _ in range(runs)]
-    floor = [timed([sys.executable, "-c", FLOOR_SCRIPT, str(path)]) for _ in range(runs)]
+    pandas_rule = [sys.executable, "-c", PANDAS_RULE_SCRIPT, str(path)]
+    taken = timed([sys.executable, "-c", TAKEN_SCRIPT, str(path)])[2].strip()
+    ours: list[tuple[float, int, str, float]] = []
+    rule: list[tuple[float, int, str, float]] = []
+    for _ in range(runs):  # alternately: a machine whose speed drifts moves both alike
+        ours.append(timed(command))
+        rule.append(timed(pandas_rule))
     doc = json.loads(ours[-1][2])
-    (series,) = doc["series"]
-    found = len(series["slugs"])
+    found = sum(len(series["slugs"]) for series in doc["series"])
+    readings = sum(series["readings"] for series in doc["series"])
     errors = doc["errors_total"]
     rule_count = int(rule[-1][2].strip())
-    plain_count = int(plain[-1][2].strip())
     ours_median, ours_cpu, ours_line = figures("sewer-use slugs", ours)
-    general_median, _, general_line = figures("  numpy, polars", general)
     rule_median, rule_cpu, rule_line = figures("pandas, the rule", rule)
-    plain_median, plain_cpu, plain_line = figures("pandas, plain", plain)
-    floor_median, _, floor_line = figures("read as text", floor)
-    same_report = general[-1][2] == ours[-1][2]
+    print(
+        f"{shape}: {path.name}, {readings:,} readings, {size / 1e6:.0f} MB; compiled reader "
+        f"took it: {taken}"
+    )
     print(ours_line + f"; {found} slugs, {errors} row errors")
-    print(
-        general_line + f"; SEWER_USE_NATIVE=0, {rule_median / general_median:.1f}x the pandas "
-        f"script of the rule; report byte for byte the same: {'yes' if same_report else 'NO'}"
-    )
     print(rule_line + f"; {rule_count} slugs (normal operation, a loop per reading)")
-    print(plain_line + f"; {plain_count} slugs (plain rolling mean: another rule)")
+    same = found == expected == rule_count and errors == 0
+    if extras:
+        general = [timed(command, {"SEWER_USE_NATIVE": "0"}) for _ in range(runs)]
+        plain = [timed([sys.executable, "-c", PANDAS_SCRIPT, str(path)]) for _ in range(runs)]
+        floor = [timed([sys.executable, "-c", FLOOR_SCRIPT, str(path)]) for _ in range(runs)]
+        general_median, _, general_line = figures("  numpy, polars", general)
+        plain_median, _, plain_line = figures("pandas, plain", plain)
+        floor_median, _, floor_line = figures("read as text", floor)
+        same_report = general[-1][2] == ours[-1][2]
+        same = same and same_report
+        print(
+            general_line + f"; SEWER_USE_NATIVE=0, {rule_median / general_median:.1f}x the "
+            f"pandas script of the rule; report byte for byte the same: "
+            f"{'yes' if same_report else 'NO'}"
+        )
+        print(
+            plain_line + f"; {int(plain[-1][2].strip())} slugs (plain rolling mean: another "
+            f"rule), {plain_median / ours_median:.1f}x"
+        )
+        print(
+            floor_line + f"; polars reads the file as text, nothing else: at most "
+            f"{rule_median / floor_median:.1f}x the pandas script of the rule for a polars reader"
+        )
     print(
-        floor_line + f"; polars reads the file as text, nothing else: at most "
-        f"{rule_median / floor_median:.1f}x the pandas script of the rule for a polars reader"
+        f"    ratio {rule_median / ours_median:.1f}x the pandas script of the rule (CPU "
+        f"{rule_cpu / ours_cpu:.1f}x); slug count equal to the oracle's ({expected}) and the "
+        f"pandas script's: {'yes' if same else 'NO'}"
     )
-    same = found == expected and errors == 0 and same_report
-    print(
-        f"    ratio {rule_median / ours_median:.1f}x the pandas script of the rule "
-        f"({plain_median / ours_median:.1f}x the plain rolling mean); "
-        f"slug count equal to the oracle's: {'yes' if same else 'NO'}"
+    summary = (
+        f"| {shape} | {readings:,} | {ours_median:.2f} ({ours_cpu:.2f}) | "
+        f"{rule_median:.2f} ({rule_cpu:.2f}) | {rule_median / ours_median:.1f} x "
+        f"({rule_cpu / ours_cpu:.1f} x) | {found} | {taken} |"
     )
-    # CPU seconds do not count the time a loaded machine gives to other jobs (a process
-    # waiting for a core), which wall seconds do: on a shared machine they are the steadier
-    # figure (but they add up the cores polars uses, where wall time would not).
-    print(
-        f"    CPU ratio {rule_cpu / ours_cpu:.1f}x the pandas script of the rule "
-        f"({plain_cpu / ours_cpu:.1f}x the plain rolling mean)"
-    )
-    return same
+    return same, summary
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="500,000 readings instead of 5,000,000")
+    ap.add_argument(
+        "--smoke", action="store_true", help="20,000 readings, one run: that it works, no timing"
+    )
     ap.add_argument("--runs", type=int, default=3, help="timed runs of each command (default 3)")
+    ap.add_argument("--shapes", default=",".join(SHAPES), help="comma-separated (default all)")
+    ap.add_argument("--extras", action="store_true", help="also the general path, plain, floor")
     ap.add_argument("--keep", metavar="DIR", help="write the generated CSVs here and keep them")
-    ap.add_argument("--oracle", metavar="CSV", help=argparse.SUPPRESS)
+    ap.add_argument("--oracle", nargs="+", metavar="CSV", help=argparse.SUPPRESS)
     ap.add_argument("--write", nargs=3, metavar=("CSV", "SHAPE", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.oracle:
-        print(*oracle(Path(args.oracle)))
+        print(*oracle(Path(args.oracle[0]), args.oracle[1] if len(args.oracle) > 1 else None))
         return
     if args.write:
         write_csv(Path(args.write[0]), int(args.write[2]), args.write[1])
         return
-    n = 500_000 if args.quick else 5_000_000
+    shapes = [x for x in args.shapes.split(",") if x]
+    unknown = sorted(set(shapes) - set(SHAPES))
+    if unknown:
+        raise SystemExit(f"unknown shapes: {', '.join(unknown)} (known: {', '.join(SHAPES)})")
+    n = 20_000 if args.smoke else 500_000 if args.quick else 5_000_000
+    runs = 1 if args.smoke else args.runs
     versions = subprocess.run(
         [
             sys.executable,
@@ -369,26 +451,46 @@ def main() -> None:
         check=True,
     ).stdout.strip()
     print(f"python {sys.version.split()[0]}, {versions}, {os.cpu_count()} CPUs")
+    print(f"command: {' '.join(['bench/slug_throughput.py', *sys.argv[1:]])}")
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="slug-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
     ok = True
+    rows = []
+    known: dict[bool, int] = {}  # the oracle's count: one for every shape of one meter
     try:
-        for shape in ("events", "quiet"):
+        for shape in shapes:
             path = folder / f"flow-{shape}-{n}.csv"
             if not path.exists():
                 subprocess.run(
                     [sys.executable, __file__, "--write", str(path), shape, str(n)], check=True
                 )
-            ok &= bench(path, args.runs)
+            several = shape == "meters"
+            if several not in known:
+                start = time.perf_counter()
+                known[several], readings = expected_slugs(path, shape)
+                print(
+                    f"oracle (sequential, pure Python) on {path.name}: {known[several]} slugs "
+                    f"in {readings:,} readings, {time.perf_counter() - start:.0f} s"
+                )
+            same, row = bench(path, shape, runs, known[several], args.extras)
+            ok &= same
+            rows.append(row)
     finally:
         if not args.keep:
             for p in folder.iterdir():
                 p.unlink()
             folder.rmdir()
+    print()
+    print(
+        "| shape | readings | sewer-use slugs s (CPU s) | pandas, the rule s (CPU s) | ratio "
+        "(CPU) | slugs | compiled reader |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---|")
+    print("\n".join(rows))
     if not ok:
         raise SystemExit(
-            "the slug count differs from the oracle's, rows were refused, or the two paths' "
-            "reports differ"
+            "the slug count differs from the oracle's or the pandas script's, rows were "
+            "refused, or the two paths' reports differ"
         )
 
 

@@ -1,4 +1,4 @@
-"""Exported decimals are read as written, exactly, whatever their number of digits (issue 10):
+"""Exported decimals are read as written, exactly, whatever their number of digits:
 only what is not a number is a row error, and every comparison with a limit stays exact."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sewer_io.check_io as check_io
+from sewer_engines.evaluation import evaluate_table
+from sewer_engines.evaluation.numbers import LIMIT_PLACES, comparison_key, read_numbers
 from sewer_rules.analytes import ANALYTES
-from sewer_rules.evaluation import evaluate_table
-from sewer_rules.evaluation.numbers import LIMIT_PLACES, comparison_key, read_numbers
 from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
 from sewer_rules.parameters import load_jurisdiction
 from sewer_rules.units import KNOWN_CONVERSIONS, UNITS, conversion, registry

@@ -1,6 +1,6 @@
 """The fast paths of ``sewer-use check`` give what the plain reading gives.
 
-Each shortcut taken for speed (issue 10: a million rows in three seconds) is checked against a
+Each shortcut taken for speed (a million rows in three seconds) is checked against a
 straightforward definition: times parsed once per run of equal lines and in the file's own form
 first; § 196-15 classifications without a group when every result is its own sample; the
 summary lines read from each result's nested findings; the table written as bytes by polars.
@@ -20,12 +20,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sewer_engines.evaluation import evaluate_table
+from sewer_engines.evaluation.classify import classify_samples
+from sewer_engines.evaluation.prepare import parse_datetimes, prepare
+from sewer_engines.evaluation.text import format_text
 from sewer_io import check_io
 from sewer_io.check_io import frame_with_rows, summary_frame, write_lines
-from sewer_rules.evaluation import evaluate_table
-from sewer_rules.evaluation.classify import classify_samples
-from sewer_rules.evaluation.prepare import parse_datetimes, prepare
-from sewer_rules.evaluation.text import format_text
 from sewer_rules.parameters import load_jurisdiction
 
 TOWN = "America/New_York"

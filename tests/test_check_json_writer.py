@@ -12,9 +12,9 @@ import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sewer_engines.evaluation import evaluate_table
 from sewer_io import check_io
 from sewer_io.check_io import frame_with_rows, write_json
-from sewer_rules.evaluation import evaluate_table
 from sewer_rules.parameters import load_jurisdiction
 
 

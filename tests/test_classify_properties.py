@@ -1,7 +1,7 @@
 """§ 196-15 classifications: the vectorised engine agrees with a plain reading, sample by sample.
 
 The oracle below reads the two definitions one result at a time with :class:`Decimal`, from the
-numbers of the law and of the documented defaults (INTERPRETATIONS.md): BOD and SS "in excess
+numbers of the law and of the documented defaults (docs/interpretations.md): BOD and SS "in excess
 of 10", oil and grease not detected at a reporting limit of 5 mg/l or less, the unpolluted-water
 maxima, pH 6.5–8.5 and the NYS drinking-water levels. Hypothesis draws whole files of several
 samples with values at and around every boundary, non-detects and declared sources.

@@ -1,4 +1,4 @@
-"""The rules commands of issue 2 beyond ``check``: fines, surcharge, sewer-design, grinder,
+"""The rules commands beyond ``check``: fines, surcharge, sewer-design, grinder,
 plant-temperature — output, JSON, exit statuses and error messages."""
 
 from __future__ import annotations

@@ -115,7 +115,8 @@ def _choices(parser: argparse.ArgumentParser) -> list[str]:
 
 def test_constants_restated_for_help_agree_with_the_rules() -> None:
     from sewer_cli import cmd_grease_interceptor, cmd_sections, cmd_slugs
-    from sewer_rules.monitoring import series, source
+    from sewer_engines.monitoring import source
+    from sewer_rules.monitoring import instants as series
     from sewer_rules.ordinance.s196_19_use_of_public_sewers import grease_interceptors
     from sewer_rules.sections import Coverage
 

@@ -148,7 +148,7 @@ print("pandas" in sys.modules)
 @pytest.mark.parametrize("blank_time", [False, True])
 def test_slugs_does_not_load_pandas(tmp_path: Path, blank_time: bool) -> None:
     """pyarrow imports pandas (0.15 s) for its ``to_numpy``; the times are taken from Arrow's
-    buffers instead (``sewer_rules/monitoring/stamps.py``), with or without a blank time."""
+    buffers instead (``sewer_engines/monitoring/stamps.py``), with or without a blank time."""
     readings = _readings(tmp_path)
     if blank_time:
         lines = readings.read_text().splitlines()

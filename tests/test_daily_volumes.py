@@ -1,4 +1,4 @@
-"""The town days of a meter's readings (sewer_rules.monitoring.daily): counts and exact sums,
+"""The town days of a meter's readings (sewer_engines.monitoring.daily): counts and exact sums,
 23- and 25-hour days when the clocks change, and sums that never round."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sewer_rules.monitoring.daily import DayTotal, exact_sum, merge, summarize
-from sewer_rules.monitoring.series import local_date, to_us
+from sewer_engines.monitoring.daily import DayTotal, exact_sum, merge, summarize
+from sewer_rules.monitoring.instants import local_date, to_us
 
 TZ = "America/New_York"
 

@@ -84,7 +84,7 @@ def test_monthly_average_is_the_mean_of_daily_means_exactly(
 
     import polars as pl
 
-    from sewer_rules.evaluation import evaluate_table
+    from sewer_engines.evaluation import evaluate_table
     from sewer_rules.evaluation.permit_limits import PermitLimits
     from sewer_rules.parameters import load_jurisdiction
     from sewer_rules.units import format_decimal

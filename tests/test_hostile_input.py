@@ -1,4 +1,4 @@
-"""Hostile input in the pure layers (issue 16): the helpers every reader shares
+"""Hostile input in the pure layers: the helpers every reader shares
 (:mod:`sewer_rules.hostile`), the network's GeoJSON, the engine's messages and the meter
 readings' values — each case a ``RecursionError``, a ``ValueError`` or a value echoed whole
 before its fix."""
@@ -11,8 +11,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from sewer_engines.evaluation.text import format_text
+from sewer_engines.monitoring.readings import ReadOptions
 from sewer_io.readings import Readings
-from sewer_rules.evaluation.text import format_text
 from sewer_rules.hostile import (
     MAX_JSON_DEPTH,
     JSONRefused,
@@ -22,7 +23,6 @@ from sewer_rules.hostile import (
     shorten,
     utf8_text,
 )
-from sewer_rules.monitoring.readings import ReadOptions
 from sewer_rules.network import NetworkError, NetworkFormatError, load_geojson, loads_geojson
 
 DIGITS = "9" * 200_000

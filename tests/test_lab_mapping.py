@@ -17,6 +17,8 @@ import yaml
 
 from sewer_cli import mapping_arg
 from sewer_cli.main import main
+from sewer_engines.evaluation import evaluate_table
+from sewer_engines.evaluation.prepare import parse_datetimes
 from sewer_io import lab_mapping as lm
 from sewer_io.check_io import frame_with_rows, read_results
 from sewer_rules.analytes import (
@@ -27,8 +29,6 @@ from sewer_rules.analytes import (
     cas_check_digit_ok,
     resolve,
 )
-from sewer_rules.evaluation import evaluate_table
-from sewer_rules.evaluation.prepare import parse_datetimes
 from sewer_rules.parameters import load_jurisdiction
 
 from .lab_edd import EDD, EDD_MAPPING, HEADER, ROOT, without_row_text, write_both

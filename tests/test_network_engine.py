@@ -23,7 +23,8 @@ from sewer_rules.network import (
     trace_upstream,
     upstream_area,
 )
-from sewer_rules.sections import REGISTRY, Coverage, implementers
+from sewer_rules.rulebook import implementers
+from sewer_rules.sections import REGISTRY, Coverage
 from tests.case_kinds.network import CONNECTIONS, DOWNSTREAM, MANHOLES, thirteen
 
 EXAMPLE = (

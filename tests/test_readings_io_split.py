@@ -8,10 +8,10 @@ from pathlib import Path
 
 import polars as pl
 
-import sewer_rules.monitoring.readings as rules_readings
+import sewer_engines.monitoring.readings as rules_readings
+from sewer_engines.monitoring.readings import ReadOptions, SeriesSource, compact_now
+from sewer_engines.monitoring.series import Series
 from sewer_io.readings import Readings
-from sewer_rules.monitoring.readings import ReadOptions, SeriesSource, compact_now
-from sewer_rules.monitoring.series import Series
 
 FILE_MODULES = {"os", "shutil", "tempfile", "glob", "io"}
 

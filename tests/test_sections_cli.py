@@ -204,7 +204,8 @@ def test_the_list_names_exactly_what_implements_each_entry(
 ) -> None:
     """Every implemented entry lists what implements it (rules or office) and nothing else
     does: the command prints the registry and the @implements declarations, no other source."""
-    from sewer_rules.sections import OFFICE, Coverage, implementers
+    from sewer_rules.rulebook import implementers
+    from sewer_rules.sections import OFFICE, Coverage
 
     code, out, _ = run(capsys, "sections", "--format", "json")
     assert code == 0
@@ -217,3 +218,21 @@ def test_the_list_names_exactly_what_implements_each_entry(
         assert row["status"] == str(entry.coverage)
         # implemented ⇔ something implements it
         assert (entry.coverage is Coverage.IMPLEMENTED) == bool(expected), citation
+
+
+def test_a_provision_shows_its_reference_and_the_engine_beside_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The readable rule first (its dotted name and first sentence), the engine tested equal
+    to it on the next line."""
+    code, out, _ = run(capsys, "sections", "§ 196-15 SLUG")
+    assert code == 0
+    lines = out.splitlines()
+    at = lines.index("implemented by:")
+    assert lines[at + 1].startswith("  sewer_rules.monitoring.slugs.slugs_of — § 196-15 SLUG read")
+    assert lines[at + 2] == "    engine: sewer_engines.monitoring.slugs.detect_slugs"
+    code, out, _ = run(capsys, "sections", "§ 196-19 C(3)", "--format", "json")
+    refs = {r["name"]: r for r in json.loads(out)["references"]}
+    ph = refs["sewer_rules.monitoring.excursions.ph_below_minimum"]
+    assert ph["engines"] == ["sewer_engines.monitoring.excursions.excursions"]
+    assert ph["summary"].startswith("§ 196-19 C(3): runs of pH lower than 5.5")

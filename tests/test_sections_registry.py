@@ -11,7 +11,8 @@ from pathlib import Path
 import sewer_rules
 from sewer_rules.citations import Citation
 from sewer_rules.law import provisions
-from sewer_rules.sections import REGISTRY, Coverage, implementers
+from sewer_rules.rulebook import implementers
+from sewer_rules.sections import REGISTRY, Coverage
 
 SRC = Path(sewer_rules.__file__).parent
 CITATION_IN_CODE = re.compile(
@@ -173,3 +174,31 @@ def test_every_partial_entry_is_implemented_and_says_what_is_not_done() -> None:
         if entry.reason.startswith("partial:"):
             assert entry.coverage is Coverage.IMPLEMENTED, entry.citation
             assert " not " in entry.reason or "found by inspection" in entry.reason
+
+
+def test_every_engine_names_a_reference_that_exists_and_the_registry_does_not_load_rules() -> None:
+    """An engine registers the reference it speeds up (``engine_of``); that reference is a
+    function of the rules, and the registry module imports no rule (the rules import it)."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    import sewer_rules.sections as sections_module
+    from sewer_engines.catalogue import load
+    from sewer_rules.sections import _ENGINES
+
+    load()
+    assert "sewer_rules.monitoring.slugs.slugs_of" in _ENGINES
+    assert "sewer_rules.federal.snc_determination.determine" in _ENGINES
+    for reference, engines in _ENGINES.items():
+        module, _, name = reference.rpartition(".")
+        assert module.startswith("sewer_rules.")
+        assert callable(getattr(importlib.import_module(module), name))
+        assert all(e.startswith("sewer_engines.") for e in engines)
+    tree = ast.parse(Path(str(sections_module.__file__)).read_text())
+    imported = [
+        n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 1
+    ]
+    rule_packages = {"ordinance", "federal", "monitoring", "network", "evaluation", "billing"}
+    assert not rule_packages & {m.split(".")[0] for m in imported}
+    assert "importlib" not in Path(str(sections_module.__file__)).read_text()

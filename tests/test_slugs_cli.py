@@ -16,8 +16,8 @@ import polars as pl
 import pytest
 
 from sewer_cli.main import main
+from sewer_engines.monitoring.analysis import Options
 from sewer_io.meter_files import analyse
-from sewer_rules.monitoring.analysis import Options
 
 TZ = ZoneInfo("America/New_York")
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "monitoring" / "readings.parquet"
@@ -248,7 +248,7 @@ def test_a_blank_parameter_is_a_row_error_wherever_it_stands(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], blank_row: int
 ) -> None:
     """A reading of no named parameter is of unknown origin (module docstring of
-    ``sewer_rules.monitoring.readings``): a row error on the first row as on any other, never
+    ``sewer_engines.monitoring.readings``): a row error on the first row as on any other, never
     counted in the series of the rows around it."""
     lines = [f"2026-03-02T00:0{i}:00-05:00,A,flow,gpd,1" for i in range(3)]
     lines[blank_row - 2] = lines[blank_row - 2].replace(",flow,", ",,")

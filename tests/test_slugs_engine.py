@@ -1,25 +1,24 @@
-"""The vectorised slug engine against a plain reference written straight from the rule.
+"""The slug engine against the rule read one reading at a time.
 
-The reference (below) reads INTERPRETATIONS.md ("Slugs", revised 2026-12-05) literally, one
-reading at a time, in Fractions: a reading with less than a window of the series' history
-before it is not judged (and is normal operation); the baseline is the mean of the readings
-taken during normal operation in [t - W, t) (a reading that exceeded five times its own
-baseline is not normal operation), and when that window holds none, the mean of the
-normal-operation readings of the window that ends with the last normal-operation reading
-before t (that reading included); a reading exceeds when value > 5 x baseline; a run lasts
-until the next reading, or to its last reading plus the usual interval at a gap longer than
-the maximum gap (three times the usual interval, never less than 5 minutes); a slug lasts
-longer than 15 minutes. Hypothesis draws regular, jittered and gappy series, with values on a
-coarse grid so that exact ties at five times the baseline happen often, and the engine must
-agree exactly — the compiled loop and the vectorised passes, on the fast path for regular
-stretches, on the merge path, across chunk boundaries (chunks made tiny here), and on Python
-integers when values are too large for 64-bit products.
+The rule is :func:`sewer_rules.monitoring.slugs.slugs_of` (docs/interpretations.md, "Slugs", read
+literally in fractions: a reading with less than a window of the series' history before it is
+not judged and is normal operation; the baseline is the mean of the readings taken during
+normal operation in [t - W, t), and when that window holds none, the mean carried from the
+window that ends with the last normal-operation reading; a reading exceeds when value > 5 x
+baseline; a run lasts until the next reading, or to its last reading plus the usual interval
+at a gap longer than the maximum gap; a slug lasts longer than 15 minutes). Hypothesis draws
+regular, jittered and gappy series, with values on a coarse grid so that exact ties at five
+times the baseline happen often, and the engine (:func:`sewer_engines.monitoring.slugs.detect_slugs`)
+must give the same slugs — start, end, readings, peak, baseline, carried baseline — and the
+same counts: the compiled loop and the vectorised passes, on the fast path for regular
+stretches, on the merge path, across chunk boundaries (chunks made tiny here), with fixed
+baselines from a date, and on Python integers when values are too large for 64-bit products.
+The kernel's first pass (the plain trailing mean of every reading, an engine step and no rule)
+is checked against :func:`plain_trailing` below.
 """
 
 from __future__ import annotations
 
-import itertools
-import statistics
 from decimal import Decimal
 from fractions import Fraction
 
@@ -28,18 +27,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sewer_rules.monitoring import kernel
-from sewer_rules.monitoring import series as series_mod
-from sewer_rules.monitoring.kernel import WindowRule, trailing_exceedances
-from sewer_rules.monitoring.series import (
-    US_PER_MINUTE,
-    Cadence,
-    Series,
-    cadence,
-    logging_cadence,
-    runs,
-)
-from sewer_rules.monitoring.slugs import Baseline, detect_slugs
+from sewer_engines.monitoring import kernel
+from sewer_engines.monitoring import series as series_mod
+from sewer_engines.monitoring.kernel import WindowRule, trailing_exceedances
+from sewer_engines.monitoring.series import Cadence, Series, cadence, logging_cadence, runs
+from sewer_engines.monitoring.slugs import SlugResult, detect_slugs
+from sewer_rules.monitoring.instants import US_PER_HOUR, US_PER_MINUTE
+from sewer_rules.monitoring.slugs import Baseline, Reading, SlugJudgement, slugs_of
 from sewer_rules.parameters import load_jurisdiction
 
 PARAMS = load_jurisdiction("wappinger")
@@ -49,72 +43,55 @@ MIN = US_PER_MINUTE
 MAX_GAP = 5 * MIN
 
 
-MEANS: dict[int, Fraction] = {}  # the reference's baseline at each exceeding reading
-CARRIED: list[int] = []  # the readings the reference judged on a carried baseline
-
-
-def max_gap_of(t: list[int]) -> int:
-    """The maximum gap of the rule: three usual (median) intervals, never less than 5 min."""
-    if len(t) < 2:
-        return MAX_GAP
-    return max(3 * int(statistics.median([b - a for a, b in itertools.pairwise(t)])), MAX_GAP)
-
-
-def reference(
-    t: list[int],
-    vals: list[Fraction],
-    window: int,
-    multiple: Fraction,
-    normal: bool = True,
-    max_gap: int | None = None,
-):
-    """(exceeding indices, judged, unjudged, slugs as (start, end)) — straight from the rule;
-    ``normal=False``: the plain trailing mean of every reading, an empty window not judged
-    (the kernel's first pass). ``max_gap`` None: the rule's (:func:`max_gap_of`)."""
-    MEANS.clear()
-    CARRIED.clear()
-    n = len(t)
-    hits, judged, unjudged = [], 0, 0
-    excluded: set[int] = set()
-    for i in range(n):
-        if t[i] - t[0] < window:
-            unjudged += 1  # less than a window of history: no baseline, normal operation
-            continue
-        inside = [
-            vals[j]
-            for j in range(n)
-            if t[i] - window <= t[j] < t[i] and not (normal and j in excluded)
-        ]
-        if not inside and normal:
-            # carried: the window ending with the last normal reading, that reading included
-            last = max(j for j in range(i) if j not in excluded)
-            inside = [
-                vals[j] for j in range(last + 1) if t[last] - window < t[j] and j not in excluded
-            ]
-            CARRIED.append(i)
-        if not inside:
+def plain_trailing(
+    t: list[int], vals: list[Fraction], window: int, multiple: Fraction
+) -> tuple[list[int], int, int, dict[int, Fraction]]:
+    """The kernel's first pass, read plainly: (exceeding indices, judged, unjudged, the mean
+    at each exceeding reading) against the trailing mean of *every* reading of [t - W, t);
+    a reading with less than a window of history, or an empty window, is not judged."""
+    hits, judged, unjudged, means = [], 0, 0, {}
+    for i in range(len(t)):
+        inside = [vals[j] for j in range(i) if t[i] - window <= t[j]]
+        if t[i] - t[0] < window or not inside:
             unjudged += 1
             continue
         judged += 1
-        if vals[i] > multiple * sum(inside) / len(inside):
+        mean = sum(inside, Fraction(0)) / len(inside)
+        if vals[i] > multiple * mean:
             hits.append(i)
-            excluded.add(i)
-            MEANS[i] = sum(inside) / len(inside)
-    interval = int(statistics.median([b - a for a, b in itertools.pairwise(t)])) if n > 1 else 0
-    gap = max_gap_of(t) if max_gap is None else max_gap
-    found = []
-    k = 0
-    while k < len(hits):
-        first = last = hits[k]
-        while k + 1 < len(hits) and hits[k + 1] == last + 1 and t[last + 1] - t[last] <= gap:
-            k += 1
-            last = hits[k]
-        k += 1
-        follows = last + 1 < n and t[last + 1] - t[last] <= gap
-        end = t[last + 1] if follows else t[last] + interval
-        found.append((t[first], end))
-    slugs = [(a, b) for a, b in found if b - a > 15 * MIN]
-    return hits, judged, unjudged, slugs
+            means[i] = mean
+    return hits, judged, unjudged, means
+
+
+def the_rule(t: list[int], values: list[str], baseline: Baseline) -> SlugJudgement:
+    """:func:`slugs_of` on the readings."""
+    readings = [Reading(at, Decimal(v)) for at, v in zip(t, values, strict=True)]
+    return slugs_of(readings, PARAMS, TZ, baseline)
+
+
+def rule_of(t: list[int], values: list[str], window: int) -> SlugJudgement:
+    """The rule with a trailing window of ``window`` microseconds."""
+    return the_rule(t, values, Baseline(hours=Fraction(window, US_PER_HOUR)))
+
+
+def reference(
+    t: list[int], vals: list[Fraction], window: int, multiple: Fraction
+) -> tuple[list[int], int, int, list[tuple[int, int]]]:
+    """The rule's answer in the shape the engine's steps are tested in: (the readings that
+    exceeded, judged, not judged, slugs as (start, end)); the multiple is the law's five."""
+    assert multiple == 5
+    values = [str(Decimal(v.numerator) / Decimal(v.denominator)) for v in vals]
+    rule = rule_of(t, values, window)
+    slugs = [(s.start, s.end) for s in rule.slugs]
+    return list(rule.exceeding), rule.judged, rule.unjudged, slugs
+
+
+def agree(result: SlugResult, rule: SlugJudgement) -> None:
+    """The engine's slugs and counts are the rule's."""
+    assert result.slugs == rule.slugs
+    assert (result.hits, result.judged, result.unjudged) == (rule.hits, rule.judged, rule.unjudged)
+    assert (result.early, result.carried) == (rule.early, rule.carried)
+    assert result.used == rule.used
 
 
 @st.composite
@@ -156,12 +133,14 @@ def meter_series(draw: st.DrawFn, max_size: int = 220) -> tuple[list[int], list[
     return t, values
 
 
-def _engine(t: list[int], values: list[str], hours: str, force_general: bool = False):
+def _engine(
+    t: list[int], values: list[str], baseline: Baseline, force_general: bool = False
+) -> tuple[Series, Cadence, SlugResult]:
     s = Series.from_decimals("m", "flow", "gpd", t, values)
     cad = logging_cadence(s.t, PARAMS, TZ)
     if force_general:
         cad = Cadence(cad.interval, None, cad.gaps, cad.max_gap)
-    return s, cad, detect_slugs(s, PARAMS, TZ, cad, Baseline(hours=Decimal(hours)))
+    return s, cad, detect_slugs(s, PARAMS, TZ, cad, baseline)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -172,18 +151,18 @@ def _engine(t: list[int], values: list[str], hours: str, force_general: bool = F
     st.sampled_from([4, 8, 16, 128]),
     st.booleans(),
 )
-def test_engine_matches_the_rule_read_literally(
+def test_engine_matches_the_rule_read_one_reading_at_a_time(
     data, hours, force_general, block, compiled
 ) -> None:
     """Slugs, baselines and counts are the rule's, judged by the compiled loop or by the
-    vectorised passes (``compiled``, :mod:`sewer_rules.monitoring.native`)."""
+    vectorised passes (``compiled``); the kernel's plain first pass is the plain mean's."""
     t, values = data
     window = int(Fraction(hours) * 60 * MIN)
-    fractions = [Fraction(v) for v in values]
-    plain = reference(t, fractions, window, Fraction(5), normal=False)
-    plain_means = dict(MEANS)
-    hits, judged, unjudged, slugs = reference(t, fractions, window, Fraction(5))
-    carried = len(CARRIED)
+    hits, judged, unjudged, means = plain_trailing(
+        t, [Fraction(v) for v in values], window, Fraction(5)
+    )
+    baseline = Baseline(hours=Decimal(hours))
+    rule = the_rule(t, values, baseline)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(kernel, "CHUNK", 5)
         mp.setattr(kernel, "BLOCK", block)  # blocks screened at once (a power of two)
@@ -191,19 +170,38 @@ def test_engine_matches_the_rule_read_literally(
         mp.setattr(kernel, "MIN_BLOCKS", 1)
         mp.setattr(series_mod, "CHUNK", 3)
         mp.setenv("SEWER_USE_NATIVE", "1" if compiled else "0")
-        s, cad, result = _engine(t, values, hours, force_general)
+        s, cad, result = _engine(t, values, baseline, force_general)
         got = trailing_exceedances(s.t, s.v, cad, [WindowRule(0, len(s), window, 5, 1)])
-    assert got.hits.tolist() == plain[0]
+    assert got.hits.tolist() == hits
     sums = [] if got.sums is None else got.sums.tolist()
     counts = [] if got.counts is None else got.counts.tolist()
-    means = [Fraction(int(a), int(b)) / 10**s.scale for a, b in zip(sums, counts, strict=True)]
-    assert means == [plain_means[i] for i in plain[0]]
-    assert (got.judged, got.unjudged) == plain[1:3]
-    assert result.hits == len(hits)
-    assert (result.judged, result.unjudged) == (judged, unjudged)
-    assert (result.early, result.carried) == (unjudged, carried)
-    assert [(x.start, x.end) for x in result.slugs] == slugs
-    assert [x.baseline for x in result.slugs] == [MEANS[x.first] for x in result.slugs]
+    got_means = [Fraction(int(a), int(b)) / 10**s.scale for a, b in zip(sums, counts, strict=True)]
+    assert got_means == [means[i] for i in hits]
+    assert (got.judged, got.unjudged) == (judged, unjudged)
+    agree(result, rule)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(meter_series(), st.sampled_from(["0.1", "0.25"]), st.data(), st.booleans())
+def test_fixed_baselines_from_a_date_agree_with_the_rule(data, hours, more, compiled) -> None:
+    """A fixed baseline from an instant inside the series (the Town's record of a new
+    normal), and a later one: the readings before it on the trailing mean, those after on the
+    fixed values, as the rule reads them one by one."""
+    t, values = data
+    if not t:
+        return
+    at = more.draw(st.integers(t[0] - MIN, t[-1] + MIN))
+    fixed = Fraction(more.draw(st.sampled_from(["2", "10", "12", "0"])))
+    then = tuple(
+        (at + k * 7 * MIN, Fraction(more.draw(st.sampled_from(["1", "10", "100"]))))
+        for k in range(more.draw(st.integers(0, 2)))
+    )
+    since = more.draw(st.sampled_from([None, at]))
+    baseline = Baseline(fixed=fixed, hours=Decimal(hours), fixed_from=since, then=then)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SEWER_USE_NATIVE", "1" if compiled else "0")
+        _, _, result = _engine(t, values, baseline)
+    agree(result, the_rule(t, values, baseline))
 
 
 @settings(max_examples=60, deadline=None)
@@ -226,9 +224,11 @@ def test_slugs_do_not_depend_on_units_scale_or_the_clock(data, digits, shift) ->
     """Writing the same values with more decimals, and moving the series in time, change
     nothing: the rule is about ratios and durations."""
     t, values = data
-    _, _, plain = _engine(t, values, "0.2")
+    _, _, plain = _engine(t, values, Baseline(hours=Decimal("0.2")))
     padded = [str(Decimal(v).quantize(Decimal(1).scaleb(-digits))) for v in values]
-    _, _, scaled = _engine([x + shift * 1_000_000 for x in t], padded, "0.2")
+    _, _, scaled = _engine(
+        [x + shift * 1_000_000 for x in t], padded, Baseline(hours=Decimal("0.2"))
+    )
     assert [(x.start + shift * 1_000_000, x.end + shift * 1_000_000) for x in plain.slugs] == [
         (x.start, x.end) for x in scaled.slugs
     ]
@@ -241,7 +241,7 @@ def test_raising_a_reading_keeps_it_exceeding(data, more) -> None:
     t, values = data
     if not values:
         return
-    s, cad, _ = _engine(t, values, "0.2")
+    s, cad, _ = _engine(t, values, Baseline(hours=Decimal("0.2")))
     window = int(Fraction("0.2") * 60 * MIN)
     hits = trailing_exceedances(s.t, s.v, cad, [WindowRule(0, len(s), window, 5, 1)]).hits
     if hits.size == 0:
@@ -322,16 +322,14 @@ def plateaus(draw: st.DrawFn) -> tuple[list[int], list[str]]:
 @given(plateaus(), st.booleans(), st.sampled_from([8, 16, 32, 64]))
 def test_engine_matches_the_rule_on_plateaus(data, force_general, block) -> None:
     t, values = data
-    window = 2 * 60 * MIN
-    hits, judged, unjudged, slugs = reference(t, [Fraction(v) for v in values], window, Fraction(5))
+    baseline = Baseline(hours=Decimal(2))
+    rule = the_rule(t, values, baseline)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(kernel, "BLOCK", block)
         mp.setattr(kernel, "SUSPECT_SHARE", 1.0)
         mp.setattr(kernel, "MIN_BLOCKS", 1)
-        _, _, result = _engine(t, values, "2", force_general)
-    assert (result.hits, result.judged, result.unjudged) == (len(hits), judged, unjudged)
-    assert [(x.start, x.end) for x in result.slugs] == slugs
-    assert [x.baseline for x in result.slugs] == [MEANS[x.first] for x in result.slugs]
+        _, _, result = _engine(t, values, baseline, force_general)
+    agree(result, rule)
 
 
 @settings(max_examples=80, deadline=None)

@@ -1,7 +1,7 @@
 """Exported values are read as written, exactly, whatever the number of digits.
 
 Meter historians and spreadsheets write binary floats such as ``190.95000000000002``: a valid
-reading of that exact decimal (INTERPRETATIONS.md, "Slugs"). A Parquet float column is read
+reading of that exact decimal (docs/interpretations.md, "Slugs"). A Parquet float column is read
 as the shortest decimal that gives back the same float (Python's ``repr``). Scales grow with
 the digits: window sums then exceed 64 bits and the engine must stay exact.
 """
@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sewer_cli.main import main
+from sewer_engines.monitoring.analysis import Options
 from sewer_io.meter_files import analyse
-from sewer_rules.monitoring.analysis import Options
 
 START = datetime(2026, 3, 2, 5, tzinfo=UTC)  # midnight in New York
 
@@ -108,8 +108,8 @@ def test_slugs_with_many_decimals_are_found_exactly(
 def test_the_short_path_gives_the_rows_of_the_full_one(tmp_path: Path) -> None:
     """Rows in the historians' layout take the short path of ``compact_now``; every other row
     the full query. Row for row, the result is the full query's."""
+    from sewer_engines.monitoring.readings import ReadOptions, compact, compact_now
     from sewer_io.readings import scan as _scan
-    from sewer_rules.monitoring.readings import ReadOptions, compact, compact_now
 
     f = tmp_path / "r.csv"
     f.write_text(
@@ -138,9 +138,9 @@ def test_the_values_read_early_are_those_of_the_text(tmp_path: Path) -> None:
     decimals while the times are parsed (``v`` then holds those decimals, not the texts); the
     rows are otherwise the full query's, and each series is scaled by the most decimal places
     its values need, whatever the file's or the zeros written ("12.30" needs one)."""
+    from sewer_engines.monitoring.readings import ReadOptions, compact, compact_now
     from sewer_io.readings import Readings
     from sewer_io.readings import scan as _scan
-    from sewer_rules.monitoring.readings import ReadOptions, compact, compact_now
 
     f = tmp_path / "r.csv"
     rows = ["timestamp,meter,value"]

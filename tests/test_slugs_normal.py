@@ -3,7 +3,7 @@
 The reference is :func:`tests.test_slugs_engine.reference`, one reading at a time in
 Fractions. Here: the magnitudes that change the engine's arithmetic (int64, 32-bit limbs with
 a floating-point screen, Python integers), the cases that need many passes, and the count of
-passes the module docstring of :mod:`sewer_rules.monitoring.normal` promises.
+passes the module docstring of :mod:`sewer_engines.monitoring.normal` promises.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sewer_rules.monitoring.kernel import WindowRule, trailing_exceedances
-from sewer_rules.monitoring.normal import by_passes, normal_exceedances
-from sewer_rules.monitoring.series import Series, cadence
+from sewer_engines.monitoring.kernel import WindowRule, trailing_exceedances
+from sewer_engines.monitoring.normal import by_passes, normal_exceedances
+from sewer_engines.monitoring.series import Series, cadence
 
 from .test_slugs_engine import MAX_GAP, MIN, T0, meter_series, reference
 
@@ -102,7 +102,7 @@ def test_a_day_above_the_old_level_stays_a_slug_on_the_carried_baseline() -> Non
 @given(st.lists(st.integers(-(2**62), 2**62), min_size=0, max_size=300))
 def test_exact_sums_of_large_values(values: list[int]) -> None:
     """Sums of values near 64 bits (limbs) and of Python integers are the exact sums."""
-    from sewer_rules.monitoring.kernel import exact_sum
+    from sewer_engines.monitoring.kernel import exact_sum
 
     assert exact_sum(np.array(values, dtype=np.int64)) == sum(values)
     assert exact_sum(np.array([x * 10**30 for x in values], dtype=object)) == sum(values) * 10**30
@@ -113,7 +113,8 @@ def test_the_drawn_baseline_is_that_of_normal_operation() -> None:
     stays that of the normal-operation readings (10), not the plain mean its readings raise."""
     from decimal import Decimal
 
-    from sewer_rules.monitoring.slugs import Baseline, baseline_curve, detect_slugs
+    from sewer_engines.monitoring.slugs import baseline_curve, detect_slugs
+    from sewer_rules.monitoring.slugs import Baseline
     from sewer_rules.parameters import load_jurisdiction
 
     params = load_jurisdiction("wappinger")
@@ -141,7 +142,7 @@ def test_passes_worked_in_batches_decide_alike(data, window_minutes, batch, work
     the batches shared among ``normal.WORKERS`` threads; in batches of a few readings, pieces
     of ranges and windows reaching back across batches, on one thread or several, the readings
     exceeding are still those of the sequential rule."""
-    from sewer_rules.monitoring import normal
+    from sewer_engines.monitoring import normal
 
     t, values = data
     window = window_minutes * MIN
@@ -163,7 +164,7 @@ def test_passes_worked_in_batches_decide_alike(data, window_minutes, batch, work
     st.integers(1, 30),
 )
 def test_pieces_and_batches_cover_every_range_once_in_order(ranges, size) -> None:
-    from sewer_rules.monitoring.normal import _batches, _pieces
+    from sewer_engines.monitoring.normal import _batches, _pieces
 
     a, b, end = [], [], 0
     for gap, length in ranges:  # disjoint sorted ranges, as _downstream gives
@@ -209,11 +210,11 @@ def carried_cases(draw: st.DrawFn) -> tuple[list[int], list[str], int]:
 def test_carried_baselines_are_judged_alike_by_every_path(data, factor) -> None:
     """The reference, the vectorised passes and the compiled loop give the same readings,
     counts and carried readings (the passes settle, carry, and start again: many rounds)."""
-    from .test_slugs_engine import CARRIED
+    from .test_slugs_engine import rule_of
 
     t, values, window = data
     hits, judged, unjudged, _ = reference(t, [Fraction(x) for x in values], window, Fraction(5))
-    carried = len(CARRIED)
+    carried = rule_of(t, values, window).carried
     s = Series.from_decimals("m", "flow", "gpd", t, values)
     tt = np.asarray(t, dtype=np.int64)
     rule = [WindowRule(0, len(t), window, 5, 1)]

@@ -1,4 +1,4 @@
-"""Slugs as the Town now reads § 196-15 SLUG (INTERPRETATIONS.md, "Slugs", revised
+"""Slugs as the Town now reads § 196-15 SLUG (docs/interpretations.md, "Slugs", revised
 2026-12-05), through ``sewer-use slugs``, by the compiled loop and by the numpy passes alike:
 
 - a window of 24 hours with no normal-operation reading carries the baseline of the 24 hours

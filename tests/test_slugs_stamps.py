@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sewer_rules.monitoring import stamps
+from sewer_engines.monitoring import stamps
 
 TEXTS = [
     "2026-01-01T00:00:00-05:00",

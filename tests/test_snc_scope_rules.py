@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sewer_rules.federal.snc_columnar import determine_table
+from sewer_engines.federal.snc_columnar import determine_table
+from sewer_engines.federal.snc_inputs import measurements, split_rows
 from sewer_rules.federal.snc_determination import (
     Limit,
     Measurement,
@@ -20,7 +21,6 @@ from sewer_rules.federal.snc_determination import (
     determine,
     parse_period,
 )
-from sewer_rules.federal.snc_inputs import measurements
 from sewer_rules.federal.snc_scope import (
     ANY_USER,
     NEVER_DECIDED,
@@ -33,7 +33,6 @@ from sewer_rules.federal.snc_scope import (
     not_counted,
     split_measurements,
     split_reports,
-    split_rows,
 )
 from sewer_rules.parameters import load_jurisdiction
 

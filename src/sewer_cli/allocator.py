@@ -16,7 +16,7 @@ passes make and drop many, and each fault then zeroes (and may compact) 2 MB: ha
 was the kernel's. numpy reads its setting when it is imported. And glibc, which numpy's arrays
 come from, hands a freed block of more than 128 KB back to the kernel (and the top of its heap
 once it is 128 KB), so the next array of the same size is faulted in again: the slug engine's
-batches of 65,536 readings (``sewer_rules.monitoring.normal``) faulted 135,000 pages in one
+batches of 65,536 readings (``sewer_engines.monitoring.normal``) faulted 135,000 pages in one
 command. Blocks up to 32 MB are kept in the heap and reused (``mallopt``, where the C library
 is glibc; the memory is the process's until it exits, which for a command is moments later).
 """

@@ -22,7 +22,7 @@ from .output import destination
 if TYPE_CHECKING:  # polars and the rules load when the command runs (start-up, see main.py)
     import polars as pl
 
-    from sewer_rules.evaluation import Evaluation
+    from sewer_engines.evaluation import Evaluation
     from sewer_rules.parameters import ParameterSet
 
 
@@ -46,6 +46,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     allocator.for_columns()
+    from sewer_engines.evaluation import evaluate_table
     from sewer_io.check_io import (
         UnusableFile,
         read_mapped,
@@ -55,7 +56,6 @@ def run(args: argparse.Namespace) -> int:
         write_json,
         write_lines,
     )
-    from sewer_rules.evaluation import evaluate_table
     from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
 
     params = jurisdiction(args.jurisdiction)

@@ -108,7 +108,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     _setup(owner=True)  # it replaces the installation's tables and sets sequences: the owner's
-    from sewer_office.core.import_all import ImportRefused, import_all
+    from sewer_office.core.import_all import import_all
+    from sewer_office.core.import_checks import ImportRefused
 
     try:
         done = import_all(args.directory)

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from sewer_office.permits.services.industrial import flag_expired_approvals
     from sewer_office.pretreatment.oversight import flag_siu_oversight
     from sewer_office.pretreatment.repeat_samples import flag_missing_repeat_samples
-    from sewer_office.pretreatment.services import flag_late_reports
+    from sewer_office.pretreatment.report_dues import flag_late_reports
 
     day = args.date or timezone.localdate()
     now = (

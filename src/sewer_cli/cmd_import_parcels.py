@@ -20,12 +20,15 @@ import argparse
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cmd_office import _setup
 from .main import EXIT_FOUND, EXIT_OK
 from .office_import import Stop, add_options, command, emit, office_actor, plural
 from .output import table
+
+if TYPE_CHECKING:  # the office's models load only after Django is set up (_setup)
+    from sewer_office.accounts.actors import Actor
 
 
 def _day(text: str) -> date:
@@ -70,7 +73,7 @@ def _run(
     args: argparse.Namespace,
     read: Callable[[], Any],
     preview_of: Callable[[Any], Any],
-    apply: Callable[[Any, Any], dict[str, Any]],
+    apply: Callable[[Any, Actor], dict[str, Any]],
     lines_of: Callable[[Any, dict[str, Any], str], list[str]],
 ) -> int:
     """One import command: the acting user, the file ``read``, its preview, its application
@@ -138,7 +141,7 @@ def run_parcels(args: argparse.Namespace) -> int:
 
     roll_date = args.roll_date or timezone.localdate()
 
-    def apply(preview: Any, actor: Any) -> dict[str, Any]:
+    def apply(preview: Any, actor: Actor) -> dict[str, Any]:
         imp = services.apply(preview, actor, roll_date)
         return {"import_id": imp.pk, "roll_date": roll_date.isoformat()}
 
@@ -192,7 +195,7 @@ def run_districts(args: argparse.Namespace) -> int:
     from sewer_io.parcels import read_districts
     from sewer_office.parcels import districts
 
-    def apply(preview: Any, actor: Any) -> dict[str, Any]:
+    def apply(preview: Any, actor: Actor) -> dict[str, Any]:
         return {"import_id": districts.apply_districts(preview, actor).pk}
 
     return _run(

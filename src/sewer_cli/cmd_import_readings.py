@@ -3,7 +3,8 @@
 Appends a meter's readings in the office and judges them (slugs § 196-15 SLUG, excursions
 § 196-19 C(3), D(1), D(8)) with the 24 hours stored before them. Exit status: 0 stored,
 1 refused (every failing row and field listed, nothing stored), 2 unusable file, unknown
-meter or unknown user.
+meter or unknown user. The file may be of any size the machine can hold: the upload cap of
+the pages and the API (``SEWER_USE_MAX_UPLOAD_BYTES``) is not the operator's.
 
 Django is imported inside the command function only (as in :mod:`sewer_cli.cmd_office`).
 """
@@ -41,7 +42,7 @@ def run_import_readings(args: argparse.Namespace) -> int:
         return 2
     _setup()
 
-    from sewer_office.core.errors import Forbidden
+    from sewer_office.core.errors import Forbidden, operator_files
     from sewer_office.meters import services
     from sewer_office.meters.models import Meter
 
@@ -56,7 +57,9 @@ def run_import_readings(args: argparse.Namespace) -> int:
         print(f"import-readings: {e}", file=sys.stderr)
         return 2
     try:
-        result = services.upload_readings(found, path, actor, source_name=path.name)
+        # The operator's own command: a file of any size the machine can hold (no upload cap).
+        with operator_files():
+            result = services.upload_readings(found, path, actor, source_name=path.name)
     except services.UploadUnusable as e:
         print(f"import-readings: {e.message}", file=sys.stderr)
         return 2

@@ -4,7 +4,9 @@
 Validates the whole laboratory file, evaluates it with ``sewer_rules`` against the ordinance
 and each facility's discharge limits, and stores it in one transaction — or nothing.
 ``--mapping NAME`` reads a laboratory's own layout (a preset, a mapping file, or a mapping
-saved in the office; docs/laboratory-files.md).
+saved in the office; docs/laboratory-files.md). The file may be of any size the machine can hold
+(a county laboratory's year of results): the upload cap of the pages and the API
+(``SEWER_USE_MAX_UPLOAD_BYTES``) is not the operator's.
 Exit 0 stored (or, with ``--dry-run``, would be stored), 1 refused (every failing row and field
 listed, or the file was already imported), 2 for an unusable file or unknown user.
 """

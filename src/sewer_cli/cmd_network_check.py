@@ -3,8 +3,8 @@
     sewer-use network-check NETWORK.geojson [--crs CRS] [--svg FILE] [--format table|json]
     sewer-use network-check DIRECTORY        # manholes.csv, pipes.csv[, connections.csv]
 
-NETWORK is a GeoJSON FeatureCollection of manholes, pipes and connections (the contract of
-issue 5; see sewer_rules.network.geojson), or a directory holding the CSV form. --crs gives
+NETWORK is a GeoJSON FeatureCollection of manholes, pipes and connections (the contract
+of sewer_rules.network.geojson), or a directory holding the CSV form. --crs gives
 the CRS of CSV coordinates or of a GeoJSON file without a "crs" member (default WGS 84
 longitude/latitude): EPSG:4326, EPSG:2263, urn:ogc:def:crs:EPSG::32115, planar:m|ft|ftUS ...
 --svg writes a drawing of the network.

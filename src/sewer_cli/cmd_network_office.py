@@ -89,10 +89,10 @@ def run_import_network(args: argparse.Namespace) -> int:
 def run_trace(args: argparse.Namespace) -> int:
     _setup()
     from sewer_office.core.errors import Blocked
-    from sewer_office.network import services as ns
+    from sewer_office.network.tracing import trace
 
     try:
-        result = ns.trace(args.manhole, limit=args.limit)
+        result = trace(args.manhole, limit=args.limit)
     except Blocked as e:
         print(f"trace: {e.message}", file=sys.stderr)
         return 2

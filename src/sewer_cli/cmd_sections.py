@@ -1,7 +1,8 @@
 """``sewer-use sections`` — every section and subsection of Article VII and what the software does with it.
 
 ``sewer-use sections "§ 196-19 C(3)"`` shows one provision: its words (from the law shipped with
-the jurisdiction), its status in the registry, the functions that implement it and the
+the jurisdiction), its status in the registry, the reference functions that implement it (each
+with the first line of its docstring and the engines tested equal to it) and the
 parameters it authorises with their values in force today. ``--on DATE`` shows the words and
 values in force on that day instead: a provision added later says it was not yet part of the
 article, and one amended later says that its earlier words are not on file.
@@ -17,7 +18,8 @@ from .main import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
     from sewer_rules.citations import Citation
-    from sewer_rules.sections import Explanation, Section
+    from sewer_rules.rulebook import Explanation
+    from sewer_rules.sections import Section
 
 # sewer_rules.sections.Coverage, restated so that --help builds no registry
 # (tests/test_cli_startup.py checks they agree).
@@ -57,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
         return run_one(args)
     if args.on is not None:
         raise UsageError("--on dates the text of one provision: give a CITATION with it")
-    from sewer_rules.sections import REGISTRY, Coverage, coverage_counts, implementers
+    from sewer_rules.rulebook import implementers
+    from sewer_rules.sections import REGISTRY, Coverage, coverage_counts
 
     from .output import destination, dump_json, table
 
@@ -116,7 +119,9 @@ def _detail(s: Section, impl: dict[Citation, list[str]]) -> str:
 
 def run_one(args: argparse.Namespace) -> int:
     """One provision: text, status, implementers, parameters (exit 2 for an unknown citation)."""
-    from sewer_rules.sections import UnknownSection, explain
+    from sewer_engines.catalogue import load
+    from sewer_rules.rulebook import explain
+    from sewer_rules.sections import UnknownSection
 
     from .common import jurisdiction, today
     from .output import destination, dump_json
@@ -125,6 +130,7 @@ def run_one(args: argparse.Namespace) -> int:
         raise UsageError("--status filters the list of sections; it does not apply to a citation")
     params = jurisdiction(args.jurisdiction)
     on = args.on or today(params)
+    load()  # every rule, and every engine beside its reference
     try:
         ex = explain(args.citation, params, on)
     except UnknownSection as e:
@@ -159,6 +165,11 @@ def _as_json(ex: Explanation, on: str) -> dict[str, object]:
             for a in ex.provision.history
         ],
         "implemented_by": [*ex.implemented_by, *ex.in_office],
+        # the reference functions: first docstring line, and the engines tested equal to them
+        "references": [
+            {"name": r.name, "summary": r.summary, "engines": list(r.engines)}
+            for r in ex.references
+        ],
         # whether a violation can be opened under it (sewer_rules.duties)
         "duty": {
             "imposes": ex.duty.imposes,
@@ -205,7 +216,9 @@ def _write_table(ex: Explanation, on: str, out: TextIO) -> None:
     out.write(_text_on(ex, on))
     if ex.implemented_by:
         out.write("implemented by:\n")
-        out.writelines(f"  {name}\n" for name in ex.implemented_by)
+        for ref in ex.references:
+            out.write(f"  {ref.name}" + (f" — {ref.summary}" if ref.summary else "") + "\n")
+            out.writelines(f"    engine: {engine}\n" for engine in ref.engines)
     else:
         out.write("implemented by: nothing (not computed)\n")
     if ex.in_office:

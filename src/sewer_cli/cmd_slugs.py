@@ -7,8 +7,9 @@
 
 Input columns ``timestamp, value`` (required) and ``meter, parameter, unit`` (optional).
 Exit status: 0 no slug and no excursion; 1 any slug, excursion or row error; 2 unusable file.
-The computation is :mod:`sewer_rules.monitoring`; the readings of the law it applies are in
-its docstrings (§ 196-15 SLUG, § 196-19 C(3), D(1), D(8), D(9)(d)).
+The computation is :mod:`sewer_engines.monitoring`; the rules it applies, with the readings
+of the law, are :mod:`sewer_rules.monitoring` (§ 196-15 SLUG, § 196-19 C(3), D(1), D(8),
+D(9)(d)).
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import destination, dump_json, table
 
 if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
-    from sewer_rules.monitoring.analysis import Options, Report
+    from sewer_engines.monitoring.analysis import Options, Report
 
-# sewer_rules.monitoring's constants, restated so that --help needs no numpy or polars
+# sewer_engines.monitoring's constants, restated so that --help needs no numpy or polars
 # (tests/test_cli_startup.py checks they agree).
 US_PER_SECOND, US_PER_MINUTE, US_PER_HOUR = 1_000_000, 60_000_000, 3_600_000_000
 DEDUPE = ("first", "last", "mean")
@@ -179,7 +180,7 @@ def _baseline_from(args: argparse.Namespace) -> int | None:
     from datetime import UTC, datetime
     from zoneinfo import ZoneInfo
 
-    from sewer_rules.monitoring.series import to_us
+    from sewer_rules.monitoring.instants import to_us
     from sewer_rules.parameters import ParameterError, load_jurisdiction
 
     try:
@@ -203,8 +204,8 @@ def _baseline_from(args: argparse.Namespace) -> int | None:
 
 
 def _options(args: argparse.Namespace) -> Options:
+    from sewer_engines.monitoring.analysis import Options
     from sewer_rules.analytes import UnknownAnalyte, resolve
-    from sewer_rules.monitoring.analysis import Options
 
     hours = None
     if args.baseline_hours is not None:
@@ -240,9 +241,9 @@ def _options(args: argparse.Namespace) -> Options:
 
 def run(args: argparse.Namespace) -> int:
     allocator.for_columns(numpy_arrays=True)
+    from sewer_engines.monitoring.analysis import OptionError
+    from sewer_engines.monitoring.source import ReadingsError
     from sewer_io.meter_files import analyse
-    from sewer_rules.monitoring.analysis import OptionError
-    from sewer_rules.monitoring.source import ReadingsError
     from sewer_rules.parameters import ParameterError
 
     options = _options(args)

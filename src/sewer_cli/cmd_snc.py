@@ -168,8 +168,8 @@ def _scope(
 
 def _measurements(source: str, raw: pl.DataFrame, params: ParameterSet) -> list[Measurement]:
 
-    from sewer_rules.evaluation.engine import RULES
-    from sewer_rules.evaluation.prepare import prepare
+    from sewer_engines.evaluation.engine import RULES
+    from sewer_engines.evaluation.prepare import prepare
 
     names = sorted({r.parameter for r in RULES})
     prepared = prepare(raw, params.timezone, params.breakpoints(names)[0])
@@ -182,13 +182,13 @@ def _measurements(source: str, raw: pl.DataFrame, params: ParameterSet) -> list[
             "the results file has row errors; SNC is not determined on part of a file:\n"
             + "\n".join(lines)
         )
-    from sewer_rules.federal.snc_inputs import measurements
+    from sewer_engines.federal.snc_inputs import measurements
 
     return measurements(prepared.rows)
 
 
 def _limits(limits: PermitLimits) -> list[Limit]:
-    from sewer_rules.federal import snc_inputs
+    from sewer_engines.federal import snc_inputs
 
     return snc_inputs.limits(limits)
 

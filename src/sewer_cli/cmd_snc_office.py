@@ -51,7 +51,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     _setup()
     from sewer_office.core.errors import Forbidden, OfficeError
-    from sewer_office.pretreatment.services import compute_snc
+    from sewer_office.pretreatment.snc import compute_snc
     from sewer_office.registry.models import Establishment
 
     try:

@@ -38,11 +38,11 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _setup()
+    from sewer_office.enforcement.queries import violations
     from sewer_office.enforcement.services import violation_summary
     from sewer_office.enforcement.states import OPEN_STATES
-    from sewer_office.enforcement.views import base_queryset
 
-    qs = base_queryset().prefetch_related("notices__superseded_by", "corrections")
+    qs = violations().prefetch_related("notices__superseded_by", "corrections")
     if args.open:
         qs = qs.filter(state__in=OPEN_STATES)
     rows = [violation_summary(v) for v in qs.order_by("id")]

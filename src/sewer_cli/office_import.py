@@ -4,6 +4,10 @@
 message on standard error with its exit status (:class:`Stop`, caught by :func:`command`), and
 the report as JSON or as a table.
 
+Every command :func:`command` wraps reads its file without the web's upload cap
+(``SEWER_USE_MAX_UPLOAD_BYTES``): the operator who runs it on the server already holds the file
+and the machine, and a county laboratory's year of results is larger than what a page takes.
+
 Nothing here imports Django: the commands set the office up when they run (start-up time).
 """
 
@@ -44,13 +48,17 @@ Run = Callable[[argparse.Namespace], int]
 
 def command(prog: str) -> Callable[[Run], Run]:
     """A command's ``run`` whose :class:`Stop` prints ``prog: message`` on standard error and
-    returns its status."""
+    returns its status; it runs within ``operator_files`` (no upload cap: a file of any size the
+    machine can hold)."""
 
     def wrap(run: Run) -> Run:
         @functools.wraps(run)
         def guarded(args: argparse.Namespace) -> int:
+            from sewer_office.core.errors import operator_files
+
             try:
-                return run(args)
+                with operator_files():
+                    return run(args)
             except Stop as e:
                 print(f"{prog}: {e.message}", file=sys.stderr)
                 return e.status

@@ -16,8 +16,9 @@ from typing import Any, BinaryIO, TextIO
 
 import polars as pl
 
-from sewer_rules.evaluation import REQUIRED_COLUMNS, Evaluation
-from sewer_rules.evaluation.text import format_text
+from sewer_engines.evaluation import Evaluation
+from sewer_engines.evaluation.text import format_text
+from sewer_rules.evaluation import REQUIRED_COLUMNS
 
 from .lab_mapping import FileDoesNotFit, LabMapping, Mapped
 

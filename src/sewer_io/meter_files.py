@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sewer_rules.monitoring.analysis import Options, Report, read_options, report_of
-from sewer_rules.monitoring.source import ReadOptions, Source
+from sewer_engines.monitoring.analysis import Options, Report, read_options, report_of
+from sewer_engines.monitoring.source import ReadOptions, Source
 from sewer_rules.parameters import load_jurisdiction
 
 from .historian import HistorianFile
@@ -32,7 +32,7 @@ def open_readings(path: str | Path, options: ReadOptions) -> Source:
 
 
 def analyse(path: str | Path, options: Options | None = None) -> Report:
-    """Judge every series of a readings file (:mod:`sewer_rules.monitoring.analysis`)."""
+    """Judge every series of a readings file (:mod:`sewer_engines.monitoring.analysis`)."""
     options = options or Options()
     params = load_jurisdiction(options.jurisdiction)
     readings = open_readings(path, read_options(options, params))

@@ -5,7 +5,7 @@ are more readings than pixels), the threshold of five times the trailing 24-hour
 (flow and concentrations), the law's limit lines (pH 5.5 and 9.5, temperature 150 °F), every
 slug and excursion shaded and marked — and below it close-ups of the first findings, drawn as
 steps because each reading stands until the next. Drawing only: every decision is made
-exactly by :mod:`sewer_rules.monitoring`; the floats here are for the eye.
+exactly by :mod:`sewer_engines.monitoring`; the floats here are for the eye.
 """
 
 from __future__ import annotations
@@ -26,17 +26,12 @@ import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.gridspec import GridSpec
 
-from sewer_rules.monitoring.analysis import Report, SeriesReport
-from sewer_rules.monitoring.excursions import RULES
-from sewer_rules.monitoring.series import (
-    DEFAULT_MAX_GAP_US,
-    US_PER_MINUTE,
-    Series,
-    local_date,
-    show,
-    value_on,
-)
-from sewer_rules.monitoring.slugs import baseline_curve
+from sewer_engines.monitoring.analysis import Report, SeriesReport
+from sewer_engines.monitoring.series import Series
+from sewer_engines.monitoring.slugs import baseline_curve
+from sewer_rules.monitoring.excursions import LIMITS
+from sewer_rules.monitoring.instants import US_PER_MINUTE, local_date, show, value_on
+from sewer_rules.monitoring.runs import DEFAULT_MAX_GAP_US
 from sewer_rules.parameters import ParameterSet, load_jurisdiction
 from sewer_rules.units import convert
 
@@ -86,7 +81,7 @@ def _envelope(t: npt.NDArray[np.int64], y: Floats) -> tuple[Floats, Floats, Floa
 
 def _limits(sr: SeriesReport, params: ParameterSet, on: date) -> list[tuple[float, str]]:
     out = []
-    for _, limit in RULES.get(sr.parameter, ()):
+    for limit in LIMITS.get(sr.parameter, ()):
         value = value_on(params, limit.parameter, on)
         if value is None:
             continue

@@ -1,7 +1,7 @@
 """A meter readings file opened for the rules: CSV or Parquet, lazily, series by series.
 
 The hygiene (columns, times, exact values, units, duplicates, row errors) is the rules'
-(:mod:`sewer_rules.monitoring.readings`); this module does what touches the file system:
+(:mod:`sewer_engines.monitoring.readings`); this module does what touches the file system:
 opening the file, estimating what its compact form would take in memory, and — for a file
 larger than the memory budget — splitting it in one streaming pass into one Parquet file per
 meter and parameter in a temporary folder (removed afterwards), read back one series at a
@@ -24,9 +24,9 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sewer_rules.monitoring.readings import SeriesSource, check_columns, compact, compact_now
-from sewer_rules.monitoring.series import Series
-from sewer_rules.monitoring.source import ReadingsError, ReadOptions, first_line
+from sewer_engines.monitoring.readings import SeriesSource, check_columns, compact, compact_now
+from sewer_engines.monitoring.series import Series
+from sewer_engines.monitoring.source import ReadingsError, ReadOptions, first_line
 
 
 @dataclass(frozen=True)

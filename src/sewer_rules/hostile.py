@@ -1,4 +1,4 @@
-"""Guards every reader of users' files shares (issue 16's hostile input), pure and without I/O.
+"""Guards every reader of users' files shares against hostile input (a file built to exhaust memory, time or a parser), pure and without I/O.
 
 - :func:`shorten` — quote a piece of input in a message, cut to :data:`QUOTE_LIMIT`
   characters: a 200,000-digit value or a line of a million characters is not echoed whole.

@@ -6,7 +6,7 @@ strength*. Each such provision is declared once, as a :class:`LimitRule` standin
 text in ``sewer_rules.ordinance``; the evaluation engine (:mod:`sewer_rules.evaluation`)
 applies every declared rule, with the parameter values in force on the sample's date.
 
-How a value meets a limit (INTERPRETATIONS.md):
+How a value meets a limit (docs/interpretations.md):
 
 - comparisons are exact, in decimal, in the limit's unit after an exact unit conversion;
 - "in excess of", "higher than", "lower than" are strict: the limit itself is lawful;

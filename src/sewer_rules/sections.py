@@ -11,13 +11,16 @@ Learned from Catala: what cannot be computed is marked so, explicitly. Each entr
 - ``informational`` — a definition or statement the rules read but which decides nothing itself.
 
 The table itself is :mod:`.section_table`. ``sewer-use sections`` prints the registry with its
-coverage. Tests fail when code cites a
+coverage. This module imports none of the rules it registers (they import it, to declare
+what they implement); :mod:`.rulebook` loads them all and explains a provision. An engine
+(``sewer_engines``) names the reference it speeds up with :func:`engine_of`. Tests fail when code cites a
 subsection that is not here, when an ``implemented`` entry has no function, or when a
 function implements an entry not marked ``implemented``.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,8 +28,6 @@ from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
 from .citations import Citation, CitationError
-from .duties import Duty, duty_of
-from .law import Provision, provision
 from .section_office import OFFICE
 from .section_table import ENTRIES, Coverage
 
@@ -37,16 +38,18 @@ __all__ = [
     "OFFICE",
     "REGISTRY",
     "Coverage",
-    "Explanation",
     "Section",
     "UnknownSection",
     "coverage_counts",
     "declare",
-    "explain",
-    "implementers",
+    "dotted",
+    "engine_of",
+    "engines_of",
     "implements",
     "parameters_authorised_by",
+    "registered",
     "section",
+    "summary_of",
 ]
 
 
@@ -61,17 +64,58 @@ class Section:
 
 
 _IMPLEMENTERS: dict[Citation, list[str]] = defaultdict(list)
+#: The first line of each registered function's docstring, by dotted name.
+_SUMMARIES: dict[str, str] = {}
+#: The engines of each reference function (dotted names), registered by :func:`engine_of`.
+_ENGINES: dict[str, list[str]] = defaultdict(list)
 
 F = TypeVar("F", bound=Callable[..., object])
 
 
+def dotted(func: Callable[..., object]) -> str:
+    """A function's dotted name (module and qualified name), as the registry names it."""
+    return f"{func.__module__}.{func.__qualname__}"
+
+
+def summary(func: Callable[..., object]) -> str:
+    """The first sentence of a function's docstring, on one line ("" when it has none)."""
+    paragraph = (func.__doc__ or "").strip().split("\n\n")[0]
+    text = " ".join(paragraph.split())
+    match = re.search(r"\.(\s|$)", text)
+    return text[: match.start() + 1] if match else text
+
+
 def implements(*citations: str) -> Callable[[F], F]:
-    """Declare that a function computes the cited subsections (recorded in the registry)."""
+    """Declare that a function computes the cited subsections (recorded in the registry).
+
+    The function so marked is the reference: the readable rule, under the text it implements.
+    """
 
     def mark(func: F) -> F:
-        name = f"{func.__module__}.{func.__qualname__}"
+        name = dotted(func)
+        _SUMMARIES[name] = summary(func)
         for text in citations:
             _IMPLEMENTERS[Citation.parse(text)].append(name)
+        return func
+
+    return mark
+
+
+def engine_of(*references: Callable[..., object]) -> Callable[[F], F]:
+    """Declare that a function is a fast equivalent of each of ``references`` (functions
+    marked with :func:`implements`): the same answers on every input, tested equal by
+    property tests.
+
+    Engines live above the rules (``sewer_engines``) and name the reference they speed up;
+    the rules never name their engines, so a rule is read without them.
+    """
+    refs = [dotted(r) for r in references]
+
+    def mark(func: F) -> F:
+        name = dotted(func)
+        _SUMMARIES[name] = summary(func)
+        for ref in refs:
+            _ENGINES[ref].append(name)
         return func
 
     return mark
@@ -82,24 +126,20 @@ def declare(citation: str, name: str) -> None:
     _IMPLEMENTERS[Citation.parse(citation)].append(name)
 
 
-def implementers() -> dict[Citation, list[str]]:
-    """Every cited subsection and the functions implementing it (after importing the rules)."""
-    _load_rules()
+def registered() -> dict[Citation, list[str]]:
+    """Every cited subsection and the functions implementing it, among the modules imported
+    so far (:func:`sewer_rules.rulebook.implementers` imports every rule first)."""
     return {c: sorted(set(names)) for c, names in _IMPLEMENTERS.items()}
 
 
-def _load_rules() -> None:
-    import importlib
-    import pkgutil
+def engines_of(name: str) -> list[str]:
+    """The engines registered so far for the reference function ``name`` (dotted)."""
+    return sorted(set(_ENGINES.get(name, ())))
 
-    from . import federal, ordinance
 
-    for pkg in (ordinance, federal):
-        for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
-            importlib.import_module(mod.name)
-    importlib.import_module("sewer_rules.evaluation.classify")
-    importlib.import_module("sewer_rules.monitoring")
-    importlib.import_module("sewer_rules.network")
+def summary_of(name: str) -> str:
+    """The first docstring line of a registered function (dotted name; "" if unknown)."""
+    return _SUMMARIES.get(name, "")
 
 
 REGISTRY: dict[Citation, Section] = {}
@@ -122,26 +162,6 @@ def coverage_counts() -> dict[Coverage, int]:
 
 class UnknownSection(LookupError):
     """A citation that names no provision of the article (or is not a citation at all)."""
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """One provision with everything the software knows of it: the law beside the code."""
-
-    section: Section
-    provision: Provision
-    implemented_by: tuple[str, ...]
-    parameters: tuple[ParameterValue, ...]
-
-    @property
-    def in_office(self) -> tuple[str, ...]:
-        """The office's functions that carry the provision out."""
-        return self.section.office
-
-    @property
-    def duty(self) -> Duty:
-        """Whether a person can violate the provision, and why (:mod:`.duties`)."""
-        return duty_of(str(self.section.citation))
 
 
 def section(citation: Citation | str) -> Section:
@@ -177,15 +197,3 @@ def parameters_authorised_by(
             except ParameterError:
                 continue  # no value yet on that day (before its first effective date)
     return tuple(found)
-
-
-def explain(citation: Citation | str, params: ParameterSet, on: date) -> Explanation:
-    """The text in force on ``on``, status, implementing functions and parameters of one
-    provision (the text of a past day may be absent or not on file: :mod:`.law`)."""
-    entry = section(citation)
-    return Explanation(
-        entry,
-        provision(entry.citation, on=on),
-        tuple(implementers().get(entry.citation, [])),
-        parameters_authorised_by(entry.citation, params, on),
-    )

@@ -6,7 +6,7 @@ Laboratories and meters write units many ways (``mg/l``, ``mg/L``, ``ppm``; ``°
 fractions, so that ``2000 µg/l`` is exactly ``2 mg/l`` and ``65.3 °C`` is exactly
 ``149.54 °F``; comparisons with limits are then made in decimal.
 
-Documented assumption (INTERPRETATIONS.md): *parts per million by weight* equal
+Documented assumption (docs/interpretations.md): *parts per million by weight* equal
 milligrams per litre for these waters (density 1 kg/l), and parts per billion equal
 micrograms per litre. pint's own ``ppm`` is a pure number; it is redefined here.
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from sewer_rules.evaluation import evaluate_table
+from sewer_engines.evaluation import evaluate_table
 from sewer_rules.evaluation.permit_limits import PermitLimits
 from sewer_rules.parameters import load_jurisdiction
 

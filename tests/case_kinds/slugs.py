@@ -30,10 +30,12 @@ from fractions import Fraction
 from typing import Any
 
 from sewer_cli.cmd_slugs import parse_duration
+from sewer_engines.monitoring.analysis import Options, analyse_series
+from sewer_engines.monitoring.series import Series, logging_cadence
+from sewer_engines.monitoring.slugs import detect_slugs, judged_as_slug
 from sewer_rules.analytes import resolve
-from sewer_rules.monitoring.analysis import Options, analyse_series
-from sewer_rules.monitoring.series import Series, logging_cadence, to_us
-from sewer_rules.monitoring.slugs import Baseline, detect_slugs, judged_as_slug
+from sewer_rules.monitoring.instants import to_us
+from sewer_rules.monitoring.slugs import Baseline
 from sewer_rules.parameters import load_jurisdiction
 
 

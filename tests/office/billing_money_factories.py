@@ -13,11 +13,8 @@ from django.db import transaction
 from sewer_office.billing.choices import ChargeSource, InvoiceKind, Series
 from sewer_office.billing.models import Charge, Invoice, InvoiceLine
 from sewer_office.billing.numbers import next_number
-from sewer_office.billing.payments import (
-    Allocation,
-    issue_permit_fee_invoice,
-    record_payment,
-)
+from sewer_office.billing.payments import Allocation, record_payment
+from sewer_office.billing.permit_fees import issue_permit_fee_invoice
 from sewer_office.registry.models import Person
 
 from .factories import Town

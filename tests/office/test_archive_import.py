@@ -35,7 +35,6 @@ from sewer_office.core.attachments import attach
 from sewer_office.core.errors import Forbidden
 from sewer_office.core.models import Attachment, AuditEvent, ImportedRecord
 from sewer_office.core.services import perform
-from sewer_office.demo.build import build_demo_town
 from sewer_office.enforcement.models import Violation
 from sewer_office.findings.models import Finding
 from sewer_office.inspections.checklists import items
@@ -818,11 +817,10 @@ def test_cli_exit_codes_and_json(town: Town, tmp_path: Path, capsys: Any) -> Non
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "past-records"
 
 
-def test_the_example_imports_into_the_demo_town(db: Any, settings: Any, capsys: Any) -> None:
+def test_the_example_imports_into_the_demo_town(demo_town: Any, capsys: Any) -> None:
     """``sewer-use import-records examples/past-records`` on the demo town: every row
     matches the town's properties, facilities, persons and accounts."""
-    settings.SEWER_USE_JURISDICTION = "demo"
-    build_demo_town(seed=4, anchor=TODAY)
+    demo_town(seed=4, anchor=TODAY)
     assert main(["import-records", str(EXAMPLE), "--dry-run"]) == 0
     assert "would import 13 record(s) of the past" in capsys.readouterr().out
     assert main(["import-records", str(EXAMPLE), "--as", "clerk", "--format", "json"]) == 0

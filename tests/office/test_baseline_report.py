@@ -19,9 +19,9 @@ from sewer_office.enforcement.grounds import finding_refusal
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
 from sewer_office.pretreatment import baseline as checklists
-from sewer_office.pretreatment import services as pretreatment
+from sewer_office.pretreatment import report_dues
 from sewer_office.pretreatment.models import BaselineChecklist, ReportDue
-from sewer_office.reports import baseline, services
+from sewer_office.reports import baseline, services, statements
 from sewer_rules.federal import cfr403_baseline as rule
 
 from .factories import PASSWORD, Town
@@ -50,7 +50,7 @@ ALL_GIVEN = {code: {"answer": "given", "text": f"page {i}"} for i, code in enume
 
 def _due(town: Town) -> ReportDue:
     f, _ = setup(town)
-    req = pretreatment.add_requirement(
+    req = report_dues.add_requirement(
         sup(town), f.mine, kind="baseline", first_due=date(2026, 7, 31), every_months=0,
         at=at("2026-01-02"),
     )  # fmt: skip
@@ -86,8 +86,8 @@ def test_signing_is_refused_naming_the_missing_element(
 ) -> None:
     due = _due(town)
     owner = town.u("owner")
-    services.save_statement(owner, due, {**COMPLETE, "average_flow_gpd": None})
-    services.attach_files(owner, due, [_diagram()], baseline.DIAGRAM)
+    statements.save_statement(owner, due, {**COMPLETE, "average_flow_gpd": None})
+    statements.attach_files(owner, due, [_diagram()], baseline.DIAGRAM)
     with pytest.raises(InvalidInput) as refused:
         services.assemble(owner, due)
     [lack] = refused.value.errors["baseline"]
@@ -108,7 +108,7 @@ def test_an_element_explained_is_enough_to_sign_and_the_office_keeps_the_checkli
 ) -> None:
     due = _due(town)
     owner = town.u("owner")
-    services.save_statement(
+    statements.save_statement(
         owner,
         due,
         {
@@ -123,7 +123,7 @@ def test_an_element_explained_is_enough_to_sign_and_the_office_keeps_the_checkli
     assert [m.split(":")[0] for m in refused.value.errors["baseline"]] == [
         "Description of operations (40 CFR 403.12(b)(3))"
     ]
-    services.attach_files(owner, due, [_diagram()], baseline.DIAGRAM)
+    statements.attach_files(owner, due, [_diagram()], baseline.DIAGRAM)
     report = services.assemble(owner, due)
     data = json.loads(report.data)
     assert data["baseline"]["explanations"] == {
@@ -151,7 +151,7 @@ def test_a_paper_report_incomplete_is_a_finding_once(town: Town) -> None:
     due = _due(town)
     clerk = town.u("clerk")
     entries = {**ALL_GIVEN, "b4": {"answer": "missing"}, "b5": {"answer": "missing"}}
-    pretreatment.record_received(
+    report_dues.record_received(
         clerk,
         due,
         date(2026, 7, 20),
@@ -174,7 +174,7 @@ def test_a_paper_report_incomplete_is_a_finding_once(town: Town) -> None:
     assert AuditEvent.objects.filter(action="record_baseline_checklist").count() == 1
     # recorded once: the report stays received, the finding stays one
     with pytest.raises(Blocked, match="already recorded as received"):
-        pretreatment.record_received(
+        report_dues.record_received(
             clerk, due, date(2026, 7, 22), checklist=checklists.Filing(ALL_GIVEN)
         )
     assert Finding.objects.filter(kind=FindingKind.BASELINE_INCOMPLETE).count() == 1
@@ -191,7 +191,7 @@ def test_a_paper_report_answering_every_element_is_no_finding(town: Town) -> Non
         "report.pdf", b"%PDF-1.4\n% the paper\n", content_type="application/pdf"
     )
     entries = {**ALL_GIVEN, "b2": {"answer": "given", "text": ""}}  # given: in the scan
-    pretreatment.record_received(
+    report_dues.record_received(
         town.u("clerk"), due, date(2026, 7, 20), checklist=checklists.Filing(entries, scan=scan)
     )
     checklist = BaselineChecklist.objects.get(due=due)
@@ -204,13 +204,11 @@ def test_a_baseline_report_is_received_with_its_checklist(town: Town) -> None:
     due = _due(town)
     clerk = town.u("clerk")
     with pytest.raises(InvalidInput) as refused:
-        pretreatment.record_received(clerk, due, date(2026, 7, 20))
+        report_dues.record_received(clerk, due, date(2026, 7, 20))
     assert "checklist of 40 CFR 403.12(b)" in refused.value.errors["checklist"][0]
     bad = {**ALL_GIVEN, "b6": {"answer": "given"}, "b7": {"answer": "explained"}}
     with pytest.raises(InvalidInput) as refused:
-        pretreatment.record_received(
-            clerk, due, date(2026, 7, 20), checklist=checklists.Filing(bad)
-        )
+        report_dues.record_received(clerk, due, date(2026, 7, 20), checklist=checklists.Filing(bad))
     problems = refused.value.errors["checklist"]
     assert problems[0].startswith("Certification (40 CFR 403.12(b)(6)): say what")
     assert problems[1].startswith("Compliance schedule (40 CFR 403.12(b)(7)): say why")
@@ -225,8 +223,8 @@ def test_a_signed_report_reaching_the_office_incomplete_is_a_finding(
     accepted as received, and its checklist finds the element missing."""
     due = _due(town)
     owner = town.u("owner")
-    services.save_statement(owner, due, {**COMPLETE, "standards_applicable": ""})
-    services.attach_files(owner, due, [_diagram()], baseline.DIAGRAM)
+    statements.save_statement(owner, due, {**COMPLETE, "standards_applicable": ""})
+    statements.attach_files(owner, due, [_diagram()], baseline.DIAGRAM)
     monkeypatch.setattr(baseline, "missing", lambda data: [])
     report = services.assemble(owner, due)
     _sign(town, smtp, report)

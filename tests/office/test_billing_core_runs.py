@@ -24,7 +24,7 @@ from sewer_office.meters import days
 from sewer_office.meters.models import Meter, Reading, ReadingUpload
 from sewer_office.monitoring.models import LabResult, SamplingEvent, SamplingPoint
 from sewer_office.registry.models import Establishment
-from sewer_rules.monitoring.series import to_us
+from sewer_rules.monitoring.instants import to_us
 
 from .factories import Town, make_town
 

@@ -15,18 +15,17 @@ from django.utils import timezone
 
 from sewer_office.billing import exports, statements
 from sewer_office.billing.choices import InvoiceKind
+from sewer_office.billing.credit import apply_credit, refund
 from sewer_office.billing.invoices import credit_note
 from sewer_office.billing.models import BillingRun, Invoice, Payment, PaymentApplication, Refund
 from sewer_office.billing.payments import (
     Allocation,
-    apply_credit,
     credit_of,
-    issue_permit_fee_invoice,
     outstanding,
     outstanding_of,
     record_payment,
-    refund,
 )
+from sewer_office.billing.permit_fees import issue_permit_fee_invoice
 from sewer_office.billing.receipts import receipt_pdf
 from sewer_office.billing.statement_letter import statement_pdf
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
@@ -334,11 +333,8 @@ def test_permit_fee_page_issues_the_invoice(town: Town, login: Any) -> None:
     )
 
 
-def test_demo_town_billing(db: Any, settings: Any) -> None:
-    from sewer_office.demo.build import build_demo_town
-
-    settings.SEWER_USE_JURISDICTION = "demo"
-    town = build_demo_town()
+def test_demo_town_billing(demo_town: Any) -> None:
+    town = demo_town()
     today = town.anchor
     paid = BuildingSewerPermit.objects.exclude(state__in=("submitted", "withdrawn")).exclude(
         fee_receipt=""

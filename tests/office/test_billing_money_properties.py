@@ -17,15 +17,9 @@ from hypothesis import strategies as st
 
 from sewer_office.billing import statements
 from sewer_office.billing.choices import InvoiceKind
+from sewer_office.billing.credit import apply_credit, refund
 from sewer_office.billing.models import Invoice, PaymentApplication
-from sewer_office.billing.payments import (
-    Allocation,
-    apply_credit,
-    credit_of,
-    outstanding_of,
-    record_payment,
-    refund,
-)
+from sewer_office.billing.payments import Allocation, credit_of, outstanding_of, record_payment
 from sewer_office.core.errors import OfficeError
 
 from .billing_money_factories import invoice

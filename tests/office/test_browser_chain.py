@@ -30,7 +30,7 @@ from sewer_office.accounts.services import create_user
 from sewer_office.enforcement.models import Violation
 from sewer_office.monitoring.lab_import import import_lab_file
 from sewer_office.monitoring.models import LabResult
-from sewer_office.pretreatment import services as pretreatment
+from sewer_office.pretreatment import report_dues
 from sewer_office.registry.choices import EstablishmentKind, PersonKind
 from sewer_office.registry.models import Establishment, Person
 from sewer_office.reports import services as reports
@@ -78,7 +78,7 @@ def _acme(town: Town, due_on: date) -> Establishment:
     )
     sampling_point(plant, manhole="MH03")
     su = town.u("superintendent")
-    pretreatment.add_requirement(su, plant, kind="periodic", first_due=due_on, every_months=6)
+    report_dues.add_requirement(su, plant, kind="periodic", first_due=due_on, every_months=6)
     reports.record_signatory(
         su, plant, user=acme, kind="authorized", title="Plant manager",
         authorization="Letter of the president", valid_from=due_on - timedelta(days=200),

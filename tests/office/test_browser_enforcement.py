@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from sewer_office.enforcement import services
+from sewer_office.enforcement import liability, notices
 from sewer_office.enforcement.models import Violation
 from sewer_office.findings.services import record_finding
 
@@ -71,14 +71,14 @@ def test_finding_to_notice_served_late_correction_and_the_fine(
     _act(clerk, "serve", {"served_on": f"{served:%Y-%m-%d}", "receipt_number": "7022 0410 77"})
     # certified mail: mailed, not yet served — no deadline until the return receipt's day
     assert "not yet delivered" in clerk.locator("h1").inner_text()
-    assert services.current_notice(violation).deadline is None  # type: ignore[union-attr]
+    assert notices.current_notice(violation).deadline is None  # type: ignore[union-attr]
     box = clerk.locator("#action-record_delivery")
     if box.get_attribute("open") is None:
         box.locator("summary").click()
     box.locator("[name=delivery_proof]").select_option("return_receipt")
     _act(clerk, "record_delivery", {"delivered_on": f"{served:%Y-%m-%d}"})
     assert "correction period running" in clerk.locator("h1").inner_text()
-    notice = services.current_notice(violation)
+    notice = notices.current_notice(violation)
     assert notice is not None and notice.deadline is not None
 
     # The correction period passes: the office's clock moves on, the daily run records it.
@@ -104,7 +104,7 @@ def test_finding_to_notice_served_late_correction_and_the_fine(
     _act(su, "verify", {"note": "pH 7.2 SU at the control manhole on the follow-up visit"})
     assert "Correction verified" in su.locator("h1").inner_text()
 
-    fines = services.fines(Violation.objects.get(pk=violation.pk), today)
+    fines = liability.fines(Violation.objects.get(pk=violation.pk), today)
     assert fines.computation is not None and fines.total is not None
     days = (today - notice.deadline).days
     assert fines.computation.days == days > 0

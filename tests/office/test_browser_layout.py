@@ -1,4 +1,4 @@
-"""Headless Chromium over the demo town (issue 15): the pages fit at 1280, 768 and 375 px
+"""Headless Chromium over the demo town: the pages fit at 1280, 768 and 375 px
 (``document.documentElement.scrollWidth <= innerWidth``, and no list scrolls inside its card at
 1280 px), axe-core finds no serious or critical violation, and three walks:
 

@@ -64,7 +64,7 @@ def test_superintendent_imports_sees_prohibited_ph_and_traces_upstream(
     su.goto(f"{base}/registry/establishments/{fac.mine.pk}/")
     row = su.locator("#results tr.result", has_text="ph")
     assert row.count() == 1
-    # the status by its label (issue 15), the code on hover
+    # the status by its label, the code on hover
     assert "Prohibited" in row.inner_text() and "§ 196-19 C(3)" in row.inner_text()
     findings = su.locator("#open-findings").inner_text()
     assert "prohibited" in findings.lower() and "§ 196-19 C(3)" in findings

@@ -1,4 +1,4 @@
-"""Headless Chromium, as the people the article governs meet the portal (issue 14):
+"""Headless Chromium, as the people the article governs meet the portal:
 
 - a newcomer registers, confirms the e-mail address from the message that arrived at a real
   SMTP server on 127.0.0.1, asks to be linked with a document; the clerk checks and confirms;
@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from sewer_office.pretreatment import services as pretreatment
+from sewer_office.pretreatment import report_dues
 from sewer_office.reports import services as reports
 from sewer_office.reports.models import Report
 
@@ -125,7 +125,7 @@ def test_industrial_user_signs_its_report_and_the_office_accepts_it(
     owner = town.u("owner")
     owner.email = "olive@example.org"
     owner.save(update_fields=["email"])
-    req = pretreatment.add_requirement(
+    req = report_dues.add_requirement(
         sup(town), f.mine, kind="periodic", first_due=date(2026, 7, 31), every_months=6,
         at=at("2026-01-02"),
     )  # fmt: skip

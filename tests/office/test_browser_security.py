@@ -1,4 +1,4 @@
-"""The office in Chromium with its Content-Security-Policy enforced (issue 16): the dashboard,
+"""The office in Chromium with its Content-Security-Policy enforced: the dashboard,
 the findings list (its "tick all" box), a facility, the inspection form, the network map and
 the API reference (Redoc) work, and the browser reports no violation of the policy — every
 script the office runs comes from its static files. A script injected into a page does not run.

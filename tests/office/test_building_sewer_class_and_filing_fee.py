@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 
 from sewer_office.billing.models import Invoice
-from sewer_office.billing.payments import issue_permit_fee_invoice
+from sewer_office.billing.permit_fees import issue_permit_fee_invoice
 from sewer_office.core import protection
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
 from sewer_office.core.models import AuditEvent

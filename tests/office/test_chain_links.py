@@ -14,8 +14,9 @@ from django.utils import timezone
 from sewer_office.enforcement.models import ComplianceSchedule, Milestone, Violation
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
+from sewer_office.findings.phrases import period, written
 from sewer_office.findings.services import findings_of
-from sewer_office.findings.words import describe, period, written
+from sewer_office.findings.words import describe
 from sewer_office.grease.models import GreaseInterceptor
 from sewer_office.inspections import entry
 from sewer_office.meters.models import Excursion, Meter, SlugEvent

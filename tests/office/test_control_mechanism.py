@@ -403,12 +403,10 @@ def test_the_process_flow_is_at_most_the_flow(town: Town, login: Any) -> None:
 # --- the demo ---------------------------------------------------------------------------------
 
 
-def test_the_demo_acme_approval_is_the_model_control_mechanism(db: Any) -> None:
+def test_the_demo_acme_approval_is_the_model_control_mechanism(demo_town: Any) -> None:
     from django.utils import timezone
 
-    from sewer_office.demo.build import build_demo_town
-
-    build_demo_town(seed=4, anchor=timezone.localdate())
+    demo_town(seed=4, anchor=timezone.localdate())
     granted = IndustrialDischargeApproval.objects.filter(
         state__in=("approved", "approved_with_conditions")
     )

@@ -1,4 +1,4 @@
-"""The dashboard's reads, made fewer for the load target (issue 16), say what they said before.
+"""The dashboard's reads, made fewer for the load target, say what they said before.
 
 - An outside user's records are found through each first hop's ``IN`` subquery
   (``accounts.access._reaching``): the same records as the join of every path, for every model
@@ -47,11 +47,8 @@ def _joined(model: Any, user: Any) -> set[int]:
     return set(qs.values_list("pk", flat=True))
 
 
-def test_the_first_hop_subqueries_reach_what_the_joins_reach(db: Any, settings: Any) -> None:
-    from sewer_office.demo.build import build_demo_town
-
-    settings.SEWER_USE_JURISDICTION = "demo"
-    build_demo_town(seed=4, anchor=date(2026, 12, 1))
+def test_the_first_hop_subqueries_reach_what_the_joins_reach(demo_town: Any) -> None:
+    demo_town(seed=4, anchor=date(2026, 12, 1))
     outside = [
         u for u in get_user_model().objects.all() if person_ids(u) and not is_staff_member(u)
     ]

@@ -12,7 +12,7 @@ import pytest
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
 from sewer_office.core.models import AuditEvent, ImmutableRecord
 from sewer_office.core.services import perform
-from sewer_office.enforcement import services
+from sewer_office.enforcement import corrections, liability, notices, services
 from sewer_office.enforcement.models import Correction, Notice, Referral, Violation
 from sewer_office.findings.services import record_finding
 
@@ -81,7 +81,7 @@ def test_damage_is_referred_for_arrest_at_once_without_a_clock(town: Town) -> No
     assert not v.notices.exists()
     with pytest.raises(TransitionNotAllowed):
         perform(v, "issue_notice", town.u("superintendent"), {})
-    fines = services.fines(v, date(2026, 3, 1))
+    fines = liability.fines(v, date(2026, 3, 1))
     assert fines.computation is None and "§ 196-20" in fines.message
 
 
@@ -199,7 +199,7 @@ def test_a_superseding_notice_needs_a_reason_and_restarts_service(town: Town) ->
     )
     old, new = v.notices.order_by("id")
     assert new.supersedes == old and new.supersede_reason == "wrong address"
-    assert services.current_notice(v) == new and v.state == "notice_issued"
+    assert notices.current_notice(v) == new and v.state == "notice_issued"
     assert old.served_on == date(2026, 1, 5)  # the old notice is kept as it was
 
 
@@ -220,7 +220,7 @@ def test_fines_span_a_change_of_the_daily_amount(town: Town) -> None:
         v, "verify", town.u("inspector"), {"verified_on": "2026-01-20"}, at=at("2026-01-21")
     )
     assert v.state == "corrected"
-    f = services.fines(v, date(2026, 2, 1))
+    f = liability.fines(v, date(2026, 2, 1))
     assert f.computation is not None
     # deadline 01-15; ceased on the reported day 01-19 (the verification's default), not the
     # verification day 01-20: 16, 17 at 250.00 + 18, 19 at 350.00 = 500 + 700
@@ -240,7 +240,7 @@ def test_fines_span_a_change_of_the_daily_amount(town: Town) -> None:
 
 def test_fines_while_continuing_and_corrected_in_time(town: Town) -> None:
     v = overdue(town)
-    f = services.fines(v, date(2026, 1, 17))
+    f = liability.fines(v, date(2026, 1, 17))
     assert f.computation is not None and f.computation.days == 2 and f.total == Decimal("500.00")
     w = served(town, mine=False)
     w = perform(
@@ -253,7 +253,7 @@ def test_fines_while_continuing_and_corrected_in_time(town: Town) -> None:
     w = perform(
         w, "verify", town.u("superintendent"), {"verified_on": "2026-01-12"}, at=at("2026-01-12")
     )
-    f = services.fines(w, date(2026, 2, 1))
+    f = liability.fines(w, date(2026, 2, 1))
     assert f.computation is not None and f.computation.days == 0 and f.total == Decimal("0.00")
 
 
@@ -262,7 +262,7 @@ def test_unconfigured_daily_amount_says_which_resolution_to_record(
 ) -> None:
     v = overdue(town)
     settings.SEWER_USE_JURISDICTION = "wappinger"
-    f = services.fines(v, date(2026, 1, 20))
+    f = liability.fines(v, date(2026, 1, 20))
     assert f.total is None
     assert "fine.daily_amount" in f.unconfigured and "§ 122-20 Y" in f.unconfigured
 
@@ -304,7 +304,7 @@ def test_rejected_correction_returns_to_where_it_was(town: Town) -> None:
             reason="still discharging",
             at=at("2026-01-20"),
         )
-    assert AuditEvent.objects.count() == before and services.pending_correction(v) is not None
+    assert AuditEvent.objects.count() == before and corrections.pending_correction(v) is not None
     v = perform(
         v,
         "reject_correction",
@@ -314,7 +314,7 @@ def test_rejected_correction_returns_to_where_it_was(town: Town) -> None:
         at=at("2026-01-20"),
     )
     assert v.state == "fines_accruing"
-    assert services.pending_correction(v) is None
+    assert corrections.pending_correction(v) is None
 
 
 def test_escalation_follows_the_guide_and_a_second_notice_restarts_a_clock(town: Town) -> None:
@@ -323,7 +323,7 @@ def test_escalation_follows_the_guide_and_a_second_notice_restarts_a_clock(town:
     with pytest.raises(Forbidden):
         perform(v, "escalate", town.u("clerk"), {})
     v = perform(v, "escalate", sup, {}, at=at("2026-01-20"))
-    second = services.current_notice(v)
+    second = notices.current_notice(v)
     assert second is not None and second.response == "second_notice" and v.state == "notice_issued"
     v = perform(
         v,
@@ -332,13 +332,13 @@ def test_escalation_follows_the_guide_and_a_second_notice_restarts_a_clock(town:
         {"served_on": "2026-01-20", "service_method": "personal"},
         at=at("2026-01-20"),
     )
-    assert services.current_notice(v).deadline == date(2026, 1, 30)
+    assert notices.current_notice(v).deadline == date(2026, 1, 30)
     services.advance_clocks(date(2026, 2, 2))
     v.refresh_from_db()
     v = perform(v, "escalate", sup, {}, at=at("2026-02-03"))
-    assert services.current_notice(v).response == "administrative_order"
+    assert notices.current_notice(v).response == "administrative_order"
     # the fine still runs from the first notice's deadline
-    f = services.fines(v, date(2026, 1, 20))
+    f = liability.fines(v, date(2026, 1, 20))
     assert f.notice is not None and f.notice.response == "notice_of_violation"
     v = perform(
         v,
@@ -397,7 +397,7 @@ def test_costs_are_itemised_and_reserved(town: Town) -> None:
         incurred_on=date(2026, 1, 12),
         at=at("2026-01-12"),
     )
-    assert services.costs_total(v) == Decimal("165.50")
+    assert liability.costs_total(v) == Decimal("165.50")
     cost = v.costs.first()
     cost.amount = Decimal("1")
     with pytest.raises(ImmutableRecord):

@@ -7,18 +7,16 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.core.management import call_command
 from django.test import Client
 
 
-def test_demo_town_has_a_violation_at_every_stage(db: Any, settings: Any) -> None:
+def test_demo_town_has_a_violation_at_every_stage(load_demo: Any) -> None:
     from sewer_office.core.models import AuditEvent
-    from sewer_office.enforcement import services
+    from sewer_office.enforcement import liability
     from sewer_office.enforcement.models import Correction, Cost, Notice, Referral, Violation
 
-    settings.SEWER_USE_JURISDICTION = "demo"
     anchor = date(2026, 3, 2)
-    call_command("load_demo", anchor=anchor)
+    load_demo(anchor=anchor)
     states = set(Violation.objects.values_list("state", flat=True))
     assert states == {
         "open",
@@ -36,7 +34,7 @@ def test_demo_town_has_a_violation_at_every_stage(db: Any, settings: Any) -> Non
         None,
         None,
     )
-    assert "delivery is not yet recorded" in services.fines(mailed.violation, anchor).message
+    assert "delivery is not yet recorded" in liability.fines(mailed.violation, anchor).message
     # a notice issued and not yet served (the clerk's "notices to serve")
     assert Notice.objects.filter(served_on__isnull=True, violation__state="notice_issued").exists()
     # served, its deadline within the week after the anchor
@@ -46,12 +44,12 @@ def test_demo_town_has_a_violation_at_every_stage(db: Any, settings: Any) -> Non
     assert week.exists()
     # deadline passed, fines accruing as of the anchor, the Town's costs recorded
     accruing = Violation.objects.get(state="fines_accruing")
-    f = services.fines(accruing, anchor)
+    f = liability.fines(accruing, anchor)
     assert f.accruing and f.total and f.total > 0
     assert {c.category for c in accruing.costs.all()} == {"laboratory", "staff_hours"}
     # corrected in time and verified: no fine; and one corrected late across the amount change
     corrected = list(Violation.objects.filter(state="corrected"))
-    fines = {v.pk: services.fines(v, anchor) for v in corrected}
+    fines = {v.pk: liability.fines(v, anchor) for v in corrected}
     assert any(x.computation and x.computation.days == 0 for x in fines.values())
     spanning = [x for x in fines.values() if x.computation and len(x.computation.segments) == 2]
     assert len(spanning) == 1
@@ -76,7 +74,7 @@ def test_demo_town_has_a_violation_at_every_stage(db: Any, settings: Any) -> Non
     # 02-04 and 02-18 = 3 days at 350.00, and none while the order's period runs.
     first = escalated.notices.get(response="notice_of_violation")
     assert (first.mailed_on, first.served_on) == (date(2026, 1, 22), date(2026, 1, 23))
-    count = services.fines(escalated, anchor).computation
+    count = liability.fines(escalated, anchor).computation
     assert count is not None and count.state == "within_correction_period"
     assert [(p.first, p.last) for p in count.spans] == [
         (date(2026, 2, 3), date(2026, 2, 4)),

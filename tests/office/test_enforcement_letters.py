@@ -20,7 +20,7 @@ from sewer_office.billing.pdf import INVOICE, readable
 from sewer_office.billing.receipts import RECEIPT
 from sewer_office.core.letters import compose, issued
 from sewer_office.core.services import perform
-from sewer_office.enforcement import letters, schedules, services
+from sewer_office.enforcement import letters, liability, notices, schedules, services
 from sewer_office.enforcement.letters import CERTIFICATE, NOTICE, ORDER, REFERRAL, kind_of
 from sewer_office.registry.models import Contact
 
@@ -93,7 +93,7 @@ def test_without_a_mailing_contact_the_premises_and_the_town_are_the_address(tow
 
 def test_an_order_states_its_own_authority_and_carries_its_schedule(town: Town) -> None:
     v = _to_order(town)
-    order = services.current_notice(v)
+    order = notices.current_notice(v)
     assert order.response == "administrative_order" and kind_of(order) == ORDER
     # not kept before its schedule is imposed: its terms are not complete
     assert issued(ORDER, order) is None
@@ -185,7 +185,7 @@ def test_the_referral_carries_the_fine_count_of_the_fine_service(town: Town, log
     v.refresh_from_db()
     perform(v, "refer", town.u("superintendent"), {"kind": "town_attorney"}, at=at("2026-02-02"))
     referral = v.referrals.get()
-    f = services.fines(v, referral.referred_on)
+    f = liability.fines(v, referral.referred_on)
     assert f.computation is not None and f.total is not None and f.computation.days > 0
     text = _text(REFERRAL, referral)
     assert f"{f.computation.days} days in all" in text

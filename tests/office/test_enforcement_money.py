@@ -25,7 +25,7 @@ from sewer_office.core.attachments import attach
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent, ImmutableRecord
 from sewer_office.core.services import perform
-from sewer_office.enforcement import money, services
+from sewer_office.enforcement import liability, money, services
 from sewer_office.enforcement.models import Collection, Cost, Judgment, Violation
 
 from .enforcement_factories import at, overdue
@@ -162,7 +162,7 @@ def test_billing_costs_is_reserved_and_needs_a_cost(town: Town) -> None:
 def test_the_referral_keeps_the_fine_count_as_it_stood(town: Town) -> None:
     v = _referred(town)
     referral = v.referrals.get()
-    count = services.fines(v, date.fromisoformat(REFERRED_ON))
+    count = liability.fines(v, date.fromisoformat(REFERRED_ON))
     assert count.computation is not None and count.computation.days > 0
     expected = json.loads(json.dumps(count.computation.as_dict()))
     assert referral.computation["fine"] == expected
@@ -468,12 +468,9 @@ def test_the_api_bills_costs_records_judgment_and_collection(town: Town) -> None
     assert Cost.objects.filter(violation=v).count() == 2
 
 
-def test_the_demo_has_a_violation_gone_the_whole_way(db: Any, settings: Any) -> None:
-    from django.core.management import call_command
-
-    settings.SEWER_USE_JURISDICTION = "demo"
+def test_the_demo_has_a_violation_gone_the_whole_way(load_demo: Any) -> None:
     anchor = date(2026, 3, 2)
-    call_command("load_demo", anchor=anchor)
+    load_demo(anchor=anchor)
     [j] = Judgment.objects.all()
     v = j.violation
     assert v.state == "corrected"

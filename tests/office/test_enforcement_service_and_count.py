@@ -20,7 +20,7 @@ from sewer_office.core.errors import InvalidInput, TransitionNotAllowed
 from sewer_office.core.letters import compose
 from sewer_office.core.models import AuditEvent, ImmutableRecord
 from sewer_office.core.services import perform
-from sewer_office.enforcement import services
+from sewer_office.enforcement import liability, services
 from sewer_office.enforcement.letters import CERTIFICATE
 from sewer_office.enforcement.models import Notice, Violation
 
@@ -69,12 +69,12 @@ def test_certified_mail_is_served_on_delivery_not_on_mailing(town: Town, login: 
     assert "not yet delivered" in n.service_text
     # no clock runs: the daily job moves nothing, and no fine is counted, however late
     assert services.advance_clocks(date(2026, 3, 1)) == 0
-    f = services.fines(v, date(2026, 3, 1))
+    f = liability.fines(v, date(2026, 3, 1))
     assert f.computation is None and "delivery is not yet recorded" in f.message
     page = login("clerk").get(f"/enforcement/{v.pk}/").content.decode()
     assert "mailed by certified mail no. 7019 0001 on 2026-01-05, not yet delivered" in page
     # not served: no certificate of service is composed before delivery
-    assert not services.fines(v, date(2026, 3, 1)).accruing
+    assert not liability.fines(v, date(2026, 3, 1)).accruing
 
     # the return receipt shows delivery on Fri 01-09: + 10 = Mon 01-19, Dr. Martin Luther
     # King, Jr. Day → Tue 01-20
@@ -179,7 +179,7 @@ def test_delivery_through_the_api(town: Town, login: Any, capsys: Any) -> None:
         "2026-01-20",
     )
     expected = cli_fines(capsys, "--served", "2026-01-09", "--as-of", "2026-01-22")
-    office = services.fines(Violation.objects.get(pk=v.pk), date(2026, 1, 22))
+    office = liability.fines(Violation.objects.get(pk=v.pk), date(2026, 1, 22))
     # 01-21 and 01-22 after the deadline 01-20, at 350.00 → 700.00
     assert office.computation is not None and office.computation.days == expected["days"] == 2
     assert str(office.total) == expected["total"] == "700.00"
@@ -197,7 +197,7 @@ def test_reported_in_time_verified_late_no_fine_anywhere(
     expected = cli_fines(
         capsys, "--served", "2026-01-05", "--corrected", "2026-01-10", "--verified", "2026-01-25"
     )
-    office = services.fines(v, date(2026, 2, 1))
+    office = liability.fines(v, date(2026, 2, 1))
     assert office.computation is not None
     assert office.computation.days == expected["days"] == 0
     assert str(office.total) == expected["total"] == "0.00"
@@ -216,7 +216,7 @@ def test_ceased_day_found_on_inspection_bounds_the_fine(
     expected = cli_fines(
         capsys, "--served", "2026-01-05", "--corrected", "2026-01-18", "--verified", "2026-01-25"
     )
-    office = services.fines(v, date(2026, 2, 1))
+    office = liability.fines(v, date(2026, 2, 1))
     assert office.computation is not None
     assert office.computation.days == expected["days"] == 3
     assert str(office.total) == expected["total"] == "850.00"
@@ -269,7 +269,7 @@ def test_a_later_order_suspends_the_count_on_every_surface(
     assert services.advance_clocks(date(2026, 3, 5)) == 1
     v.refresh_from_db()
     # while the order's period ran, the first 18 days stayed counted and no more accrued
-    mid = services.fines(v, date(2026, 3, 1))
+    mid = liability.fines(v, date(2026, 3, 1))
     assert mid.computation is not None and mid.computation.days == 18
     v = report_and_verify(v, town, reported="2026-03-10", verified="2026-03-12")
 
@@ -281,7 +281,7 @@ def test_a_later_order_suspends_the_count_on_every_surface(
         "--verified", "2026-03-12",
         "--as-of", "2026-03-20",
     )  # fmt: skip
-    office = services.fines(v, date(2026, 3, 20))
+    office = liability.fines(v, date(2026, 3, 20))
     assert office.computation is not None
     fc = office.computation.as_dict()
     assert fc["days"] == expected["days"] == 24
@@ -321,7 +321,7 @@ def test_a_superseding_notice_replaces_the_one_it_supersedes(town: Town, capsys:
     )
     v = serve_in_person(v, town, "2026-01-08")
     expected = cli_fines(capsys, "--served", "2026-01-08", "--as-of", "2026-01-23")
-    office = services.fines(v, date(2026, 1, 23))
+    office = liability.fines(v, date(2026, 1, 23))
     assert office.computation is not None and office.computation.later == ()
     assert office.computation.deadline == date(2026, 1, 20)
     assert office.computation.days == expected["days"] == 3
@@ -347,7 +347,7 @@ def test_the_office_deadline_follows_section_24(
     expected = cli_fines(capsys, "--served", served_on, "--as-of", as_of)
     assert n.deadline is not None
     assert n.deadline.isoformat() == expected["deadline"] == deadline
-    office = services.fines(v, date.fromisoformat(as_of))
+    office = liability.fines(v, date.fromisoformat(as_of))
     assert office.computation is not None and office.computation.days == expected["days"] == days
 
 

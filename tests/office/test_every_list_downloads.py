@@ -26,7 +26,6 @@ from django.utils import timezone
 from openpyxl import load_workbook
 
 from sewer_office.core.exports import XLSX_TYPE
-from sewer_office.demo.build import build_demo_town
 from sewer_office.enforcement import schedules
 from sewer_office.enforcement.models import ComplianceSchedule
 from sewer_office.permits.models import IndustrialDischargeApproval
@@ -119,9 +118,8 @@ def _xlsx_problems(body: bytes) -> tuple[int, int, list[str]]:
 
 
 @pytest.mark.django_db
-def test_every_list_of_the_office_downloads_as_csv_and_excel(client: Any, settings: Any) -> None:
-    settings.SEWER_USE_JURISDICTION = "demo"
-    build_demo_town(seed=4, anchor=timezone.localdate())
+def test_every_list_of_the_office_downloads_as_csv_and_excel(client: Any, demo_town: Any) -> None:
+    demo_town(seed=4, anchor=timezone.localdate())
     _no_schedule_yet()
     from django.contrib.auth import get_user_model
 

@@ -32,13 +32,13 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from sewer_office.core import data_dictionary
-from sewer_office.core.export_all import (
+from sewer_office.core.export_all import sums_line
+from sewer_office.core.export_tables import (
     CARRIED,
     LEFT_OUT,
     csv_value,
     export_tables,
     json_value,
-    sums_line,
     unclassified,
 )
 

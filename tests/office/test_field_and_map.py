@@ -1,4 +1,4 @@
-"""Issue 15 without a browser: the inspection form sent twice is recorded once (its submission
+"""The field pages without a browser: the inspection form sent twice is recorded once (its submission
 key), photos ride with the form; the network map's GeoJSON (staff only, facilities coloured by
 their open findings, bounded queries); the outside user's home."""
 
@@ -18,8 +18,8 @@ from sewer_office.findings.services import record_finding
 from sewer_office.inspections.checklists import items
 from sewer_office.inspections.choices import InspectionKind
 from sewer_office.inspections.models import Inspection, InspectionAnswer
+from sewer_office.network.map_layer import map_geojson
 from sewer_office.network.models import NetworkVersion
-from sewer_office.network.services import map_geojson
 
 from .factories import Town
 from .test_inspections import PNG, scheduled

@@ -18,7 +18,7 @@ from sewer_office.core.models import AuditEvent, ImmutableRecord
 from sewer_office.core.services import perform
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import findings_of
-from sewer_office.grease import services
+from sewer_office.grease import installations, services
 from sewer_office.grease.choices import InterceptorKind
 from sewer_office.grease.models import GreaseInterceptor, PumpOut, SizingCheck
 from sewer_office.permits.services.minor import require_interceptor
@@ -41,7 +41,7 @@ def trap(town: Town, **kw: Any) -> GreaseInterceptor:
         "today": TODAY,
     }
     args.update(kw)
-    return services.register_interceptor(town.u("inspector"), **args)
+    return installations.register_interceptor(town.u("inspector"), **args)
 
 
 def pump(town: Town, t: GreaseInterceptor, days_ago: int, who: str = "inspector") -> PumpOut:
@@ -126,7 +126,7 @@ def test_sizing_check_is_immutable_and_inputs_are_validated(town: Town) -> None:
         trap(town, requirement=req)
     assert "requirement" in e.value.errors
     with pytest.raises(Forbidden):
-        services.register_interceptor(
+        installations.register_interceptor(
             town.u("clerk"),
             establishment=town.owner_restaurant,
             kind="grease_trap",
@@ -177,7 +177,7 @@ def test_overdue_list_contents(town: Town, login: Any) -> None:
     pump(town, fresh, 20)
     undated = trap(town, installed_on=None)  # never pumped, no date: listed apart
     gone = trap(town)
-    services.remove_interceptor(town.u("engineer"), gone, TODAY, "Replaced by a larger unit.")
+    installations.remove_interceptor(town.u("engineer"), gone, TODAY, "Replaced by a larger unit.")
     rows = services.overdue(GreaseInterceptor.objects.all(), TODAY)
     assert [r.trap for r in rows] == [late, undated]
     assert rows[0].status.days_overdue == 110 and rows[1].status.status == "no_record"

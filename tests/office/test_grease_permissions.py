@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from sewer_office.grease import services
+from sewer_office.grease import installations, services
 from sewer_office.grease.choices import InterceptorKind
 from sewer_office.grease.models import GreaseInterceptor, PumpOut
 
@@ -42,7 +42,7 @@ TODAY = timezone.localdate()
 def _traps(town: Town) -> tuple[GreaseInterceptor, GreaseInterceptor, PumpOut, PumpOut]:
     """The owner's grease trap and the other's oil and sand interceptor, one pump-out each."""
     su = town.u("superintendent")
-    mine = services.register_interceptor(
+    mine = installations.register_interceptor(
         su,
         establishment=town.owner_restaurant,
         kind=InterceptorKind.GREASE_TRAP,
@@ -51,7 +51,7 @@ def _traps(town: Town) -> tuple[GreaseInterceptor, GreaseInterceptor, PumpOut, P
         accessible=True,
         installed_on=TODAY - timedelta(days=100),
     )
-    theirs = services.register_interceptor(
+    theirs = installations.register_interceptor(
         su,
         establishment=town.other_plant,
         kind=InterceptorKind.OIL_SAND,

@@ -1,5 +1,5 @@
 """Numbers too large for the database in list filters: a clear 400 (a filter by id) or no
-record (a filter by id or name), never a server error — issue 16's OverflowError cases, each a
+record (a filter by id or name), never a server error — the OverflowError cases, each a
 test that failed before the fix (``OverflowError: Python int too large to convert to SQLite
 INTEGER`` / PostgreSQL's ``bigint out of range``)."""
 

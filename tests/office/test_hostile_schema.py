@@ -1,4 +1,4 @@
-"""Hostile input, the API as a whole (issue 16): schemathesis over ``/api/schema/``.
+"""Hostile input, the API as a whole: schemathesis over ``/api/schema/``.
 
 Every operation of the schema, as every role of the demo town (and anonymous), with
 generated requests — valid and invalid, odd characters, huge numbers, far dates — sent
@@ -19,7 +19,6 @@ import pytest
 import schemathesis
 from django.contrib.auth import get_user_model
 from django.core import signals
-from django.core.management import call_command
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, given, settings
@@ -54,11 +53,11 @@ MORE = {"superintendent": max(EXAMPLES, 6), "acme": max(EXAMPLES, 6)}
 
 
 @pytest.fixture
-def wsgi_app(transactional_db: Any, settings: Any) -> Any:
-    """The office with the demo town, as a WSGI application whose requests keep the test's
-    database connection (as Django's test client does)."""
-    settings.SEWER_USE_JURISDICTION = "demo"
-    call_command("load_demo", verbosity=0)
+def wsgi_app(transactional_db: Any, load_demo: Any) -> Any:
+    """The office with the demo town (``load_demo``, its build kept once per test process:
+    ``demo_cache``), as a WSGI application whose requests keep the test's database connection
+    (as Django's test client does)."""
+    load_demo(verbosity=0)
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
     try:

@@ -1,4 +1,4 @@
-"""Hostile input, every file the office accepts (issue 16's upload fuzzing).
+"""Hostile input, every file the office accepts (upload fuzzing).
 
 Every upload endpoint — the laboratory file (page and API), meter readings in CSV and Parquet
 (page and API), the network's GeoJSON (API: a file or a JSON body), the building sewer's
@@ -120,7 +120,7 @@ def common(valid: Callable[[int], str], suffix: str) -> list[Payload]:
             f"big{suffix}",
             lambda n: _pad(valid(n), 2 * SMALL_CAP).encode(),
             cap=SMALL_CAP,
-            says="allowed",
+            says="SEWER_USE_MAX_UPLOAD_BYTES",  # the refusal names the setting that raises it
         ),
         Payload("bom", f"bom{suffix}", lambda n: b"\xef\xbb\xbf" + valid(n).encode(), accept=True),
         Payload("nested-json", f"nested{suffix}", lambda n: NESTED),
@@ -423,7 +423,7 @@ def binary_files(valid: Callable[[int], bytes], suffix: str, content_type: str) 
             f"big{suffix}",
             lambda n: valid(n) + b"\x00" * (2 * SMALL_CAP),
             cap=SMALL_CAP,
-            says="allowed",
+            says="SEWER_USE_MAX_UPLOAD_BYTES",  # the refusal names the setting that raises it
         ),
         p("long-name", "n" * 250 + suffix, valid, accept=True, check=_title_fits),
     ]
@@ -881,4 +881,5 @@ def test_a_200_mb_file_is_refused_by_its_size_before_it_is_read(
     text = _text(response)
     assert response.status_code in (API_REFUSALS if endpoint.api else PAGE_REFUSALS), text[:300]
     assert f"huge{suffix}: 209,715,200 bytes, larger than the 20 MB allowed" in text, _message(text)
+    assert "SEWER_USE_MAX_UPLOAD_BYTES" in text, _message(text)  # the setting that raises it
     assert stored(media) == before

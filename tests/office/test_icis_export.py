@@ -20,7 +20,7 @@ from sewer_office.inspections.models import Inspection
 from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.permits.models import IndustrialDischargeApproval
 from sewer_office.permits.models.industrial import SelfMonitoringRequirement
-from sewer_office.pretreatment import icis, reports, services
+from sewer_office.pretreatment import icis, reports, services, snc
 from sewer_office.registry.models import Establishment
 from tests.icis_schema import needs_xsd, schema_dir, validate
 
@@ -83,7 +83,7 @@ def plating(town: Town, *, icis_id: str = "NYP000777") -> Establishment:
     _event(est, "TOWN-OLD", "2025-12-30", "control_authority")
     for i, day in enumerate(("2026-03-01", "2026-06-01", "2026-09-01")):
         _event(est, f"USER-{i}", day, "industrial_user")
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     v = overdue(town, mine=False)  # a notice of violation issued 2026-01-05
     perform(
         v, "refer", sup(town), {"kind": "town_attorney", "referred_to": "Town Attorney"},
@@ -222,13 +222,11 @@ def test_the_annual_page_offers_the_xml_or_says_what_is_missing(town: Town, logi
     assert _user(root, "NYP000777").findtext(f".//{NS}NumberIUInspectionsByCA") == "1"
 
 
-def test_the_demo_exports_every_siu_with_the_figures_of_the_pdf(db: Any, settings: Any) -> None:
-    from sewer_office.demo.build import build_demo_town
+def test_the_demo_exports_every_siu_with_the_figures_of_the_pdf(demo_town: Any) -> None:
     from sewer_office.demo.pretreatment import last_half
 
-    settings.SEWER_USE_JURISDICTION = "demo"
     anchor = date(2026, 12, 1)
-    build_demo_town(seed=4, anchor=anchor)
+    demo_town(seed=4, anchor=anchor)
     year = last_half(anchor)[2].year
     export = icis.build_year(year, submitter="superintendent")  # refuses nothing
     root = ET.fromstring(export.content)

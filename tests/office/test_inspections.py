@@ -267,7 +267,7 @@ def test_photos_are_checked_images(town: Town, login: Any) -> None:
         {"photo": SimpleUploadedFile("trap.png", PNG, content_type="image/png"), "title": "Trap"},
     )
     assert r.status_code == 302
-    photo = services.photos_of(i).get()
+    photo = i.photos().get()
     assert photo.title == "Trap" and photo.size == len(PNG)
     fake = SimpleUploadedFile("x.png", b"#!/bin/sh\necho hi\n", content_type="image/png")
     r = c.post(f"/inspections/{i.pk}/photos/", {"photo": fake})
@@ -275,7 +275,7 @@ def test_photos_are_checked_images(town: Town, login: Any) -> None:
     pdf = SimpleUploadedFile("x.pdf", b"%PDF-1.4", content_type="application/pdf")
     with pytest.raises(InvalidInput):
         services.add_photo(i, town.u("inspector"), pdf)
-    assert services.photos_of(i).count() == 1
+    assert i.photos().count() == 1
 
 
 def test_report_pdf_renders_with_citations(town: Town, login: Any) -> None:

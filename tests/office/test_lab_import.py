@@ -194,7 +194,7 @@ def test_results_attach_to_the_sample_recorded_when_taken(town: Town, fac: Any) 
     from zoneinfo import ZoneInfo
 
     from sewer_office.core.errors import Forbidden, InvalidInput
-    from sewer_office.monitoring.services import record_sampling_event
+    from sewer_office.monitoring.sampling import record_sampling_event
 
     at = datetime(2026, 3, 2, 10, 42, tzinfo=ZoneInfo("America/New_York"))
     with pytest.raises(Forbidden):
@@ -238,7 +238,7 @@ def test_a_file_contradicting_the_recorded_sample_is_refused(town: Town, fac: An
     from datetime import datetime
     from zoneinfo import ZoneInfo
 
-    from sewer_office.monitoring.services import record_sampling_event
+    from sewer_office.monitoring.sampling import record_sampling_event
 
     at = datetime(2026, 3, 2, 9, 0, tzinfo=ZoneInfo("America/New_York"))
     record_sampling_event(

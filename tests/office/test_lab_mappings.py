@@ -16,7 +16,7 @@ from sewer_cli.main import main
 from sewer_io import lab_mapping as layouts
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent
-from sewer_office.monitoring import lab_import, mappings
+from sewer_office.monitoring import lab_checks, lab_import, mappings, samplers
 from sewer_office.monitoring.lab_import import import_lab_file
 from sewer_office.monitoring.models import LabImport, LabMapping, LabResult
 from sewer_office.monitoring.services import delete_lab_mapping, save_lab_mapping
@@ -196,9 +196,9 @@ def test_outside_users_are_offered_the_presets_only(town: Town, login: Any) -> N
 def test_the_office_columns_are_the_imports(town: Town) -> None:
     assert set(layouts.OFFICE_COLUMNS) == {
         "sampling_point",
-        *lab_import.CUSTODY_TIMES,
-        *lab_import.CUSTODY_TEXT,
-        lab_import.samplers.COLUMN,
+        *lab_checks.CUSTODY_TIMES,
+        *lab_checks.CUSTODY_TEXT,
+        samplers.COLUMN,
     }
 
 

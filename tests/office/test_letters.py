@@ -22,7 +22,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.utils import timezone
 
-from sewer_office.core import letter_edits, letters, protection
+from sewer_office.core import letter_edits, letter_pdf, letters, protection
 from sewer_office.core.audit import timeline
 from sewer_office.core.models import ImmutableRecord, IssuedDocument, LetterTemplate
 from sewer_office.core.services import perform
@@ -116,10 +116,10 @@ def test_merge_values_are_not_escaped() -> None:
 
 
 def test_latin_keeps_the_section_sign_and_replaces_what_the_fonts_lack() -> None:
-    assert letters.latin("§ 196-22 A — “notice” ≤ 5 … 40 °F ±1") == (
+    assert letter_pdf.latin("§ 196-22 A — “notice” ≤ 5 … 40 °F ±1") == (
         '§ 196-22 A - "notice" <= 5 ... 40 °F ±1'
     )
-    assert letters.latin("Łódź") == "?ód?"
+    assert letter_pdf.latin("Łódź") == "?ód?"
 
 
 # --- refusals ---------------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def test_the_letterhead_heads_the_letter_and_its_contact_every_page(town: Town) 
         assert expected in text, expected
     # a long letter: the contact and "page N of M" on every page
     blocks = [("text", f"Paragraph {n} of a long letter.") for n in range(200)]
-    pdf = letters.render_pdf(blocks, title="long", created=timezone.now())
+    pdf = letter_pdf.render_pdf(blocks, title="long", created=timezone.now())
     doc = pypdfium2.PdfDocument(pdf)
     pages = len(doc)
     assert pages > 1
@@ -282,7 +282,12 @@ def test_the_letter_issued_keeps_its_letterhead_version(town: Town) -> None:
 
 
 def test_the_bundled_letterhead_says_what_the_office_must_complete(town: Town, login: Any) -> None:
-    assert letters.head_of(None).missing == ["mailing address", "phone", "e-mail", "office hours"]
+    assert letter_pdf.head_of(None).missing == [
+        "mailing address",
+        "phone",
+        "e-mail",
+        "office hours",
+    ]
     page = login("viewer").get("/letters/").content.decode()
     assert "The letterhead lacks: mailing address, phone, e-mail, office hours" in page
     _letterhead(town)
@@ -299,7 +304,7 @@ def test_a_logo_png_or_jpeg_within_the_limit(town: Town) -> None:
     )
     assert logo.logo_type == "png" and bytes(logo.logo) == PNG
     # the logo is drawn on the letter (an image on page 1)
-    pdf = letters.render_pdf([("text", "x")], title="t", created=timezone.now())
+    pdf = letter_pdf.render_pdf([("text", "x")], title="t", created=timezone.now())
     assert b"/Subtype /Image" in pdf
     # a new version without a new file keeps the logo; "remove" drops it
     kept = letter_edits.save_letterhead({**_fields(head), "note": "Hours"}, actor=town.u("clerk"))
@@ -448,7 +453,7 @@ def test_the_docs_list_every_kind_and_its_fields() -> None:
 def test_render_pdf_is_the_same_bytes_for_the_same_input() -> None:
     moment = datetime(2026, 1, 2, 12, tzinfo=timezone.get_current_timezone())
     blocks = [("title", "T"), ("text", "Body")]
-    head = letters.Head("Town", "Office", ("1 Main St",), "1", "e@x", "9-5", "")
-    one = letters.render_pdf(blocks, title="t", created=moment, head=head)
-    two = letters.render_pdf(blocks, title="t", created=moment, head=head)
+    head = letter_pdf.Head("Town", "Office", ("1 Main St",), "1", "e@x", "9-5", "")
+    one = letter_pdf.render_pdf(blocks, title="t", created=moment, head=head)
+    two = letter_pdf.render_pdf(blocks, title="t", created=moment, head=head)
     assert one == two and io.BytesIO(one).read(5) == b"%PDF-"

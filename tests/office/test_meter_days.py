@@ -15,10 +15,10 @@ from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from sewer_engines.monitoring.daily import DayTotal
 from sewer_office.core.models import AuditEvent
 from sewer_office.meters import days, services
 from sewer_office.meters.models import MeterDay, Reading
-from sewer_rules.monitoring.daily import DayTotal
 
 from .factories import Town
 from .test_meters import csv_file, flow_meter

@@ -16,7 +16,7 @@ from sewer_office.core.models import AuditEvent
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import findings_of
-from sewer_office.meters import services
+from sewer_office.meters import judging, services
 from sewer_office.meters.models import Meter, Reading, ReadingUpload, SlugEvent
 
 from .factories import Town
@@ -126,7 +126,7 @@ def test_a_slug_continuing_into_the_next_upload_is_superseded_by_the_whole_slug(
     assert whole.found_by is not None and "continued in the readings of b.csv" in (
         whole.found_by.reason
     )
-    assert [s.pk for s in services.current_slugs(meter)] == [whole.pk]
+    assert [s.pk for s in judging.current_slugs(meter)] == [whole.pk]
     more = rows(START + timedelta(days=1, minutes=40), ["10"] * 3)
     assert services.upload_readings(meter, csv_file(tmp_path / "c.csv", more), None).slugs == []
     assert SlugEvent.objects.filter(meter=meter).count() == 2

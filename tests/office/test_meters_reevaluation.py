@@ -7,18 +7,19 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sewer_cli.main import main
+from sewer_engines.monitoring import kernel
+from sewer_engines.monitoring import slugs as slug_rules
 from sewer_office.core.errors import Forbidden
 from sewer_office.core.models import AuditEvent
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import findings_of
-from sewer_office.meters import reevaluation, services
+from sewer_office.meters import judging, reevaluation, services
 from sewer_office.meters.models import SlugEvent, SlugReevaluation
-from sewer_rules.monitoring import kernel
-from sewer_rules.monitoring import slugs as slug_rules
 
 from .factories import Town
 from .test_meters import START, csv_file, day, flow_meter, rows, with_slug
@@ -75,7 +76,7 @@ def test_reevaluation_supersedes_old_slugs_and_never_edits_them(
     assert (old.start, old.end, old.peak, old.baseline, old.threshold, old.readings) == before
     assert old.superseded_by == record
     assert not findings_of(old).filter(current=True).exists()
-    [new] = services.current_slugs(meter)
+    [new] = judging.current_slugs(meter)
     assert new.found_by == record and new.duration_minutes == 300 and new.readings == 60
     assert new.start == old.start and new.baseline == "10"
     [finding] = findings_of(new)
@@ -116,18 +117,16 @@ def test_the_command(
     assert main(["reevaluate-slugs", "--meter", "NOPE"]) == 2
 
 
-def test_the_demo_town_meters_follow_the_new_reading(db: None, settings: object) -> None:
+def test_the_demo_town_meters_follow_the_new_reading(demo_town: Any) -> None:
     """The demo's three-hour discharge is one 180-minute slug, and judging the demo's stored
     readings again changes nothing: its slugs are those of the new reading."""
     from datetime import date
 
-    from sewer_office.demo.build import build_demo_town
     from sewer_office.meters.models import Meter
 
-    settings.SEWER_USE_JURISDICTION = "demo"  # type: ignore[attr-defined]
-    build_demo_town(seed=4, anchor=date(2026, 12, 1))
+    demo_town(seed=4, anchor=date(2026, 12, 1))
     flow = Meter.objects.get(ident="ACME-FLOW-1")
-    minutes = [s.duration_minutes for s in services.current_slugs(flow).order_by("start")]
+    minutes = [s.duration_minutes for s in judging.current_slugs(flow).order_by("start")]
     assert minutes == [30, 25, 180]
     for meter in Meter.objects.all():
         assert not reevaluation.reevaluate_slugs(meter, None, dry_run=True).changed

@@ -17,12 +17,12 @@ import pytest
 from django.urls import reverse
 
 from sewer_cli.main import main
+from sewer_engines.monitoring import series as series_rules
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent
-from sewer_office.meters import reevaluation, services
+from sewer_office.meters import judging, reevaluation, services
 from sewer_office.meters.baselines import record_meter_baseline
 from sewer_office.meters.models import Meter, SlugEvent, SlugReevaluation
-from sewer_rules.monitoring import series as series_rules
 
 from .factories import Town
 from .test_meters import START, csv_file, flow_meter, rows
@@ -49,7 +49,7 @@ def _stored(meter: Meter) -> list[tuple[str, str, int, str, str, str | None]]:
             e.threshold,
             e.baseline_carried_from.isoformat() if e.baseline_carried_from else None,
         )
-        for e in services.current_slugs(meter).order_by("start")
+        for e in judging.current_slugs(meter).order_by("start")
     ]
 
 
@@ -87,7 +87,7 @@ def test_a_30_hour_discharge_over_two_uploads_is_the_slug_the_command_finds(
     data = rows(START, ["10"] * 576 + ["100"] * 360 + ["10"] * 72)
     cut = 576 + 120
     services.upload_readings(meter, csv_file(tmp_path / "a.csv", data[:cut]), None)
-    [partial] = services.current_slugs(meter)
+    [partial] = judging.current_slugs(meter)
     assert partial.duration_minutes == 600
     result = services.upload_readings(meter, csv_file(tmp_path / "b.csv", data[cut:]), None)
     assert _stored(meter) == [
@@ -100,7 +100,7 @@ def test_a_30_hour_discharge_over_two_uploads_is_the_slug_the_command_finds(
             "2026-03-03T23:55:00+00:00",
         )
     ]
-    assert [s.pk for s in result.slugs] == [services.current_slugs(meter).get().pk]
+    assert [s.pk for s in result.slugs] == [judging.current_slugs(meter).get().pk]
     partial.refresh_from_db()
     assert partial.superseded_by is not None and partial.duration_minutes == 600
     assert SlugEvent.objects.filter(meter=meter).count() == 2  # nothing deleted
@@ -135,7 +135,7 @@ def test_a_15_minute_logger_in_the_office(
         assert services.upload_readings(meter, path, None).slugs == []
     done = reevaluation.reevaluate_slugs(meter, town.u("engineer"), reason="gap by logging")
     assert done.record is not None and done.record.reason == "gap by logging"
-    [slug] = services.current_slugs(meter)
+    [slug] = judging.current_slugs(meter)
     assert slug.duration_minutes == 30 and slug.readings == 2 and slug.found_by == done.record
     assert _found(_cli(capsys, path)) == _stored(meter)
     # a second meter given the same readings stores the slug at upload
@@ -193,7 +193,7 @@ def test_reevaluation_supersedes_with_a_reason_and_never_deletes(
     with pytest.MonkeyPatch.context() as mp:
         # the old reading: the compiled loop unused, the passes never carrying
         mp.setenv("SEWER_USE_NATIVE", "0")
-        from sewer_rules.monitoring import normal
+        from sewer_engines.monitoring import normal
 
         mp.setattr(normal, "_first_carried", lambda t, hit, per, start: None)
         [old] = services.upload_readings(meter, path, None).slugs
@@ -203,7 +203,7 @@ def test_reevaluation_supersedes_with_a_reason_and_never_deletes(
     assert record is not None and [e.pk for e in done.superseded] == [old.pk]
     old.refresh_from_db()
     assert old.superseded_by == record and old.duration_minutes == 24 * 60
-    [new] = services.current_slugs(meter)
+    [new] = judging.current_slugs(meter)
     assert new.duration_minutes == 48 * 60 and new.found_by == record
     assert new.baseline_carried_from == START + timedelta(hours=23, minutes=55)
     assert SlugEvent.objects.filter(meter=meter).count() == 2

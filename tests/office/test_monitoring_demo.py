@@ -1,4 +1,4 @@
-"""The demo town's monitoring, as a person signed in would see it (issue 5's "done when")."""
+"""The demo town's monitoring, as a person signed in would see it."""
 
 from __future__ import annotations
 
@@ -12,14 +12,12 @@ from django.test import Client
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "office"
 
 
-def test_demo_town_monitoring_end_to_end(db: Any, settings: Any) -> None:
-    from sewer_office.demo.build import build_demo_town
+def test_demo_town_monitoring_end_to_end(demo_town: Any) -> None:
     from sewer_office.findings.models import Finding
     from sewer_office.monitoring.models import LabResult
     from sewer_office.registry.models import Establishment
 
-    settings.SEWER_USE_JURISDICTION = "demo"
-    build_demo_town(seed=4, anchor=date(2026, 12, 1))
+    demo_town(seed=4, anchor=date(2026, 12, 1))
     acme = Establishment.objects.get(code="ACME-PLATING")
     assert LabResult.objects.filter(establishment=acme).count() > 100
     assert Finding.objects.filter(

@@ -21,8 +21,8 @@ from sewer_office.network.services import (
     UnknownManhole,
     import_network,
     override_sampling_point,
-    trace,
 )
+from sewer_office.network.tracing import trace
 from sewer_office.registry.models import Property
 
 from .factories import Town
@@ -333,11 +333,8 @@ def test_property_page_shows_its_sampling_point(
 # --- the demo town -------------------------------------------------------------------------
 
 
-def test_demo_town_ships_a_network(db: Any, settings: Any, login: Any) -> None:
-    from sewer_office.demo.build import build_demo_town
-
-    settings.SEWER_USE_JURISDICTION = "demo"
-    build_demo_town(seed=4, anchor=date(2026, 3, 2))
+def test_demo_town_ships_a_network(demo_town: Any, login: Any) -> None:
+    demo_town(seed=4, anchor=date(2026, 3, 2))
     version = NetworkVersion.objects.get(active=True)
     served = Property.objects.filter(wastewater_service="public_sewer")
     assert version.connection_count == served.count() > 100

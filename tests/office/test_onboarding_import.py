@@ -21,7 +21,6 @@ from openpyxl import Workbook
 
 from sewer_cli.main import main
 from sewer_office.core.models import AuditEvent
-from sewer_office.demo.build import build_demo_town
 from sewer_office.onboarding.importing import MappingSpec, plan_import
 from sewer_office.onboarding.matching import address_key, sbl_key
 from sewer_office.onboarding.models import ColumnMapping, FacilityImport, ReviewItem
@@ -580,12 +579,11 @@ def test_the_example_spreadsheet_fits_the_demo_town_mapping() -> None:
     assert all(spec.kind_of(w) for w in sheet.values(spec.columns["kind"]))
 
 
-def test_the_example_spreadsheet_on_the_demo_town(settings: Any) -> None:
+def test_the_example_spreadsheet_on_the_demo_town(demo_town: Any) -> None:
     """What the lead's walk in the browser uploads: on the demo town, examples/facilities.csv
     matches Acme Plating (unchanged) and the Hudson Valley Diner (its code and phone added),
     creates four facilities (one operator of two), and queues the brewery for review."""
-    settings.SEWER_USE_JURISDICTION = "demo"
-    build_demo_town(seed=4, anchor=timezone.localdate())
+    demo_town(seed=4, anchor=timezone.localdate())
     root = Path(__file__).resolve().parents[2] / "examples"
     sheet = read_sheet((root / "facilities.csv").read_bytes(), "facilities.csv")
     spec = MappingSpec.from_snapshot(json.loads((root / "facilities-mapping.json").read_text()))

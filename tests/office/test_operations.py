@@ -1,4 +1,4 @@
-"""Running the office for real (issue 16): health and readiness, request ids and JSON logs,
+"""Running the office for real: health and readiness, request ids and JSON logs,
 the production server behind a proxy, ``check --deploy``, the audit hash chain."""
 
 from __future__ import annotations

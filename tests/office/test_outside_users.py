@@ -118,11 +118,11 @@ def test_an_unlinked_account_is_told_how_to_get_linked(
 
 
 def test_the_reports_menu_follows_the_report_dues(town: Town) -> None:
-    from sewer_office.pretreatment import services as pretreatment
+    from sewer_office.pretreatment import report_dues
 
     assert "Reports" not in _labels(town.u("owner"))
     fac = facilities(town)
-    pretreatment.add_requirement(
+    report_dues.add_requirement(
         town.u("superintendent"), fac.mine, kind="periodic", first_due=date(2026, 7, 31)
     )
     assert "Reports" in _labels(town.u("owner"))

@@ -17,7 +17,8 @@ from sewer_office.core.errors import OfficeError
 from sewer_office.enforcement import services as enforcement
 from sewer_office.enforcement.grounds import finding_refusal, refusal
 from sewer_office.findings.models import Finding
-from sewer_office.findings.words import describe, written
+from sewer_office.findings.phrases import written
+from sewer_office.findings.words import describe
 from sewer_office.inspections.models import Inspection
 from sewer_office.monitoring.lab_import import import_lab_file
 from sewer_office.monitoring.models import DischargeLimit, LabResult, SamplingEvent
@@ -412,7 +413,7 @@ def test_a_facilitys_own_upload_is_the_users_sampling(town: Town, fac: Facilitie
 
 
 def test_a_recorded_sample_keeps_who_took_it(town: Town, fac: Facilities) -> None:
-    from sewer_office.monitoring.services import record_sampling_event
+    from sewer_office.monitoring.sampling import record_sampling_event
 
     when = at(date(2026, 3, 2), 9)
     event = record_sampling_event(

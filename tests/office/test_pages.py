@@ -75,7 +75,7 @@ def test_engineer_sees_design_checks_and_cannot_approve_failing_plans(
     assert r.status_code == 409 and "cannot be approved" in r.content.decode()
     p.refresh_from_db()
     assert p.state == "plan_review"
-    # issue 15: the applicant sees the checks staff see
+    # the applicant sees the checks staff see
     owner_page = login("owner").get(f"/permits/building-sewer/{p.pk}/").content.decode()
     assert 'id="plan-checks"' in owner_page and "failed" in owner_page
 

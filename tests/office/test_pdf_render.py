@@ -23,7 +23,6 @@ from django.utils import timezone
 
 from sewer_office.billing.models import Invoice
 from sewer_office.core.models import Letterhead
-from sewer_office.demo.build import build_demo_town
 from sewer_office.enforcement.models import Notice
 from sewer_office.registry.choices import ContactKind
 
@@ -39,9 +38,9 @@ HEX_DIGEST = re.compile(r"\b[0-9a-fA-F]{32,}\b")
 
 
 @pytest.fixture
-def demo(db: Any, client: Any) -> Any:
+def demo(demo_town: Any, client: Any) -> Any:
     """The demo town, and the test client signed in as its Superintendent."""
-    build_demo_town(seed=4, anchor=timezone.localdate())
+    demo_town(seed=4, anchor=timezone.localdate())
     assert client.login(username="superintendent", password=DEMO_PASSWORD)
     return client
 

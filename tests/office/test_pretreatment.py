@@ -13,7 +13,7 @@ import pytest
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.models import ImmutableRecord
 from sewer_office.enforcement.models import Violation
-from sewer_office.pretreatment import services
+from sewer_office.pretreatment import report_dues, services, snc, snc_list
 from sewer_office.pretreatment.models import Designation, ReportDue, SNCDetermination
 
 from .factories import Town
@@ -22,7 +22,7 @@ from .pretreatment_factories import at, chronic_copper, designate_sius, results,
 
 def test_chronic_copper_is_snc_with_measurements_and_one_violation(town: Town) -> None:
     f = chronic_copper(town, sius=True)
-    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    run = snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     by = {d.establishment_id: d for d in run.determinations}
     theirs, mine = by[f.theirs.pk], by[f.mine.pk]
     assert theirs.snc and theirs.criteria == ["A"]
@@ -35,7 +35,7 @@ def test_chronic_copper_is_snc_with_measurements_and_one_violation(town: Town) -
     v = theirs.violation
     assert v is not None and v.kind == "significant_noncompliance" and v.person == f.theirs.operator
     # re-computation supersedes, never edits, and opens no second violation
-    again = services.compute_snc(sup(town), "2026H1", at=at("2026-07-03"))
+    again = snc.compute_snc(sup(town), "2026H1", at=at("2026-07-03"))
     new = next(d for d in again.determinations if d.establishment_id == f.theirs.pk)
     assert new.supersedes_id == theirs.pk and new.violation_id == v.pk
     assert again.violations_opened == 0
@@ -56,53 +56,53 @@ def test_trc_boundary_is_exact(town: Town) -> None:
     results(
         f.mine, "zinc", list(zip(days, ["0.204", "0.204", "0.1", "0.1", "0.1", "0.1"], strict=True))
     )
-    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    run = snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     mine = next(d for d in run.determinations if d.establishment_id == f.mine.pk)
     assert mine.criteria == ["B"]
 
 
 def test_late_report_is_snc_f_on_day_46_not_45(town: Town) -> None:
     f = chronic_copper(town, sius=True)
-    req = services.add_requirement(
+    req = report_dues.add_requirement(
         sup(town), f.mine, kind="periodic", first_due=date(2026, 1, 31), every_months=6,
         at=at("2026-01-02"),
     )  # fmt: skip
     dues = list(ReportDue.objects.filter(requirement=req).order_by("due_on"))
     assert [d.due_on for d in dues][:3] == [date(2026, 1, 31), date(2026, 7, 31), date(2027, 1, 31)]
-    services.record_received(town.u("clerk"), dues[0], date(2026, 3, 17), at=at("2026-03-17"))
-    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    report_dues.record_received(town.u("clerk"), dues[0], date(2026, 3, 17), at=at("2026-03-17"))
+    run = snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     mine = next(d for d in run.determinations if d.establishment_id == f.mine.pk)
     assert not mine.snc and mine.reports[0]["days_late"] == 45
     with pytest.raises(Blocked):
-        services.record_received(town.u("clerk"), dues[0], date(2026, 3, 18))
+        report_dues.record_received(town.u("clerk"), dues[0], date(2026, 3, 18))
 
 
 def test_missing_report_past_45_days_is_f(town: Town) -> None:
     f = chronic_copper(town, sius=True)
-    services.add_requirement(
+    report_dues.add_requirement(
         sup(town), f.mine, kind="baseline", first_due=date(2026, 2, 1), every_months=0,
         at=at("2026-01-02"),
     )  # fmt: skip
-    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    run = snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     mine = next(d for d in run.determinations if d.establishment_id == f.mine.pk)
     assert mine.criteria == ["F"] and mine.violation is not None
 
 
 def test_rolling_window_and_bad_period(town: Town) -> None:
     chronic_copper(town, sius=True)
-    run = services.compute_snc(sup(town), "2026-01..2026-06", rolling=True, at=at("2026-07-02"))
+    run = snc.compute_snc(sup(town), "2026-01..2026-06", rolling=True, at=at("2026-07-02"))
     assert run.rolling and any(d.snc for d in run.determinations)
     with pytest.raises(InvalidInput):
-        services.compute_snc(sup(town), "2026H3")
+        snc.compute_snc(sup(town), "2026H3")
     with pytest.raises(InvalidInput):
-        services.compute_snc(sup(town), "2026-02..2026-05")  # not whole halves, fixed window
+        snc.compute_snc(sup(town), "2026-02..2026-05")  # not whole halves, fixed window
 
 
 def test_only_the_control_authority_computes(town: Town) -> None:
     chronic_copper(town)
     for name in ("clerk", "viewer", "owner", "inspector"):
         with pytest.raises(Forbidden):
-            services.compute_snc(town.u(name), "2026H1")
+            snc.compute_snc(town.u(name), "2026H1")
     assert not SNCDetermination.objects.exists()
 
 
@@ -127,7 +127,7 @@ def test_siu_designation_by_declared_flow_and_capacity(town: Town) -> None:
 
 
 def test_siu_flow_threshold_exact(town: Town, settings: Any) -> None:
-    from sewer_office.monitoring.lab_import import params_in_force
+    from sewer_office.monitoring.in_force import params_in_force
     from sewer_rules.federal import cfr403_siu
 
     p = params_in_force()
@@ -146,19 +146,19 @@ def test_flag_overdue_records_late_reports_once(town: Town) -> None:
     from sewer_office.findings.models import Finding
 
     f = chronic_copper(town)
-    services.add_requirement(
+    report_dues.add_requirement(
         sup(town), f.mine, kind="periodic", first_due=date(2026, 1, 31), at=at("2026-01-02")
     )
-    assert services.flag_late_reports(date(2026, 1, 31)) == 0
-    assert services.flag_late_reports(date(2026, 2, 1)) == 1
-    assert services.flag_late_reports(date(2026, 2, 2)) == 0
+    assert report_dues.flag_late_reports(date(2026, 1, 31)) == 0
+    assert report_dues.flag_late_reports(date(2026, 2, 1)) == 1
+    assert report_dues.flag_late_reports(date(2026, 2, 2)) == 0
     finding = Finding.objects.get(kind="report_late")
     assert finding.citation == "40 CFR 403.12(e)" and finding.establishment_id == f.mine.pk
 
 
 def test_snc_violation_rests_on_an_snc_finding(town: Town) -> None:
     f = chronic_copper(town, sius=True)
-    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    run = snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     det = next(d for d in run.in_snc)
     v = det.violation
     assert v.finding.kind == "snc" and v.finding.source == det
@@ -179,11 +179,11 @@ def test_yearly_list_and_annual_report(town: Town) -> None:
         sup(town), f.theirs, basis="designated", reason="plating", on=date(2026, 1, 5),
         at=at("2026-01-05"),
     )  # fmt: skip
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
-    listed = services.snc_list(2026)
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    listed = snc_list.snc_list(2026)
     assert [u.establishment.pk for u in listed] == [f.theirs.pk]
-    assert services.snc_list(2025) == []
-    text = services.newspaper_text(2026, listed, "Demo town")
+    assert snc_list.snc_list(2025) == []
+    text = snc_list.newspaper_text(2026, listed, "Demo town")
     assert "40 CFR 403.8(f)(2)(viii)" in text and "at any time during" in text
     assert "criterion A (40 CFR 403.8(f)(2)(viii)(A))" in text
     body = reports.snc_list_csv(2026).decode("utf-8-sig")
@@ -207,7 +207,7 @@ def test_missed_milestone_is_criterion_e(town: Town) -> None:
     s = schedule(town, mine=True, due="2026-02-01")
     assert s.establishment_id == f.mine.pk
     designate_sius(town, f.mine)  # (E) applies to an SIU: the milestone's day was one
-    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    run = snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     mine = next(d for d in run.determinations if d.establishment_id == f.mine.pk)
     assert mine.criteria == ["E"] and mine.citations == ["40 CFR 403.8(f)(2)(viii)(E)"]
     assert "Pretreatment unit installed" in mine.staff_criteria[0]["text"]
@@ -221,7 +221,7 @@ def test_siu_flow_from_the_flow_meter(town: Town) -> None:
 
     from sewer_office.meters import days
     from sewer_office.meters.models import Meter, Reading, ReadingUpload
-    from sewer_rules.monitoring.series import to_us
+    from sewer_rules.monitoring.instants import to_us
 
     f = chronic_copper(town)
     meter = Meter.objects.create(sampling_point=f.my_point, ident="CAFE-FLOW", parameter="flow",

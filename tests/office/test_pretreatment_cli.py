@@ -9,7 +9,7 @@ from typing import Any
 
 from sewer_cli.main import main
 from sewer_office.findings.models import Finding
-from sewer_office.pretreatment import services
+from sewer_office.pretreatment import report_dues
 from sewer_office.pretreatment.models import SNCDetermination
 
 from .factories import Town
@@ -44,7 +44,7 @@ def test_snc_office_exit_codes_and_json(town: Town, capsys: Any) -> None:
 
 def test_flag_overdue_records_late_reports(town: Town, capsys: Any) -> None:
     f = chronic_copper(town)
-    services.add_requirement(
+    report_dues.add_requirement(
         sup(town), f.theirs, kind="periodic", first_due=date(2026, 1, 31), at=at("2026-01-02")
     )
     assert main(["flag-overdue", "--date", "2026-02-05"]) == 0

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sewer_office.pretreatment import services
+from sewer_office.pretreatment import report_dues, services, snc
 from sewer_office.pretreatment.models import ReportDue, SNCDetermination
 
 from .factories import Town
@@ -51,10 +51,10 @@ def _setup(town: Town) -> dict[str, Any]:
             sup(town), est, basis="designated", reason="plating line", on=date(2026, 1, 5),
             at=at("2026-01-05"),
         )  # fmt: skip
-        services.add_requirement(
+        report_dues.add_requirement(
             sup(town), est, kind="periodic", first_due=date(2026, 1, 31), at=at("2026-01-05")
         )
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     det = {d.establishment_id: d for d in SNCDetermination.objects.all()}
     due = {d.establishment_id: d for d in ReportDue.objects.filter(due_on=date(2026, 1, 31))}
     return {"f": f, "det": det, "due": due}

@@ -11,7 +11,7 @@ import pytest
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent
 from sewer_office.enforcement.models import Violation
-from sewer_office.pretreatment import services
+from sewer_office.pretreatment import snc, snc_staff
 from sewer_office.pretreatment.models import SNCDetermination
 
 from .factories import Town
@@ -22,7 +22,7 @@ FACTS = "Copper slug on 2026-03-04 upset the aeration tanks (interference)."
 
 def _compliant(town: Town) -> tuple[Any, SNCDetermination]:
     f = chronic_copper(town, sius=True)
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     det = SNCDetermination.objects.get(establishment=f.mine, superseded_by__isnull=True)
     assert not det.snc and det.violation_id is None
     return f, det
@@ -31,7 +31,7 @@ def _compliant(town: Town) -> tuple[Any, SNCDetermination]:
 def test_recording_supersedes_audits_and_opens_the_violation_once(town: Town) -> None:
     f, det = _compliant(town)
     eng = town.u("engineer")
-    new = services.record_staff_criterion(det, "C", FACTS, date(2026, 3, 4), eng,
+    new = snc_staff.record_staff_criterion(det, "C", FACTS, date(2026, 3, 4), eng,
                                           at=at("2026-07-05"))  # fmt: skip
     assert new.pk != det.pk and new.supersedes_id == det.pk
     det.refresh_from_db()
@@ -49,7 +49,7 @@ def test_recording_supersedes_audits_and_opens_the_violation_once(town: Town) ->
     assert ev.citation == "40 CFR 403.8(f)(2)(viii)(C)" and ev.state_to == "snc"
     assert ev.before["id"] == det.pk and ev.after["violation"] == v.pk
     # a second criterion: one more determination, the same violation
-    again = services.record_staff_criterion(new, "G", "Reported compliance in the March "
+    again = snc_staff.record_staff_criterion(new, "G", "Reported compliance in the March "
                                             "report despite the slug.", date(2026, 4, 1),
                                             sup(town), at=at("2026-07-06"))  # fmt: skip
     assert again.criteria == ["C", "G"] and again.violation_id == v.pk
@@ -59,10 +59,10 @@ def test_recording_supersedes_audits_and_opens_the_violation_once(town: Town) ->
 
 def test_a_facility_already_in_snc_keeps_its_violation(town: Town) -> None:
     f = chronic_copper(town, sius=True)
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     det = SNCDetermination.objects.get(establishment=f.theirs, superseded_by__isnull=True)
     before = Violation.objects.count()
-    new = services.record_staff_criterion(det, "H", "Refused entry to the inspector.",
+    new = snc_staff.record_staff_criterion(det, "H", "Refused entry to the inspector.",
                                           date(2026, 5, 2), sup(town), at=at("2026-07-05"))  # fmt: skip
     assert new.criteria == ["A", "H"] and new.violation_id == det.violation_id
     assert Violation.objects.count() == before
@@ -70,9 +70,9 @@ def test_a_facility_already_in_snc_keeps_its_violation(town: Town) -> None:
 
 def test_recomputation_keeps_the_staff_criterion(town: Town) -> None:
     f, det = _compliant(town)
-    services.record_staff_criterion(det, "D", "Emergency order to halt the discharge.",
+    snc_staff.record_staff_criterion(det, "D", "Emergency order to halt the discharge.",
                                     date(2026, 2, 9), sup(town), at=at("2026-07-05"))  # fmt: skip
-    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-08"))
+    run = snc.compute_snc(sup(town), "2026H1", at=at("2026-07-08"))
     mine = next(d for d in run.determinations if d.establishment_id == f.mine.pk)
     assert mine.snc and mine.criteria == ["D"]
     assert [s["criterion"] for s in mine.staff_criteria] == ["D"]
@@ -99,7 +99,7 @@ def test_bad_input_is_refused_and_nothing_written(
     n, events, viols = SNCDetermination.objects.count(), AuditEvent.objects.count(), \
         Violation.objects.count()  # fmt: skip
     with pytest.raises(InvalidInput) as e:
-        services.record_staff_criterion(det, criterion, facts, on, sup(town), at=at("2026-07-05"))
+        snc_staff.record_staff_criterion(det, criterion, facts, on, sup(town), at=at("2026-07-05"))
     assert field in e.value.errors
     assert (SNCDetermination.objects.count(), AuditEvent.objects.count(),
             Violation.objects.count()) == (n, events, viols)  # fmt: skip
@@ -110,15 +110,15 @@ def test_other_roles_may_not_record(town: Town, username: str) -> None:
     _f, det = _compliant(town)
     n = SNCDetermination.objects.count()
     with pytest.raises(Forbidden):
-        services.record_staff_criterion(det, "C", FACTS, date(2026, 3, 4), town.u(username))
+        snc_staff.record_staff_criterion(det, "C", FACTS, date(2026, 3, 4), town.u(username))
     assert SNCDetermination.objects.count() == n
 
 
 def test_a_superseded_determination_is_refused(town: Town) -> None:
     _f, det = _compliant(town)
-    services.record_staff_criterion(det, "C", FACTS, date(2026, 3, 4), sup(town))
+    snc_staff.record_staff_criterion(det, "C", FACTS, date(2026, 3, 4), sup(town))
     with pytest.raises(Blocked):
-        services.record_staff_criterion(det, "G", FACTS, date(2026, 3, 4), sup(town))
+        snc_staff.record_staff_criterion(det, "G", FACTS, date(2026, 3, 4), sup(town))
 
 
 def test_page_form_and_api(town: Town, login: Any) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from sewer_office.enforcement.models import PlanAdoption
-from sewer_office.pretreatment import services as pretreatment
+from sewer_office.pretreatment import report_dues
 from sewer_office.pretreatment.models import ReportDue
 
 from .factories import Town
@@ -37,7 +37,7 @@ RECEIVERS = ("superintendent", "engineer", "clerk")
 
 def _baseline_due(town: Town) -> tuple[Any, ReportDue]:
     f = chronic_copper(town)
-    req = pretreatment.add_requirement(
+    req = report_dues.add_requirement(
         sup(town), f.mine, kind="baseline", first_due=date(2026, 7, 31), every_months=0,
         at=at("2026-01-02"),
     )  # fmt: skip

@@ -41,7 +41,7 @@ from sewer_office.inspections.checklists import items
 from sewer_office.inspections.choices import InspectionKind
 from sewer_office.mail.choices import Topic
 from sewer_office.mail.services import send_message
-from sewer_office.pretreatment import services as pretreatment
+from sewer_office.pretreatment import report_dues
 from sewer_office.pretreatment.models import ReportDue
 from sewer_office.reports import services as reports
 
@@ -222,7 +222,7 @@ def test_a_verified_correction_keeps_its_days(town: Town) -> None:
 @POSTGRESQL
 def test_a_report_keeps_the_day_it_was_received(town: Town) -> None:
     su = town.u("superintendent")
-    req = pretreatment.add_requirement(
+    req = report_dues.add_requirement(
         su, town.owner_restaurant, kind="periodic", first_due=date(2026, 1, 31)
     )
     due = ReportDue.objects.filter(requirement=req).order_by("due_on").first()
@@ -231,7 +231,7 @@ def test_a_report_keeps_the_day_it_was_received(town: Town) -> None:
     assert "due_on cannot change" in _refused(
         "UPDATE pretreatment_reportdue SET due_on = due_on + 30 WHERE id = %s", due.pk
     )
-    pretreatment.record_received(town.u("clerk"), due, date(2026, 2, 3))  # filled once: allowed
+    report_dues.record_received(town.u("clerk"), due, date(2026, 2, 3))  # filled once: allowed
     assert "received_on cannot change" in _refused(
         "UPDATE pretreatment_reportdue SET received_on = '2026-01-30' WHERE id = %s", due.pk
     )

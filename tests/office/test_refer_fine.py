@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from sewer_office.core.errors import Blocked, Forbidden
 from sewer_office.core.services import perform
-from sewer_office.enforcement import services
+from sewer_office.enforcement import liability
 
 from .enforcement_factories import at, reported, served
 from .factories import Town
@@ -31,7 +31,7 @@ def test_the_fine_for_the_days_late_is_referred_and_the_violation_stays_correcte
 ) -> None:
     v = _verified_late(town)
     assert v.state == "corrected"
-    owed = services.fines(v)
+    owed = liability.fines(v)
     assert owed.total is not None and owed.total > 0
     v = perform(
         v,

@@ -21,16 +21,18 @@ from sewer_cli.main import main
 from sewer_office.billing import charges, invoices
 from sewer_office.core import protection
 from sewer_office.core.services import perform
+from sewer_office.grease import installations
 from sewer_office.grease import services as grease
 from sewer_office.grease.choices import InterceptorKind
 from sewer_office.mail.choices import MessageStatus, Topic
 from sewer_office.mail.models import SentMessage
 from sewer_office.mail.services import set_preferences
 from sewer_office.monitoring.models import SamplingEvent
-from sewer_office.pretreatment import services as pretreatment
+from sewer_office.pretreatment import report_dues
 from sewer_office.pretreatment.models import ReportDue
+from sewer_office.pretreatment.reminders import REPORT_LEADS
+from sewer_office.registry.reminders import EVENT_DAYS, stage
 from sewer_office.reminders import services
-from sewer_office.reminders.sources import EVENT_DAYS, REPORT_LEADS, stage
 
 from .billing_money_factories import invoice
 from .enforcement_factories import at, issued, reported, served
@@ -51,7 +53,7 @@ def with_address(town: Town, name: str = "owner") -> Any:
 
 def report_due(town: Town, first_due: date = DUE) -> ReportDue:
     f = chronic_copper(town)
-    req = pretreatment.add_requirement(
+    req = report_dues.add_requirement(
         sup(town), f.mine, kind="periodic", first_due=first_due, every_months=6,
         at=at("2026-01-02"),
     )  # fmt: skip
@@ -90,7 +92,7 @@ def test_report_reminders_30_and_7_days_before_each_once(town: Town, smtp: Inbox
 def test_a_received_report_is_not_reminded(town: Town, smtp: Inbox) -> None:
     with_address(town)
     due = report_due(town)
-    pretreatment.record_received(town.u("clerk"), due, date(2026, 2, 20), at=at("2026-02-20"))
+    report_dues.record_received(town.u("clerk"), due, date(2026, 2, 20), at=at("2026-02-20"))
     services.run(date(2026, 3, 24))
     assert smtp.messages == []
 
@@ -418,7 +420,7 @@ def test_sampling_due_from_seven_days_before_once(town: Town, smtp: Inbox) -> No
 def test_pumpout_due_from_fourteen_days_before_once(town: Town, smtp: Inbox) -> None:
     with_address(town)
     su = town.u("superintendent")
-    trap = grease.register_interceptor(
+    trap = installations.register_interceptor(
         su,
         establishment=town.owner_restaurant,
         kind=InterceptorKind.GREASE_TRAP,

@@ -15,10 +15,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
-from sewer_office.pretreatment import services as pretreatment
+from sewer_office.pretreatment import report_dues, snc
 from sewer_office.pretreatment.models import ReportDue
 from sewer_office.pretreatment.status import IN_REVIEW, OVERDUE, RECEIVED, status_of
-from sewer_office.reports import baseline, services
+from sewer_office.reports import baseline, services, statements
 
 from .factories import PASSWORD, Town
 from .pretreatment_factories import at, sup
@@ -47,12 +47,12 @@ def test_a_signed_report_is_in_review_not_overdue_until_the_review(
 ) -> None:
     _, due = setup(town)
     assert status_of(due, AFTER_DUE).code == OVERDUE
-    assert due in pretreatment.late_dues(AFTER_DUE)
+    assert due in report_dues.late_dues(AFTER_DUE)
     report = _sign(town, smtp, due)
     standing = status_of(due, AFTER_DUE)
     assert standing.code == IN_REVIEW and standing.report_id == report.pk
-    assert due not in pretreatment.late_dues(AFTER_DUE)  # no REPORT_LATE finding either
-    assert pretreatment.flag_late_reports(AFTER_DUE) == 0
+    assert due not in report_dues.late_dues(AFTER_DUE)  # no REPORT_LATE finding either
+    assert report_dues.flag_late_reports(AFTER_DUE) == 0
     owner = login("owner")
     home = _panel(owner.get("/").content.decode())
     assert "submitted, in review" in home and "overdue" not in home
@@ -78,7 +78,7 @@ def test_a_signed_report_is_in_review_not_overdue_until_the_review(
     standing = status_of(due, AFTER_DUE)
     assert (standing.code, standing.report_id) == (IN_REVIEW, second.pk)
     assert not standing.rejected_reason or standing.code == IN_REVIEW
-    assert due not in pretreatment.late_dues(AFTER_DUE)
+    assert due not in report_dues.late_dues(AFTER_DUE)
     services.review(town.u("clerk"), second, accept=True)
     due.refresh_from_db()
     assert status_of(due, AFTER_DUE).code == RECEIVED
@@ -86,7 +86,7 @@ def test_a_signed_report_is_in_review_not_overdue_until_the_review(
 
 def _baseline_due(town: Town) -> ReportDue:
     f, _ = setup(town)
-    req = pretreatment.add_requirement(
+    req = report_dues.add_requirement(
         sup(town), f.mine, kind="baseline", first_due=date(2026, 7, 31), every_months=0,
         at=at("2026-01-02"),
     )  # fmt: skip
@@ -122,8 +122,8 @@ def test_an_empty_baseline_report_is_refused_item_by_item(town: Town, smtp: Inbo
     assert any("schematic process diagram" in m for m in lacks)
     assert not any("403.12(b)(1)" in m or "403.12(b)(7)" in m for m in lacks)
     # not meeting the standards asks for the measures and the compliance schedule
-    services.save_statement(owner, due, {**COMPLETE, "meets_standards": False})
-    services.attach_files(owner, due, [_pdf()], baseline.DIAGRAM)
+    statements.save_statement(owner, due, {**COMPLETE, "meets_standards": False})
+    statements.attach_files(owner, due, [_pdf()], baseline.DIAGRAM)
     with pytest.raises(InvalidInput) as refused:
         services.assemble(owner, due)
     lacks = refused.value.errors["baseline"]
@@ -131,7 +131,7 @@ def test_an_empty_baseline_report_is_refused_item_by_item(town: Town, smtp: Inbo
         "Certification (40 CFR 403.12(b)(6))",
         "Compliance schedule (40 CFR 403.12(b)(7))",
     ]
-    services.save_statement(
+    statements.save_statement(
         owner,
         due,
         {
@@ -168,22 +168,22 @@ def test_an_incomplete_baseline_report_cannot_be_signed(
 def test_the_statement_and_files_are_the_facilitys_while_open(town: Town, smtp: Inbox) -> None:
     due = _baseline_due(town)
     with pytest.raises(Forbidden):
-        services.save_statement(town.u("clerk"), due, COMPLETE)
+        statements.save_statement(town.u("clerk"), due, COMPLETE)
     with pytest.raises(Forbidden):
-        services.attach_files(town.u("other"), due, [_pdf()], baseline.DIAGRAM)
+        statements.attach_files(town.u("other"), due, [_pdf()], baseline.DIAGRAM)
     with pytest.raises(InvalidInput, match="maximum daily flow"):
-        services.save_statement(
+        statements.save_statement(
             town.u("owner"), due, {**COMPLETE, "average_flow_gpd": 900, "maximum_flow_gpd": 100}
         )
     with pytest.raises(InvalidInput, match="not a PDF"):
-        services.attach_files(
+        statements.attach_files(
             town.u("owner"), due, [SimpleUploadedFile("x.pdf", b"MZ\x90\x00")], "Other"
         )
-    services.save_statement(town.u("owner"), due, COMPLETE)
-    services.attach_files(town.u("owner"), due, [_pdf()], baseline.DIAGRAM)
+    statements.save_statement(town.u("owner"), due, COMPLETE)
+    statements.attach_files(town.u("owner"), due, [_pdf()], baseline.DIAGRAM)
     _sign(town, smtp, due)
     with pytest.raises(Blocked, match="in the office's review"):
-        services.save_statement(town.u("owner"), due, COMPLETE)
+        statements.save_statement(town.u("owner"), due, COMPLETE)
 
 
 def test_the_due_page_lists_the_rule_what_is_missing_and_the_files(
@@ -233,7 +233,7 @@ def test_a_report_in_review_was_submitted_on_its_signing_day_for_snc(
     moment = timezone.make_aware(datetime.combine(signed_day, time(11)))
     monkeypatch.setattr(timezone, "now", lambda: moment)
     _sign(town, smtp, due)
-    run = pretreatment.compute_snc(sup(town), "2026-01..2026-12", at=at("2027-01-05"))
+    run = snc.compute_snc(sup(town), "2026-01..2026-12", at=at("2027-01-05"))
     mine = next(d for d in run.determinations if d.establishment_id == due.establishment_id)
     [report] = [r for r in mine.reports if r["due"] == due.due_on.isoformat()]
     assert report["days_late"] == 10 and "F" not in mine.criteria

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent, ImmutableRecord
-from sewer_office.pretreatment import services as pretreatment
+from sewer_office.pretreatment import report_dues
 from sewer_office.pretreatment.models import ReportDue
 from sewer_office.reports import services
 from sewer_office.reports.choices import CERTIFICATION
@@ -48,7 +48,7 @@ COVERED_URL_PREFIXES = ("report-",)
 
 def setup(town: Town) -> tuple[Any, ReportDue]:
     f = chronic_copper(town)
-    req = pretreatment.add_requirement(
+    req = report_dues.add_requirement(
         sup(town), f.mine, kind="periodic", first_due=date(2026, 7, 31), every_months=6,
         at=at("2026-01-02"),
     )  # fmt: skip

@@ -13,7 +13,7 @@ import pytest
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent, ImmutableRecord
 from sewer_office.core.services import perform
-from sewer_office.enforcement import plan, proposals, services
+from sewer_office.enforcement import notices, plan, proposals, services
 from sewer_office.enforcement.lateness import flag_late_responses
 from sewer_office.enforcement.models import PlanAdoption
 from sewer_office.findings.choices import FindingKind
@@ -171,7 +171,7 @@ def test_a_recurring_violation_gets_the_plans_order_first(town: Town) -> None:
         decision.severity == "recurring" and f"{first.number} found 2026-01-02" in decision.reason
     )
     v = perform(again, "issue_notice", town.u("superintendent"), {}, at=at("2026-02-11"))
-    assert services.current_notice(v).response == "administrative_order"  # type: ignore[union-attr]
+    assert notices.current_notice(v).response == "administrative_order"  # type: ignore[union-attr]
     # another user's violation, or one dismissed, makes nothing recurring
     other = opened(town, mine=False, day="2026-02-10")
     assert plan.severity(other).severity == "isolated"
@@ -211,7 +211,7 @@ def test_the_next_step_late_after_a_deadline_passed(town: Town) -> None:
     assert flag_late_responses(date(2026, 2, 15)) == 0  # 30 days from 2026-01-16
     assert flag_late_responses(date(2026, 2, 16)) == 1
     (f,) = late_findings()
-    notice = services.current_notice(v)
+    notice = notices.current_notice(v)
     assert notice is not None and f.parameter == f"enforcement plan step after {notice.number}"
     assert "second notice" in f.message.lower() and "by 2026-02-15" in f.message
     assert flag_late_responses(date(2026, 2, 17)) == 0
@@ -238,14 +238,13 @@ def test_the_daily_command_reports_the_late_responses(town: Town, capsys: Any) -
 # --- the demo town --------------------------------------------------------------------------
 
 
-def test_the_demo_adopts_the_plan_by_an_example_resolution(db: Any) -> None:
-    from django.core.management import call_command
+def test_the_demo_adopts_the_plan_by_an_example_resolution(load_demo: Any) -> None:
     from django.test import Client
 
     from sewer_office.enforcement.models import Violation
 
     anchor = date(2026, 3, 2)
-    call_command("load_demo", anchor=anchor)
+    load_demo(anchor=anchor)
     adoption = PlanAdoption.objects.get()
     assert "EXAMPLE" in adoption.resolution and "EXAMPLE" in adoption.note
     assert adoption.adopted_on < Violation.objects.order_by("observed_on").first().observed_on  # type: ignore[union-attr]

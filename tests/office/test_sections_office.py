@@ -14,7 +14,8 @@ from typing import Any
 from sewer_office.core.workflow import Workflow
 from sewer_rules.citations import Citation
 from sewer_rules.parameters import load_jurisdiction
-from sewer_rules.sections import OFFICE, REGISTRY, Coverage, explain
+from sewer_rules.rulebook import explain
+from sewer_rules.sections import OFFICE, REGISTRY, Coverage
 from tests.test_citations_in_code import article_citations
 
 ENFORCEMENT = ("§ 196-20", "§ 196-22 A", "§ 196-22 B", "§ 196-22 C", "§ 196-22 D")
@@ -87,7 +88,7 @@ def test_every_office_citation_of_an_unformalized_provision_is_looked_at() -> No
     either carried out (listed in OFFICE, or computed by the rules) or the registry says why
     not — never "not formalized" while an office function says it does it, unless that
     function only mentions it (listed here with the reason)."""
-    from sewer_rules.sections import implementers
+    from sewer_rules.rulebook import implementers
 
     mentions = {
         # the office records the County's approval and the certificate as facts it is told:
@@ -160,7 +161,7 @@ def test_sections_command_names_the_office_functions(capsys: Any) -> None:
         "sewer_rules.ordinance.s196_22_penalties.accrued_fines"
         in (listed["§ 196-22 B"]["implemented_by"])
     )
-    assert "sewer_office.enforcement.services.fines" in listed["§ 196-22 B"]["implemented_by"]
+    assert "sewer_office.enforcement.liability.fines" in listed["§ 196-22 B"]["implemented_by"]
     assert main(["sections", "--status", "implemented"]) == 0
     table = capsys.readouterr().out
     assert "office: enforcement.services.record_cost" in table

@@ -1,4 +1,4 @@
-"""Every answer carries the Content-Security-Policy (issue 16: there was none), and no template
+"""Every answer carries the Content-Security-Policy, and no template
 of the office holds an inline script or an inline event handler, which the policy would refuse
 (the browser test, test_browser_security.py, proves the pages work under it)."""
 

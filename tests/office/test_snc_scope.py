@@ -16,7 +16,7 @@ import pytest
 from sewer_office.core.errors import InvalidInput
 from sewer_office.enforcement.models import Violation
 from sewer_office.monitoring.models import LabResult
-from sewer_office.pretreatment import reports, services
+from sewer_office.pretreatment import report_dues, reports, services, snc, snc_list, snc_staff
 from sewer_office.pretreatment.models import SNCDetermination
 
 from .factories import Town
@@ -48,8 +48,8 @@ def _current(est: Any) -> SNCDetermination:
 
 
 def _published(town: Town) -> tuple[list[Any], str, str]:
-    listed = services.snc_list(2026)
-    text = services.newspaper_text(2026, listed, "Demo town")
+    listed = snc_list.snc_list(2026)
+    text = snc_list.newspaper_text(2026, listed, "Demo town")
     return listed, text, reports.snc_list_csv(2026).decode("utf-8-sig")
 
 
@@ -57,7 +57,7 @@ def test_users_found_not_significant_or_never_designated_are_not_in_snc(town: To
     f = _chronic(town)
     designate_sius(town, f.theirs)  # an SIU, then found not significant before the period
     _found_not_significant(town, f.theirs, "2025-12-20")
-    services.add_requirement(
+    report_dues.add_requirement(
         sup(town),
         f.mine,
         kind="periodic",
@@ -66,7 +66,7 @@ def test_users_found_not_significant_or_never_designated_are_not_in_snc(town: To
         at=at("2026-01-02"),
     )
     # never received: 150 days late by the period's end
-    run = services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    run = snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     assert run.in_snc == [] and run.violations_opened == 0
     assert not Violation.objects.filter(kind="significant_noncompliance").exists()
     theirs, mine = _current(f.theirs), _current(f.mine)
@@ -93,17 +93,17 @@ def test_found_not_significant_mid_period_only_the_earlier_results_count(town: T
     results(f.theirs, "copper", list(zip(DAYS, values, strict=True)))
     designate_sius(town, f.theirs)
     _found_not_significant(town, f.theirs, "2026-04-01")
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     det = _current(f.theirs)
     [series] = det.determinations
     assert (series["measurements"], series["exceeding"]) == (3, 1)
     assert series["siu_days"] == [["2026-01-01", "2026-03-31"]]
     assert series["scope"]["not_counted"] == 3
     assert "sampled 2026-04-10..2026-06-10 not counted" in series["scope"]["text"]
-    assert not det.snc and services.snc_list(2026) == []
+    assert not det.snc and snc_list.snc_list(2026) == []
     # the same results with the user an SIU all the half: chronic (A), 3 of 6 ≥ TRC (B), listed
     designate_sius(town, f.theirs, on="2026-04-01")
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-03"))
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-03"))
     assert _current(f.theirs).criteria == ["A", "B"]
     listed, text, _ = _published(town)
     assert [u.establishment for u in listed] == [f.theirs]
@@ -112,16 +112,16 @@ def test_found_not_significant_mid_period_only_the_earlier_results_count(town: T
 
 def test_a_never_designated_user_is_in_snc_under_c_and_published(town: Town) -> None:
     f = _chronic(town)
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     det = _current(f.mine)
     assert not det.snc
-    new = services.record_staff_criterion(
+    new = snc_staff.record_staff_criterion(
         det, "C", "Copper slug on 2026-03-04 upset the aeration tanks (interference).",
         date(2026, 3, 4), town.u("engineer"), at=at("2026-07-05"),
     )  # fmt: skip
     assert new.snc and new.criteria == ["C"] and new.violation is not None
     # a re-computation keeps (C) and still counts no result of the non-SIU under (A)
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-06"))
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-06"))
     again = _current(f.mine)
     assert again.criteria == ["C"] and again.determinations[0]["measurements"] == 0
     listed, text, csv_text = _published(town)
@@ -134,20 +134,20 @@ def test_g_is_refused_for_a_user_not_an_siu_on_the_day(town: Town) -> None:
     f = _chronic(town)
     designate_sius(town, f.theirs)
     _found_not_significant(town, f.theirs, "2026-04-01")
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
     eng, facts = town.u("engineer"), "Reported compliance in its report despite the slug."
     for est, day in ((f.mine, date(2026, 3, 1)), (f.theirs, date(2026, 4, 1))):
         with pytest.raises(InvalidInput) as refused:
-            services.record_staff_criterion(_current(est), "G", facts, day, eng,
+            snc_staff.record_staff_criterion(_current(est), "G", facts, day, eng,
                                             at=at("2026-07-05"))  # fmt: skip
         [message] = refused.value.errors["criterion"]
         assert "significant industrial users only (40 CFR 403.8(f)(2)(viii))" in message
         assert str(day) in message
     # an SIU on the day: recorded; (H) for the user never designated: recorded too
-    g = services.record_staff_criterion(_current(f.theirs), "G", facts, date(2026, 3, 31), eng,
+    g = snc_staff.record_staff_criterion(_current(f.theirs), "G", facts, date(2026, 3, 31), eng,
                                         at=at("2026-07-05"))  # fmt: skip
     assert g.criteria == ["A", "B", "G"]  # January to March: 3 of 3 over, 1.2 at the TRC
-    h = services.record_staff_criterion(_current(f.mine), "H", facts, date(2026, 3, 1), eng,
+    h = snc_staff.record_staff_criterion(_current(f.mine), "H", facts, date(2026, 3, 1), eng,
                                         at=at("2026-07-05"))  # fmt: skip
     assert h.criteria == ["H"]
 
@@ -159,16 +159,16 @@ def test_a_correction_dated_back_sets_aside_a_recorded_g_and_the_list_follows(
     limit(f.theirs, "copper", "1.0")
     results(f.theirs, "copper", [("2026-02-10", "0.5")])
     designate_sius(town, f.theirs)
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
-    services.record_staff_criterion(
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))
+    snc_staff.record_staff_criterion(
         _current(f.theirs), "G", "Its March report hid the slug.", date(2026, 3, 20),
         town.u("engineer"), at=at("2026-07-05"),
     )  # fmt: skip
-    assert [u.establishment for u in services.snc_list(2026)] == [f.theirs]
+    assert [u.establishment for u in snc_list.snc_list(2026)] == [f.theirs]
     # the Control Authority finds it was not significant from 2026-03-01 (recorded later)
     _found_not_significant(town, f.theirs, "2026-03-01")
-    assert services.snc_list(2026) == []  # the determination in force, re-checked
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-10"))
+    assert snc_list.snc_list(2026) == []  # the determination in force, re-checked
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-10"))
     det = _current(f.theirs)
     [g] = det.staff_criteria
     assert not det.snc and g["applies"] is False and "(G)" in g["scope"]
@@ -177,7 +177,7 @@ def test_a_correction_dated_back_sets_aside_a_recorded_g_and_the_list_follows(
 
 def test_the_list_rechecks_a_determination_stored_before_the_scope(town: Town) -> None:
     f = _chronic(town)
-    services.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))  # neither is an SIU
+    snc.compute_snc(sup(town), "2026H1", at=at("2026-07-02"))  # neither is an SIU
     ids = list(
         LabResult.objects.filter(establishment=f.theirs)
         .order_by("sampled_at")
@@ -195,32 +195,30 @@ def test_the_list_rechecks_a_determination_stored_before_the_scope(town: Town) -
         }],
         supersedes=_current(f.theirs),
     )  # fmt: skip
-    assert services.snc_list(2026) == []  # never designated: (A) does not apply
+    assert snc_list.snc_list(2026) == []  # never designated: (A) does not apply
     designate_sius(town, f.theirs, on="2026-04-01")  # an SIU from April: 3 of 3 still chronic
-    [listed] = services.snc_list(2026)
+    [listed] = snc_list.snc_list(2026)
     assert listed.establishment == f.theirs and listed.criteria == ["A"]
     assert legacy.pk == _current(f.theirs).pk
 
 
-def test_the_demo_shows_a_user_out_of_scope(db: Any, settings: Any) -> None:
+def test_the_demo_shows_a_user_out_of_scope(demo_town: Any) -> None:
     """The demo town: Acme (an SIU) in SNC and published; Tri-County Laundry Services, found
     not significant before the half, chronic on zinc in it, neither in SNC nor published."""
     from django.test import Client
 
-    from sewer_office.demo.build import build_demo_town
     from sewer_office.registry.models import Establishment
 
-    settings.SEWER_USE_JURISDICTION = "demo"
-    build_demo_town(seed=4, anchor=date(2026, 3, 2))
+    demo_town(seed=4, anchor=date(2026, 3, 2))
     laundry = Establishment.objects.get(name="Tri-County Laundry Services")
     assert services.current_designation(laundry).basis == "de_designated"  # type: ignore[union-attr]
     det = _current(laundry)
     [zinc] = det.determinations
     assert not det.snc and zinc["measurements"] == 0 and zinc["scope"]["not_counted"] == 6
     assert "found not significant on 2025-06-11 (40 CFR 403.3(v)(2))" in zinc["scope"]["text"]
-    listed = services.snc_list(2025)
+    listed = snc_list.snc_list(2025)
     assert [u.establishment.name for u in listed] == ["Acme Plating Corporation"]
-    text = services.newspaper_text(2025, listed, "Demo town")
+    text = snc_list.newspaper_text(2025, listed, "Demo town")
     assert "Acme Plating Corporation" in text and "Tri-County" not in text
     c = Client()
     c.login(username="superintendent", password="demo")

@@ -8,7 +8,7 @@ for such a period, and the whole run stopped with an error.
 
 from __future__ import annotations
 
-from sewer_office.pretreatment.services import compute_snc
+from sewer_office.pretreatment.snc import compute_snc
 
 from .factories import Town
 from .monitoring_factories import facilities

@@ -16,7 +16,7 @@ import pytest
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent
 from sewer_office.core.services import perform
-from sewer_office.enforcement import services
+from sewer_office.enforcement import notices, referrals, services
 from sewer_office.enforcement.grounds import refused_violations
 from sewer_office.enforcement.models import Violation
 from sewer_office.findings.models import HarmOpinion
@@ -256,9 +256,9 @@ def test_existing_refused_violations_are_marked_filtered_and_get_no_notice(
         perform(bad, "issue_notice", town.u("superintendent"), {}, at=at("2026-01-05"))
     bad.refresh_from_db()
     assert bad.state == "open" and not bad.notices.exists()  # the record is unchanged
-    assert services.guard_escalate(bad, {}) is not None
-    assert "surcharge matter" in (services.guard_issue(bad, {}) or "")
-    assert services.guard_issue(good, {}) is None
+    assert referrals.guard_escalate(bad, {}) is not None
+    assert "surcharge matter" in (notices.guard_issue(bad, {}) or "")
+    assert notices.guard_issue(good, {}) is None
     c = login("superintendent")
     body = c.get("/enforcement/").content.decode()
     assert "would now be refused" in body and "surcharge matter" in body

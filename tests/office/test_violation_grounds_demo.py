@@ -5,16 +5,13 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from django.core.management import call_command
 
-
-def test_the_demo_has_no_violation_the_rule_would_refuse(db: Any, settings: Any) -> None:
+def test_the_demo_has_no_violation_the_rule_would_refuse(load_demo: Any) -> None:
     from sewer_office.enforcement.grounds import refusal, refused_violations
     from sewer_office.enforcement.models import Violation
     from sewer_office.enforcement.services import violation_summary
 
-    settings.SEWER_USE_JURISDICTION = "demo"
-    call_command("load_demo", anchor=date(2026, 3, 2))
+    load_demo(anchor=date(2026, 3, 2))
     violations = list(Violation.objects.select_related("finding"))
     assert len(violations) >= 8  # a violation at every stage (test_enforcement_demo)
     assert {v.number: refusal(v.section, v.finding) for v in violations} == {

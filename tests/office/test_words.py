@@ -1,4 +1,4 @@
-"""Issue 15, the office in plain words: statuses by label and colour, the review queue by
+"""The office in plain words: statuses by label and colour, the review queue by
 severity with counts and bulk acknowledgement, filters by name, citations on every result
 list, rounded numbers, sentences without stray punctuation, links only to what one may open,
 the list of every permit, the search."""

@@ -1,4 +1,4 @@
-"""The permission battery of the pages of issue 15: the header's search and the bulk
+"""The permission battery of the plain-words pages: the header's search and the bulk
 acknowledgement of findings.
 
 - the search answers anonymous users with the login page and users without a role with 403;

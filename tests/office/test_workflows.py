@@ -12,7 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 from sewer_office.billing.models import Invoice, Payment
-from sewer_office.billing.payments import issue_permit_fee_invoice
+from sewer_office.billing.permit_fees import issue_permit_fee_invoice
 from sewer_office.core import protection
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent, ImmutableRecord

@@ -29,7 +29,7 @@ from .vocabulary import (
 
 #: The longest name a mapping may have.
 MAX_NAME = 80
-#: How the engine reads a qualifier as a non-detect (sewer_rules.evaluation.prepare).
+#: How the engine reads a qualifier as a non-detect (sewer_engines.evaluation.prepare).
 _ND_QUALIFIER = re.compile(r"(?i)^(?:u|nd|<)$")
 _V = TypeVar("_V")
 

@@ -14,25 +14,27 @@ from typing import Any, TypeVar
 from django.db import models
 from django.db.models import Q
 
+from .actors import Actor, person_or_none
 from .roles import is_office_user, is_staff_member
 from .second_factor import unverified_where_required
 
 M = TypeVar("M", bound=models.Model)
 
 
-def person_ids(user: Any) -> list[int]:
+def person_ids(user: Actor | None) -> list[int]:
     """Ids of the persons ``user`` acts for (cached on the user object)."""
-    if not getattr(user, "is_authenticated", False):
+    person = person_or_none(user)
+    if person is None:
         return []
-    cached = getattr(user, "_sewer_person_ids", None)
+    cached: list[int] | None = getattr(person, "_sewer_person_ids", None)
     if cached is None:
         # Through the reverse accessor of ``registry.Person.representatives``: accounts sits
         # below the registry and names none of its models.
-        linked = user.represented_persons
+        linked = person.represented_persons
         cached = _same_persons(
             linked.model._default_manager, set(linked.values_list("id", flat=True))
         )
-        user._sewer_person_ids = cached
+        setattr(person, "_sewer_person_ids", cached)  # noqa: B010 (a cache, not a field of User)
     return cached
 
 
@@ -51,7 +53,7 @@ def _same_persons(persons: Any, ids: set[int]) -> list[int]:
     return sorted(found)
 
 
-def visible(qs: models.QuerySet[M], user: Any) -> models.QuerySet[M]:
+def visible(qs: models.QuerySet[M], user: Actor | None) -> models.QuerySet[M]:
     """``qs`` narrowed to what ``user`` may see.
 
     The model declares ``ACCESS_PATHS``: lookups from the record to a person (e.g.
@@ -105,5 +107,5 @@ def _reaching(model: type[models.Model], paths: tuple[str, ...], ids: list[int])
     return cond
 
 
-def can_see(user: Any, obj: models.Model) -> bool:
+def can_see(user: Actor | None, obj: models.Model) -> bool:
     return visible(type(obj)._default_manager.filter(pk=obj.pk), user).exists()

@@ -8,6 +8,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 
 from . import known_device, second_factor, throttle
+from .actors import Actor
 
 
 class ThrottledModelBackend(ModelBackend):
@@ -47,7 +48,7 @@ class ThrottledModelBackend(ModelBackend):
             if request is not None:
                 setattr(request, throttle.REFUSAL_ATTRIBUTE, refusal)
             raise PermissionDenied("sign-in paused")
-        user: Any = None
+        user: Actor | None = None
         if not throttle.has_control_characters(username):  # no such name; not a database error
             user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is not None and code:
@@ -55,7 +56,8 @@ class ThrottledModelBackend(ModelBackend):
             if device is None:
                 user = None
             else:
-                user.otp_device = device  # django-otp verifies the session at sign-in
+                # django-otp verifies the session at sign-in (a mark, not a field of User)
+                setattr(user, "otp_device", device)  # noqa: B010
         if user is None:
             throttle.record_failure(attempt)
         else:

@@ -11,6 +11,7 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.forms import AuthenticationForm
 
 from . import throttle
+from .actors import Actor
 
 CODE_LABEL = "Code from your authenticator app"
 
@@ -28,7 +29,7 @@ class _SaysWhenPaused:
 
         def get_invalid_login_error(self) -> forms.ValidationError: ...
 
-        def confirm_login_allowed(self, user: Any) -> None: ...
+        def confirm_login_allowed(self, user: Actor) -> None: ...
 
     def _sign_in(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username")

@@ -23,6 +23,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.http import HttpResponseBase
 
+from .actors import Actor
 from .throttle import has_control_characters
 
 COOKIE = "sewer_known_device"
@@ -72,7 +73,7 @@ def device_for(request: Any, username: Any) -> str:
     return next((device for uid, device in entries if uid == pk), "") if pk is not None else ""
 
 
-def remember(request: Any, response: HttpResponseBase, user: Any) -> None:
+def remember(request: Any, response: HttpResponseBase, user: Actor) -> None:
     """Set (or refresh) the cookie on ``response``: this browser is a known device of ``user``.
 
     The device keeps its id across sign-ins, so its own failures stay counted against it."""

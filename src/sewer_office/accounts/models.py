@@ -3,9 +3,21 @@ name under attack (the slow-down), and registrations asked for (their per-addres
 
 from __future__ import annotations
 
-from django.db import models
+from datetime import datetime
 
-from sewer_office.core.moments import local
+from django.db import models
+from django.utils import timezone
+
+
+def _local(at: datetime) -> str:
+    """A stored moment as the Town reads it (its time zone, to the minute): the names of these
+    rows in the back office. The accounts sit below ``core`` and its ``moments``, which every
+    other app uses for the same reading."""
+    return (
+        timezone.localtime(at).strftime("%Y-%m-%d %H:%M")
+        if timezone.is_aware(at)
+        else (at.strftime("%Y-%m-%d %H:%M"))
+    )
 
 
 class SignInFailure(models.Model):
@@ -37,7 +49,7 @@ class SignInFailure(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"{self.username} from {self.address or 'unknown address'} at {local(self.at)}"
+        return f"{self.username} from {self.address or 'unknown address'} at {_local(self.at)}"
 
 
 class SignInPace(models.Model):
@@ -54,7 +66,7 @@ class SignInPace(models.Model):
         verbose_name = "slowed sign-in"
 
     def __str__(self) -> str:
-        return f"{self.username}: next attempt at {local(self.next_at)}"
+        return f"{self.username}: next attempt at {_local(self.next_at)}"
 
 
 class RegistrationAttempt(models.Model):
@@ -72,4 +84,4 @@ class RegistrationAttempt(models.Model):
         verbose_name_plural = "registrations asked for"
 
     def __str__(self) -> str:
-        return f"{self.email} from {self.address or 'unknown address'} at {local(self.at)}"
+        return f"{self.email} from {self.address or 'unknown address'} at {_local(self.at)}"

@@ -9,7 +9,7 @@ they represent (:mod:`sewer_office.accounts.access`).
 
 from __future__ import annotations
 
-from typing import Any
+from .actors import Actor, person_or_none
 
 SUPERINTENDENT = "superintendent"
 ENGINEER = "engineer"
@@ -46,7 +46,7 @@ def role_label(role: str) -> str:
     return LABELS.get(role, role)
 
 
-def roles_of(user: Any) -> frozenset[str]:
+def roles_of(user: Actor | None) -> frozenset[str]:
     """The office roles of ``user`` (its group names), cached on the user object."""
     if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
         return frozenset()
@@ -58,23 +58,24 @@ def roles_of(user: Any) -> frozenset[str]:
     return cached
 
 
-def forget_roles(user: Any) -> None:
+def forget_roles(user: Actor | None) -> None:
     """Drop the cached roles (after changing a user's groups)."""
     if hasattr(user, _CACHE):
         delattr(user, _CACHE)
 
 
-def is_staff_member(user: Any) -> bool:
+def is_staff_member(user: Actor | None) -> bool:
     """Whether ``user`` sees every record: any staff role, or a Django superuser (back office)."""
-    if not getattr(user, "is_authenticated", False):
+    person = person_or_none(user)
+    if person is None:
         return False
-    return bool(roles_of(user) & set(STAFF_ROLES)) or bool(user.is_superuser)
+    return bool(roles_of(person) & set(STAFF_ROLES)) or bool(person.is_superuser)
 
 
-def is_office_user(user: Any) -> bool:
+def is_office_user(user: Actor | None) -> bool:
     """Whether ``user`` may use the office at all (a role, or back-office superuser)."""
     return is_staff_member(user) or APPLICANT in roles_of(user)
 
 
-def has_role(user: Any, *roles: str) -> bool:
+def has_role(user: Actor | None, *roles: str) -> bool:
     return bool(roles_of(user) & set(roles))

@@ -22,6 +22,8 @@ never again. Enrolling, replacing, removing and resetting write audit events.
 from __future__ import annotations
 
 import base64
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -35,8 +37,8 @@ from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from rest_framework.authtoken.models import Token
 
-from sewer_office.core import audit
-
+from . import audit_trail
+from .actors import Actor, person_or_none, signed_in
 from .roles import roles_of
 
 REQUIRED = "required"
@@ -58,22 +60,23 @@ def required_roles() -> frozenset[str]:
     return frozenset(getattr(settings, "SEWER_USE_SECOND_FACTOR_ROLES", ()))
 
 
-def required_for(user: Any) -> bool:
+def required_for(user: Actor | None) -> bool:
     """Whether ``user`` must give a code whatever it enrolled: ``required`` mode, and one of
     the roles that sign or impose, or a superuser (the back office can do everything)."""
-    if mode() != REQUIRED or not getattr(user, "is_authenticated", False):
+    person = person_or_none(user)
+    if mode() != REQUIRED or person is None:
         return False
-    return bool(user.is_superuser) or bool(roles_of(user) & required_roles())
+    return bool(person.is_superuser) or bool(roles_of(person) & required_roles())
 
 
-def has_device(user: Any) -> bool:
+def has_device(user: Actor) -> bool:
     """Whether ``user`` has a confirmed authenticator."""
     if not getattr(user, "is_authenticated", False):
         return False
     return bool(TOTPDevice.objects.filter(user_id=user.pk, confirmed=True).exists())
 
 
-def is_verified(user: Any) -> bool:
+def is_verified(user: Actor) -> bool:
     """Whether the session of ``user`` gave a code (set by django-otp's middleware)."""
     check = getattr(user, "is_verified", None)
     if callable(check) and check():
@@ -82,7 +85,7 @@ def is_verified(user: Any) -> bool:
     return getattr(user, "otp_device", None) is not None
 
 
-def note_sign_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+def note_sign_in(sender: Any, request: Any, user: Actor, **kwargs: Any) -> None:
     """On every sign-in (the page, the back office, a test's ``force_login``): note in the
     session whether the account has an authenticator, so that pages need not ask the
     database on every request (``user_logged_in`` receiver)."""
@@ -91,7 +94,7 @@ def note_sign_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
         session[SESSION_FLAG] = has_device(user)
 
 
-def _has_device_for_session(request: Any, user: Any) -> bool:
+def _has_device_for_session(request: Any, user: Actor) -> bool:
     session = request.session
     if SESSION_FLAG not in session:  # a session from before this note existed
         session[SESSION_FLAG] = has_device(user)
@@ -106,7 +109,7 @@ def pending(request: Any) -> bool:
     return required_for(user) or _has_device_for_session(request, user)
 
 
-def unverified_where_required(user: Any) -> bool:
+def unverified_where_required(user: Actor | None) -> bool:
     """For a request's user (django-otp marks it): required to give a code and has not.
 
     A user object from elsewhere (a service, a test, an API token's) carries no mark and is
@@ -129,7 +132,7 @@ def normalise(code: Any) -> str:
     return "".join(str(code or "").split()).lower()[:32]
 
 
-def verify_code(user: Any, code: Any) -> tuple[Any, str]:
+def verify_code(user: Actor, code: Any) -> tuple[Any, str]:
     """The device that accepts ``code`` for ``user`` (its authenticator for six digits, else a
     recovery code, used up), or None and why not. django-otp counts the failures of each
     device and makes it wait 1, 2, 4… seconds after each."""
@@ -156,7 +159,7 @@ def verify_code(user: Any, code: Any) -> tuple[Any, str]:
     )
 
 
-def pending_device(user: Any) -> TOTPDevice:
+def pending_device(user: Actor) -> TOTPDevice:
     """The authenticator being enrolled (not yet confirmed): the same one on every visit of
     the enrolment page, until a code confirms it."""
     device = TOTPDevice.objects.filter(user_id=user.pk, confirmed=False).order_by("id").first()
@@ -183,7 +186,7 @@ def qr_svg(device: TOTPDevice) -> str:
     return str(image.to_string(encoding="unicode"))
 
 
-def _new_recovery_codes(user: Any) -> list[str]:
+def _new_recovery_codes(user: Actor) -> list[str]:
     StaticDevice.objects.filter(user_id=user.pk).delete()
     device = StaticDevice.objects.create(user=user, name=RECOVERY, confirmed=True)
     codes = [StaticToken.random_token() for _ in range(RECOVERY_CODES)]
@@ -191,11 +194,11 @@ def _new_recovery_codes(user: Any) -> list[str]:
     return codes
 
 
-def recovery_codes_left(user: Any) -> int:
+def recovery_codes_left(user: Actor) -> int:
     return int(StaticToken.objects.filter(device__user_id=user.pk, device__confirmed=True).count())
 
 
-def confirm_enrolment(user: Any, device: TOTPDevice, code: Any) -> list[str] | None:
+def confirm_enrolment(user: Actor, device: TOTPDevice, code: Any) -> list[str] | None:
     """Confirm the enrolment with the app's first code: the new authenticator replaces any
     earlier one, new recovery codes are made (returned, to be shown once), and the account's
     API tokens — issued before it had this authenticator — are withdrawn. None when the code
@@ -213,31 +216,33 @@ def confirm_enrolment(user: Any, device: TOTPDevice, code: Any) -> list[str] | N
         locked.confirmed = True
         locked.save(update_fields=["confirmed"])
         codes = _new_recovery_codes(user)
-        Token.objects.filter(user_id=user.pk).delete()
-        audit.record(
+        Token.objects.filter(user_id=signed_in(user).pk).delete()
+        audit_trail.record(
             actor=user,
             action="replace_second_factor" if was_enrolled else "enrol_second_factor",
-            obj=user,
+            obj=signed_in(user),
             after={"authenticator": locked.persistent_id, "recovery_codes": len(codes)},
         )
     device.confirmed = True
     return codes
 
 
-def new_recovery_codes(user: Any) -> list[str]:
+def new_recovery_codes(user: Actor) -> list[str]:
     """Ten new recovery codes (the earlier ones stop working), to be shown once."""
     with transaction.atomic():
         codes = _new_recovery_codes(user)
-        audit.record(
+        audit_trail.record(
             actor=user,
             action="new_recovery_codes",
-            obj=user,
+            obj=signed_in(user),
             after={"recovery_codes": len(codes)},
         )
     return codes
 
 
-def _remove_all(user: Any) -> dict[str, Any]:
+def _remove_all(user: Actor) -> dict[str, Any]:
+    """Delete the account's authenticators and recovery codes; what was there, as the audit
+    event's ``before`` (an open JSON object: the reset adds its API tokens to it)."""
     before = {
         "authenticators": TOTPDevice.objects.filter(user_id=user.pk, confirmed=True).count(),
         "recovery_codes": recovery_codes_left(user),
@@ -247,15 +252,21 @@ def _remove_all(user: Any) -> dict[str, Any]:
     return before
 
 
-def remove(user: Any) -> None:
+def remove(user: Actor) -> None:
     """The account removes its own authenticator and recovery codes (the caller checked a
     current code)."""
     with transaction.atomic():
         before = _remove_all(user)
-        audit.record(actor=user, action="remove_second_factor", obj=user, before=before, after={})
+        audit_trail.record(
+            actor=user,
+            action="remove_second_factor",
+            obj=signed_in(user),
+            before=before,
+            after={},
+        )
 
 
-def may_reset(actor: Any, target: Any) -> bool:
+def may_reset(actor: Actor, target: Any) -> bool:
     """The Superintendent resets another account's second factor (not a superuser's); a
     superuser resets anyone's but its own (its own is removed with a code, like anyone's)."""
     if not getattr(actor, "is_authenticated", False) or actor.pk == target.pk:
@@ -265,7 +276,7 @@ def may_reset(actor: Any, target: Any) -> bool:
     return "superintendent" in roles_of(actor) and not target.is_superuser
 
 
-def reset(actor: Any, target: Any, reason: str) -> None:
+def reset(actor: Actor, target: Any, reason: str) -> None:
     """Remove ``target``'s authenticator, recovery codes and API tokens (a lost or stolen
     telephone): audited with the reason. Its sessions stop being verified at once; in
     ``required`` mode its next page is the enrolment."""
@@ -273,7 +284,7 @@ def reset(actor: Any, target: Any, reason: str) -> None:
         before = _remove_all(target)
         before["api_tokens"] = Token.objects.filter(user_id=target.pk).count()
         Token.objects.filter(user_id=target.pk).delete()
-        audit.record(
+        audit_trail.record(
             actor=actor,
             action="reset_second_factor",
             obj=target,
@@ -283,13 +294,25 @@ def reset(actor: Any, target: Any, reason: str) -> None:
         )
 
 
-def status(user: Any) -> dict[str, Any]:
+@dataclass(frozen=True)
+class FactorStatus:
+    """What the account's page shows of its second factor: enrolled since when, last used,
+    recovery codes left, and whether its role requires one."""
+
+    enrolled: bool
+    since: datetime | None
+    last_used: datetime | None
+    recovery_codes: int
+    required: bool
+
+
+def status(user: Actor) -> FactorStatus:
     """What the pages show of an account's second factor."""
     device = TOTPDevice.objects.filter(user_id=user.pk, confirmed=True).first()
-    return {
-        "enrolled": device is not None,
-        "since": device.created_at if device is not None else None,
-        "last_used": device.last_used_at if device is not None else None,
-        "recovery_codes": recovery_codes_left(user) if device is not None else 0,
-        "required": required_for(user),
-    }
+    return FactorStatus(
+        enrolled=device is not None,
+        since=device.created_at if device is not None else None,
+        last_used=device.last_used_at if device is not None else None,
+        recovery_codes=recovery_codes_left(user) if device is not None else 0,
+        required=required_for(user),
+    )

@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from sewer_office.core import audit
-
+from . import audit_trail
+from .actors import Actor
 from .roles import ALL_ROLES, forget_roles
 
 
@@ -21,7 +21,7 @@ def create_user(
     first_name: str = "",
     last_name: str = "",
     email: str = "",
-    actor: Any = None,
+    actor: Actor | None = None,
 ) -> Any:
     """A user in the given role groups, with an audit event."""
     unknown = [r for r in roles if r not in ALL_ROLES]
@@ -40,7 +40,7 @@ def create_user(
         # restored without them) gets them back here rather than a user without a role.
         user.groups.set([Group.objects.get_or_create(name=r)[0] for r in roles])
         forget_roles(user)
-        audit.record(
+        audit_trail.record(
             actor=actor,
             action="create_user",
             obj=user,

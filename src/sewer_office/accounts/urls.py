@@ -30,6 +30,4 @@ urlpatterns = [
         views.recovery_codes,
         name="second-factor-recovery-codes",
     ),
-    path("second-factor/accounts/", views.accounts, name="second-factor-accounts"),
-    path("second-factor/accounts/<int:pk>/reset/", views.reset, name="second-factor-reset"),
 ]

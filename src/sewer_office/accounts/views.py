@@ -1,6 +1,9 @@
 """Sign in (429 while paused or slowed), the code of the second factor after the password,
-and the pages where an account enrols, replaces or removes its authenticator — and where the
-Superintendent resets another's."""
+and the pages where an account enrols, replaces or removes its authenticator.
+
+The Superintendent's register of every account's second factor, where another's is reset, is
+an office page with its download (:mod:`sewer_office.core.account_views`): the accounts stand
+below the office's pages and their downloads."""
 
 from __future__ import annotations
 
@@ -10,23 +13,19 @@ from typing import Any
 
 import django_otp
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from sewer_office.core.exports import Column, export
-
 from . import known_device, second_factor, throttle
-from .forms import CodeForm, EnrolForm, ResetForm, SignInForm
-from .roles import SUPERINTENDENT, has_role, role_label, roles_of
+from .forms import CodeForm, EnrolForm, SignInForm
+from .roles import SUPERINTENDENT, has_role
 
 PageView = Callable[..., HttpResponseBase]
 
@@ -252,72 +251,3 @@ def recovery_codes(request: HttpRequest) -> HttpResponse:
             )
         form.add_error("code", why)
     return _second_factor_page(request, form, status)
-
-
-def _may_reset_any(user: Any) -> bool:
-    return bool(user.is_superuser) or has_role(user, SUPERINTENDENT)
-
-
-#: The list as a download: who must give a code and who has enrolled (an auditor's question).
-SECOND_FACTOR_COLUMNS = (
-    Column("Account", lambda row: row["user"].get_username()),
-    Column("Name", lambda row: row["user"].get_full_name()),
-    Column("Roles", lambda row: row["roles"]),
-    Column("Second factor set up", lambda row: row["device"] and row["device"].created_at),
-    Column("Last used", lambda row: row["device"] and row["device"].last_used_at),
-    Column("Recovery codes left", lambda row: second_factor.recovery_codes_left(row["user"])),
-    Column("Required", lambda row: "yes" if row["required"] else "no"),
-)
-
-
-@_fully_signed_in
-def accounts(request: HttpRequest) -> HttpResponse:
-    """The Superintendent's (or a superuser's) list: every active account, its roles, whether
-    it has enrolled, and the reset."""
-    if not _may_reset_any(request.user):
-        raise PermissionDenied("The Superintendent resets second factors.")
-    enrolled = {
-        d.user_id: d for d in TOTPDevice.objects.filter(confirmed=True).order_by("user_id", "id")
-    }
-    rows = []
-    for user in get_user_model()._default_manager.filter(is_active=True).order_by("username"):
-        rows.append(
-            {
-                "user": user,
-                "roles": ", ".join(role_label(r) for r in sorted(roles_of(user)))
-                or ("superuser" if user.is_superuser else ""),
-                "device": enrolled.get(user.pk),
-                "required": second_factor.required_for(user),
-                "may_reset": second_factor.may_reset(request.user, user),
-            }
-        )
-    download = export(request, rows, SECOND_FACTOR_COLUMNS, "second-factors")
-    if download is not None:
-        return download
-    return render(
-        request,
-        "accounts/second_factor_accounts.html",
-        {"rows": rows, "form": ResetForm(), "mode": second_factor.mode()},
-    )
-
-
-@_fully_signed_in
-@require_POST
-def reset(request: HttpRequest, pk: int) -> HttpResponse:
-    target = get_object_or_404(get_user_model()._default_manager, pk=pk)
-    if not second_factor.may_reset(request.user, target):
-        raise PermissionDenied(
-            "The Superintendent resets another account's second factor (a superuser's is reset "
-            "by another superuser; your own is removed with a code)."
-        )
-    form = ResetForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Say why the second factor is reset (for the audit record).")
-        return redirect("second-factor-accounts")
-    second_factor.reset(request.user, target, form.cleaned_data["reason"].strip())
-    messages.success(
-        request,
-        f"The second factor of “{target.get_username()}” is reset: it enrols again at its next "
-        "sign-in.",
-    )
-    return redirect("second-factor-accounts")

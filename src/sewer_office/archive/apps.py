@@ -7,3 +7,11 @@ class ArchiveConfig(AppConfig):
     name = "sewer_office.archive"
     label = "archive"
     verbose_name = "Records of the past"
+
+    def ready(self) -> None:
+        # Django's app loading: the panels read the app's models, importable only now.
+        from sewer_office.core.panels import PANELS
+
+        from . import panels
+
+        PANELS.add(self.label, panels)  # the dashboard, facility and property pages

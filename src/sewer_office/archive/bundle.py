@@ -6,6 +6,8 @@ papers (PDF, PNG, JPEG, TIFF).
 Nothing is extracted to disk: a ZIP's members are read into memory, each refused past the
 office's upload cap (``SEWER_USE_MAX_UPLOAD_BYTES``) by its declared size and again by what it
 really holds, so neither a compressed bomb nor a path like ``../x`` can reach the file system.
+The operator's own ``sewer-use import-records`` reads without the cap
+(:func:`~sewer_office.core.errors.operator_files`): a path is still refused.
 The CSV files may sit at the top of the archive or in one folder (a ZIP of a folder).
 
 An unusable bundle (not a ZIP, no CSV file the import knows, a file that is not UTF-8 text)
@@ -26,10 +28,8 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from django.conf import settings
-
 from sewer_io.check_io import UnusableFile
-from sewer_office.core.errors import shorten
+from sewer_office.core.errors import over_cap, shorten, upload_cap
 from sewer_rules.hostile import TextRefused, utf8_text
 
 __all__ = ["CSV_FILES", "DOCUMENTS", "Bundle", "UnusableFile", "read_directory", "read_zip"]
@@ -62,8 +62,9 @@ class Bundle:
     ignored: list[str] = field(default_factory=list)
 
 
-def _cap() -> int:
-    return int(settings.SEWER_USE_MAX_UPLOAD_BYTES)
+def _cap() -> int | None:
+    """The upload cap, None for the operator's own command (no cap)."""
+    return upload_cap()
 
 
 def _ignored(parts: tuple[str, ...]) -> bool:
@@ -109,8 +110,8 @@ def _finish(bundle: Bundle) -> Bundle:
 def read_zip(data: bytes, name: str) -> Bundle:
     """A ZIP file's bundle; :class:`UnusableFile` when it cannot be read as one."""
     cap = _cap()
-    if len(data) > cap:
-        raise UnusableFile(f"{shorten(name)}: {len(data):,} bytes, larger than the {cap:,} allowed")
+    if cap is not None and len(data) > cap:
+        raise UnusableFile(over_cap(shorten(name), len(data), cap))
     bundle = Bundle(name=name, sha256=hashlib.sha256(data).hexdigest())
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -128,31 +129,32 @@ def read_zip(data: bytes, name: str) -> Bundle:
                 )
             if _ignored(path.parts):
                 continue
-            if info.file_size > cap:
-                raise UnusableFile(
-                    f"{shorten(name)}: {shorten(info.filename)}: {info.file_size:,} bytes, larger "
-                    f"than the {cap:,} allowed"
-                )
+            if cap is not None and info.file_size > cap:
+                member = f"{shorten(name)}: {shorten(info.filename)}"
+                raise UnusableFile(over_cap(member, info.file_size, cap))
             members.append((path, info))
         drop = _common_top([p for p, _ in members])
         total = 0
         for path, info in members:
             try:
                 with archive.open(info) as f:
-                    content = f.read(cap + 1)
+                    content = f.read(-1 if cap is None else cap + 1)
             except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError) as e:
                 raise UnusableFile(
                     f"{shorten(name)}: {shorten(info.filename)}: unreadable: {e}"
                 ) from None
-            if len(content) > cap:
+            if cap is not None and len(content) > cap:
                 raise UnusableFile(
-                    f"{shorten(name)}: {shorten(info.filename)}: larger than the {cap:,} allowed"
+                    f"{shorten(name)}: {shorten(info.filename)}: more bytes than it declares, "
+                    f"larger than the {cap:,} allowed (the operator's setting "
+                    "SEWER_USE_MAX_UPLOAD_BYTES)"
                 )
             total += len(content)
-            if total > 10 * cap:
+            if cap is not None and total > 10 * cap:
                 raise UnusableFile(
                     f"{shorten(name)}: more than {10 * cap:,} bytes once uncompressed: split "
-                    "the import"
+                    "the import, or import it with sewer-use import-records (the operator's "
+                    "setting SEWER_USE_MAX_UPLOAD_BYTES raises the cap of the page)"
                 )
             _place(bundle, PurePosixPath(*path.parts[drop:]), content)
     return _finish(bundle)
@@ -171,8 +173,8 @@ def read_directory(path: Path) -> Bundle:
     for p in files:
         rel = PurePosixPath(p.relative_to(path).as_posix())
         size = p.stat().st_size
-        if size > cap:
-            raise UnusableFile(f"{path}: {rel}: {size:,} bytes, larger than the {cap:,} allowed")
+        if cap is not None and size > cap:
+            raise UnusableFile(over_cap(f"{path}: {rel}", size, cap))
         try:
             data = p.read_bytes()
         except OSError as e:

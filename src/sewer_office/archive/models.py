@@ -4,8 +4,6 @@ documents, brought in at once. Each record it created carries its own provenance
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -47,7 +45,7 @@ class RecordImport(WrittenOnce):
 
     @property
     def imported_by_name(self) -> str:
-        user: Any = self.imported_by
+        user = self.imported_by
         if user is None:
             return "the office's command line"
         return str(user.get_full_name() or user.get_username())

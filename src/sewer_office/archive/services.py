@@ -12,7 +12,7 @@ when no row is refused and the bundle was never imported before, writes in one t
 - its :class:`~sewer_office.core.models.ImportedRecord` (the provenance every page shows);
 - its scanned documents, attached with their SHA-256 (each attachment audited as any other);
 - an approval's conditions and limits with it (a limit as
-  :func:`sewer_office.monitoring.services.add_discharge_limit` records one).
+  :func:`sewer_office.monitoring.sampling.add_discharge_limit` records one).
 
 Records in an open state continue in the office from where they are: an approval granted on
 paper and expiring next year is flagged by ``sewer-use flag-overdue`` when its term runs out,
@@ -31,6 +31,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.attachments import DOCUMENT_KINDS, attach
@@ -53,7 +54,7 @@ __all__ = ["IMPORTERS", "ImportReport", "UnusableFile", "import_records", "may_i
 IMPORTERS = (CLERK, ENGINEER, SUPERINTENDENT)
 
 
-def may_import(user: Any) -> bool:
+def may_import(user: Actor) -> bool:
     return has_role(user, *IMPORTERS)
 
 
@@ -100,7 +101,7 @@ class ImportReport:
         }
 
 
-def _check_actor(actor: Any) -> None:
+def _check_actor(actor: Actor) -> None:
     """The command line at the server (None) acts for the office; a user must import."""
     if actor is not None and not may_import(actor):
         raise Forbidden(
@@ -171,7 +172,7 @@ def _counts(found: Plan) -> dict[str, int]:
 
 def import_records(
     bundle: Bundle,
-    actor: Any,
+    actor: Actor,
     *,
     source: str = "",
     dry_run: bool = False,
@@ -241,10 +242,10 @@ def _already(earlier: RecordImport) -> str:
 # --- writing ------------------------------------------------------------------------------------
 
 
-def _write(bundle: Bundle, found: Plan, actor: Any, source: str) -> RecordImport:
+def _write(bundle: Bundle, found: Plan, actor: Actor, source: str) -> RecordImport:
     """Everything ``found`` plans, in the caller's transaction: the records, then the import
     that brought them (written once, with what it attached)."""
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = person_or_none(actor)
     now = timezone.now()
     name = bundle.name[: RecordImport._meta.get_field("name").max_length or 300]
     attached: dict[str, list[str]] = {}

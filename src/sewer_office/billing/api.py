@@ -15,7 +15,7 @@ runs and surcharge decisions and agreements: :mod:`.surcharge_api`; a violation'
 ``bill-costs`` and ``collection`` (§ 196-22 B, C): :mod:`.enforcement_api`. Staff read everything;
 outside users read their own persons' charges,
 invoices, receipts and statements — another's is 404. Refusals answer with the services'
-message (400, 403, 409).
+message (400, 403, 409). What the API reads and answers (the serializers): :mod:`.serializers`.
 """
 
 from __future__ import annotations
@@ -37,160 +37,32 @@ from sewer_office.accounts.access import visible
 from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
 from sewer_office.registry.models import Person
 
-from . import balances, enforcement_api, invoices, payments, receipts, statements, surcharge_api
+from . import (
+    credit,
+    enforcement_api,
+    invoices,
+    payments,
+    permit_fees,
+    receipts,
+    statements,
+    surcharge_api,
+)
 from .balances import with_balance
 from .charges import require_biller
 from .filters import ChargeFilter, InvoiceFilter, PaymentFilter
-from .models import Charge, Invoice, InvoiceLine, Payment, PaymentApplication
+from .models import Charge, Invoice, Payment
 from .payments import Allocation
-
-
-class ChargeSerializer(serializers.ModelSerializer[Charge]):
-    class Meta:
-        model = Charge
-        fields = (
-            "id",
-            "source",
-            "source_key",
-            "citation",
-            "description",
-            "person",
-            "establishment",
-            "property",
-            "assessed_on",
-            "period_start",
-            "period_end",
-            "amount",
-            "computation",
-            "run",
-            "created_at",
-        )
-
-
-class LineSerializer(serializers.ModelSerializer[InvoiceLine]):
-    class Meta:
-        model = InvoiceLine
-        fields = ("position", "charge", "description", "citation", "amount", "computation")
-
-
-class InvoiceSerializer(serializers.ModelSerializer[Invoice]):
-    lines = LineSerializer(many=True, read_only=True)
-    outstanding = serializers.SerializerMethodField()
-    paid = serializers.SerializerMethodField(help_text="payments applied to it")
-    balance = serializers.SerializerMethodField(help_text="what is still owed on it")
-    status = serializers.SerializerMethodField(
-        help_text="issued, part_paid, paid, credited, void or credit_note"
-    )
-    status_label = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Invoice
-        fields = (
-            "id",
-            "kind",
-            "number",
-            "person",
-            "establishment",
-            "issued_on",
-            "due_on",
-            "due_basis",
-            "total",
-            "outstanding",
-            "paid",
-            "balance",
-            "status",
-            "status_label",
-            "state",
-            "credits",
-            "reason",
-            "void_reason",
-            "run",
-            "lines",
-        )
-
-    def get_outstanding(self, obj: Invoice) -> str:
-        return str(payments.outstanding(obj))
-
-    def get_paid(self, obj: Invoice) -> str:
-        return str(obj.paid)
-
-    def get_balance(self, obj: Invoice) -> str:
-        return str(obj.balance)
-
-    def get_status(self, obj: Invoice) -> str:
-        return obj.status
-
-    def get_status_label(self, obj: Invoice) -> str:
-        return obj.status_label
-
-
-class ApplicationSerializer(serializers.ModelSerializer[PaymentApplication]):
-    invoice_number = serializers.CharField(source="invoice.number", read_only=True)
-
-    class Meta:
-        model = PaymentApplication
-        fields = ("invoice", "invoice_number", "amount", "applied_at")
-
-
-class PaymentSerializer(serializers.ModelSerializer[Payment]):
-    applications = ApplicationSerializer(many=True, read_only=True)
-    unapplied = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Payment
-        fields = (
-            "id",
-            "receipt_number",
-            "person",
-            "received_on",
-            "method",
-            "reference",
-            "amount",
-            "notes",
-            "recorded_at",
-            "applications",
-            "unapplied",
-        )
-
-    def get_unapplied(self, obj: Payment) -> str:
-        return str(balances.unapplied_of([obj])[obj.pk])
-
-
-class AllocationInput(serializers.Serializer[Any]):
-    invoice = serializers.IntegerField()
-    amount = serializers.DecimalField(max_digits=12, decimal_places=2, required=False)
-
-
-class PaymentInput(serializers.Serializer[Any]):
-    person = serializers.IntegerField()
-    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
-    method = serializers.CharField(max_length=20)
-    reference = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
-    received_on = serializers.DateField(required=False, allow_null=True, default=None)
-    notes = serializers.CharField(required=False, default="", allow_blank=True)
-    invoices = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
-    applications = AllocationInput(many=True, required=False, default=list)
-
-
-class RefundInput(serializers.Serializer[Any]):
-    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
-    reason = serializers.CharField()
-    method = serializers.CharField(max_length=20)
-    reference = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
-    refunded_on = serializers.DateField(required=False, allow_null=True, default=None)
-
-
-class CreditInput(serializers.Serializer[Any]):
-    applications = AllocationInput(many=True)
-
-
-class InvoiceCreditInput(serializers.Serializer[Any]):
-    reason = serializers.CharField()
-    lines = serializers.ListField(child=serializers.IntegerField(), required=False, default=None)
-
-
-class InvoiceVoidInput(serializers.Serializer[Any]):
-    reason = serializers.CharField()
+from .serializers import (
+    ApplicationSerializer,
+    ChargeSerializer,
+    CreditInput,
+    InvoiceCreditInput,
+    InvoiceSerializer,
+    InvoiceVoidInput,
+    PaymentInput,
+    PaymentSerializer,
+    RefundInput,
+)
 
 
 class ChargeViewSet(viewsets.ReadOnlyModelViewSet[Charge]):
@@ -367,7 +239,7 @@ def refund(request: Request, person: int) -> Response:
     payments.require_money_role(request.user, "Recording a refund")
     body = RefundInput(data=request.data)
     body.is_valid(raise_exception=True)
-    r = payments.refund(request.user, person=who, **body.validated_data)
+    r = credit.refund(request.user, person=who, **body.validated_data)
     return Response(
         {"id": r.pk, "amount": _money(r.amount), "refunded_on": r.refunded_on, "reason": r.reason},
         status=status.HTTP_201_CREATED,
@@ -382,7 +254,7 @@ def apply_credit(request: Request, person: int) -> Response:
     payments.require_money_role(request.user, "Applying credit")
     body = CreditInput(data=request.data)
     body.is_valid(raise_exception=True)
-    done = payments.apply_credit(
+    done = credit.apply_credit(
         request.user, person=who, allocations=_allocations(request, who, body.validated_data)
     )
     return Response(ApplicationSerializer(done, many=True).data, status=status.HTTP_201_CREATED)
@@ -404,7 +276,7 @@ def permit_fee_invoice(request: Request, kind: str, pk: int) -> Response:
     if model is None:
         raise NotFound(f"No fee is invoiced for {kind!r} records.")
     record = get_object_or_404(model, pk=pk)
-    invoice = payments.issue_permit_fee_invoice(request.user, record)
+    invoice = permit_fees.issue_permit_fee_invoice(request.user, record)
     return Response(InvoiceSerializer(invoice).data, status=status.HTTP_201_CREATED)
 
 

@@ -11,4 +11,10 @@ class BillingConfig(AppConfig):
     def ready(self) -> None:
         # Django's app loading: the letters modules register their kinds of letter (invoice,
         # receipt, statement) with the letters engine once the models can be imported.
-        from . import pdf, receipts, statement_letter  # noqa: F401
+        from sewer_office.core.panels import PANELS
+        from sewer_office.registry.reminders import REMINDERS
+
+        from . import panels, pdf, receipts, reminders, statement_letter  # noqa: F401
+
+        PANELS.add(self.label, panels)  # the dashboard, facility and property pages
+        REMINDERS.add(self.label, reminders.SOURCES)  # what the daily run sends

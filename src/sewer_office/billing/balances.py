@@ -8,6 +8,12 @@ query (the invoice list shows, filters and downloads them); :class:`.models.Invo
 invoice. The rule is the payments module's (:func:`.payments.outstanding_of`): what is owed is
 the total, less the issued credit notes against it and the payments applied to it; a void
 invoice or a credit note owes nothing.
+
+The models' properties call :func:`figures`, so this module imports no model: it reaches the
+records it sums through the relations of the records it is given (an invoice's
+``applications`` and ``credit_notes``, a payment's ``applications`` and ``refunds``). The
+figures are the invoice's and the payment's own; this is how they are computed, below the
+models that show them.
 """
 
 from __future__ import annotations
@@ -21,18 +27,26 @@ from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Sum, Value, 
 from django.db.models.functions import Abs, Coalesce, Greatest
 
 from .choices import InvoiceKind, InvoiceState, PayStatus
-from .models import Invoice, Payment, PaymentApplication, Refund
 
 ZERO = Decimal("0.00")
 _MONEY = models.DecimalField(max_digits=14, decimal_places=2)
 
 
+def _related(model: type[models.Model], relation: str) -> type[models.Model]:
+    """The model at the other end of ``model``'s reverse relation ``relation``."""
+    related = model._meta.get_field(relation).related_model
+    assert isinstance(related, type)  # a foreign key pointing at ``model``
+    return related
+
+
 def with_balance(qs: QuerySet[Any]) -> QuerySet[Any]:
     """``qs`` of invoices with ``paid_total``, ``credited_total``, ``balance_left`` and
     ``pay_status`` (a :class:`PayStatus` value) annotated — filterable and sortable."""
+    invoices = qs.model
+    applications = _related(invoices, "applications")
     paid = Coalesce(
         Subquery(
-            PaymentApplication.objects.filter(invoice=OuterRef("pk"))
+            applications._default_manager.filter(invoice=OuterRef("pk"))
             .order_by()
             .values("invoice")
             .annotate(s=Sum("amount"))
@@ -44,7 +58,7 @@ def with_balance(qs: QuerySet[Any]) -> QuerySet[Any]:
     )
     credited = Coalesce(
         Subquery(
-            Invoice.objects.filter(
+            invoices._default_manager.filter(
                 credits=OuterRef("pk"),
                 kind=InvoiceKind.CREDIT_NOTE,
                 state=InvoiceState.ISSUED,
@@ -96,7 +110,7 @@ def figures(invoice: Any) -> tuple[Decimal, Decimal, str]:
     """``(paid, balance, status)`` of one invoice: the annotated values when the invoice came
     from :func:`with_balance`, else read by a query (a detail page, a PDF, the API)."""
     if getattr(invoice, "pay_status", None) is None:
-        invoice = with_balance(Invoice.objects.filter(pk=invoice.pk)).get()
+        invoice = with_balance(type(invoice)._default_manager.filter(pk=invoice.pk)).get()
     return (
         Decimal(invoice.paid_total).quantize(ZERO),
         Decimal(invoice.balance_left).quantize(ZERO),
@@ -112,11 +126,16 @@ def sums_by(qs: QuerySet[Any], key: str, field: str = "amount") -> dict[int, Dec
     return {k: Decimal(v) for k, v in grouped}
 
 
-def unapplied_of(payments: Sequence[Payment]) -> dict[int, Decimal]:
+def unapplied_of(payments: Sequence[Any]) -> dict[int, Decimal]:
     """What of each payment is not applied to an invoice nor refunded out of it."""
+    if not payments:
+        return {}
     ids = [p.pk for p in payments]
-    applied = sums_by(PaymentApplication.objects.filter(payment_id__in=ids), "payment_id")
-    refunded = sums_by(Refund.objects.filter(payment_id__in=ids), "payment_id")
+    model = type(payments[0])
+    applications = _related(model, "applications")._default_manager
+    refunds = _related(model, "refunds")._default_manager
+    applied = sums_by(applications.filter(payment_id__in=ids), "payment_id")
+    refunded = sums_by(refunds.filter(payment_id__in=ids), "payment_id")
     return {
         p.pk: Decimal(p.amount) - (applied.get(p.pk) or 0) - (refunded.get(p.pk) or 0)
         for p in payments

@@ -27,6 +27,7 @@ from typing import Any
 from django.contrib.contenttypes.models import ContentType
 from django.db import models, transaction
 
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
@@ -49,11 +50,11 @@ CENT = Decimal("0.01")
 BILLING_ROLES = (CLERK, SUPERINTENDENT, ENGINEER)
 
 
-def may_bill(actor: Any) -> bool:
+def may_bill(actor: Actor) -> bool:
     return has_role(actor, *BILLING_ROLES)
 
 
-def require_biller(actor: Any) -> None:
+def require_biller(actor: Actor) -> None:
     if not may_bill(actor):
         raise Forbidden(
             "Billing: reserved to the clerk, the Superintendent and the engineer "
@@ -89,7 +90,7 @@ def create_charge(
     assessed_on: date,
     parameters: list[dict[str, Any]],
     steps: list[str],
-    actor: Any,
+    actor: Actor,
     citation: str = "",
     obj: models.Model | None = None,
     establishment: Any = None,
@@ -124,7 +125,7 @@ def create_charge(
         "amount": cents(amount),
         "computation": computation,
         "run": run,
-        "created_by": actor if getattr(actor, "is_authenticated", False) else None,
+        "created_by": person_or_none(actor),
     }
     if obj is not None:
         fields["content_type"] = ContentType.objects.get_for_model(obj)
@@ -147,7 +148,7 @@ def _fixed_fee(pv: Any, on: date, what: str) -> Decimal:
     return Decimal(pv.value)
 
 
-def building_sewer_fee(permit: BuildingSewerPermit, actor: Any) -> Charge:
+def building_sewer_fee(permit: BuildingSewerPermit, actor: Actor) -> Charge:
     """§ 196-18 B: the permit and inspection fee of the permit's class by the rule (the declared
     class for records filed before the rule decided it), on its application date — due "at the
     time the application is filed": the payment files the application."""
@@ -183,7 +184,7 @@ def building_sewer_fee(permit: BuildingSewerPermit, actor: Any) -> Charge:
     )
 
 
-def industrial_approval_fee(approval: IndustrialDischargeApproval, actor: Any) -> Charge:
+def industrial_approval_fee(approval: IndustrialDischargeApproval, actor: Actor) -> Charge:
     """The fee for the engineer's written approval (§ 196-16 E) that the Town Board's resolution
     sets (the article sets none), on the application date."""
     require_biller(actor)
@@ -209,7 +210,7 @@ def industrial_approval_fee(approval: IndustrialDischargeApproval, actor: Any) -
     )
 
 
-def subdivision_fee(subdivision: SubdivisionSewer, actor: Any) -> Charge:
+def subdivision_fee(subdivision: SubdivisionSewer, actor: Actor) -> Charge:
     """§ 196-23 C: the fee by the estimated cost of the sewer construction."""
     require_biller(actor)
     on = subdivision.filed_on
@@ -232,7 +233,7 @@ def subdivision_fee(subdivision: SubdivisionSewer, actor: Any) -> Charge:
     )
 
 
-def article_copies(person: Person, copies: int, on: date, actor: Any) -> Charge:
+def article_copies(person: Person, copies: int, on: date, actor: Actor) -> Charge:
     """§ 196-23 D: ``fee.article_copy`` × the number of copies."""
     require_biller(actor)
     if copies < 1:
@@ -258,7 +259,7 @@ def other_fee(
     person: Person,
     parameter: str,
     on: date,
-    actor: Any,
+    actor: Actor,
     *,
     description: str = "",
     quantity: int = 1,
@@ -307,7 +308,7 @@ def attachments_of(*records: models.Model) -> list[Attachment]:
     return out
 
 
-def cost_recovery(cost: Cost, actor: Any) -> Charge:
+def cost_recovery(cost: Cost, actor: Actor) -> Charge:
     """§ 196-22 C: an item of the Town's expense, loss or damage recorded on a violation.
 
     The charge carries its evidence, so that the invoice line shows what the person is billed
@@ -354,7 +355,7 @@ def cost_recovery(cost: Cost, actor: Any) -> Charge:
     )
 
 
-def fine_judgment(judgment: Any, amount: Decimal, actor: Any) -> Charge:
+def fine_judgment(judgment: Any, amount: Decimal, actor: Actor) -> Charge:
     """§ 196-22 B: a fine the court imposed on conviction, to be collected by the Town — the
     judgment is the debt (court, docket, date); ``amount`` is what of it the Town collects
     (the fine less what the court itself received before). Never the office's own count."""

@@ -34,6 +34,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden
 from sewer_office.enforcement.choices import CollectedBy
@@ -87,7 +88,7 @@ def unbilled_costs(violation: Violation) -> list[Cost]:
     ]
 
 
-def bill_costs(violation: Violation, actor: Any, *, at: datetime | None = None) -> Invoice:
+def bill_costs(violation: Violation, actor: Actor, *, at: datetime | None = None) -> Invoice:
     """§ 196-22 C: one invoice to the person responsible for the costs not yet billed, one line
     per cost with its evidence. Refused when every cost is billed (nothing is billed twice),
     and on a dismissed violation (no one was found violating)."""
@@ -190,7 +191,7 @@ def fine_invoice(judgment: Judgment) -> Invoice | None:
 
 def record_collection(
     judgment: Judgment,
-    actor: Any,
+    actor: Actor,
     *,
     amount: Any,
     collected_on: date | None,

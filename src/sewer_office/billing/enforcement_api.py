@@ -24,7 +24,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sewer_office.core.errors import InvalidInput
-from sewer_office.enforcement.api import ViolationSerializer, violation_answer, violations_for
+from sewer_office.enforcement.api.serializers import ViolationSerializer
+from sewer_office.enforcement.api.violations import violation_answer, violations_for
 from sewer_office.enforcement.choices import CollectedBy
 from sewer_office.enforcement.models import Violation
 from sewer_office.enforcement.money import require_judgment_recorder

@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.utils import timezone
 
+from sewer_office.core.forms import DateInput
 from sewer_office.enforcement.choices import CollectedBy
-from sewer_office.enforcement.forms import DATE, _today
 from sewer_office.enforcement.models import Judgment
 
 from .choices import PaymentMethod
@@ -19,7 +20,9 @@ from .choices import PaymentMethod
 class CollectionForm(forms.Form):
     judgment = forms.TypedChoiceField(coerce=int, choices=())
     amount = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0, label="Amount (USD)")
-    collected_on = forms.DateField(widget=DATE, initial=_today, label="Received on")
+    collected_on = forms.DateField(
+        widget=DateInput, initial=timezone.localdate, label="Received on"
+    )
     collected_by = forms.ChoiceField(choices=CollectedBy.choices, label="Collected by")
     method = forms.ChoiceField(
         choices=[("", "—"), *PaymentMethod.choices],

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor, person_or_none, signed_in
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, InvalidInput, TransitionNotAllowed
 from sewer_office.registry import notify
@@ -60,7 +61,7 @@ def invoiced_amount(charge: Charge) -> Decimal:
 def issue_invoice(
     person: Person,
     charges: Sequence[Charge],
-    actor: Any,
+    actor: Actor,
     issued_on: date | None = None,
     *,
     run: Any = None,
@@ -110,7 +111,7 @@ def issue_invoice(
             due_basis=basis,
             total=total,
             run=run,
-            issued_by=actor if getattr(actor, "is_authenticated", False) else None,
+            issued_by=person_or_none(actor),
         )
         InvoiceLine.objects.bulk_create(
             InvoiceLine(
@@ -145,7 +146,7 @@ def paid_on(invoice: Invoice) -> Decimal:
 
 def credit_note(
     invoice: Invoice,
-    actor: Any,
+    actor: Actor,
     reason: str,
     *,
     lines: Sequence[InvoiceLine] | None = None,
@@ -189,7 +190,7 @@ def credit_note(
             total=total,
             credits=invoice,
             reason=reason.strip(),
-            issued_by=actor if getattr(actor, "is_authenticated", False) else None,
+            issued_by=person_or_none(actor),
         )
         InvoiceLine.objects.bulk_create(
             InvoiceLine(
@@ -217,7 +218,7 @@ def credit_note(
     return note
 
 
-def _release_paid_excess(invoice: Invoice, note: Invoice, actor: Any) -> None:
+def _release_paid_excess(invoice: Invoice, note: Invoice, actor: Actor) -> None:
     """Give back to the person's credit what ``note`` credits beyond what was still owed.
 
     Owed before the note = total − earlier credit notes − payments applied. What the note
@@ -245,7 +246,7 @@ def _release_paid_excess(invoice: Invoice, note: Invoice, actor: Any) -> None:
         if take <= 0:
             continue
         PaymentApplication.objects.create(
-            payment_id=payment_id, invoice=invoice, amount=-take, applied_by=actor
+            payment_id=payment_id, invoice=invoice, amount=-take, applied_by=signed_in(actor)
         )
         audit.record(
             actor=actor,
@@ -257,7 +258,7 @@ def _release_paid_excess(invoice: Invoice, note: Invoice, actor: Any) -> None:
         excess -= take
 
 
-def void_invoice(invoice: Invoice, actor: Any, reason: str) -> Invoice:
+def void_invoice(invoice: Invoice, actor: Actor, reason: str) -> Invoice:
     """Void ``invoice`` with the reason — only while nothing is paid on it."""
     require_biller(actor)
     if not reason.strip():
@@ -280,7 +281,7 @@ def void_invoice(invoice: Invoice, actor: Any, reason: str) -> Invoice:
         locked.state = InvoiceState.VOID
         locked.void_reason = reason.strip()
         locked.voided_at = timezone.now()
-        locked.voided_by = actor if getattr(actor, "is_authenticated", False) else None
+        locked.voided_by = person_or_none(actor)
         locked.save(update_fields=["state", "void_reason", "voided_at", "voided_by"])
         audit.record(
             actor=actor,

@@ -26,6 +26,9 @@ from django.utils import timezone
 
 from sewer_office.core.models import ImmutableRecord, TimeStamped, WrittenOnce
 
+# What an invoice has become since its issue (paid, balance, status) is computed there.
+from .balances import figures
+
 # The records a surcharge rests on (§ 196-19 E(1)(d), J) live in their own module; imported
 # here so that the app's models are registered with it and reachable from ``.models``.
 from .basis_models import SurchargeAgreement, SurchargeDecision, SurchargeEnding
@@ -35,6 +38,7 @@ from .choices import (
     InvoiceKind,
     InvoiceState,
     PaymentMethod,
+    PayStatus,
     RunLineStatus,
     RunState,
     Series,
@@ -245,8 +249,6 @@ class Invoice(models.Model):
     # the credit notes against it (:mod:`.balances`), never stored on the invoice.
 
     def _figures(self) -> tuple[Any, Any, str]:
-        from .balances import figures
-
         cached = self.__dict__.get("_balance_figures")
         if cached is None:
             cached = self.__dict__["_balance_figures"] = figures(self)
@@ -269,8 +271,6 @@ class Invoice(models.Model):
 
     @property
     def status_label(self) -> str:
-        from .choices import PayStatus
-
         return str(PayStatus(self.status).label)
 
 

@@ -6,7 +6,7 @@ is committed, nothing if it is rolled back). The invoices of a billing run are n
 one by one inside the clerk's request (thousands of messages at once): the daily
 ``sewer-use send-reminders`` announces them, as it does any invoice whose message could not
 be sent at once, under the same key — each goes out once. The reminder of an overdue invoice
-is the daily run's alone (:mod:`sewer_office.reminders.sources`).
+is the daily run's alone (:mod:`.reminders`).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""Money received and returned: payments, their applications to invoices, credit, refunds.
+"""Money received: payments, their applications to invoices, the credit they leave.
 
 The clerk records a payment (cash; a check with its number; a card or a transfer with its
 reference — required), and it takes the next receipt number of the year, without gaps
 (series ``receipt``). A payment is applied to invoices of the same person — partly, or in
 full — never beyond an invoice's outstanding amount; what is not applied is the person's
-credit, which the clerk may apply later to another invoice or refund with a reason.
+credit, which the clerk may apply later to another invoice or refund with a reason (both in
+:mod:`.credit`). The permits' fee invoices are issued by :mod:`.permit_fees`.
 
 Every service here runs in one transaction, with the person's row locked FOR UPDATE (so two
 clerks cannot spend the same credit, nor overpay the same invoice) and an audit event for
@@ -20,11 +21,10 @@ on the permit (its transition is ``automatic`` in the permit's workflow).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
@@ -32,20 +32,15 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK, has_role
 from sewer_office.core import audit
 from sewer_office.core.amounts import CENT, dollars
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.services import perform
-from sewer_office.permits.rules import subdivision_fee as subdivision_fee_rule
-from sewer_office.permits.services.building_sewer import assess_fee as bs_fee
-from sewer_office.permits.services.building_sewer import (
-    fee_not_configured_message as bs_not_configured,
-)
 from sewer_office.registry.models import Person
 
 from .balances import sums_by, unapplied_of
-from .charges import building_sewer_fee, subdivision_fee
 from .choices import (
     METHODS_NEEDING_REFERENCE,
     ChargeSource,
@@ -54,11 +49,9 @@ from .choices import (
     PaymentMethod,
     Series,
 )
-from .invoices import issue_invoice
 from .models import Invoice, InvoiceLine, Payment, PaymentApplication, Refund
 from .numbers import next_number
 from .receipts import issue_receipt
-from .rules import parameter_dict
 
 ZERO = Decimal("0.00")
 #: Who records money (§ 196-18 B: fees "paid to the Town" — the clerk takes them).
@@ -71,16 +64,17 @@ FEE_STEPS: dict[str, str] = {
 PAYMENT_CITATION = "§ 196-15 PERSON"
 
 
-def may_record_money(user: Any) -> bool:
+def may_record_money(user: Actor) -> bool:
     return has_role(user, *MONEY_ROLES)
 
 
-def require_money_role(actor: Any, what: str) -> None:
+def require_money_role(actor: Actor, what: str) -> None:
     if not may_record_money(actor):
         raise Forbidden(f"{what}: reserved to the clerk, who takes the Town's money.")
 
 
-def _today(at: datetime | None) -> date:
+def today_of(at: datetime | None) -> date:
+    """The local day of ``at`` (today when None): the day a payment or refund is dated."""
     return timezone.localdate(at) if at is not None else timezone.localdate()
 
 
@@ -158,7 +152,8 @@ class Allocation:
     amount: Decimal | None = None
 
 
-def _check_reference(method: str, reference: str) -> None:
+def check_reference(method: str, reference: str) -> None:
+    """A check needs its number, a card or a transfer its reference (cash needs none)."""
     if method not in PaymentMethod.values:
         raise InvalidInput({"method": [f"{method!r} is not a method of payment."]})
     if method in METHODS_NEEDING_REFERENCE and not reference.strip():
@@ -168,11 +163,12 @@ def _check_reference(method: str, reference: str) -> None:
         )
 
 
-def _lock_person(person: Person) -> Person:
+def lock_person(person: Person) -> Person:
+    """The person's row locked FOR UPDATE: two clerks never spend the same credit."""
     return Person.objects.select_for_update().get(pk=person.pk)
 
 
-def _plan(
+def plan_allocations(
     person: Person, allocations: Sequence[Allocation], available: Decimal
 ) -> list[tuple[Invoice, Decimal]]:
     """The amounts to apply, checked: the person's own issued invoices, each at most what it
@@ -217,8 +213,8 @@ def _plan(
     return plan
 
 
-def _apply(
-    actor: Any,
+def apply_plan(
+    actor: Actor,
     payments: Sequence[Payment],
     plan: list[tuple[Invoice, Decimal]],
     at: datetime,
@@ -263,7 +259,7 @@ def _citation_of(invoice: Invoice) -> str:
 
 
 def record_payment(
-    actor: Any,
+    actor: Actor,
     *,
     person: Person,
     amount: Any,
@@ -280,14 +276,14 @@ def record_payment(
     require_money_role(actor, "Recording a payment")
     total = dollars(amount, "amount")
     reference = reference.strip()
-    _check_reference(method, reference)
+    check_reference(method, reference)
     when = at or timezone.now()
-    day = received_on or _today(when)
-    if day > _today(when):
+    day = received_on or today_of(when)
+    if day > today_of(when):
         raise InvalidInput({"received_on": ["A payment cannot be received in the future."]})
     with transaction.atomic():
-        who = _lock_person(person)
-        plan = _plan(who, allocations, total)
+        who = lock_person(person)
+        plan = plan_allocations(who, allocations, total)
         payment = audit.create_recorded(
             Payment,
             {
@@ -306,104 +302,17 @@ def record_payment(
             citation=PAYMENT_CITATION,
             at=when,
         )
-        _apply(actor, [payment], plan, when)
+        apply_plan(actor, [payment], plan, when)
         settle_permit_fees(actor, [inv for inv, _ in plan], payment, when)
         issue_receipt(payment, actor)  # the receipt of record, as the money was applied
     return payment
-
-
-def apply_credit(
-    actor: Any,
-    *,
-    person: Person,
-    allocations: Sequence[Allocation],
-    at: datetime | None = None,
-) -> list[PaymentApplication]:
-    """Apply the person's credit (earlier payments not yet applied) to invoices, oldest
-    payment first."""
-    require_money_role(actor, "Applying credit")
-    if not allocations:
-        raise InvalidInput({"invoices": ["Name the invoice to apply the credit to."]})
-    when = at or timezone.now()
-    with transaction.atomic():
-        who = _lock_person(person)
-        payments = list(Payment.objects.filter(person=who).order_by("received_on", "id"))
-        left = unapplied_of(payments)
-        # refunds not tied to a payment come out of the credit as a whole
-        credit = min(sum((v for v in left.values() if v > 0), ZERO), credit_of(who))
-        if credit <= 0:
-            raise Blocked(f"{who.name} has no credit to apply.")
-        plan = _plan(who, allocations, credit)
-        if not plan:
-            raise InvalidInput({"amount": ["Nothing to apply."]})
-        applications = _apply(actor, [p for p in payments if left[p.pk] > 0], plan, when)
-        last = max((a.payment for a in applications), key=lambda p: (p.received_on, p.pk))
-        settle_permit_fees(actor, [inv for inv, _ in plan], last, when)
-    return applications
-
-
-def refund(
-    actor: Any,
-    *,
-    person: Person,
-    amount: Any,
-    reason: str,
-    method: str,
-    reference: str = "",
-    refunded_on: date | None = None,
-    payment: Payment | None = None,
-    at: datetime | None = None,
-) -> Refund:
-    """Return money to ``person`` out of its credit (out of one payment's unapplied rest when
-    ``payment`` is named), with the reason."""
-    require_money_role(actor, "Recording a refund")
-    total = dollars(amount, "amount")
-    if not reason.strip():
-        raise InvalidInput({"reason": ["A refund needs its reason."]})
-    reference = reference.strip()
-    _check_reference(method, reference)
-    when = at or timezone.now()
-    day = refunded_on or _today(when)
-    with transaction.atomic():
-        who = _lock_person(person)
-        if payment is not None:
-            if payment.person_id != who.pk:
-                raise InvalidInput({"payment": ["That payment was made by another person."]})
-            available = min(unapplied_of([payment])[payment.pk], credit_of(who))
-            source = f"payment {payment.receipt_number}"
-        else:
-            available = credit_of(who)
-            source = f"{who.name}'s credit"
-        if total > available:
-            raise Blocked(
-                f"A refund of USD {total:,} is more than the USD {max(available, ZERO):,} of "
-                f"{source}: only credit is refunded."
-            )
-        return audit.create_recorded(
-            Refund,
-            {
-                "person": who,
-                "payment": payment,
-                "refunded_on": day,
-                "method": method,
-                "reference": reference,
-                "amount": total,
-                "reason": reason.strip(),
-                "recorded_by": actor,
-                "recorded_at": when,
-            },
-            actor=actor,
-            action="refund",
-            citation=PAYMENT_CITATION,
-            at=when,
-        )
 
 
 # --- permit fees settled by payment ----------------------------------------------------------
 
 
 def settle_permit_fees(
-    actor: Any, invoices: Iterable[Invoice], payment: Payment, at: datetime
+    actor: Actor, invoices: Iterable[Invoice], payment: Payment, at: datetime
 ) -> list[Any]:
     """For each invoice now paid in full that bills a permit's fee, make the permit's fee
     step with the payment's date and receipt (inside the caller's transaction)."""
@@ -436,140 +345,3 @@ def settle_permit_fees(
                 )
             )
     return done
-
-
-def fee_invoices_of(record: Any) -> list[Invoice]:
-    """The invoices that bill ``record``'s fee (a permit), newest first."""
-    ct = ContentType.objects.get_for_model(record)
-    return list(
-        Invoice.objects.filter(
-            lines__charge__content_type=ct,
-            lines__charge__object_id=str(record.pk),
-            kind=InvoiceKind.INVOICE,
-        )
-        .distinct()
-        .order_by("-issued_on", "-id")
-    )
-
-
-def applications_by_invoice(invoice_ids: Sequence[int]) -> dict[int, list[PaymentApplication]]:
-    out: dict[int, list[PaymentApplication]] = defaultdict(list)
-    for a in PaymentApplication.objects.filter(invoice_id__in=invoice_ids).select_related(
-        "payment"
-    ):
-        out[a.invoice_id].append(a)
-    return out
-
-
-# --- permit fee invoices ---------------------------------------------------------------------
-#
-# Decided: the fee invoice is issued by the clerk (the billing page of permit fees, linked
-# from the permit page), not at filing: filing stays a permits service (permits never import
-# billing), and an application filed while the fee is not configured gets its invoice once
-# the Town Board's resolution is recorded. The charge is billing-core's (charges.py: citation,
-# the dated fee of the application date, steps), the invoice too (invoices.issue_invoice:
-# numbered, due after ``invoice.due_days``). The law wants the fee with the application
-# (§ 196-18 B, § 196-23 C): the permit waits in its fee step until the invoice is paid.
-
-#: The permit kinds whose fee billing invoices, with the source and what the law says of
-#: when it is paid.
-FEE_KINDS: dict[str, tuple[str, str]] = {
-    "permits.buildingsewerpermit": (
-        ChargeSource.BUILDING_SEWER_FEE,
-        "§ 196-18 B: the permit and inspection fee shall be paid to the Town at the time the "
-        "application is filed",
-    ),
-    "permits.subdivisionsewer": (
-        ChargeSource.SUBDIVISION_FEE,
-        "§ 196-23 C: the fee to accompany the application",
-    ),
-}
-
-
-#: billing-core's charge of each fee source (citation, dated parameter, steps).
-FEE_CHARGES: dict[str, Any] = {
-    ChargeSource.BUILDING_SEWER_FEE: building_sewer_fee,
-    ChargeSource.SUBDIVISION_FEE: subdivision_fee,
-}
-
-
-def fee_key(record: Any) -> str:
-    return f"{record._meta.label_lower}:{record.pk}"
-
-
-def fee_assessment(record: Any) -> tuple[Decimal | None, dict[str, Any], str]:
-    """The permit's fee on its application date: amount (None: not configured), the
-    computation (parameters and steps) and, when not configured, the message that says which
-    resolution to record. Read through the permit's own fee services (the rules)."""
-    label = record._meta.label_lower
-    if label == "permits.buildingsewerpermit":
-        fee = bs_fee(record)
-        param = {
-            "name": fee.name,
-            "value": None if fee.value is None else str(fee.value),
-            "unit": fee.unit,
-            "authority": fee.authority,
-            "effective": fee.effective.isoformat(),
-            "reference": fee.reference,
-        }
-        if fee.value is None:
-            return None, {"parameters": [param]}, bs_not_configured(record, fee)
-        steps = [
-            f"class {record.charged_class} permit and inspection fee in force on "
-            f"{record.filed_on:%Y-%m-%d}: USD {fee.value:,} ({fee.name}, {fee.authority}, "
-            f"effective {fee.effective:%Y-%m-%d})",
-            f"amount: USD {fee.value.quantize(CENT, rounding=ROUND_HALF_UP):,}",
-        ]
-        return (
-            fee.value.quantize(CENT, rounding=ROUND_HALF_UP),
-            {
-                "parameters": [param],
-                "steps": steps,
-            },
-            "",
-        )
-    if label == "permits.subdivisionsewer":
-        result = subdivision_fee_rule(record.estimated_cost, record.filed_on)
-        param = parameter_dict(result.basis)  # the bracket schedule if in force, else the rate
-        computation = {"parameters": [param], "inputs": result.as_dict()}
-        if result.fee is None:
-            return (
-                None,
-                computation,
-                (
-                    f"{result.message}. The Town Board sets the rate by resolution: record it in "
-                    "the parameter file before invoicing the fee."
-                ),
-            )
-        computation["steps"] = [*result.steps, result.message]
-        return Decimal(result.fee).quantize(CENT, rounding=ROUND_HALF_UP), computation, ""
-    raise InvalidInput(
-        {"permit": [f"{record._meta.verbose_name} carries no fee billing invoices."]}
-    )
-
-
-def issue_permit_fee_invoice(actor: Any, record: Any, *, at: datetime | None = None) -> Invoice:
-    """Charge the permit's fee and issue its invoice to the applicant (the clerk). Refused when the fee is not configured (naming the resolution to
-    record), when the step is past, or when an invoice not void already bills it."""
-    require_money_role(actor, "Issuing a permit's fee invoice")
-    label = record._meta.label_lower
-    if label not in FEE_KINDS:
-        raise InvalidInput({"permit": [f"{record._meta.verbose_name} carries no fee."]})
-    source = FEE_KINDS[label][0]
-    step = record.WORKFLOW.get(FEE_STEPS[source])
-    if record.state not in step.sources:
-        raise Blocked(
-            f"{record.number} is {record.WORKFLOW.label(record.state).lower()}: its fee step is "
-            "past, there is no fee to invoice."
-        )
-    amount, _, blocked = fee_assessment(record)
-    if amount is None:
-        raise Blocked(blocked)
-    when = at or timezone.now()
-    with transaction.atomic():
-        who = _lock_person(record.applicant)
-        if any(i.state == InvoiceState.ISSUED for i in fee_invoices_of(record)):
-            raise Blocked(f"The fee of {record.number} is already invoiced.")
-        charge = FEE_CHARGES[source](record, actor)
-        invoice = issue_invoice(who, [charge], actor, _today(when))
-    return invoice

@@ -17,7 +17,8 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
-from sewer_office.core import letters
+from sewer_office.accounts.actors import Actor
+from sewer_office.core import letter_pdf, letters
 from sewer_office.core.letters import LetterKind, long_date, signer
 from sewer_office.core.models import IssuedDocument
 from sewer_office.enforcement.letters import usd
@@ -137,7 +138,7 @@ def lines_text(invoice: Invoice) -> str:
 
 
 def how_to_pay(invoice: Invoice) -> str:
-    head = letters.head_of(letters.current_letterhead())
+    head = letter_pdf.head_of(letter_pdf.current_letterhead())
     quote = f"Quote {invoice.get_kind_display().lower()} {invoice.number} with your payment."
     if head.payment_instructions.strip():
         return "\n".join([*head.payment_instructions.strip().splitlines(), quote])
@@ -214,7 +215,7 @@ INVOICE_KIND = letters.register(
 )
 
 
-def issue_document(invoice: Invoice, actor: Any) -> IssuedDocument:
+def issue_document(invoice: Invoice, actor: Actor) -> IssuedDocument:
     """The invoice's document of record, kept when it is issued."""
     return letters.issue(INVOICE, invoice, actor=actor)
 

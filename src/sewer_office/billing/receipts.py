@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.core import letters
 from sewer_office.core.letters import LetterKind, long_date, signer
 from sewer_office.core.models import IssuedDocument
@@ -100,7 +100,7 @@ RECEIPT_KIND = letters.register(
 )
 
 
-def issue_receipt(payment: Payment, actor: Any) -> IssuedDocument:
+def issue_receipt(payment: Payment, actor: Actor) -> IssuedDocument:
     """The receipt of record, kept when the payment is recorded (its applications made)."""
     return letters.issue(RECEIPT, payment, actor=actor)
 

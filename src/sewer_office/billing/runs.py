@@ -26,6 +26,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, InvalidInput, TransitionNotAllowed
 from sewer_rules.billing.facility_surcharge import CHARGED
@@ -78,7 +79,7 @@ def _refuse_existing(period: str) -> None:
         )
 
 
-def create_run(period: str, actor: Any) -> BillingRun:
+def create_run(period: str, actor: Actor) -> BillingRun:
     """Compute the draft run of ``period`` with its lines (all-or-nothing)."""
     require_biller(actor)
     start, end = parse_period(period)
@@ -95,7 +96,7 @@ def create_run(period: str, actor: Any) -> BillingRun:
                 end=end,
                 jurisdiction=params().version,
                 total=total,
-                created_by=actor if getattr(actor, "is_authenticated", False) else None,
+                created_by=person_or_none(actor),
             )
             RunLine.objects.bulk_create(
                 (
@@ -127,7 +128,7 @@ def create_run(period: str, actor: Any) -> BillingRun:
     return run
 
 
-def issue_run(run: BillingRun, actor: Any, issued_on: date | None = None) -> BillingRun:
+def issue_run(run: BillingRun, actor: Actor, issued_on: date | None = None) -> BillingRun:
     """Issue one invoice per facility with a charge > 0, all in one transaction."""
     require_biller(actor)
     day = issued_on or timezone.localdate()
@@ -173,7 +174,7 @@ def issue_run(run: BillingRun, actor: Any, issued_on: date | None = None) -> Bil
             )
         before = audit.snapshot(locked)
         locked.state = RunState.ISSUED
-        locked.issued_by = actor if getattr(actor, "is_authenticated", False) else None
+        locked.issued_by = person_or_none(actor)
         locked.issued_at = timezone.now()
         locked.save(update_fields=["state", "issued_by", "issued_at", "updated_at"])
         audit.record(
@@ -189,7 +190,7 @@ def issue_run(run: BillingRun, actor: Any, issued_on: date | None = None) -> Bil
     return locked
 
 
-def discard_run(run: BillingRun, actor: Any, reason: str) -> BillingRun:
+def discard_run(run: BillingRun, actor: Actor, reason: str) -> BillingRun:
     """Discard a draft run, with the reason (the period may then be computed again)."""
     require_biller(actor)
     if not reason.strip():

@@ -15,18 +15,17 @@ from .charges import (
     require_biller,
     subdivision_fee,
 )
+from .credit import apply_credit, refund
 from .invoices import credit_note, issue_invoice, void_invoice
 from .payments import (
     Allocation,
-    apply_credit,
     credit_of,
-    issue_permit_fee_invoice,
     may_record_money,
     outstanding,
     outstanding_of,
     record_payment,
-    refund,
 )
+from .permit_fees import issue_permit_fee_invoice
 from .statements import aging, overdue, statement
 
 __all__ = [

@@ -21,6 +21,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor
 from sewer_office.registry.models import Person
 
 from .choices import ChargeSource, InvoiceKind, InvoiceState
@@ -249,7 +250,7 @@ class Aging:
         return sum(self.totals.values(), ZERO)
 
 
-def open_issued(user: Any) -> QuerySet[Invoice]:
+def open_issued(user: Actor) -> QuerySet[Invoice]:
     return visible(
         Invoice.objects.filter(kind=InvoiceKind.INVOICE, state=InvoiceState.ISSUED), user
     )
@@ -268,7 +269,7 @@ def aged(invoices: Sequence[Invoice], on: date) -> list[AgedInvoice]:
     return out
 
 
-def aging(on: date, user: Any) -> Aging:
+def aging(on: date, user: Actor) -> Aging:
     """Every outstanding amount ``user`` may see, by person and bucket, on day ``on``."""
     invoices = list(
         open_issued(user)
@@ -284,7 +285,7 @@ def aging(on: date, user: Any) -> Aging:
     return Aging(on, list(rows.values()))
 
 
-def overdue(on: date, user: Any, limit: int | None = None) -> list[AgedInvoice]:
+def overdue(on: date, user: Actor, limit: int | None = None) -> list[AgedInvoice]:
     """Invoices past their due date with something outstanding, longest overdue first."""
     qs = (
         open_issued(user)

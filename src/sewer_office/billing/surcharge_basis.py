@@ -23,11 +23,12 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import transaction
 from django.db.models import Q
 
+from sewer_office.accounts.actors import Actor, signed_in
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
@@ -45,15 +46,15 @@ AGREEMENT_ROLES = (SUPERINTENDENT, CLERK)
 SurchargeRecord = SurchargeDecision | SurchargeAgreement
 
 
-def may_decide(actor: Any) -> bool:
+def may_decide(actor: Actor) -> bool:
     return has_role(actor, *DECISION_ROLES)
 
 
-def may_record_agreement(actor: Any) -> bool:
+def may_record_agreement(actor: Actor) -> bool:
     return has_role(actor, *AGREEMENT_ROLES)
 
 
-def _require(actor: Any, kind: str) -> None:
+def _require(actor: Actor, kind: str) -> None:
     if kind == DECISION and not may_decide(actor):
         raise Forbidden(
             "A surcharge decision is the Superintendent's alone (§ 196-19 E(1): "
@@ -105,7 +106,7 @@ def _check_supersedes(
 
 def record_decision(
     establishment: Establishment,
-    actor: Any,
+    actor: Actor,
     *,
     basis: str,
     first_day: date | None,
@@ -160,7 +161,7 @@ def record_decision(
     )
 
 
-def _rate(errors: dict[str, list[str]], name: str, value: Any) -> Decimal | None:
+def _rate(errors: dict[str, list[str]], name: str, value: object) -> Decimal | None:
     if value in (None, ""):
         return None
     try:
@@ -174,9 +175,19 @@ def _rate(errors: dict[str, list[str]], name: str, value: Any) -> Decimal | None
     return rate
 
 
+class AgreedRates(TypedDict, total=False):
+    """The rates of an agreement (§ 196-19 J), USD per pound of each strength above normal, as
+    the page's form (decimals) or the API (text) gives them; one left out or empty is not
+    agreed (stored empty)."""
+
+    bod: Decimal | str | None
+    suspended_solids: Decimal | str | None
+    grease_oil: Decimal | str | None
+
+
 def record_agreement(
     establishment: Establishment,
-    actor: Any,
+    actor: Actor,
     *,
     parties: str,
     terms: str,
@@ -185,7 +196,7 @@ def record_agreement(
     signed_by: str,
     board_approval: str,
     last_day: date | None = None,
-    rates: dict[str, Any] | None = None,
+    rates: AgreedRates | None = None,
     supersedes: SurchargeAgreement | None = None,
     supersede_reason: str = "",
 ) -> SurchargeAgreement:
@@ -208,10 +219,11 @@ def record_agreement(
     if signed_on is None:
         errors["signed_on"] = ["Give the date the agreement was signed."]
     _check_days(errors, first_day, last_day)
-    given = rates or {}
+    given: AgreedRates = rates or {}
     agreed = {
-        k: _rate(errors, f"rate_{k}", given.get(k))
-        for k in ("bod", "suspended_solids", "grease_oil")
+        "bod": _rate(errors, "rate_bod", given.get("bod")),
+        "suspended_solids": _rate(errors, "rate_suspended_solids", given.get("suspended_solids")),
+        "grease_oil": _rate(errors, "rate_grease_oil", given.get("grease_oil")),
     }
     _check_supersedes(errors, supersedes, establishment, first_day, _text(supersede_reason))
     if errors:
@@ -243,7 +255,7 @@ def record_agreement(
 
 
 def end_record(
-    record: SurchargeRecord, actor: Any, *, last_day: date | None, reason: str
+    record: SurchargeRecord, actor: Actor, *, last_day: date | None, reason: str
 ) -> SurchargeEnding:
     """End a decision or agreement after ``last_day`` (a new record, with its reason)."""
     decision = record if isinstance(record, SurchargeDecision) else None
@@ -272,7 +284,7 @@ def end_record(
             agreement=agreement,
             last_day=last_day,
             reason=_text(reason),
-            recorded_by=actor,
+            recorded_by=signed_in(actor),
         )
         audit.record(
             actor=actor,

@@ -29,6 +29,7 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
+from sewer_engines.monitoring.daily import NOTHING, DayTotal, exact_sum
 from sewer_office.meters import days
 from sewer_office.meters.models import Meter, MeterDay
 from sewer_office.monitoring.choices import ResultState
@@ -39,7 +40,6 @@ from sewer_rules.billing.authority import Basis, Span
 from sewer_rules.billing.facility_surcharge import MeterFlow
 from sewer_rules.billing.period_bill import NOT_LISTED, FacilityBill, bill_facility
 from sewer_rules.billing.strength import POLLUTANT_ANALYTES, Result
-from sewer_rules.monitoring.daily import NOTHING, DayTotal, exact_sum
 
 from .choices import SOURCE_CITATIONS, ChargeSource
 from .rules import params

@@ -25,6 +25,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from sewer_office.core import audit_keys
 
+from . import api_settings, logging_settings
 from .database import parse_database_url, sqlite_database, truthy
 from .secret_key import MAKE_ONE, weakness
 
@@ -274,58 +275,9 @@ EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Sewer office <sewer-office@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-REST_FRAMEWORK = {
-    # Token first: its WWW-Authenticate header makes anonymous requests answer 401, not 403.
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
-    ],
-    "DEFAULT_PERMISSION_CLASSES": ["sewer_office.api.permissions.OfficeUser"],
-    # JSON with its nesting bounded (a body 100,000 deep is a 400, not a RecursionError)
-    "DEFAULT_PARSER_CLASSES": [
-        "sewer_office.api.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
-    "DEFAULT_FILTER_BACKENDS": ["sewer_office.core.filters.OfficeFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
-    "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "sewer_office.api.errors.exception_handler",
-}
-SPECTACULAR_SETTINGS = {
-    "TITLE": "sewer-use office API",
-    "DESCRIPTION": (
-        "The Town of Wappinger's sewer-use law (Town Code ch. 196, art. VII): registry, "
-        "permits and approvals. Every transition names the section of law it rests on."
-    ),
-    "VERSION": "1",
-    "SERVE_INCLUDE_SCHEMA": False,
-    "REDOC_DIST": "SIDECAR",
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "COMPONENT_SPLIT_REQUEST": True,
-    # Every operation declares its error answers (400/401/403/404/409, the Error schema).
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "sewer_office.api.errors.document_errors",
-    ],
-    "ENUM_NAME_OVERRIDES": {
-        "PersonKindEnum": "sewer_office.registry.choices.PersonKind",
-        "AreaKindEnum": "sewer_office.registry.choices.AreaKind",
-        "EstablishmentKindEnum": "sewer_office.registry.choices.EstablishmentKind",
-        "InterceptorKindEnum": "sewer_office.permits.models.InterceptorKind",
-        "InstalledInterceptorKindEnum": "sewer_office.grease.models.InterceptorKind",
-        "ResultStateEnum": "sewer_office.monitoring.models.ResultState",
-        "FindingKindEnum": "sewer_office.findings.models.FindingKind",
-        "FindingReviewEnum": "sewer_office.findings.models.ReviewState",
-        "InspectionKindEnum": "sewer_office.inspections.checklists.InspectionKind",
-        "InspectionStateEnum": "sewer_office.inspections.models.InspectionState",
-        "ReferralKindEnum": "sewer_office.enforcement.choices.ReferralKind",
-        "ServiceMethodEnum": "sewer_office.enforcement.choices.ServiceMethod",
-        "CostCategoryEnum": "sewer_office.enforcement.choices.CostCategory",
-    },
-}
+# The API's (Django REST framework's and its OpenAPI schema's): :mod:`.api_settings`.
+REST_FRAMEWORK = api_settings.REST_FRAMEWORK
+SPECTACULAR_SETTINGS = api_settings.SPECTACULAR_SETTINGS
 
 # Sign-in pause (sewer_office.accounts.throttle): failures of one name, or from one address,
 # within the window before further attempts wait for the window to pass.
@@ -393,33 +345,8 @@ if PRODUCTION:
     # /healthz and /readyz are probed over plain HTTP by load balancers and orchestrators.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 
-# Logs: JSON lines on standard error (one object a line, with the request id), or plain text
-# with SEWER_USE_LOG_FORMAT=text. Every request writes an access line (sewer_office.request).
-_LOG_FORMAT = os.environ.get("SEWER_USE_LOG_FORMAT", "json" if PRODUCTION else "text")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "sewer_office.core.requestlog.RequestIdFilter"}},
-    "formatters": {
-        "json": {"()": "sewer_office.core.requestlog.JsonFormatter"},
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
-    },
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "filters": ["request_id"],
-            "formatter": "json" if _LOG_FORMAT == "json" else "text",
-        }
-    },
-    "root": {"handlers": ["console"], "level": os.environ.get("SEWER_USE_LOG_LEVEL", "WARNING")},
-    "loggers": {
-        "sewer_office.request": {
-            "level": os.environ.get(
-                "SEWER_USE_ACCESS_LOG_LEVEL", "INFO" if PRODUCTION else "WARNING"
-            )
-        }
-    },
-}
+# Logs: JSON lines on standard error, or plain text (:mod:`.logging_settings`).
+LOGGING = logging_settings.logging_config(PRODUCTION)
 
 # The audit chain's keys and anchors (docs/audit-chain.md): new audit events are signed with an
 # HMAC key the database does not hold (a key file, or the environment; generated once in the
@@ -437,7 +364,3 @@ except audit_keys.AuditKeyError as e:
 SEWER_USE_AUDIT_ANCHOR_DIR = Path(
     os.environ.get("SEWER_USE_AUDIT_ANCHOR_DIR") or DATA_DIR / "audit-anchors"
 ).resolve()
-# every anchor written is logged (INFO), whatever the root level
-LOGGING["loggers"]["sewer_office.audit"] = {  # type: ignore[index]
-    "level": os.environ.get("SEWER_USE_AUDIT_LOG_LEVEL", "INFO")
-}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
+from sewer_office.core import account_views
 from sewer_office.core import views as core_views
 from sewer_office.core.law import law_page
 from sewer_office.network import urls as network_urls
@@ -21,6 +22,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("search/", core_views.search, name="search"),
     path("imports/", core_views.imports, name="imports"),
     path("accounts/", include("sewer_office.accounts.urls")),
+    # The Superintendent's register of second factors: an office page over the accounts.
+    path(
+        "accounts/second-factor/accounts/",
+        account_views.second_factor_accounts,
+        name="second-factor-accounts",
+    ),
+    path(
+        "accounts/second-factor/accounts/<int:pk>/reset/",
+        account_views.reset_second_factor,
+        name="second-factor-reset",
+    ),
     # The network page is the registry's by name and address (registry:network, from before
     # the network became an app of its own): both apps' pages in the registry's namespace.
     path(
@@ -42,6 +54,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("portal/", include("sewer_office.portal.urls")),
     path("reports/", include("sewer_office.reports.urls")),
     path("letters/", include("sewer_office.core.letter_urls")),
-    path("api/", include("sewer_office.api.urls")),
+    path("api/", include("sewer_office.config.api_urls")),
     path("admin/", admin.site.urls),
 ]

@@ -18,3 +18,10 @@ class CoreConfig(AppConfig):
         # deploy check that the office does not connect as the tables' owner.
         post_migrate.connect(db_roles.on_post_migrate, sender=self)
         checks.register()
+        # The accounts, below the audit trail, have their changes recorded by it
+        # (accounts.audit_trail): creating a user, a second factor enrolled or reset.
+        from sewer_office.accounts import audit_trail
+
+        from . import audit
+
+        audit_trail.keep_with(audit.record)

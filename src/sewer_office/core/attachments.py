@@ -13,6 +13,8 @@ from typing import Any
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
+from sewer_office.accounts.actors import Actor, person_or_none
+
 from . import audit, filetypes
 from .errors import InvalidInput, shorten, upload_refused
 from .models import Attachment
@@ -51,7 +53,7 @@ def check_upload(upload: Any, kinds: tuple[str, ...] | None = None, field: str =
 def attach(
     record: Any,
     upload: Any,
-    actor: Any,
+    actor: Actor | None,
     *,
     title: str = "",
     at: datetime | None = None,
@@ -70,7 +72,7 @@ def attach(
         title=shorten(title or upload.name, TITLE_LENGTH),
         size=upload.size,
         sha256=digest.hexdigest(),
-        uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,
+        uploaded_by=person_or_none(actor),
     )
     if at is not None:
         att.created_at = at
@@ -89,7 +91,7 @@ def attach(
 def attach_all(
     record: Any,
     uploads: list[Any],
-    actor: Any,
+    actor: Actor | None,
     *,
     title: str = "",
     kinds: tuple[str, ...] | None = None,

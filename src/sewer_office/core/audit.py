@@ -27,6 +27,8 @@ from django.db import models, transaction
 from django.db.models.fields.files import FieldFile
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor, person_or_none
+
 from .audit_keys import AuditKey, KeyRing
 from .chain import GENESIS, HASHED_FIELDS, event_hash, keyed_batch_hasher, keyed_hash
 from .models import AuditEvent
@@ -64,7 +66,7 @@ def snapshot(obj: models.Model) -> dict[str, Any]:
 
 def record(
     *,
-    actor: Any,
+    actor: Actor | None,
     action: str,
     obj: models.Model,
     before: dict[str, Any] | None = None,
@@ -76,7 +78,7 @@ def record(
     at: datetime | None = None,
 ) -> AuditEvent:
     """Append one audit event for ``obj`` (call inside the change's transaction)."""
-    real_actor = actor if getattr(actor, "is_authenticated", False) else None
+    real_actor = person_or_none(actor)
     event = AuditEvent(
         at=at or timezone.now(),
         actor=real_actor,
@@ -102,7 +104,7 @@ def record(
 
 def record_many(
     *,
-    actor: Any,
+    actor: Actor | None,
     action: str,
     model: type[models.Model],
     ids: list[int],
@@ -115,7 +117,7 @@ def record_many(
 ) -> int:
     """One audit event for each of many records changed alike (an approval of a whole import):
     every record keeps its own history, written in batches (call inside the transaction)."""
-    real_actor = actor if getattr(actor, "is_authenticated", False) else None
+    real_actor = person_or_none(actor)
     content_type = ContentType.objects.get_for_model(model)
     label = model._meta.verbose_name
     when = at or timezone.now()
@@ -285,7 +287,7 @@ def create_recorded(
     model: type[M],
     fields: dict[str, Any],
     *,
-    actor: Any,
+    actor: Actor | None,
     action: str,
     citation: str | Callable[[M], str] = "",
     state_to: str = "",
@@ -317,7 +319,7 @@ def change_recorded(
     obj: M,
     fields: dict[str, Any],
     *,
-    actor: Any,
+    actor: Actor | None,
     action: str,
     citation: str = "",
     reason: str = "",

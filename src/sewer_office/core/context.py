@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import (
     APPLICANT,
     BUILDING_INSPECTOR,
@@ -75,7 +76,7 @@ MENU: tuple[MenuItem, ...] = (
 )
 
 
-def _has_any(label: str, user: Any) -> bool:
+def _has_any(label: str, user: Actor | None) -> bool:
     try:
         model = apps.get_model(label)
     except LookupError:
@@ -83,7 +84,7 @@ def _has_any(label: str, user: Any) -> bool:
     return visible(model._default_manager.all(), user).exists()
 
 
-def shows(item: MenuItem, user: Any, roles: frozenset[str]) -> bool:
+def shows(item: MenuItem, user: Actor | None, roles: frozenset[str]) -> bool:
     """Whether ``item`` is in the menu of ``user``."""
     if roles & item.staff:
         return True
@@ -94,7 +95,7 @@ def shows(item: MenuItem, user: Any, roles: frozenset[str]) -> bool:
     return _has_any(item.outside, user)
 
 
-def menu_of(user: Any) -> list[tuple[str, str]]:
+def menu_of(user: Actor | None) -> list[tuple[str, str]]:
     """The (label, url) entries of the user's main menu, in the table's order."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
@@ -105,7 +106,7 @@ def menu_of(user: Any) -> list[tuple[str, str]]:
 class _Lazy:
     """The menu, computed when a page shows it (not for a JSON response or a redirect)."""
 
-    def __init__(self, user: Any) -> None:
+    def __init__(self, user: Actor | None) -> None:
         self.user = user
         self._items: list[tuple[str, str]] | None = None
 

@@ -1,6 +1,6 @@
 """The data dictionary of an export, generated from the code so that it cannot go stale.
 
-For every table the export holds (:func:`.export_all.export_tables`): what it is (the first
+For every table the export holds (:func:`.export_tables.export_tables`): what it is (the first
 paragraph of the model's docstring), the law it serves (the model's ``CITATION``, the
 citations of its docstring and of its columns' comments, or "office record-keeping"), how the
 office guards its rows (:mod:`.protection.records`), and every column: its name in the CSV
@@ -10,7 +10,9 @@ model's source (read with :mod:`ast`), its ``help_text``, or its label. Then wha
 leaves out, and why.
 
 ``sewer-use export-all --dictionary-only FILE`` writes it alone (``make data-dictionary``
-regenerates ``docs/data-dictionary.md``, which a test compares with this generator).
+regenerates ``docs/data-dictionary.md``, which a test compares with this generator). What a
+model's source says of it (its docstring, the comment above a field) is read by
+:mod:`.model_source`.
 """
 
 from __future__ import annotations
@@ -19,20 +21,27 @@ import ast
 import inspect
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from django.db import models
 
-from .export_all import (
+from .export_all import DICTIONARY, FILE_LIST
+from .export_tables import (
     CARRIED,
-    DICTIONARY,
-    FILE_LIST,
     Table,
     export_tables,
     kind_of,
     label_of,
     left_out_listed,
+)
+from .model_source import (
+    clean,
+    comment_above,
+    docstring,
+    field_comment,
+    first_paragraph,
+    source_tree,
+    targets_of,
 )
 from .protection import records as guards
 
@@ -47,7 +56,7 @@ _ARTICLE = re.compile(
     rf"(?![A-Za-z(]))?"
 )
 _FEDERAL = re.compile(r"\d+ CFR \d+(?:\.\d+)?(?:\((?:[0-9]+|[a-z]+|[A-Z])\))*")
-_ROLE = re.compile(r":[a-z]+:`~?\.?(?:[\w.]*\.)?([^`]+)`")
+
 
 #: How each kind of column is written in the CSV and the JSON files.
 KIND_TEXT: dict[str, str] = {
@@ -69,13 +78,6 @@ KIND_TEXT: dict[str, str] = {
 }
 
 
-def _clean(text: str) -> str:
-    """Docstring or comment text as plain prose: one line, reST roles and literals undone."""
-    text = _ROLE.sub(r"\1", text)
-    text = text.replace("``", "`")
-    return " ".join(text.split())
-
-
 def citations(text: str) -> list[str]:
     """The article and federal citations ``text`` makes, in order, once each."""
     flat = " ".join(text.split())
@@ -89,92 +91,15 @@ def _merge(*lists: list[str]) -> list[str]:
 
 
 @cache
-def _tree(path: str) -> tuple[ast.Module, tuple[str, ...]]:
-    text = Path(path).read_text(encoding="utf-8")
-    return ast.parse(text), tuple(text.splitlines())
-
-
-def _class_node(cls: type) -> tuple[ast.ClassDef, tuple[str, ...]] | None:
-    try:
-        path = inspect.getsourcefile(cls)
-    except TypeError:
-        return None
-    if not path or not Path(path).is_file():
-        return None
-    tree, lines = _tree(path)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
-            return node, lines
-    return None
-
-
-def _comment_above(lines: tuple[str, ...], lineno: int, mark: str) -> str:
-    """The comment lines starting with ``mark`` right above line ``lineno`` (1-based)."""
-    out: list[str] = []
-    i = lineno - 2
-    while i >= 0 and lines[i].strip().startswith(mark):
-        out.insert(0, lines[i].strip()[len(mark) :].strip())
-        i -= 1
-    return " ".join(out)
-
-
-def _targets(statement: ast.stmt) -> list[str]:
-    if isinstance(statement, ast.Assign):
-        return [t.id for t in statement.targets if isinstance(t, ast.Name)]
-    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-        return [statement.target.id]
-    return []
-
-
-def field_comment(model: type[models.Model], name: str) -> str:
-    """The ``#:`` comment above the field ``name`` (or the string right after it) in the
-    source of the class that declares it (the model or one of its bases)."""
-    for cls in model.__mro__:
-        if cls is models.Model or not isinstance(cls, type) or not issubclass(cls, models.Model):
-            continue
-        found = _class_node(cls)
-        if found is None:
-            continue
-        node, lines = found
-        body = node.body
-        for i, statement in enumerate(body):
-            if name not in _targets(statement):
-                continue
-            text = _comment_above(lines, statement.lineno, "#:")
-            after = body[i + 1] if i + 1 < len(body) else None
-            if (
-                not text
-                and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant)
-                and isinstance(after.value.value, str)
-            ):
-                text = after.value.value
-            return _clean(text)
-    return ""
-
-
-def docstring(model: type[models.Model]) -> str:
-    """The model's own docstring as written (Django invents one for a class without)."""
-    found = _class_node(model)
-    if found is None:
-        return ""
-    return ast.get_docstring(found[0]) or ""
-
-
-def first_paragraph(text: str) -> str:
-    return _clean(text.strip().split("\n\n")[0]) if text.strip() else ""
-
-
-@cache
 def _guard_comments() -> dict[str, str]:
     """The comment above each entry of :data:`.protection.records.PROTECTED`, by model."""
     path = inspect.getsourcefile(guards)
     if not path:  # pragma: no cover - the module is a file
         return {}
-    tree, lines = _tree(path)
+    tree, lines = source_tree(path)
     out: dict[str, str] = {}
     for node in tree.body:
-        if not (isinstance(node, ast.AnnAssign | ast.Assign) and "PROTECTED" in _targets(node)):
+        if not (isinstance(node, ast.AnnAssign | ast.Assign) and "PROTECTED" in targets_of(node)):
             continue
         value = node.value
         if not isinstance(value, ast.Tuple):
@@ -184,7 +109,7 @@ def _guard_comments() -> dict[str, str]:
                 continue
             first = element.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                out[first.value] = _clean(_comment_above(lines, element.lineno, "#"))
+                out[first.value] = clean(comment_above(lines, element.lineno, "#"))
     return out
 
 
@@ -245,7 +170,7 @@ def _m2m_source(model: type[models.Model]) -> tuple[type[models.Model], models.F
 
 
 def describe_column(model: type[models.Model], f: models.Field[Any, Any]) -> dict[str, Any]:
-    meaning = field_comment(model, f.name) or _clean(str(f.help_text or ""))
+    meaning = field_comment(model, f.name) or clean(str(f.help_text or ""))
     label = _label(f)
     choices = [[str(v), str(t)] for v, t in (f.flatchoices or [])]
     cites = _merge(

@@ -9,6 +9,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 
@@ -62,6 +66,44 @@ def _amount(size: int) -> str:
     return f"{size // mb} MB" if size >= mb and size % mb == 0 else f"{size:,} bytes"
 
 
+#: True while the operator's own command reads a file (:func:`operator_files`).
+_OPERATOR_FILES: ContextVar[bool] = ContextVar("sewer_use_operator_files", default=False)
+
+
+@contextmanager
+def operator_files() -> Iterator[None]:
+    """Within this block the upload cap does not apply: the operator's own commands
+    (``sewer-use import-results``, ``import-readings``, ``import-facilities``,
+    ``import-records``, ...) take a file of any size the machine can hold.
+
+    The cap guards the office against what a browser or an API client sends — a stranger's
+    200 MB body, a Parquet or ZIP "bomb" — and a county laboratory's year of results is
+    larger than that; the operator who runs the command on the server already holds the file
+    and the machine. Pages and the API never enter this block, so the cap stays theirs.
+    """
+    token = _OPERATOR_FILES.set(True)
+    try:
+        yield
+    finally:
+        _OPERATOR_FILES.reset(token)
+
+
+def upload_cap(setting: str = "SEWER_USE_MAX_UPLOAD_BYTES") -> int | None:
+    """The cap in bytes the ``setting`` sets, or None within :func:`operator_files` (no cap)."""
+    if _OPERATOR_FILES.get():
+        return None
+    return int(getattr(settings, setting))
+
+
+def over_cap(what: str, size: int, limit: int, setting: str = "SEWER_USE_MAX_UPLOAD_BYTES") -> str:
+    """The refusal of ``what`` (a file, a member of an archive: already shortened) of ``size``
+    bytes over the ``limit`` — naming the setting that raises it."""
+    return (
+        f"{what}: {size:,} bytes, larger than the {_amount(limit)} allowed "
+        f"(the operator's setting {setting})"
+    )
+
+
 def upload_too_large(
     name: str, size: int, setting: str = "SEWER_USE_MAX_UPLOAD_BYTES"
 ) -> str | None:
@@ -70,15 +112,12 @@ def upload_too_large(
     One cap for every file the office accepts (``SEWER_USE_MAX_UPLOAD_BYTES``, 20 MB by
     default), checked on the size the upload declares, before anything is read; a file the
     office streams to disk may name its own (``setting``). The refusal names the setting that
-    raises the cap.
+    raises the cap. None within :func:`operator_files` (the operator's commands).
     """
-    limit = int(getattr(settings, setting))
-    if size <= limit:
+    limit = upload_cap(setting)
+    if limit is None or size <= limit:
         return None
-    return (
-        f"{shorten(name)}: {size:,} bytes, larger than the {_amount(limit)} allowed "
-        f"(the operator's setting {setting})"
-    )
+    return over_cap(shorten(name), size, limit, setting)
 
 
 def upload_refused(name: str, size: int, setting: str = "SEWER_USE_MAX_UPLOAD_BYTES") -> str | None:

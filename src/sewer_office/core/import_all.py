@@ -12,7 +12,7 @@ Refused, with nothing touched, when:
   is a secret, carried apart from the export: ``SEWER_USE_AUDIT_KEY`` or the key file).
 
 Then, in one transaction: the installation's own tables (content types, permissions, roles:
-:data:`.export_all.INSTALLATION`) are replaced by the export's, so that the ids the records
+:data:`.export_tables.INSTALLATION`) are replaced by the export's, so that the ids the records
 use (an audit event's ``content_type_id``, which its digest covers) mean the same again;
 every table is inserted in the order of its foreign keys, with its primary keys, as the
 rows were stored (no ``auto_now``, no signal: the rows of the export, not new ones); the
@@ -27,15 +27,13 @@ its SHA-256. The audit chain is verified, and one audit event is appended at its
 removes every file already put back.
 
 Users come back without a usable password (the export never holds one): each sets a new one.
+The refusals before anything is touched are :mod:`.import_checks`'.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import shutil
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from decimal import Decimal, InvalidOperation
@@ -43,7 +41,6 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.contrib.contenttypes.models import ContentType
@@ -52,31 +49,30 @@ from django.db import IntegrityError, connection, models, transaction
 from django.utils.dateparse import parse_duration
 
 from . import anchor as anchors
-from .audit import keys, record, verify_chain
-from .backup import applied_migrations, sha256_of
-from .export_all import (
-    ANCHOR,
-    FORMAT,
+from .audit import record, verify_chain
+from .backup import sha256_of
+from .export_all import ANCHOR, MANIFEST
+from .export_tables import (
     INSTALLATION,
-    MANIFEST,
-    VERSION,
     Table,
     export_tables,
-    json_value,
     kind_of,
     label_of,
-    left_out_tables,
+)
+from .import_checks import (
+    ImportRefused,
+    check_empty,
+    check_files,
+    check_keys,
+    check_schema,
+    inside,
+    json_rows,
+    read_manifest,
 )
 from .models import AuditEvent
 
 #: Rows inserted by one statement at most (fewer where the database allows fewer variables).
 BATCH = 1000
-#: A table this installation filled itself is compared with the export's up to this many rows.
-SEEDED_AT_MOST = 1000
-
-
-class ImportRefused(Exception):
-    """An export that cannot be imported here, with the reason (nothing was changed)."""
 
 
 @dataclass
@@ -92,162 +88,6 @@ class Imported:
     audit_problem: str  # "" when the chain (and the export's anchor) verify
     event_id: int | None = None
     counts: dict[str, int] = field(default_factory=dict)
-
-
-def _read_manifest(root: Path) -> tuple[dict[str, Any], str]:
-    path = root / MANIFEST
-    if not path.is_file():
-        raise ImportRefused(f"{path}: missing — not an export of sewer-use, or an incomplete one")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ImportRefused(f"{path}: damaged ({e})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ImportRefused(f"{path}: not a {FORMAT} manifest")
-    if manifest.get("version") != VERSION:
-        raise ImportRefused(f"{path}: export format version {manifest.get('version')!r} unknown")
-    for key in ("sha256", "tables", "migrations", "audit"):
-        if key not in manifest:
-            raise ImportRefused(f"{path}: damaged (no {key!r})")
-    return manifest, sha256_of(path)
-
-
-def _inside(root: Path, name: str) -> Path:
-    file = (root / name).resolve()
-    if root.resolve() not in file.parents:
-        raise ImportRefused(f"{MANIFEST}: damaged (file {name!r} lies outside the export)")
-    return file
-
-
-def check_files(root: Path, manifest: dict[str, Any]) -> None:
-    """Every file the manifest lists is there with its SHA-256 (else ImportRefused, naming it)."""
-    hashes = manifest["sha256"]
-    if not isinstance(hashes, dict):
-        raise ImportRefused(f"{MANIFEST}: damaged ('sha256' is not a table of files)")
-    for name, digest in sorted(hashes.items()):
-        file = _inside(root, name)
-        if not file.is_file():
-            raise ImportRefused(f"{name}: missing from the export (incomplete export)")
-        if sha256_of(file) != digest:
-            raise ImportRefused(
-                f"{name}: damaged — its SHA-256 differs from the manifest's (the file was "
-                "changed after the export)"
-            )
-
-
-def check_schema(manifest: dict[str, Any]) -> None:
-    """The export's applied migrations are this installation's (else ImportRefused)."""
-    theirs = {(a, n) for a, names in manifest["migrations"].items() for n in names}
-    ours = {(a, n) for a, names in applied_migrations().items() for n in names}
-    if theirs == ours:
-        return
-    version = manifest.get("software", {}).get("version", "?")
-    lacking = sorted(f"{a}.{n}" for a, n in theirs - ours)
-    extra = sorted(f"{a}.{n}" for a, n in ours - theirs)
-    parts = []
-    if lacking:
-        parts.append(
-            f"not applied here: {', '.join(lacking[:5])}{' ...' if len(lacking) > 5 else ''}"
-        )
-    if extra:
-        parts.append(
-            f"applied here, not in the export: {', '.join(extra[:5])}"
-            f"{' ...' if len(extra) > 5 else ''}"
-        )
-    raise ImportRefused(
-        "the export was made at another schema than this installation's ("
-        + "; ".join(parts)
-        + f"): import it into sewer-use {version} with its migrations applied "
-        "(`sewer-use manage migrate`), then upgrade that installation"
-    )
-
-
-def _model(label: str) -> type[models.Model] | None:
-    found = {label_of(m): m for m in apps.get_models(include_auto_created=True)}
-    return found.get(label)
-
-
-def _comparable(kind: str, value: Any) -> Any:
-    """A value of this installation as the export writes it (bytes: their SHA-256)."""
-    if kind == "bytes":
-        return hashlib.sha256(bytes(value)).hexdigest() if value else value
-    return json_value(value)
-
-
-def _same_rows(root: Path, table: Table, entry: dict[str, Any] | None) -> set[Any] | None:
-    """The primary keys of the rows this installation holds in ``table`` when every one of
-    them is in the export, identical (a migration's seeds); None otherwise."""
-    manager = table.model._base_manager
-    if entry is None or manager.count() > SEEDED_AT_MOST:
-        return None
-    kinds = [kind_of(f) for f in table.columns]
-    pk_name = str(table.model._meta.pk.attname)
-    ours: dict[Any, dict[str, Any]] = {}
-    for raw in manager.order_by("pk").values_list(*table.names):
-        row = {n: _comparable(k, v) for n, k, v in zip(table.names, kinds, raw, strict=True)}
-        ours[row[pk_name]] = row
-    found: set[Any] = set()
-    for _, row in _json_rows(_inside(root, str(entry["json"]))):
-        pk = row.get(pk_name)
-        if pk not in ours:
-            continue
-        theirs = {
-            n: (sha256_of(_inside(root, v)) if k == "bytes" and v else v)
-            for n, k, v in zip(table.names, kinds, (row.get(n) for n in table.names), strict=True)
-        }
-        if theirs != ours[pk]:
-            return None
-        found.add(pk)
-    return found if found == set(ours) else None
-
-
-def check_empty(root: Path, entries: dict[str, dict[str, Any]]) -> dict[str, set[Any]]:
-    """Refuse an installation holding a record (naming its table) or a stored file. Rows
-    it filled itself (a migration's), identical in the export, are allowed: returned, by
-    table, to be kept rather than inserted again."""
-    full: list[str] = []
-    seeded: dict[str, set[Any]] = {}
-    for table in export_tables():
-        if table.label in INSTALLATION or not table.model._base_manager.exists():
-            continue
-        same = _same_rows(root, table, entries.get(table.label))
-        if same is None:
-            full.append(table.db_table)
-        else:
-            seeded[table.label] = same
-    for label, db_table, _ in left_out_tables():
-        model = _model(label)
-        if model is not None and model._base_manager.exists():
-            full.append(db_table)
-    if full:
-        shown = ", ".join(full[:5]) + (" ..." if len(full) > 5 else "")
-        raise ImportRefused(
-            f"this installation is not empty: {shown} hold(s) records. import-all loads into "
-            "an empty installation only (a new database, migrated: `sewer-use manage "
-            "migrate`), never into one in use"
-        )
-    media = Path(settings.MEDIA_ROOT)
-    if media.is_dir() and any(p.is_file() for p in media.rglob("*")):
-        raise ImportRefused(
-            f"this installation is not empty: {media} holds stored files. import-all loads "
-            "into an empty installation only"
-        )
-    return seeded
-
-
-def check_keys(manifest: dict[str, Any]) -> None:
-    """The audit keys that signed the export's events are this installation's."""
-    used = [str(k) for k in manifest["audit"].get("keys_used", [])]
-    ring = keys()
-    lacking = [k for k in used if ring.get(k) is None]
-    if lacking:
-        raise ImportRefused(
-            f"the export's audit events are signed with the audit key(s) {', '.join(lacking)}, "
-            f"which this installation does not have ({ring.source} holds "
-            f"{', '.join(ring.ids)}). The key is a secret and never in an export: give this "
-            "installation the old installation's key file (SEWER_USE_AUDIT_KEY_FILE) or "
-            "SEWER_USE_AUDIT_KEY, then import again"
-        )
 
 
 # --- values -----------------------------------------------------------------------------------
@@ -275,7 +115,7 @@ class _Values:
 
     def _typed(self, kind: str, value: Any) -> Any:
         if kind == "bytes":
-            return _inside(self.root, value).read_bytes() if value else b""
+            return inside(self.root, value).read_bytes() if value else b""
         if kind == "decimal":
             return Decimal(str(value))
         if kind == "datetime":
@@ -294,22 +134,6 @@ class _Values:
         if kind == "float":
             return float(value)
         return value
-
-
-def _json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The rows of an exported JSON table, one object a line (see :mod:`.export_all`)."""
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            text = line.strip()
-            if text in ("[", "]", ""):
-                continue
-            try:
-                row = json.loads(text.removesuffix(","))
-            except json.JSONDecodeError as e:
-                raise ImportRefused(f"{path.name}, line {number}: not a JSON row ({e})") from None
-            if not isinstance(row, dict):
-                raise ImportRefused(f"{path.name}, line {number}: not a JSON object")
-            yield number, row
 
 
 def _left_out_value(f: models.Field[Any, Any]) -> Any:
@@ -334,7 +158,7 @@ def _insert(
 
 def _load(root: Path, table: Table, entry: dict[str, Any], kept: set[Any]) -> int:
     """Insert the rows of ``table`` (those in ``kept`` are here already, identical)."""
-    path = _inside(root, str(entry["json"]))
+    path = inside(root, str(entry["json"]))
     model = table.model
     # a generated column is the database's to compute: exported, never inserted
     columns = [f for f in model._meta.local_concrete_fields if not getattr(f, "generated", False)]
@@ -351,7 +175,7 @@ def _load(root: Path, table: Table, entry: dict[str, Any], kept: set[Any]) -> in
     batch: list[_Row] = []
     count = 0
     pk_name = model._meta.pk.attname
-    for line, row in _json_rows(path):
+    for line, row in json_rows(path):
         if set(row) != mine:
             raise ImportRefused(
                 f"{entry['json']}, line {line}: columns {', '.join(sorted(set(row) ^ mine))} "
@@ -424,11 +248,11 @@ def _restore_files(root: Path, manifest: dict[str, Any], placed: list[Path]) -> 
         return 0
     media = Path(settings.MEDIA_ROOT)
     count = 0
-    for line, entry in _json_rows(_inside(root, json_list)):
+    for line, entry in json_rows(inside(root, json_list)):
         stored_as = str(entry.get("stored_as") or "")
         if not stored_as:
             continue  # bytes of a row: loaded with it
-        source = _inside(root, str(entry["path"]))
+        source = inside(root, str(entry["path"]))
         if manifest["sha256"].get(entry["path"]) != entry.get("sha256"):
             raise ImportRefused(f"{json_list}, line {line}: {entry['path']} is not listed alike")
         target = (media / stored_as).resolve()
@@ -448,7 +272,7 @@ def _restore_files(root: Path, manifest: dict[str, Any], placed: list[Path]) -> 
 
 def import_all(root: Path) -> Imported:
     """Load the export in ``root`` into this (empty) installation; see the module."""
-    manifest, manifest_sha = _read_manifest(root)
+    manifest, manifest_sha = read_manifest(root)
     check_files(root, manifest)
     check_schema(manifest)
     tables = export_tables()

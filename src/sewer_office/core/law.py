@@ -30,7 +30,8 @@ from sewer_office.core.links import link
 from sewer_rules.citations import Citation, CitationError
 from sewer_rules.law import LawError, provision
 from sewer_rules.parameters import load_jurisdiction
-from sewer_rules.sections import REGISTRY, Section, UnknownSection, explain
+from sewer_rules.rulebook import explain
+from sewer_rules.sections import REGISTRY, Section, UnknownSection
 
 from .decorators import office_view
 

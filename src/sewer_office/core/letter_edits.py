@@ -15,9 +15,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
 
-from . import audit, letters
+from . import audit, letter_pdf, letters
 from .attachments import kind_of
 from .models import Letterhead, LetterTemplate
 
@@ -28,17 +29,17 @@ LOGO_MAX_BYTES = 512 * 1024
 LOGO_KINDS = ("PNG", "JPEG")
 
 
-def may_edit(user: Any) -> bool:
+def may_edit(user: Actor) -> bool:
     return has_role(user, *EDITORS)
 
 
-def _editor(actor: Any) -> None:
+def _editor(actor: Actor) -> None:
     if not may_edit(actor):
         raise PermissionDenied("Only the Superintendent or the clerk may change the letters.")
 
 
 def save_template(
-    key: str, body: str, note: str, *, actor: Any, preview: Any = None
+    key: str, body: str, note: str, *, actor: Actor, preview: Any = None
 ) -> LetterTemplate:
     """Store ``body`` as the next version of ``key``'s template, after the checks (forbidden
     tags, required fields, and that it renders on ``preview`` — else on the newest record)."""
@@ -91,11 +92,11 @@ def check_logo(upload: Any) -> tuple[bytes, str]:
         )
     data = upload.read()
     try:
-        letters.render_pdf(
+        letter_pdf.render_pdf(
             [("text", "logo check")],
             title="logo check",
             created=timezone.now(),
-            head=letters.Head("t", "o", (), "", "", "", "", logo=data),
+            head=letter_pdf.Head("t", "o", (), "", "", "", "", logo=data),
         )
     except Exception as e:  # fpdf2 refuses a damaged or unsupported picture
         raise ValidationError(
@@ -105,7 +106,7 @@ def check_logo(upload: Any) -> tuple[bytes, str]:
 
 
 def save_letterhead(
-    fields: dict[str, Any], *, actor: Any, logo: Any = None, keep_logo: bool = True
+    fields: dict[str, Any], *, actor: Actor, logo: Any = None, keep_logo: bool = True
 ) -> Letterhead:
     """Store the next letterhead version. Without a new ``logo``, the current logo is kept
     (unless ``keep_logo`` is false: the logo is removed)."""
@@ -121,7 +122,7 @@ def save_letterhead(
             errors[name] = [f"{label} is required."]
     if errors:
         raise ValidationError(errors)
-    current = letters.current_letterhead()
+    current = letter_pdf.current_letterhead()
     data, kind = b"", ""
     if logo is not None:
         data, kind = check_logo(logo)

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from sewer_office.accounts.roles import STAFF_ROLES
 
-from . import letter_edits, letters
+from . import letter_edits, letter_pdf, letters
 from .decorators import office_view
 from .errors import InvalidInput
 from .exports import Column, export
@@ -113,14 +113,14 @@ def letter_list(request: HttpRequest) -> HttpResponse:
     rows = [{"kind": k, "current": newest.get(k.key)} for k in letters.kinds()]
     if (download := export(request, rows, LETTER_COLUMNS, "letters")) is not None:
         return download
-    head = letters.current_letterhead()
+    head = letter_pdf.current_letterhead()
     return render(
         request,
         "core/letters/list.html",
         {
             "rows": rows,
             "letterhead": head,
-            "missing": letters.head_of(head).missing,
+            "missing": letter_pdf.head_of(head).missing,
             "may_edit": letter_edits.may_edit(request.user),
         },
     )
@@ -159,7 +159,7 @@ def letter_detail(request: HttpRequest, key: str) -> HttpResponse:
                     return redirect("letters:detail", key=key)
             else:
                 problems = letters.check_body(kind, body)
-    composed: list[letters.Block] = []
+    composed: list[letter_pdf.Block] = []
     if record is not None and not problems and not form.errors:
         try:
             composed = [
@@ -225,8 +225,8 @@ def letter_preview(request: HttpRequest, key: str) -> HttpResponse:
 @office_view(*STAFF_ROLES)
 def letterhead_edit(request: HttpRequest) -> HttpResponse:
     """``/letters/letterhead/``: the letterhead (a new version per edit) and its history."""
-    current = letters.current_letterhead()
-    head = letters.head_of(current)
+    current = letter_pdf.current_letterhead()
+    head = letter_pdf.head_of(current)
     initial = {
         "town_name": head.town_name,
         "office_name": head.office_name,
@@ -283,9 +283,9 @@ def letterhead_preview(request: HttpRequest) -> HttpResponse:
         if chosen is None:
             raise Http404("No such letterhead version.")
     else:
-        chosen = letters.current_letterhead()
-    head = letters.head_of(chosen)
-    blocks: list[letters.Block] = [
+        chosen = letter_pdf.current_letterhead()
+    head = letter_pdf.head_of(chosen)
+    blocks: list[letter_pdf.Block] = [
         ("title", "Letterhead preview"),
         (
             "text",
@@ -295,7 +295,7 @@ def letterhead_preview(request: HttpRequest) -> HttpResponse:
     ]
     if head.payment_instructions:
         blocks += [("gap", ""), ("heading", "How to pay"), ("text", head.payment_instructions)]
-    content = letters.render_pdf(
+    content = letter_pdf.render_pdf(
         blocks,
         title=f"Letterhead version {head.version}",
         created=chosen.created_at if chosen is not None else timezone.now(),

@@ -17,6 +17,8 @@ the letter that was sent. It is rendered once, stored with its SHA-256 and the v
 template and letterhead it used, and served from storage from then on: a later edit of the
 template changes the next letter, never one already issued.
 
+How a letter is typeset (the letterhead and the one PDF loop) is :mod:`.letter_pdf`'s.
+
 Template markup: the body is the Django template language with autoescape off and no
 ``{% load %}``, ``{% include %}``, ``{% extends %}``, ``{% ssi %}`` or ``{% debug %}``. After
 rendering, each line is one block: ``## text`` a title, ``# text`` a heading, ``~ text``
@@ -28,90 +30,41 @@ invoice's lines), which expand in place.
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.template import Context, Engine, Template, TemplateSyntaxError
 from django.template.base import VariableNode
 from django.utils import timezone
-from fpdf import FPDF
 
-from sewer_rules.parameters import load_jurisdiction
+from sewer_office.accounts.actors import Actor, person_or_none
+
+from . import audit
+from .imported import is_imported
+from .letter_pdf import Block, Head, current_letterhead, head_of, render_pdf
+from .models import IssuedDocument, LetterTemplate
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
-
-    from .models import IssuedDocument, LetterTemplate
-    from .models import Letterhead as LetterheadModel
-
-#: One typeset block: (style, text). Styles: "title", "heading", "text", "small", "gap",
-#: "row" and "rowhead" (a table row; its cells separated by TAB).
-Block = tuple[str, str]
-
-STYLES: dict[str, tuple[str, float]] = {
-    "title": ("B", 14),
-    "heading": ("B", 11),
-    "text": ("", 10.5),
-    "small": ("", 8.5),
-    "row": ("", 9),
-    "rowhead": ("B", 9),
-}
-#: Line height per style (mm), and the space after a paragraph.
-LINE = {"title": 6.5, "heading": 5.5, "text": 5.2, "small": 4.2, "row": 5.2, "rowhead": 5.2}
-AFTER = {"title": 1.5, "heading": 1.0, "text": 1.5, "small": 0.8, "row": 0.0, "rowhead": 0.0}
-GAP = 4.0
-MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 22.0, 18.0, 22.0
 
 #: Tags a template may not use: they would reach outside the template (files, other
 #: templates, tag libraries) or dump the context.
 FORBIDDEN_TAGS = ("load", "include", "extends", "ssi", "debug")
 _FORBIDDEN = re.compile(r"{%-?\s*(" + "|".join(FORBIDDEN_TAGS) + r")\b")
 
-_LATIN = {
-    "\u2014": "-",  # em dash
-    "\u2013": "-",  # en dash
-    "\u2012": "-",
-    "\u2212": "-",  # minus
-    "\u2018": "'",
-    "\u2019": "'",
-    "\u201c": '"',
-    "\u201d": '"',
-    "\u2026": "...",
-    "\u2022": "-",  # bullet
-    "\u2264": "<=",
-    "\u2265": ">=",
-    "\u2248": "~",
-    "\u00a0": " ",
-    "\u2009": " ",
-    "\u202f": " ",
-    "\u2192": "->",
-    "\u2010": "-",
-    "\u2011": "-",
-}
 
-
-def latin(text: str) -> str:
-    """Text the PDF core fonts can print (they are Latin-1): the section sign, degrees and ±
-    stay; dashes, curly quotes, ellipsis, ≤ ≥ ≈ and arrows get their plain equivalents;
-    anything else becomes "?" rather than failing the whole letter."""
-    for a, b in _LATIN.items():
-        text = text.replace(a, b)
-    return text.encode("latin-1", "replace").decode("latin-1")
-
-
-def signer(user: Any) -> str:
+def signer(user: Actor | None) -> str:
     """A user's name as signed under a letter: the full name, else the login."""
-    if user is None:
+    person = person_or_none(user)
+    if person is None:
         return ""
-    return str(user.get_full_name() or user.get_username())
+    return str(person.get_full_name() or person.get_username())
 
 
 def long_date(value: date | datetime | None) -> str:
@@ -127,217 +80,6 @@ def long_date(value: date | datetime | None) -> str:
 def lines(*parts: str | None) -> str:
     """Several lines as one merge value (each keeps its own markup prefix); empty ones dropped."""
     return "\n".join(p for p in parts if p)
-
-
-# --- the letterhead -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Head:
-    """The letterhead's content, from a stored version or the bundled default."""
-
-    town_name: str
-    office_name: str
-    address_lines: tuple[str, ...]
-    phone: str
-    email: str
-    hours: str
-    payment_instructions: str
-    logo: bytes = b""
-    version: int = 0
-
-    @property
-    def contact(self) -> str:
-        """The office's contact in one line (every page's footer)."""
-        parts = [self.office_name, ", ".join(self.address_lines)]
-        if self.phone:
-            parts.append(f"tel. {self.phone}")
-        parts.append(self.email)
-        return " - ".join(p for p in parts if p)
-
-    @property
-    def missing(self) -> list[str]:
-        """What the office must still complete before its letters can be mailed."""
-        wanted = {
-            "mailing address": self.address_lines,
-            "phone": self.phone,
-            "e-mail": self.email,
-            "office hours": self.hours,
-        }
-        return [name for name, value in wanted.items() if not value]
-
-
-def bundled_head() -> Head:
-    """The letterhead before the office stores one: the Town's name from the jurisdiction's
-    parameters and the office named by the article (§ 196-15 SUPERINTENDENT); the address, phone,
-    e-mail and hours are the office's to complete (the editor says so)."""
-    return Head(
-        town_name=load_jurisdiction(settings.SEWER_USE_JURISDICTION).name,
-        office_name="Office of the Superintendent of the Sewer Districts",
-        address_lines=(),
-        phone="",
-        email="",
-        hours="",
-        payment_instructions="",
-    )
-
-
-def head_of(letterhead: LetterheadModel | None) -> Head:
-    if letterhead is None:
-        return bundled_head()
-    return Head(
-        town_name=letterhead.town_name,
-        office_name=letterhead.office_name,
-        address_lines=tuple(ln.strip() for ln in letterhead.address.splitlines() if ln.strip()),
-        phone=letterhead.phone,
-        email=letterhead.email,
-        hours=letterhead.hours,
-        payment_instructions=letterhead.payment_instructions,
-        logo=bytes(letterhead.logo or b""),
-        version=letterhead.version,
-    )
-
-
-def current_letterhead(at: datetime | None = None) -> LetterheadModel | None:
-    """The newest stored letterhead version (at ``at``, if given; None: the bundled one is
-    current)."""
-    from .models import Letterhead
-
-    found = Letterhead.objects.all()
-    if at is not None:
-        found = found.filter(created_at__lte=at)
-    return found.order_by("-version").first()
-
-
-# --- the one PDF loop ------------------------------------------------------------------------
-
-
-class _Paper(FPDF):
-    """US Letter with the office's contact and "page N of M" in every page's footer."""
-
-    footer_text = ""
-
-    def footer(self) -> None:
-        self.set_y(-16)
-        self.set_font("Helvetica", "", 7.5)
-        width = self.w - self.l_margin - self.r_margin
-        if self.footer_text:
-            self.multi_cell(width, 3.6, self.footer_text, align="C", new_x="LMARGIN", new_y="NEXT")
-        self.cell(width, 3.6, f"page {self.page_no()} of {{nb}}", align="C")
-
-
-def _draw_head(pdf: _Paper, head: Head, width: float) -> None:
-    top = pdf.get_y()
-    text_x = pdf.l_margin
-    if head.logo:
-        pdf.image(io.BytesIO(head.logo), x=pdf.l_margin, y=top, h=20)
-        text_x = pdf.l_margin + 26
-    pdf.set_xy(text_x, top)
-    inner = width - (text_x - pdf.l_margin)
-    pdf.set_font("Helvetica", "B", 13)
-    pdf.multi_cell(inner, 6, latin(head.town_name), new_x="LEFT", new_y="NEXT")
-    pdf.set_font("Helvetica", "", 9.5)
-    lines = [head.office_name, *head.address_lines]
-    contact = "   ".join(p for p in (f"Tel. {head.phone}" if head.phone else "", head.email) if p)
-    if contact:
-        lines.append(contact)
-    if head.hours:
-        lines.append(f"Office hours: {head.hours}")
-    for ln in lines:
-        if ln:
-            pdf.multi_cell(inner, 4.4, latin(ln), new_x="LEFT", new_y="NEXT")
-    bottom = max(pdf.get_y(), top + 21 if head.logo else 0)
-    pdf.set_xy(pdf.l_margin, bottom + 2)
-    pdf.set_draw_color(120, 120, 120)
-    pdf.line(pdf.l_margin, pdf.get_y(), pdf.l_margin + width, pdf.get_y())
-    pdf.ln(6)
-
-
-_NUMBER = re.compile(r"^[-+(]?(USD\s*)?[\d.,]+\)?%?$")
-
-
-def _table(pdf: _Paper, rows: list[Block], width: float) -> None:
-    """Consecutive table rows: columns as wide as their longest cell (scaled to the page),
-    numbers right-aligned, a cell too long for its column cut with "..."."""
-    cells = [[latin(c.strip()) for c in text.split("\t")] for _style, text in rows]
-    ncols = max(len(r) for r in cells)
-    widths = [0.0] * ncols
-    for (style, _), row in zip(rows, cells, strict=True):
-        pdf.set_font("Helvetica", STYLES[style][0], STYLES[style][1])
-        for i, c in enumerate(row):
-            widths[i] = max(widths[i], pdf.get_string_width(c) + 3)
-    total = sum(widths) or 1.0
-    if total > width:
-        # shrink the widest columns first: the short ones (dates, amounts) keep their width
-        fair = width / ncols
-        small = sum(w for w in widths if w <= fair)
-        big = total - small
-        widths = [w if w <= fair else (width - small) * w / big for w in widths]
-    else:
-        widths = [w * width / total for w in widths]
-    for (style, _), row in zip(rows, cells, strict=True):
-        pdf.set_font("Helvetica", STYLES[style][0], STYLES[style][1])
-        if pdf.will_page_break(LINE[style]):
-            pdf.add_page()
-        for i in range(ncols):
-            c = row[i] if i < len(row) else ""
-            while c and pdf.get_string_width(c) > widths[i] - 2 and len(c) > 3:
-                c = c[:-4] + "..."
-            align = "R" if _NUMBER.match(c) and i > 0 else "L"
-            pdf.cell(widths[i], LINE[style], c, border="B", align=align)
-        pdf.ln(LINE[style])
-    pdf.ln(2)
-
-
-def render_pdf(
-    blocks: Sequence[Block],
-    *,
-    title: str,
-    created: datetime,
-    letterhead: bool = True,
-    head: Head | None = None,
-) -> bytes:
-    """THE one PDF loop (fpdf2, US Letter). With ``letterhead`` the letterhead (``head``, else
-    the current one) heads page 1 and the office's contact is in every page's footer with
-    "page N of M". The same blocks, title, moment and letterhead give the same bytes."""
-    pdf = _Paper(format="Letter")
-    pdf.set_creation_date(created)
-    pdf.set_title(latin(title))
-    pdf.set_producer("sewer-use")
-    pdf.set_margins(MARGIN_X, MARGIN_TOP, MARGIN_X)
-    pdf.set_auto_page_break(True, margin=MARGIN_BOTTOM)
-    the_head = (head or head_of(current_letterhead())) if letterhead else None
-    if the_head is not None:
-        pdf.footer_text = latin(the_head.contact)
-    pdf.add_page()
-    width = pdf.w - pdf.l_margin - pdf.r_margin
-    if the_head is not None:
-        _draw_head(pdf, the_head, width)
-    pending: list[Block] = []
-    for style, text in [*blocks, ("end", "")]:
-        if style in ("row", "rowhead"):
-            pending.append((style, text))
-            continue
-        if pending:
-            _table(pdf, pending, width)
-            pending = []
-        if style == "end":
-            break
-        if style == "gap":
-            pdf.ln(GAP)
-            continue
-        if style == "page":
-            pdf.add_page()
-            continue
-        if style not in STYLES:
-            raise ValueError(f"unknown block style {style!r}")
-        font, size = STYLES[style]
-        if style in ("heading", "title") and pdf.will_page_break(LINE[style] * 3):
-            pdf.add_page()  # a heading is never left alone at the foot of a page
-        pdf.set_font("Helvetica", font, size)
-        pdf.multi_cell(width, LINE[style], latin(text), align="L", new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(AFTER[style])
-    return bytes(pdf.output())
 
 
 # --- kinds of letter ------------------------------------------------------------------------
@@ -511,8 +253,6 @@ def _cells(text: str) -> str:
 def current_template(key: str, at: datetime | None = None) -> LetterTemplate | None:
     """The newest stored version of ``key``'s template (at ``at``, if given; None: the bundled
     one is current)."""
-    from .models import LetterTemplate
-
     found = LetterTemplate.objects.filter(kind=key)
     if at is not None:
         found = found.filter(created_at__lte=at)
@@ -553,8 +293,6 @@ def _record_key(record: Any) -> tuple[Any, str]:
 
 def issued(key: str, record: Any) -> IssuedDocument | None:
     """The document of record issued for ``record`` as ``key``, if any."""
-    from .models import IssuedDocument
-
     ct, pk = _record_key(record)
     return IssuedDocument.objects.filter(kind=key, content_type=ct, object_id=pk).first()
 
@@ -563,7 +301,7 @@ def issue(
     key: str,
     record: Any,
     *,
-    actor: Any,
+    actor: Actor | None,
     reason: str = "",
     at: datetime | None = None,
     content: bytes | None = None,
@@ -576,9 +314,6 @@ def issue(
     ``content`` keeps bytes already rendered and bound elsewhere (a signed report's PDF, whose
     hash its signature binds) as they are; the versions recorded are those current at
     ``rendered_at``."""
-    from . import audit
-    from .models import IssuedDocument
-
     existing = issued(key, record)
     if existing is not None:
         return existing
@@ -608,7 +343,7 @@ def issue(
                 "sha256": hashlib.sha256(content).hexdigest(),
                 "template": template,
                 "letterhead": letterhead,
-                "issued_by": actor if getattr(actor, "is_authenticated", False) else None,
+                "issued_by": person_or_none(actor),
                 "issued_at": at or timezone.now(),
             },
             actor=actor,
@@ -618,13 +353,11 @@ def issue(
         )
 
 
-def issued_or_issue(key: str, record: Any, *, actor: Any) -> IssuedDocument:
+def issued_or_issue(key: str, record: Any, *, actor: Actor | None) -> IssuedDocument:
     """The stored document; for a record issued before documents were kept, issue it now
     ("issued on first request", audited as such). A record made outside the office and
     imported (:mod:`.imported`) has none to issue: a letter rendered now would look as if the
     office had made it (404; its scanned paper is among its files)."""
-    from .imported import is_imported  # after the models, as the functions above
-
     stored = issued(key, record)
     if stored is not None:
         return stored

@@ -1,6 +1,8 @@
 """What other apps contribute to the dashboard, the facility page and the property page.
 
-Each app has a ``panels`` module. A monitoring app defines ``facility_panel(request,
+Each app that has something to show has a ``panels`` module and registers it from its own
+``apps.py`` (``PANELS.add(self.label, panels)`` in ``ready()``, :mod:`.plugs`): this module
+names no app. A monitoring app defines ``facility_panel(request,
 establishment)`` and ``dashboard_panel(request)`` (and ``property_panel(request, prop)`` when
 it has something to say about a property), each returning a :class:`Panel` or None (nothing
 to show to this user); the facility page, the property page and the dashboard render the
@@ -33,26 +35,15 @@ fields to the violation's API record (billing: ``invoices``).
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
-PANEL_MODULES = (
-    "sewer_office.registry.panels",
-    "sewer_office.permits.panels",
-    "sewer_office.portal.panels",
-    "sewer_office.network.panels",
-    "sewer_office.parcels.panels",
-    "sewer_office.onboarding.panels",
-    "sewer_office.monitoring.panels",
-    "sewer_office.meters.panels",
-    "sewer_office.grease.panels",
-    "sewer_office.inspections.panels",
-    "sewer_office.enforcement.panels",
-    "sewer_office.pretreatment.panels",
-    "sewer_office.billing.panels",
-    "sewer_office.archive.panels",
-)
+from .plugs import Plugs
+
+#: Every app's ``panels`` module, added by the app's ``ready()`` in ``INSTALLED_APPS`` order
+#: (the registry first, billing and the archive last): a module defines only the hooks it has.
+PANELS: Plugs[ModuleType] = Plugs("panels")
 
 
 @dataclass
@@ -96,9 +87,8 @@ SEARCH_ROWS = 10
 
 
 def _hooks(hook: str) -> list[Any]:
-    """The apps' functions named ``hook``, in :data:`PANEL_MODULES` order."""
-    modules = [importlib.import_module(name) for name in PANEL_MODULES]
-    return [getattr(m, hook) for m in modules if hasattr(m, hook)]
+    """The apps' functions named ``hook``, in the order the apps registered (:data:`PANELS`)."""
+    return [getattr(m, hook) for m in PANELS if hasattr(m, hook)]
 
 
 def _collect(hook: str, *args: Any) -> list[Panel]:

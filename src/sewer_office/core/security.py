@@ -1,4 +1,4 @@
-"""The Content-Security-Policy header on every answer (issue 16: there was none).
+"""The Content-Security-Policy header on every answer (a script injected into a page cannot run).
 
 The office's pages run only scripts served from its own static files — htmx, Leaflet, Redoc
 and a few small files — so ``script-src 'self'`` without ``'unsafe-inline'``: an injected

@@ -18,9 +18,11 @@ from typing import Any, Protocol, TypeVar, cast
 from django.db import models, transaction
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
+
 from . import audit
 from .errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
-from .workflow import Transition, Workflow, WorkflowRecord
+from .workflow import Step, Workflow, WorkflowRecord
 
 M = TypeVar("M", bound=models.Model)
 
@@ -36,15 +38,19 @@ def _driven(record: models.Model) -> _Driven:
     return cast(_Driven, record)
 
 
-def bind_form(transition: Transition, data: Any = None, files: Any = None) -> Any:
+def bind_form(transition: Step, data: Any = None, files: Any = None) -> Any:
     """The transition's form bound to ``data`` (None when the transition records no facts)."""
     if transition.form is None:
         return None
     return transition.form(data=data if data is not None else {}, files=files)
 
 
-def validate(transition: Transition, data: Any, files: Any, reason: str) -> dict[str, Any]:
-    """The cleaned facts of a transition, or :class:`InvalidInput` with field-level errors."""
+def validate(transition: Step, data: Any, files: Any, reason: str) -> dict[str, Any]:
+    """The cleaned facts of a transition, or :class:`InvalidInput` with field-level errors.
+
+    A form's cleaned data, untyped in Django: the transition reads it as its declared facts
+    (:meth:`~sewer_office.core.workflow.Transition.check`, ``apply``).
+    """
     errors: dict[str, list[str]] = {}
     cleaned: dict[str, Any] = {}
     form = bind_form(transition, data, files)
@@ -60,7 +66,7 @@ def validate(transition: Transition, data: Any, files: Any, reason: str) -> dict
     return cleaned
 
 
-def _check_state(workflow: Workflow, transition: Transition, state: str) -> None:
+def _check_state(workflow: Workflow, transition: Step, state: str) -> None:
     if state not in transition.sources:
         raise TransitionNotAllowed(
             f"{transition.label}: not possible while the record is {workflow.label(state).lower()}."
@@ -70,7 +76,7 @@ def _check_state(workflow: Workflow, transition: Transition, state: str) -> None
 def perform(
     record: M,
     name: str,
-    actor: Any,
+    actor: Actor,
     data: Any = None,
     *,
     files: Any = None,
@@ -106,14 +112,12 @@ def perform(
     with transaction.atomic():
         locked = model._default_manager.select_for_update().get(pk=record.pk)
         _check_state(workflow, transition, _driven(locked).state)
-        if transition.guard is not None:
-            message = transition.guard(locked, cleaned)
-            if message:
-                raise Blocked(message)
+        message = transition.check(locked, cleaned)
+        if message:
+            raise Blocked(message)
         before = audit.snapshot(locked)
         state_from = _driven(locked).state
-        if transition.effect is not None:
-            transition.effect(locked, cleaned, actor, when)
+        transition.apply(locked, cleaned, actor, when)
         if transition.target is not None:
             _driven(locked).state = transition.target
         elif _driven(locked).state not in (state_from, *transition.outcomes):

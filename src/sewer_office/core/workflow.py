@@ -7,15 +7,27 @@ facts it records, a *guard* (a precondition of the law, returning a message when
 an *effect* (what else it changes, in the same transaction). Everything the pages, the API,
 the dashboard and the tests need to know about a workflow is read from this one declaration;
 :func:`sewer_office.core.services.perform` is the only code that applies a transition.
+
+Types: a :class:`Workflow` is generic in the record it drives (``R``), a :class:`Transition`
+in the record and in its *facts* (``F``): a ``TypedDict`` naming the fields of the
+transition's form and the types its cleaned data has. The transition declares it
+(``facts=``), its guard and effect take it, so mypy checks that a guard reads only facts the
+form records, and :class:`Workflow` checks when it is declared that the facts name exactly the
+form's fields (the one place where Django's untyped ``cleaned_data`` becomes the facts is
+:func:`~sewer_office.core.services.validate`). A transition without a form has the facts
+:class:`NoFacts`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypedDict, cast
 
+from typing_extensions import TypeVar
+
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import role_label, roles_of
 
 if TYPE_CHECKING:
@@ -31,11 +43,24 @@ class WorkflowRecord(Protocol):
     pk: Any
     state: str
 
-    def is_applicant(self, user: Any) -> bool: ...
+    def is_applicant(self, user: Actor) -> bool: ...
 
 
-Guard = Callable[[Any, dict[str, Any]], str | None]
-Effect = Callable[[Any, dict[str, Any], Any, datetime], None]
+#: The record a workflow drives (a model satisfying :class:`WorkflowRecord`); ``Any`` where a
+#: caller reaches a workflow through a model's ``WORKFLOW`` without knowing the model.
+R = TypeVar("R", bound=WorkflowRecord, default=Any)
+#: The facts a transition records: a ``TypedDict`` of its form's cleaned data.
+F = TypeVar("F", bound=Mapping[str, object], default=Any)
+
+
+class NoFacts(TypedDict):
+    """The facts of a transition without a form: nothing but its reason (kept by the audit)."""
+
+
+#: A precondition of the law: a message when it is unmet, None when the transition may go on.
+Guard: TypeAlias = Callable[[R, F], str | None]
+#: What else the transition changes on the locked record (and beyond), as ``actor`` at ``at``.
+Effect: TypeAlias = Callable[[R, F, Actor, datetime], None]
 #: What the app of a record tells people of a change: called with the record and its audit
 #: event inside the transition's transaction (it sends by ``transaction.on_commit``).
 Announce = Callable[[Any, Any], None]
@@ -52,7 +77,13 @@ class State:
 
 
 @dataclass(frozen=True)
-class Transition:
+class Step(Generic[R]):
+    """A transition as the workflow machinery reads it, whatever facts it records: what a
+    :class:`Workflow` lists and :func:`~sewer_office.core.services.perform` applies. Declared
+    as a :class:`Transition`; this base says nothing of the facts, so that a workflow's list
+    does not tell mypy what they are and each transition's facts are read from its own
+    declaration (its ``facts``, ``guard`` and ``effect`` must agree)."""
+
     name: str
     label: str
     sources: tuple[str, ...]
@@ -62,8 +93,6 @@ class Transition:
     applicant: bool = False
     reason: str = REASON_OPTIONAL
     form: type[forms.Form] | None = None
-    guard: Guard | None = None
-    effect: Effect | None = None
     danger: bool = False
     help: str = ""
     #: False for side actions (withdrawal on the applicant's behalf, notes) that should not
@@ -96,18 +125,57 @@ class Transition:
             names.append("the applicant")
         return ", ".join(names) or "nobody"
 
+    def check(self, record: R, cleaned: Mapping[str, Any]) -> str | None:
+        """The guard's message for ``record`` and the form's cleaned data, None when met."""
+        return None
+
+    def apply(self, record: R, cleaned: Mapping[str, Any], actor: Actor, at: datetime) -> None:
+        """The effect on ``record`` of the form's cleaned data, as ``actor`` at ``at``."""
+
+
+@dataclass(frozen=True)
+class Transition(Step[R], Generic[R, F]):
+    """A transition and the facts ``F`` it records (see the module's docstring)."""
+
+    #: The type of the form's cleaned data (a ``TypedDict`` with one key per field of
+    #: ``form``), what ``guard`` and ``effect`` read; checked against the form here. None
+    #: leaves the facts an open ``dict[str, Any]`` (a workflow whose facts are not typed yet).
+    facts: type[F] | None = None
+    guard: Guard[R, F] | None = None
+    effect: Effect[R, F] | None = None
+
+    def __post_init__(self) -> None:
+        if self.facts is None:
+            return
+        keys = set(self.facts.__annotations__)
+        fields = set(self.form.base_fields) if self.form is not None else set()
+        if keys != fields:
+            raise ValueError(
+                f"{self.name}: facts {self.facts.__name__} name {sorted(keys)}, "
+                f"its form records {sorted(fields)}"
+            )
+
+    def check(self, record: R, cleaned: Mapping[str, Any]) -> str | None:
+        # the one place the untyped cleaned data becomes the facts: sound because the facts
+        # name exactly the form's fields (checked above) and typed as the form cleans them
+        return self.guard(record, cast(F, cleaned)) if self.guard is not None else None
+
+    def apply(self, record: R, cleaned: Mapping[str, Any], actor: Actor, at: datetime) -> None:
+        if self.effect is not None:
+            self.effect(record, cast(F, cleaned), actor, at)
+
 
 @dataclass
-class Workflow:
+class Workflow(Generic[R]):
     name: str
     states: list[State]
     initial: str
-    transitions: list[Transition]
+    transitions: list[Step[R]]
     #: Set by the app that owns the records (permits, enforcement): the e-mail that tells the
     #: persons concerned of a change as it happens (:mod:`sewer_office.registry.notify`).
     #: Core calls it and imports nothing of the apps above it.
     announce: Announce | None = None
-    _by_name: dict[str, Transition] = field(init=False, repr=False)
+    _by_name: dict[str, Step[R]] = field(init=False, repr=False)
     _states: dict[str, State] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -139,7 +207,7 @@ class Workflow:
         s = self._states.get(value)
         return s.label if s else value
 
-    def get(self, name: str) -> Transition:
+    def get(self, name: str) -> Step[R]:
         try:
             return self._by_name[name]
         except KeyError:
@@ -156,11 +224,15 @@ class Workflow:
                         out.append((source, target))
         return out
 
-    def from_state(self, state: str) -> list[Transition]:
+    def from_state(self, state: str) -> list[Step[R]]:
         return [t for t in self.transitions if state in t.sources]
 
     def permits(
-        self, user: Any, record: WorkflowRecord, transition: Transition, owned: bool | None = None
+        self,
+        user: Actor | None,
+        record: R,
+        transition: Step[R],
+        owned: bool | None = None,
     ) -> bool:
         """Whether ``user`` is someone the law allows to make ``transition`` on ``record``.
 
@@ -171,11 +243,11 @@ class Workflow:
             return True
         if not transition.applicant:
             return False
-        return owned if owned is not None else record.is_applicant(user)
+        if owned is not None:
+            return owned
+        return user is not None and record.is_applicant(user)
 
-    def available(
-        self, user: Any, record: WorkflowRecord, owned: bool | None = None
-    ) -> list[Transition]:
+    def available(self, user: Actor | None, record: R, owned: bool | None = None) -> list[Step[R]]:
         """Transitions ``user`` may make on ``record`` now (the buttons on its page)."""
         return [
             t

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo
+from typing import Any
 
 from sewer_office.core.services import perform
 
-if TYPE_CHECKING:
-    from .build import Town
-
-#: The demo town's clock (every back-dated moment of the demo is in it).
-TOWN = ZoneInfo("America/New_York")
+from .town import Town
 
 
 class RecordsBase:

@@ -17,17 +17,13 @@ import csv
 import io
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from sewer_office.billing.credit import refund
 from sewer_office.billing.invoices import credit_note
 from sewer_office.billing.models import Invoice
-from sewer_office.billing.payments import (
-    Allocation,
-    issue_permit_fee_invoice,
-    outstanding,
-    record_payment,
-    refund,
-)
+from sewer_office.billing.payments import Allocation, outstanding, record_payment
+from sewer_office.billing.permit_fees import issue_permit_fee_invoice
 from sewer_office.billing.runs import create_run, issue_run
 from sewer_office.billing.surcharge_basis import record_agreement, record_decision
 from sewer_office.core.services import perform
@@ -35,8 +31,7 @@ from sewer_office.monitoring.lab_import import import_lab_file
 from sewer_office.permits.models import BuildingSewerPermit
 from sewer_office.registry.models import Establishment
 
-if TYPE_CHECKING:
-    from .build import Town
+from .town import Town
 
 #: Methods of payment in turn, with how a reference is written for each.
 METHODS = (

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -30,7 +28,6 @@ from sewer_office.registry.models import (
 )
 
 from . import names
-from .base import TOWN
 from .billing import load_demo_billing
 from .enforcement import load_demo_enforcement
 from .federal import load_demo_federal
@@ -44,6 +41,7 @@ from .portal import load_demo_portal
 from .pretreatment import load_demo_pretreatment
 from .records import Records
 from .reports import load_demo_reports
+from .town import Town
 
 PASSWORD = "demo"
 
@@ -57,28 +55,6 @@ USERS = (
     ("owner", (roles.APPLICANT,), "Jordan", "Rivera"),
     ("acme", (roles.APPLICANT,), "Alex", "Kim"),
 )
-
-
-@dataclass
-class Town:
-    """What the builder made, for the records step and for tests."""
-
-    anchor: date
-    rng: random.Random
-    users: dict[str, Any] = field(default_factory=dict)
-    areas: dict[str, ServiceArea] = field(default_factory=dict)
-    properties: dict[str, list[Property]] = field(default_factory=dict)
-    new_construction: dict[str, list[Property]] = field(default_factory=dict)
-    establishments: dict[str, list[Establishment]] = field(default_factory=dict)
-    developer: Person | None = None
-    subdivision_parcels: list[Property] = field(default_factory=list)
-    owner_person: Person | None = None
-    owner_property: Property | None = None
-
-    def moment(self, days_ago: int, minutes: int = 0) -> datetime:
-        """A time ``days_ago`` days before the anchor, at 9:00 town time plus ``minutes``."""
-        day = self.anchor - timedelta(days=days_ago)
-        return datetime.combine(day, time(9, 0), tzinfo=TOWN) + timedelta(minutes=minutes)
 
 
 def build_demo_town(seed: int = 4, anchor: date | None = None) -> Town:

@@ -42,152 +42,24 @@ as an inspector would after seeing it.
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
 
 from sewer_office.core.services import perform
 from sewer_office.enforcement import plan, rules, services
-from sewer_office.enforcement.grounds import MEASURED_KINDS, NOT_VIOLATIONS
 from sewer_office.enforcement.lateness import flag_late_responses
-from sewer_office.enforcement.models import Finding, Violation
-from sewer_office.findings.opinions import OPINION_STATUSES, record_opinion
-from sewer_office.findings.words import describe
+from sewer_office.enforcement.models import Violation
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
-from .base import TOWN
 from .enforcement_money import the_whole_way
-
-if TYPE_CHECKING:
-    from .build import Town
+from .story import Story, at
+from .town import Town
 
 ACME = "Acme Plating Corporation"
 #: days between the amount change and the anchor needed for the spanning violation's story
 SPAN_MARGIN_DAYS = 30
-
-
-def _at(day: date, hour: int = 10) -> datetime:
-    return datetime.combine(day, time(hour), tzinfo=TOWN)
-
-
-class _Story:
-    """The demo's users and anchor, and the steps every violation shares."""
-
-    def __init__(self, town: Town) -> None:
-        self.town = town
-        self.anchor = town.anchor
-        self.su = town.users["superintendent"]
-        self.clerk = town.users["clerk"]
-        self.inspector = town.users["inspector"]
-        self.acme_user = town.users["acme"]
-        self.stages: dict[str, Violation] = {}
-
-    def day(self, days_ago: int) -> date:
-        return self.anchor - timedelta(days=days_ago)
-
-    def finding(self, est: Establishment, kind: str, citation: str, latest: date) -> Finding | None:
-        """The latest finding of ``kind`` citing ``citation`` observed by ``latest``, free, that
-        can be a violation (never a compliant, no-limit, inconclusive or abnormal-strength one)."""
-        taken = Violation.objects.filter(finding__isnull=False).values("finding_id")
-        return (
-            Finding.objects.filter(
-                establishment=est,
-                kind=kind,
-                citation__startswith=citation,
-                current=True,
-                observed_at__lt=_at(latest + timedelta(days=1), 0),
-            )
-            .exclude(pk__in=taken)
-            .exclude(status__in=NOT_VIOLATIONS)
-            .order_by("-observed_at", "-id")
-            .first()
-        )
-
-    def open(
-        self,
-        est: Establishment,
-        *,
-        on: date,
-        finding_kind: str,
-        kind: str,
-        section: str,
-        description: str,
-    ) -> Violation:
-        """Open from Acme's finding of that kind when there is one, else by hand. A result
-        under review (§ 196-19 D) is a violation only once the Superintendent has recorded the
-        opinion that harm is likely, so the story records it first, as the office would."""
-        found = self.finding(est, finding_kind, section, on)
-        if found is not None:
-            if found.status in OPINION_STATUSES and found.kind in MEASURED_KINDS:
-                record_opinion(
-                    found,
-                    self.su,
-                    harm_likely=True,
-                    reasons=(
-                        f"{description}: at this concentration, against the flows of the "
-                        "receiving sewer and the plant's capacity, harm to the treatment "
-                        "process is likely."
-                    ),
-                    at=_at(on, 10),
-                )
-            # the nature as the notice will state it: the finding in plain words
-            return services.open_from_finding(
-                self.su, found, description=describe(found), at=_at(on, 11)
-            )
-        return services.open_violation(
-            self.su,
-            kind=kind,
-            section=section,
-            description=description,
-            person=est.operator,
-            establishment=est,
-            observed_on=on,
-            at=_at(on, 11),
-        )
-
-    def issue(self, v: Violation, on: date, nature: str, period: int | None = None) -> Violation:
-        data: dict[str, Any] = {"nature": nature}
-        if period is not None:
-            data["period_days"] = period
-        return perform(v, "issue_notice", self.su, data, at=_at(on, 9))
-
-    def serve(self, v: Violation, on: date, method: str = "certified_mail") -> Violation:
-        """Serve the current notice so that service completes on ``on``: in person that day,
-        or by certified mail mailed the day before (not before its issue) and its delivery on
-        ``on`` recorded from the return receipt — the clock runs from delivery (§ 196-22 A)."""
-        if method != "certified_mail":
-            data: dict[str, Any] = {"served_on": on, "service_method": method}
-            return perform(v, "serve", self.clerk, data, at=_at(on, 15))
-        notice = services.current_notice(v)
-        assert notice is not None
-        v = self.mail(v, max(notice.issued_on, on - timedelta(days=1)))
-        delivery = {"delivered_on": on, "delivery_proof": "return_receipt"}
-        return perform(v, "record_delivery", self.clerk, delivery, at=_at(on, 16))
-
-    def mail(self, v: Violation, on: date) -> Violation:
-        """Mail the current notice by certified mail on ``on``: not yet served — no deadline
-        and no clock until its delivery is recorded (§ 196-22 A)."""
-        data = {
-            "served_on": on,
-            "service_method": "certified_mail",
-            "receipt_number": f"7022 0410 0000 {v.pk:04d} {on:%m%d}",
-        }
-        return perform(v, "serve", self.clerk, data, at=_at(on, 15))
-
-    def clocks(self, on: date) -> None:
-        """The daily run (``sewer-use flag-overdue``) of ``on``, early in the morning."""
-        services.advance_clocks(on, at=_at(on, 6))
-
-    def report(self, v: Violation, on: date, text: str, by: Any = None) -> Violation:
-        data = {"reported_on": on, "description": text}
-        return perform(v, "report_correction", by or self.clerk, data, at=_at(on, 14))
-
-    def deadline(self, v: Violation) -> date:
-        notice = services.current_notice(v)
-        assert notice is not None and notice.deadline is not None
-        return notice.deadline
 
 
 def amount_change_before(day: date) -> date | None:
@@ -204,7 +76,7 @@ def amount_change_before(day: date) -> date | None:
 
 def load_demo_enforcement(town: Town) -> dict[str, Violation]:
     """Create the demo violations (after monitoring and inspections); returns them by stage."""
-    s = _Story(town)
+    s = Story(town)
     acme = Establishment.objects.get(name=ACME)
     food = town.establishments[EstablishmentKind.RESTAURANT]
     prep = town.establishments.get(EstablishmentKind.FOOD_PREPARATION) or food
@@ -234,7 +106,7 @@ EXAMPLE_RESOLUTION = "EXAMPLE 41"
 ADOPTED_DAYS_AGO = 200
 
 
-def _plan_adopted(s: _Story) -> None:
+def _plan_adopted(s: Story) -> None:
     """The Town Board adopts the plan in force by an EXAMPLE resolution, before the earliest
     demo violation (the amount-change story's may come earlier than the others)."""
     adopted = s.day(ADOPTED_DAYS_AGO)
@@ -251,11 +123,11 @@ def _plan_adopted(s: _Story) -> None:
         adopted_by="Town Board",
         resolution=f"{EXAMPLE_RESOLUTION} of {adopted:%Y}",
         note="EXAMPLE for the demo town: not a resolution of the Town of Wappinger.",
-        at=_at(adopted + timedelta(days=1), 9),
+        at=at(adopted + timedelta(days=1), 9),
     )
 
 
-def _spanning_the_amount_change(s: _Story, est: Establishment) -> None:
+def _spanning_the_amount_change(s: Story, est: Establishment) -> None:
     change = amount_change_before(s.anchor)
     if change is None:
         return
@@ -269,7 +141,7 @@ def _spanning_the_amount_change(s: _Story, est: Establishment) -> None:
         person=est.operator,
         establishment=est,
         observed_on=found,
-        at=_at(found, 13),
+        at=at(found, 13),
     )
     v = s.issue(v, found + timedelta(days=1), "Grease interceptor overdue for cleaning", period=10)
     v = s.serve(v, found + timedelta(days=2), method="personal")
@@ -283,12 +155,12 @@ def _spanning_the_amount_change(s: _Story, est: Establishment) -> None:
         "verify",
         s.inspector,
         {"verified_on": reported + timedelta(days=1), "note": "Outlet baffle clear on site."},
-        at=_at(reported + timedelta(days=1), 11),
+        at=at(reported + timedelta(days=1), 11),
     )
     s.stages["amount_change"] = v
 
 
-def _fines_accruing(s: _Story, acme: Establishment) -> None:
+def _fines_accruing(s: Story, acme: Establishment) -> None:
     found = s.day(85)
     v = s.open(
         acme,
@@ -308,7 +180,7 @@ def _fines_accruing(s: _Story, acme: Establishment) -> None:
         description="Confirmation sample, pH and metals",
         amount=Decimal("185.00"),
         incurred_on=s.day(70),
-        at=_at(s.day(70), 16),
+        at=at(s.day(70), 16),
     )
     services.record_cost(
         v,
@@ -318,12 +190,12 @@ def _fines_accruing(s: _Story, acme: Establishment) -> None:
         hours=Decimal("3.50"),
         amount=Decimal("262.50"),
         incurred_on=s.day(69),
-        at=_at(s.day(69), 16),
+        at=at(s.day(69), 16),
     )
     s.stages["fines_accruing"] = v
 
 
-def _escalated(s: _Story, acme: Establishment) -> None:
+def _escalated(s: Story, acme: Establishment) -> None:
     found = s.day(40)
     v = s.open(
         acme,
@@ -338,7 +210,7 @@ def _escalated(s: _Story, acme: Establishment) -> None:
     s.clocks(s.deadline(v) + timedelta(days=1))
     v.refresh_from_db()
     on = s.deadline(v) + timedelta(days=2)
-    v = perform(v, "escalate", s.su, {"nature": "Second notice: drain still open"}, at=_at(on))
+    v = perform(v, "escalate", s.su, {"nature": "Second notice: drain still open"}, at=at(on))
     v = s.serve(v, on, method="personal")
     s.clocks(s.deadline(v) + timedelta(days=1))
     v.refresh_from_db()
@@ -351,12 +223,12 @@ def _escalated(s: _Story, acme: Establishment) -> None:
             "nature": "Administrative order: seal the floor drain and install containment",
             "period_days": 30,
         },
-        at=_at(on),
+        at=at(on),
     )
     s.stages["escalated"] = s.serve(v, on, method="personal")
 
 
-def _corrected_in_time(s: _Story, est: Establishment) -> None:
+def _corrected_in_time(s: Story, est: Establishment) -> None:
     found = s.day(50)
     v = services.open_violation(
         s.inspector,
@@ -366,17 +238,17 @@ def _corrected_in_time(s: _Story, est: Establishment) -> None:
         person=est.operator,
         establishment=est,
         observed_on=found,
-        at=_at(found, 15),
+        at=at(found, 15),
     )
     v = s.issue(v, s.day(49), "Grease trap overdue for cleaning")
     v = s.serve(v, s.day(48), method="personal")
     v = s.report(v, s.day(44), "Trap pumped by Hudson Valley Grease Hauling.")
     s.stages["corrected_in_time"] = perform(
-        v, "verify", s.inspector, {"verified_on": s.day(43)}, at=_at(s.day(43), 11)
+        v, "verify", s.inspector, {"verified_on": s.day(43)}, at=at(s.day(43), 11)
     )
 
 
-def _referral_for_damage(s: _Story) -> None:
+def _referral_for_damage(s: Story) -> None:
     prop = s.town.properties["district-1"][12]
     found = s.day(25)
     v = services.open_violation(
@@ -388,7 +260,7 @@ def _referral_for_damage(s: _Story) -> None:
         person=prop.owner,
         property=prop,
         observed_on=found,
-        at=_at(found, 16),
+        at=at(found, 16),
     )
     services.record_cost(
         v,
@@ -397,7 +269,7 @@ def _referral_for_damage(s: _Story) -> None:
         description="New frame and cover, jetting of the main",
         amount=Decimal("1840.00"),
         incurred_on=s.day(23),
-        at=_at(s.day(22), 10),
+        at=at(s.day(22), 10),
     )
     services.record_cost(
         v,
@@ -407,13 +279,13 @@ def _referral_for_damage(s: _Story) -> None:
         hours=Decimal("6.00"),
         amount=Decimal("420.00"),
         incurred_on=s.day(23),
-        at=_at(s.day(22), 10),
+        at=at(s.day(22), 10),
     )
     v.refresh_from_db()
     s.stages["referred_196_20"] = v
 
 
-def _correction_rejected(s: _Story, est: Establishment) -> None:
+def _correction_rejected(s: Story, est: Establishment) -> None:
     found = s.day(16)
     v = services.open_violation(
         s.inspector,
@@ -423,7 +295,7 @@ def _correction_rejected(s: _Story, est: Establishment) -> None:
         person=est.operator,
         establishment=est,
         observed_on=found,
-        at=_at(found, 14),
+        at=at(found, 14),
     )
     v = s.issue(v, s.day(15), "Interceptor not accessible and not cleaned", period=15)
     v = s.serve(v, s.day(14), method="personal")
@@ -434,11 +306,11 @@ def _correction_rejected(s: _Story, est: Establishment) -> None:
         s.inspector,
         {"rejected_on": s.day(7)},
         reason="On site: the lid is still rusted shut and no hauler's manifest was shown.",
-        at=_at(s.day(7), 11),
+        at=at(s.day(7), 11),
     )
 
 
-def _served_this_week(s: _Story, acme: Establishment) -> None:
+def _served_this_week(s: Story, acme: Establishment) -> None:
     found = s.day(15)
     v = s.open(
         acme,
@@ -452,7 +324,7 @@ def _served_this_week(s: _Story, acme: Establishment) -> None:
     s.stages["served"] = s.serve(v, s.day(8))
 
 
-def _notice_to_serve(s: _Story, acme: Establishment) -> None:
+def _notice_to_serve(s: Story, acme: Establishment) -> None:
     found = s.day(3)
     v = s.open(
         acme,
@@ -465,7 +337,7 @@ def _notice_to_serve(s: _Story, acme: Establishment) -> None:
     s.stages["notice_issued"] = s.issue(v, s.day(1), "pH excursion below 5.5 SU")
 
 
-def _mailed_not_delivered(s: _Story, restaurant: Establishment) -> None:
+def _mailed_not_delivered(s: Story, restaurant: Establishment) -> None:
     """A notice mailed by certified mail yesterday, its return receipt not yet back: the
     clerk's queue shows it, and no correction period runs yet."""
     found = s.day(4)
@@ -481,7 +353,7 @@ def _mailed_not_delivered(s: _Story, restaurant: Establishment) -> None:
     s.stages["mailed"] = s.mail(v, s.day(1))
 
 
-def _open(s: _Story, acme: Establishment) -> None:
+def _open(s: Story, acme: Establishment) -> None:
     found = s.day(2)
     s.stages["open"] = s.open(
         acme,

@@ -12,9 +12,8 @@ anchor (``s.day(n)``: n days before it), like the other stories of :mod:`.enforc
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from sewer_office.billing.enforcement import bill_costs, record_collection
 from sewer_office.billing.payments import Allocation, record_payment
@@ -22,10 +21,7 @@ from sewer_office.core.services import perform
 from sewer_office.enforcement import money, services
 from sewer_office.registry.models import Establishment
 
-from .base import TOWN
-
-if TYPE_CHECKING:
-    from .enforcement import _Story
+from .story import Story, at
 
 #: The fine the court imposes when the count could not be stated (amount not configured).
 FALLBACK_FINE = Decimal("1000.00")
@@ -33,11 +29,7 @@ FALLBACK_FINE = Decimal("1000.00")
 PAID_AT_THE_COUNTER = Decimal("500.00")
 
 
-def _at(day: date, hour: int = 10) -> datetime:
-    return datetime.combine(day, time(hour), tzinfo=TOWN)
-
-
-def the_whole_way(s: _Story, est: Establishment) -> None:
+def the_whole_way(s: Story, est: Establishment) -> None:
     """Costs billed and paid, referral with its count, judgment, a collection by the Town."""
     found = s.day(160)
     v = services.open_violation(
@@ -49,7 +41,7 @@ def the_whole_way(s: _Story, est: Establishment) -> None:
         person=est.operator,
         establishment=est,
         observed_on=found,
-        at=_at(found, 13),
+        at=at(found, 13),
     )
     v = s.issue(v, s.day(158), "Grease interceptor overdue for cleaning; main blocked by grease")
     v = s.serve(v, s.day(157), method="personal")
@@ -60,7 +52,7 @@ def the_whole_way(s: _Story, est: Establishment) -> None:
         description="Jetting of the sewer main below the restaurant (Highway crew, vactor truck)",
         amount=Decimal("640.00"),
         incurred_on=found,
-        at=_at(s.day(156), 10),
+        at=at(s.day(156), 10),
     )
     services.record_cost(
         v,
@@ -70,11 +62,11 @@ def the_whole_way(s: _Story, est: Establishment) -> None:
         hours=Decimal("2.00"),
         amount=Decimal("150.00"),
         incurred_on=s.day(156),
-        at=_at(s.day(156), 16),
+        at=at(s.day(156), 16),
     )
     s.clocks(s.deadline(v) + timedelta(days=1))
     v.refresh_from_db()
-    invoice = bill_costs(v, s.clerk, at=_at(s.day(140), 11))
+    invoice = bill_costs(v, s.clerk, at=at(s.day(140), 11))
     record_payment(
         s.clerk,
         person=v.person,
@@ -83,14 +75,14 @@ def the_whole_way(s: _Story, est: Establishment) -> None:
         reference="ACH 0046120",
         received_on=s.day(125),
         allocations=[Allocation(invoice)],
-        at=_at(s.day(125), 14),
+        at=at(s.day(125), 14),
     )
     v = perform(
         v,
         "refer",
         s.su,
         {"kind": "town_attorney", "referred_to": "Town Attorney"},
-        at=_at(s.day(120), 9),
+        at=at(s.day(120), 9),
     )
     v = s.report(v, s.day(110), "Interceptor pumped out; hauler's manifest 2026-201.")
     perform(
@@ -98,7 +90,7 @@ def the_whole_way(s: _Story, est: Establishment) -> None:
         "verify",
         s.inspector,
         {"verified_on": s.day(108), "note": "Interceptor clean; main flowing."},
-        at=_at(s.day(108), 11),
+        at=at(s.day(108), 11),
     )
     referral = v.referrals.get()
     counted = (referral.fine or {}).get("total")
@@ -112,7 +104,7 @@ def the_whole_way(s: _Story, est: Establishment) -> None:
         judgment_on=judged,
         fine_amount=Decimal(counted) if counted else FALLBACK_FINE,
         note="Convicted on the information of the Town Attorney (EXAMPLE record).",
-        at=_at(s.day(58), 10),
+        at=at(s.day(58), 10),
     )
     record_collection(
         judgment,
@@ -123,7 +115,7 @@ def the_whole_way(s: _Story, est: Establishment) -> None:
         method="check",
         reference="1187",
         note="First part of the fine, paid at the Town Hall.",
-        at=_at(s.day(45), 11),
+        at=at(s.day(45), 11),
     )
     v.refresh_from_db()
     s.stages["fine_collected"] = v

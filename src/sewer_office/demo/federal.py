@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from sewer_office.permits.models import IndustrialDischargeApproval
 from sewer_office.permits.services.control_terms import may_record_icis_id, record_icis_permit_id
@@ -22,8 +21,7 @@ from sewer_office.permits.services.industrial import file_discharge_approval
 from sewer_office.pretreatment.models import Designation
 from sewer_office.registry.models import Establishment
 
-if TYPE_CHECKING:
-    from .build import Town
+from .town import Town
 
 FIRST_EXAMPLE_ID = 101
 

@@ -14,7 +14,8 @@ from decimal import Decimal
 from typing import Any
 
 from sewer_office.grease.choices import InterceptorKind
-from sewer_office.grease.services import record_pump_out, register_interceptor, void_pump_out
+from sewer_office.grease.installations import register_interceptor
+from sewer_office.grease.services import record_pump_out, void_pump_out
 from sewer_office.permits.models import InterceptorRequirement
 from sewer_office.registry.choices import EstablishmentKind
 

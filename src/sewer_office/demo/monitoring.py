@@ -21,7 +21,7 @@ import csv
 import io
 import re
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sewer_io import lab_mapping as layouts
 from sewer_office.monitoring.choices import SamplingBasis
@@ -32,8 +32,7 @@ from sewer_office.network.services import property_sampling_points
 from sewer_office.permits.models import IndustrialDischargeApproval
 from sewer_office.registry.choices import EstablishmentKind
 
-if TYPE_CHECKING:
-    from .build import Town
+from .town import Town
 
 HISTORY_DAYS = 120
 #: The food processor's own sample with a low pH (days before the anchor), and the day its

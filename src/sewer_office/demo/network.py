@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.network.models import NetworkVersion
 from sewer_office.network.services import import_network
 from sewer_office.registry.choices import WastewaterService
@@ -33,7 +34,7 @@ def demo_network_geojson(parcels: list[str], seed: int = 4) -> dict[str, Any]:
     return data
 
 
-def load_demo_network(actor: Any, seed: int = 4) -> NetworkVersion:
+def load_demo_network(actor: Actor, seed: int = 4) -> NetworkVersion:
     parcels = list(
         Property.objects.filter(wastewater_service=WastewaterService.PUBLIC_SEWER)
         .order_by("parcel_id")

@@ -22,17 +22,14 @@ from __future__ import annotations
 import csv
 import io
 from datetime import date, datetime, time, timedelta
-from typing import TYPE_CHECKING
 
 from sewer_office.monitoring.lab_import import import_lab_file
 from sewer_office.monitoring.models import DischargeLimit
-from sewer_office.pretreatment import services
+from sewer_office.pretreatment import report_dues, services, snc
 from sewer_office.registry.choices import EstablishmentKind
 
 from .monitoring import ACME
-
-if TYPE_CHECKING:
-    from .build import Town
+from .town import Town
 
 #: Acme's copper composites in the half (mg/l; its daily maximum is 1.0): 9 of 12 over it,
 #: 5 at or above 1.2 (limit × TRC).
@@ -133,17 +130,17 @@ def load_demo_pretreatment(town: Town) -> None:
             on=decided,
             at=at + timedelta(hours=1),
         )
-    services.add_requirement(
+    report_dues.add_requirement(
         sup, acme, kind="periodic_noncat", first_due=first + timedelta(days=30), every_months=6,
         at=at,
     )  # fmt: skip
-    services.add_requirement(
+    report_dues.add_requirement(
         sup, acme, kind="baseline", first_due=first + timedelta(days=14), every_months=0, at=at
     )
     periodic = acme.report_dues.filter(kind="periodic_noncat").order_by("due_on").first()
     if periodic is not None:
         received = periodic.due_on + timedelta(days=10)
-        services.record_received(
+        report_dues.record_received(
             town.users["clerk"], periodic, received,
             at=datetime.combine(received, time(11), tzinfo=at.tzinfo),
         )  # fmt: skip
@@ -154,4 +151,4 @@ def load_demo_pretreatment(town: Town) -> None:
         raise RuntimeError(f"demo copper results refused: {report.errors[:5]} {report.refused}")
     _laundry(town, first, decided, at)
     run_at = datetime.combine(last + timedelta(days=2), time(9), tzinfo=at.tzinfo)
-    services.compute_snc(sup, label, rolling=False, as_of=last, at=run_at)
+    snc.compute_snc(sup, label, rolling=False, as_of=last, at=run_at)

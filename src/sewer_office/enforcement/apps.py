@@ -11,9 +11,19 @@ class EnforcementConfig(AppConfig):
         # Django's app loading, not a cycle: models may be imported only once the registry
         # of apps is ready. The workflows (whose effects are the services) are bound to
         # their models here, so the models never import the workflow.
-        from . import letters  # noqa: F401  (registers the enforcement letters)
+        from sewer_office.core.panels import PANELS
+        from sewer_office.registry.reminders import REMINDERS
+
+        from . import (
+            notice_letters,  # noqa: F401  (registers the notice, order and certificate)
+            panels,
+            referral_letter,  # noqa: F401  (registers the referral)
+            reminders,
+        )
         from .models import Milestone, Violation
         from .workflow import MILESTONE_WORKFLOW, WORKFLOW
 
         Violation.WORKFLOW = WORKFLOW
         Milestone.WORKFLOW = MILESTONE_WORKFLOW
+        PANELS.add(self.label, panels)  # the dashboard, facility and property pages
+        REMINDERS.add(self.label, reminders.SOURCES)  # what the daily run sends

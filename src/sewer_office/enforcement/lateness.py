@@ -32,7 +32,7 @@ from sewer_rules.enforcement_plan import (
     late,
 )
 
-from . import plan, services
+from . import notices, plan, referrals
 from .models import PlanAdoption, Violation
 from .states import OPEN_STATES
 
@@ -55,9 +55,9 @@ def _steps(violation: Violation, today: date) -> list[tuple[PlanStep, date | Non
     first = first_step(version, violation.kind, decision, opened)
     if first is not None:
         out.append((first, _first_issued(violation)))
-    notice = services.current_notice(violation)
+    notice = notices.current_notice(violation)
     if violation.state == "fines_accruing" and notice is not None and notice.deadline:
-        response = services.next_step(violation, opened)
+        response = referrals.next_step(violation, opened)
         if response is not None:
             step = escalation_step(
                 version, violation.kind, decision, response, notice.deadline, notice.number

@@ -1,7 +1,7 @@
 """Fines through the court (§ 196-22 B): the court's judgment and what was collected on it.
 
 The office never bills its own count of a fine. The referral for prosecution keeps the count as
-it stood (``services.fines_as_referred``); the court's :class:`~.models.Judgment` states the
+it stood (``liability.fines_as_referred``); the court's :class:`~.models.Judgment` states the
 fine imposed (:func:`record_judgment`); each :class:`~.models.Collection` records money
 received on it. This module holds what enforcement knows alone: who may record them, the
 checks of a collection's date and amount against the judgment (:func:`check_collection`,
@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.amounts import CENT, dollars
@@ -48,11 +49,11 @@ def _today(at: datetime | None) -> date:
 # --- fines: judgment and collections (§ 196-22 B) ------------------------------------------
 
 
-def may_record_judgment(user: Any) -> bool:
+def may_record_judgment(user: Actor) -> bool:
     return has_role(user, *JUDGMENT_RECORDERS)
 
 
-def require_judgment_recorder(actor: Any, what: str) -> None:
+def require_judgment_recorder(actor: Actor, what: str) -> None:
     if not may_record_judgment(actor):
         raise Forbidden(f"{what}: reserved to the Superintendent and the clerk (§ 196-22 B).")
 
@@ -68,7 +69,7 @@ def judgeable_referrals(violation: Violation) -> list[Referral]:
 
 def record_judgment(
     violation: Violation,
-    actor: Any,
+    actor: Actor,
     *,
     court: str,
     docket: str,
@@ -159,7 +160,7 @@ def collected(judgment: Judgment, by: str | None = None) -> Decimal:
 
 def check_collection(
     judgment: Judgment,
-    actor: Any,
+    actor: Actor,
     *,
     amount: Any,
     collected_on: date | None,
@@ -211,7 +212,7 @@ def check_uncollected(locked: Judgment, total: Decimal) -> Decimal:
 
 def write_collection(
     locked: Judgment,
-    actor: Any,
+    actor: Actor,
     *,
     amount: Decimal,
     collected_on: date,

@@ -21,7 +21,7 @@ from sewer_office.accounts.roles import has_role, is_staff_member
 from sewer_office.core.links import link
 from sewer_office.core.panels import Action, Panel
 
-from . import grounds, schedules, services
+from . import grounds, liability, notices, schedules, services
 from .models import ComplianceSchedule, Notice, Violation
 from .states import OPEN_STATES, SERVERS, VERIFIERS
 from .workflow import WORKFLOW
@@ -100,7 +100,7 @@ def dashboard_panel(request: Any) -> Panel | None:
         ).order_by("deadline", "id")[:DASHBOARD_ROWS]
     )
     accruing = [
-        (v, services.fines(v, today))
+        (v, liability.fines(v, today))
         for v in Violation.objects.filter(state="fines_accruing")
         .select_related("person")
         .prefetch_related("notices__superseded_by", "corrections")
@@ -147,7 +147,7 @@ def _outside_panel(request: Any) -> Panel | None:
     today = timezone.localdate()
     rows = []
     for v in mine:
-        notice = services.current_notice(v)
+        notice = notices.current_notice(v)
         may_report = any(
             t.name == "report_correction" for t in WORKFLOW.available(request.user, v, owned=True)
         )
@@ -155,7 +155,7 @@ def _outside_panel(request: Any) -> Panel | None:
             {
                 "violation": v,
                 "notice": notice,
-                "fines": services.fines(v, today),
+                "fines": liability.fines(v, today),
                 "may_report": may_report,
             }
         )

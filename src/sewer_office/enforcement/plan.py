@@ -19,6 +19,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor, signed_in
 from sewer_office.accounts.roles import SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
@@ -167,12 +168,12 @@ def severity(violation: Violation, day: date | None = None) -> SeverityDecision:
 # --- adoption -----------------------------------------------------------------------------
 
 
-def may_adopt(user: Any) -> bool:
+def may_adopt(user: Actor) -> bool:
     return has_role(user, *ADOPTERS)
 
 
 def adopt_plan(
-    actor: Any,
+    actor: Actor,
     *,
     effective: date,
     adopted_on: date,
@@ -229,7 +230,7 @@ def adopt_plan(
                 adopted_by=" ".join(adopted_by.split()),
                 resolution=" ".join(resolution.split()),
                 note=note.strip(),
-                recorded_by=actor,
+                recorded_by=signed_in(actor),
                 recorded_at=at or timezone.now(),
             )
             audit.record(

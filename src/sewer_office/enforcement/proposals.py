@@ -19,7 +19,7 @@ from sewer_office.core.errors import InvalidInput
 from sewer_rules.enforcement_guide import GuideError, GuideVersion, Response
 from sewer_rules.enforcement_plan import PlanStep, SeverityDecision, escalation_step, first_step
 
-from . import plan, rules, services
+from . import notices, plan, referrals, rules
 from .models import PlanAdoption, Violation
 
 
@@ -89,12 +89,12 @@ def next_proposal(
     """The next step of the escalation if the deadline passes (or passed) uncorrected; its
     time frame runs from the day after the current notice's deadline."""
     day = day or timezone.localdate()
-    response = services.next_step(violation, day)
+    response = referrals.next_step(violation, day)
     if response is None:
         return None
     version = plan.version_on(day)
     decision = decision or plan.severity(violation, day)
-    notice = services.current_notice(violation)
+    notice = notices.current_notice(violation)
     step = None
     if notice is not None:
         step = escalation_step(

@@ -25,6 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor, person_or_none, signed_in
 from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
@@ -47,12 +48,12 @@ LATE_DAYS = "snc.milestone_late_days"
 
 
 def visible_schedules(
-    qs: models.QuerySet[ComplianceSchedule], user: Any
+    qs: models.QuerySet[ComplianceSchedule], user: Actor
 ) -> models.QuerySet[ComplianceSchedule]:
     return visible(qs, user)
 
 
-def may_schedule(user: Any) -> bool:
+def may_schedule(user: Actor) -> bool:
     return has_role(user, *SCHEDULERS)
 
 
@@ -99,7 +100,7 @@ def _add_milestones(
 
 
 def create_schedule(
-    actor: Any,
+    actor: Actor,
     *,
     establishment: Any,
     imposed_by: str,
@@ -136,7 +137,7 @@ def create_schedule(
             notice=notice if imposed_by == ImposedBy.ORDER else None,
             requirement=requirement.strip(),
             citation=cited,
-            created_by=actor,
+            created_by=signed_in(actor),
             created_at=at or timezone.now(),
         )
         _add_milestones(schedule, milestones)
@@ -159,7 +160,7 @@ def _listed(schedule: ComplianceSchedule) -> list[str]:
 
 
 def amend_schedule(
-    actor: Any,
+    actor: Actor,
     schedule: ComplianceSchedule,
     *,
     reason: str,
@@ -224,7 +225,7 @@ def amend_schedule(
 
 
 def effect_complete_milestone(
-    milestone: Milestone, data: dict[str, Any], actor: Any, at: datetime
+    milestone: Milestone, data: dict[str, Any], actor: Actor, at: datetime
 ) -> None:
     """Effect of ``complete_milestone``: the day and the report, once (a later day refused)."""
     done = data["completed_on"]
@@ -237,7 +238,7 @@ def effect_complete_milestone(
         )
     milestone.completed_on = done
     milestone.completion_report = data["completion_report"].strip()
-    milestone.recorded_by = actor if getattr(actor, "is_authenticated", False) else None
+    milestone.recorded_by = person_or_none(actor)
 
 
 # --- the daily clock ---------------------------------------------------------------------

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from sewer_office.core.workflow import REASON_REQUIRED, Transition, Workflow
 
+from . import corrections, notices, notify, referrals, schedules
 from . import forms as eforms
-from . import notify, schedules, services
 from .states import (
     ISSUERS,
     MILESTONE_RECORDERS,
@@ -53,8 +53,8 @@ WORKFLOW = Workflow(
             "§ 196-22 A",
             roles=ISSUERS,
             form=eforms.IssueForm,
-            guard=services.guard_issue,
-            effect=services.effect_issue,
+            guard=notices.guard_issue,
+            effect=notices.effect_issue,
             help="The response the guide names first for this kind, with its correction period.",
         ),
         Transition(
@@ -65,7 +65,7 @@ WORKFLOW = Workflow(
             "§ 196-22 A",
             roles=SERVERS,
             form=eforms.ServeForm,
-            effect=services.effect_serve,
+            effect=notices.effect_serve,
             outcomes=("served", "mailed"),
             help="Personal service or e-mail (with the person's written agreement): the day "
             "delivered or sent. Certified mail: the day mailed; record the delivery when the "
@@ -79,7 +79,7 @@ WORKFLOW = Workflow(
             "§ 196-22 A",
             roles=SERVERS,
             form=eforms.DeliveryForm,
-            effect=services.effect_deliver,
+            effect=notices.effect_deliver,
             help="The day of delivery shown by the return receipt (or the carrier's record): "
             "service is complete that day and the correction period runs from the day after.",
         ),
@@ -92,7 +92,7 @@ WORKFLOW = Workflow(
             roles=ISSUERS,
             reason=REASON_REQUIRED,
             form=eforms.SupersedeForm,
-            effect=services.effect_supersede,
+            effect=notices.effect_supersede,
             queue=False,
             help="An issued notice is never edited: a new notice replaces it, with the reason.",
         ),
@@ -105,7 +105,7 @@ WORKFLOW = Workflow(
             roles=REPORTERS,
             applicant=True,
             form=eforms.CorrectionForm,
-            effect=services.effect_report,
+            effect=corrections.effect_report,
         ),
         Transition(
             "verify",
@@ -115,7 +115,7 @@ WORKFLOW = Workflow(
             "§ 196-22 B",
             roles=VERIFIERS,
             form=eforms.VerifyForm,
-            effect=services.effect_verify,
+            effect=corrections.effect_verify,
         ),
         Transition(
             "reject_correction",
@@ -126,7 +126,7 @@ WORKFLOW = Workflow(
             roles=VERIFIERS,
             reason=REASON_REQUIRED,
             form=eforms.RejectForm,
-            effect=services.effect_reject,
+            effect=corrections.effect_reject,
             outcomes=REPORTABLE,  # back where it was before the report
             danger=True,
         ),
@@ -147,8 +147,8 @@ WORKFLOW = Workflow(
             "§ 196-22",
             roles=ISSUERS,
             form=eforms.EscalateForm,
-            guard=services.guard_escalate,
-            effect=services.effect_escalate,
+            guard=referrals.guard_escalate,
+            effect=referrals.effect_escalate,
             outcomes=("notice_issued", "referred"),
         ),
         Transition(
@@ -159,7 +159,7 @@ WORKFLOW = Workflow(
             "§ 196-22",
             roles=ISSUERS,
             form=eforms.ReferForm,
-            effect=services.effect_refer,
+            effect=referrals.effect_refer,
             queue=False,
         ),
         Transition(
@@ -170,8 +170,8 @@ WORKFLOW = Workflow(
             "§ 196-22 B",
             roles=ISSUERS,
             form=eforms.ReferFineForm,
-            guard=services.guard_refer_fine,
-            effect=services.effect_refer_fine,
+            guard=referrals.guard_refer_fine,
+            effect=referrals.effect_refer_fine,
             queue=False,
             help=(
                 "Corrected after its deadline: the fine for the days it continued is for the "

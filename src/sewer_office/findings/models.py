@@ -137,6 +137,16 @@ class Finding(models.Model):
                 condition=OPEN_CONDITION,
                 name="finding_open_severity",
             ),
+            # Each facility's worst open findings (the outside user's home, facility pages):
+            # its first rows are a LIMIT over this index, however long the facility's history.
+            models.Index(
+                "establishment",
+                severity_rank(),
+                "observed_at",
+                "id",
+                condition=OPEN_CONDITION,
+                name="finding_facility_open_severity",
+            ),
             # The review queue one status at a time, oldest first (queries.severity_queue).
             models.Index(
                 fields=["review", "status", "observed_at", "id"],

@@ -11,10 +11,10 @@ abnormal-strength result would decide nothing the law leaves to judgment.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
@@ -28,7 +28,7 @@ OPINION_CITATION = "§ 196-19 D"
 OPINION_STATUSES = frozenset({"review"})
 
 
-def may_record_opinion(user: Any) -> bool:
+def may_record_opinion(user: Actor) -> bool:
     return has_role(user, *OPINION_HOLDERS)
 
 
@@ -39,7 +39,7 @@ def current_opinion(finding: Finding) -> HarmOpinion | None:
 
 def record_opinion(
     finding: Finding,
-    actor: Any,
+    actor: Actor,
     *,
     harm_likely: bool,
     reasons: str,

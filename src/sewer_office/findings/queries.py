@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connections
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor
 from sewer_office.core.statuses import SEVERITY
 
 from .choices import ReviewState
@@ -16,7 +17,7 @@ from .models import Finding, severity_rank
 OPEN_REVIEWS = (ReviewState.NEW, ReviewState.ACKNOWLEDGED)
 
 
-def open_findings(user: Any) -> QuerySet[Finding]:
+def open_findings(user: Actor) -> QuerySet[Finding]:
     """Current findings that need someone's attention, newest first."""
     return visible(
         Finding.objects.filter(current=True, review__in=OPEN_REVIEWS).select_related(
@@ -57,25 +58,56 @@ def severity_queue(
     return found, counts
 
 
-def _capped_counts(qs: QuerySet[Finding], codes: list[str], cap: int) -> dict[str, int]:
-    """status → the count of ``qs`` in that status, reading at most ``cap`` + 1 rows of each:
-    every status's LIMIT over the index in one round trip (a UNION ALL of the capped counts,
-    each part compiled by the ORM), not one query per status."""
+def _capped_counts(
+    qs: QuerySet[Finding], codes: list[Any], cap: int, field: str = "status"
+) -> dict[Any, int]:
+    """value of ``field`` → the count of ``qs`` with that value, reading at most ``cap`` + 1
+    rows of each: every value's LIMIT over the index in one round trip (a UNION ALL of the
+    capped counts, each part compiled by the ORM), not one query per value."""
+    if not codes:
+        return {}
     parts: list[str] = []
     params: list[Any] = []
     for code in codes:
-        inner = qs.filter(status=code).order_by().values("id")[: cap + 1]
+        inner = qs.filter(**{field: code}).order_by().values("id")[: cap + 1]
         sql, inner_params = inner.query.sql_with_params()
         parts.append(f"SELECT %s, (SELECT COUNT(*) FROM ({sql}) capped)")
         params += [code, *inner_params]
     with connections[qs.db].cursor() as cursor:
         cursor.execute(" UNION ALL ".join(parts), params)
-        return {code: int(n) for code, n in cursor.fetchall()}
+        found = {str(code): int(n) for code, n in cursor.fetchall()}
+    return {code: found.get(str(code), 0) for code in codes}
 
 
-def status_counts(qs: QuerySet[Finding]) -> list[tuple[str, int]]:
-    """``(status, count)`` of ``qs``, the most severe first (statuses absent are left out)."""
-    rows = qs.order_by().values_list("status").annotate(n=Count("id"))
-    counts: dict[str, int] = dict(rows)
-    known = [(s, counts.pop(s)) for s in SEVERITY if s in counts]
-    return known + sorted(counts.items())
+def capped_counts_by_facility(
+    qs: QuerySet[Finding], establishment_ids: list[int], cap: int
+) -> dict[int, int]:
+    """establishment id → the count of ``qs`` at it, stopping at ``cap`` + 1 (the outside
+    user's home: a few facilities, each counted over its open findings' index, so that a
+    facility with a long history costs what a new one does)."""
+    return _capped_counts(qs, list(establishment_ids), cap, field="establishment_id")
+
+
+#: Every status a finding is written with: the rules' own (most severe first), then the
+#: advisory notes stored beside a result (``monitoring.services``).
+LEDGER_STATUSES: tuple[str, ...] = (*SEVERITY, "advisory")
+
+
+def capped_status_counts(
+    qs: QuerySet[Finding], cap: int
+) -> tuple[list[tuple[str, int, str]], bool]:
+    """``(status, count, label)`` of ``qs``, the most severe first (statuses absent left out),
+    each count stopping at ``cap`` (labelled "``cap``+"), and whether any count stopped.
+
+    The findings list's counts: a GROUP BY over every open finding reads them all (a tenth of
+    a second at two million results, and growing with the ledger); these read at most
+    ``cap`` + 1 entries of the open findings' (status, time) index per status, in one round
+    trip, whatever the size of the ledger.
+    """
+    capped = _capped_counts(qs, list(LEDGER_STATUSES), cap)
+    counts = [
+        (code, min(n, cap), f"{cap:,}+" if n > cap else f"{n:,}")
+        for code in LEDGER_STATUSES
+        if (n := capped.get(code, 0))
+    ]
+    return counts, any(capped.get(code, 0) > cap for code in LEDGER_STATUSES)

@@ -15,6 +15,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models, transaction
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor, signed_in
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
@@ -86,7 +87,7 @@ FORWARD = frozenset(
 )
 
 
-def review_finding(finding: Finding, actor: Any, review: str, note: str = "") -> Finding:
+def review_finding(finding: Finding, actor: Actor, review: str, note: str = "") -> Finding:
     """Acknowledge or close a finding (Superintendent or engineer), audited."""
     if not has_role(actor, *REVIEWERS):
         raise Forbidden("Reviewing findings is reserved to the Superintendent and the engineer.")
@@ -105,7 +106,7 @@ def review_finding(finding: Finding, actor: Any, review: str, note: str = "") ->
         before = audit.snapshot(locked)
         locked.review = review
         locked.review_note = note.strip()
-        locked.reviewed_by = actor
+        locked.reviewed_by = signed_in(actor)
         locked.reviewed_at = timezone.now()
         locked.save(update_fields=["review", "review_note", "reviewed_by", "reviewed_at"])
         audit.record(
@@ -120,7 +121,7 @@ def review_finding(finding: Finding, actor: Any, review: str, note: str = "") ->
     return locked
 
 
-def acknowledge_findings(findings: Any, actor: Any, note: str = "") -> int:
+def acknowledge_findings(findings: Any, actor: Actor, note: str = "") -> int:
     """Acknowledge many findings at once (Superintendent or engineer): one transaction, one
     audited change per finding. Findings already acknowledged, closed or needing no review
     are left as they are; returns how many were acknowledged.
@@ -133,7 +134,7 @@ def acknowledge_findings(findings: Any, actor: Any, note: str = "") -> int:
     ids = [f.pk for f in findings]
     if not ids:
         raise InvalidInput({"findings": ["Choose at least one finding to acknowledge."]})
-    text = note.strip()
+    text, reviewer = note.strip(), signed_in(actor)
     done = 0
     with transaction.atomic():
         locked = list(
@@ -146,7 +147,7 @@ def acknowledge_findings(findings: Any, actor: Any, note: str = "") -> int:
             before = audit.snapshot(finding)
             finding.review = ReviewState.ACKNOWLEDGED
             finding.review_note = text
-            finding.reviewed_by = actor
+            finding.reviewed_by = reviewer
             finding.reviewed_at = now
             finding.save(update_fields=["review", "review_note", "reviewed_by", "reviewed_at"])
             audit.record(

@@ -13,6 +13,8 @@ received (166 days late)".
 The ledger sits below the domain apps, so their records (a slug event, a report due, an SNC
 determination) are read through the finding's generic ``source`` by their attributes, never
 imported. Where a source is missing the message itself is cleaned of keys and ISO dates.
+This module holds one describer a kind of finding; the parts they are written with (dates,
+quantities, a limit's name) are :mod:`.phrases`.
 """
 
 from __future__ import annotations
@@ -20,180 +22,31 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.apps import apps
 from django.utils import timezone
 
-from sewer_rules.analytes import BY_NAME
-
 from .choices import FindingKind
 from .models import Finding
-
-#: How an analyte is named in a sentence (where its label would read wrongly in one).
-NAMES: dict[str, str] = {
-    "bod5": "five-day biochemical oxygen demand (BOD)",
-    "oil_grease": "oil and grease",
-    "ph": "pH",
-    "flow": "flow",
-}
-#: Units in words where the symbol is not read by everyone; pH has no unit in a sentence.
-UNITS: dict[str, str] = {"SU": "", "gpd": "gallons per day", "day": "days"}
-#: A limit's kind in words (the parameter keys of approvals and of the article).
-LIMIT_KINDS: dict[str, str] = {
-    "daily_maximum": "daily maximum",
-    "monthly_average": "monthly average limit",
-    "instantaneous_minimum": "instantaneous minimum",
-    "instantaneous_maximum": "instantaneous maximum",
-    "minimum": "minimum",
-    "maximum": "maximum",
-}
-#: What a count of measurements counts, by the kind of limit (SNC criteria A and B).
-COUNTED: dict[str, str] = {
-    "daily_maximum": "on {n} of {of} days sampled",
-    "monthly_average": "in {n} of {of} months",
-}
-
-_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:T[0-9:.]+(?:[+-]\d{2}:\d{2}|Z)?)?")
-_RECORD_NUMBER = re.compile(r"\s*#\d+")
-
-
-# --- words for the parts -------------------------------------------------------------------
-
-
-def written(day: date | datetime) -> str:
-    """``March 3, 2026`` (a moment by its day in town time)."""
-    if isinstance(day, datetime):
-        day = timezone.localdate(day) if timezone.is_aware(day) else day.date()
-    return f"{day:%B} {day.day}, {day.year}"
-
-
-def clock(moment: datetime) -> str:
-    """``2:05 pm`` in town time."""
-    local = timezone.localtime(moment) if timezone.is_aware(moment) else moment
-    hour = local.hour % 12 or 12
-    return f"{hour}:{local.minute:02d} {'am' if local.hour < 12 else 'pm'}"
-
-
-def period(start: date, end: date) -> str:
-    """``January–June 2026`` for whole months, ``March 2026`` for one, else the two days."""
-    whole = start.day == 1 and (end + timedelta(days=1)).day == 1
-    if whole and start.year == end.year:
-        if start.month == end.month:
-            return f"{start:%B} {start.year}"
-        return f"{start:%B}–{end:%B} {end.year}"
-    if whole:
-        return f"{start:%B} {start.year}–{end:%B} {end.year}"
-    return f"{written(start)} to {written(end)}"
-
-
-def dates_written(text: str) -> str:
-    """``text`` with its ISO dates (and date-times) written out."""
-
-    def one(m: re.Match[str]) -> str:
-        try:
-            return written(date(int(m[1]), int(m[2]), int(m[3])))
-        except ValueError:
-            return m[0]
-
-    return _ISO_DAY.sub(one, text)
-
-
-def analyte_name(code: str) -> str:
-    """``copper``, ``total suspended solids``, ``pH``: the analyte as a sentence names it."""
-    if code in NAMES:
-        return NAMES[code]
-    analyte = BY_NAME.get(code)
-    if analyte is None:
-        return code.replace("_", " ")
-    label = re.sub(r"\s*\(.*?\)", "", analyte.label).split(",")[0].strip()
-    return label if label[:2].isupper() else label[:1].lower() + label[1:]
-
-
-def _decimal(text: Any) -> Decimal | None:
-    try:
-        return Decimal(str(text).strip())
-    except (InvalidOperation, ValueError):
-        return None
-
-
-def number(text: Any) -> str:
-    """A number as it was written (``1.30`` stays ``1.30``); a long computed one (a threshold
-    of ``45630.972222``) rounded for reading, with thousands separated."""
-    d = _decimal(text)
-    if d is None:
-        return str(text).strip()
-    if abs(d) >= 1000:
-        return f"{round(d):,}"
-    digits = str(text).strip().partition(".")[2]
-    if len(digits) > 4:
-        return str(d.quantize(Decimal("0.001")).normalize())
-    return str(text).strip()
-
-
-def limit_number(text: Any) -> str:
-    """A limit without the trailing zeros a parameter file may give it (``1.000`` → ``1``)."""
-    d = _decimal(text)
-    if d is None:
-        return str(text).strip()
-    if abs(d) >= 1000:
-        return f"{round(d):,}"
-    plain = format(d.normalize(), "f")
-    return plain if "." in plain or d == d.to_integral_value() else str(d)
-
-
-def quantity(value: Any, unit: str, *, as_limit: bool = False) -> str:
-    """``1.30 mg/l``, ``5.2`` (pH), ``69,587 gallons per day``."""
-    shown = limit_number(value) if as_limit else number(value)
-    words = UNITS.get(unit, unit)
-    return f"{shown} {words}".strip()
-
-
-def _limit_kind(parameter: str) -> str:
-    """The kind of limit a finding's parameter key names, in words (``daily maximum``)."""
-    key = parameter.rsplit(" ", 1)[-1].rsplit(".", 1)[-1]
-    if parameter.startswith("local_limit."):
-        return "the Superintendent's limit"
-    if parameter.startswith("normal_sewage."):
-        return "normal strength"
-    return LIMIT_KINDS.get(key, "limit")
-
-
-def _approval(parameter: str) -> str:
-    """The approval a permit limit is a condition of (``IDA-2025-00001``), or empty."""
-    parts = parameter.split()
-    return parts[1] if len(parts) == 3 and parts[0] == "permit" else ""
-
-
-def _direction(value: Any, limit: Any, kind: str) -> str:
-    if "minimum" in kind:
-        return "below"
-    v, lim = _decimal(value), _decimal(limit)
-    return "below" if v is not None and lim is not None and v < lim else "above"
-
-
-def _limit_phrase(finding: Finding, kind: str, *, its: bool = False) -> str:
-    """``the minimum of 5.5``, ``the Superintendent's limit of 1 mg/l``, ``its daily maximum
-    (1 mg/l) in industrial discharge approval IDA-2025-00001``."""
-    amount = quantity(finding.limit, finding.limit_unit, as_limit=True)
-    approval = _approval(finding.parameter)
-    where = f" in industrial discharge approval {approval}" if approval else ""
-    if kind == "normal strength":
-        return f"normal strength ({amount})"
-    if kind.startswith("the "):
-        return f"{kind} of {amount}{where}"
-    if its:
-        return f"its {kind} ({amount}){where}"
-    return f"the {kind} of {amount}{where}"
-
-
-def cleaned(text: str) -> str:
-    """A message without keys, record numbers or ISO dates, for a finding whose facts are not
-    at hand (its source gone): the last resort, never the rule."""
-    text = dates_written(_RECORD_NUMBER.sub("", text))
-    return text.replace("_", " ").strip().rstrip(".")
-
+from .phrases import (
+    COUNTED,
+    LIMIT_KINDS,
+    RECORD_NUMBER,
+    analyte_name,
+    cleaned,
+    clock,
+    dates_written,
+    decimal_of,
+    direction_of,
+    limit_kind,
+    limit_number,
+    limit_phrase,
+    period,
+    quantity,
+    written,
+)
 
 # --- one describer a kind --------------------------------------------------------------------
 
@@ -206,17 +59,17 @@ def _lab_result(f: Finding, today: date) -> str:
         return f"{name} {quantity(result.value_text, result.unit)} on {when} (no limit applies)"
     if result is None:
         return f"{cleaned(f.message)} (sample of {when})"
-    kind = _limit_kind(f.parameter)
+    kind = limit_kind(f.parameter)
     measured = quantity(result.value_text, result.unit)
     if f.status == "inconclusive":
         return (
             f"{name} {measured} on {when}: the laboratory's reporting limit is above "
-            f"{_limit_phrase(f, kind)}, so the result neither shows nor excludes a violation"
+            f"{limit_phrase(f, kind)}, so the result neither shows nor excludes a violation"
         )
     if f.status == "compliant":
-        return f"{name} {measured} within {_limit_phrase(f, kind)} on {when}"
-    direction = _direction(result.value_text, f.limit, kind)
-    return f"{name} {measured} {direction} {_limit_phrase(f, kind)} on {when}"
+        return f"{name} {measured} within {limit_phrase(f, kind)} on {when}"
+    direction = direction_of(result.value_text, f.limit, kind)
+    return f"{name} {measured} {direction} {limit_phrase(f, kind)} on {when}"
 
 
 def _advisory(f: Finding, today: date) -> str:
@@ -231,19 +84,19 @@ def _monthly_average(f: Finding, today: date) -> str:
     name = analyte_name(f.analyte)
     month = f.month or timezone.localdate(f.observed_at).replace(day=1)
     when = f"{month:%B} {month.year}"
-    kind = _limit_kind(f.parameter)
+    kind = limit_kind(f.parameter)
     found = _AVERAGE.search(f.message)
     if found is None:
-        return f"the average of {name} in {when} against {_limit_phrase(f, kind)}"
+        return f"the average of {name} in {when} against {limit_phrase(f, kind)}"
     average, days = found[1], int(found[2])
     measured = quantity(average, f.limit_unit)
     counted = f"{days} day{'s' if days != 1 else ''} sampled"
     if f.status == "compliant":
-        return f"the average of {name} in {when}, {measured} over {counted}, within {_limit_phrase(f, kind)}"
-    direction = _direction(average, f.limit, kind)
+        return f"the average of {name} in {when}, {measured} over {counted}, within {limit_phrase(f, kind)}"
+    direction = direction_of(average, f.limit, kind)
     return (
         f"the average of {name} in {when}, {measured} over {counted}, {direction} "
-        f"{_limit_phrase(f, kind)}"
+        f"{limit_phrase(f, kind)}"
     )
 
 
@@ -274,7 +127,7 @@ def _slug(f: Finding, today: date) -> str:
 
 def _multiple(s: Any) -> str:
     """`` (5 times the normal rate)``: how the threshold was set from the baseline."""
-    threshold, baseline = _decimal(s.threshold), _decimal(getattr(s, "baseline", None))
+    threshold, baseline = decimal_of(s.threshold), decimal_of(getattr(s, "baseline", None))
     if threshold is None or not baseline:
         return ""
     times = (threshold / baseline).quantize(Decimal("0.1"))
@@ -284,15 +137,15 @@ def _multiple(s: Any) -> str:
 def _excursion(f: Finding, today: date) -> str:
     e = f.source
     name = analyte_name(f.analyte)
-    kind = _limit_kind(f.parameter)
+    kind = limit_kind(f.parameter)
     if e is None:
         direction = "outside"
-        return f"{name} {direction} {_limit_phrase(f, kind)} on {written(f.observed_at)}"
-    direction = _direction(e.extreme, e.limit, kind)
+        return f"{name} {direction} {limit_phrase(f, kind)} on {written(f.observed_at)}"
+    direction = direction_of(e.extreme, e.limit, kind)
     extreme = "lowest" if direction == "below" else "highest"
     minutes = int((e.end - e.start).total_seconds() // 60)
     return (
-        f"{name} {direction} {_limit_phrase(f, kind)}{_meter(e)} {_span(e.start, e.end)} "
+        f"{name} {direction} {limit_phrase(f, kind)}{_meter(e)} {_span(e.start, e.end)} "
         f"({minutes} minutes; {extreme} {quantity(e.extreme, e.unit)})"
     )
 
@@ -408,7 +261,7 @@ def _criterion(d: dict[str, Any]) -> str:
     text = f"{name} {direction} its {kind} ({amount}) " + counted.format(
         n=d["exceeding"], of=d["measurements"]
     )
-    factor, limit = _decimal(d.get("trc")), _decimal(d["limit"])
+    factor, limit = decimal_of(d.get("trc")), decimal_of(d["limit"])
     if d.get("trc_exceeding") and factor is not None and limit is not None:
         reach = quantity(limit * factor, str(d["unit"]), as_limit=True)
         text += (
@@ -433,7 +286,7 @@ def _snc(f: Finding, today: date) -> str:
         parts.append(_report(kind, due, received, due + timedelta(days=int(r["days_late"]))))
     # a criterion outside 403.8(f)(2)(viii)'s scope (``applies`` False) is not a ground
     staff = [s for s in det.staff_criteria if s.get("applies", True)]
-    parts += [dates_written(_RECORD_NUMBER.sub("", str(s["text"]))) for s in staff]
+    parts += [dates_written(RECORD_NUMBER.sub("", str(s["text"]))) for s in staff]
     return f"significant noncompliance in {span}: " + "; ".join(parts)
 
 

@@ -29,7 +29,7 @@ from sewer_office.core.errors import InvalidInput
 from sewer_office.permits.models import InterceptorRequirement
 from sewer_office.registry.models import Establishment
 
-from . import rules, services
+from . import installations, rules, services
 from .choices import InterceptorKind
 from .filters import InterceptorFilter
 from .models import GreaseInterceptor, PumpOut, SizingCheck
@@ -132,7 +132,7 @@ class InterceptorViewSet(
     @extend_schema(request=InterceptorCreateSerializer, responses=InterceptorSerializer)
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Register an installation (staff), with its sizing check when inputs are given."""
-        services._require_staff(request.user, "Registering a grease trap or interceptor")
+        services.require_staff(request.user, "Registering a grease trap or interceptor")
         body = InterceptorCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         d = dict(body.validated_data)
@@ -145,7 +145,7 @@ class InterceptorViewSet(
             requirement = InterceptorRequirement.objects.filter(pk=req_id).first()
             if requirement is None:
                 raise InvalidInput({"requirement": ["No such requirement."]})
-        trap = services.register_interceptor(
+        trap = installations.register_interceptor(
             request.user, establishment=est, requirement=requirement, **d
         )
         return Response(InterceptorSerializer(trap).data, status=201)

@@ -6,3 +6,13 @@ from django.apps import AppConfig
 class GreaseConfig(AppConfig):
     name = "sewer_office.grease"
     label = "grease"
+
+    def ready(self) -> None:
+        # Django's app loading: the panels read the app's models, importable only now.
+        from sewer_office.core.panels import PANELS
+        from sewer_office.registry.reminders import REMINDERS
+
+        from . import panels, reminders
+
+        PANELS.add(self.label, panels)  # the dashboard, facility and property pages
+        REMINDERS.add(self.label, reminders.SOURCES)  # what the daily run sends

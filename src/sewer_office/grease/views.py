@@ -16,10 +16,10 @@ from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import Forbidden, OfficeError
 from sewer_office.core.exports import Column, export
-from sewer_office.core.forms import add_office_error
+from sewer_office.core.form_actions import form_action
 from sewer_office.core.paging import page_of
 
-from . import rules, services
+from . import installations, rules, services
 from .filters import InterceptorFilter
 from .forms import InterceptorForm, PumpOutForm, ReasonForm, RemovalForm
 from .models import GreaseInterceptor, PumpOut
@@ -128,40 +128,37 @@ def interceptor_detail(
 def interceptor_create(request: HttpRequest) -> HttpResponse:
     initial = {"establishment": request.GET.get("establishment")}
     form = InterceptorForm(request.POST or None, initial=initial)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            d = form.cleaned_data
-            try:
-                trap = services.register_interceptor(
-                    request.user,
-                    establishment=d["establishment"],
-                    requirement=d.get("requirement"),
-                    kind=d["kind"],
-                    make_model=d.get("make_model") or "",
-                    rated_gpm=d.get("rated_gpm"),
-                    grease_capacity_lb=d.get("grease_capacity_lb"),
-                    capacity_gal=d.get("capacity_gal"),
-                    location=d["location"],
-                    accessible=bool(d.get("accessible")),
-                    access_note=d.get("access_note") or "",
-                    installed_on=d.get("installed_on"),
-                    cleaning_interval_days=d.get("cleaning_interval_days"),
-                    fixture_volume_in3=d.get("fixture_volume_in3"),
-                    drain_minutes=d.get("drain_minutes") or 1,
-                    dfu=d.get("dfu"),
-                )
-            except OfficeError as e:
-                add_office_error(form, e)
-            else:
-                messages.success(request, f"{trap} registered.")
-                return redirect("grease:detail", pk=trap.pk)
-    return render(
-        request,
-        "grease/form.html",
-        {"form": form, "title": "Register a grease trap or interceptor"},
-        status=status,
+
+    def register(d: dict[str, Any]) -> GreaseInterceptor:
+        return installations.register_interceptor(
+            request.user,
+            establishment=d["establishment"],
+            requirement=d.get("requirement"),
+            kind=d["kind"],
+            make_model=d.get("make_model") or "",
+            rated_gpm=d.get("rated_gpm"),
+            grease_capacity_lb=d.get("grease_capacity_lb"),
+            capacity_gal=d.get("capacity_gal"),
+            location=d["location"],
+            accessible=bool(d.get("accessible")),
+            access_note=d.get("access_note") or "",
+            installed_on=d.get("installed_on"),
+            cleaning_interval_days=d.get("cleaning_interval_days"),
+            fixture_volume_in3=d.get("fixture_volume_in3"),
+            drain_minutes=d.get("drain_minutes") or 1,
+            dfu=d.get("dfu"),
+        )
+
+    def registered(trap: GreaseInterceptor) -> HttpResponse:
+        messages.success(request, f"{trap} registered.")
+        return redirect("grease:detail", pk=trap.pk)
+
+    title = "Register a grease trap or interceptor"
+    return form_action(request, form, register).respond(
+        then=registered,
+        show=lambda status: render(
+            request, "grease/form.html", {"form": form, "title": title}, status=status
+        ),
     )
 
 
@@ -172,27 +169,29 @@ def pump_out_create(request: HttpRequest, pk: int) -> HttpResponse:
     if not services.may_record_pump_out(request.user, trap):
         raise Forbidden("Pump-outs are recorded by office staff or the establishment.")
     form = PumpOutForm(request.POST)
-    if form.is_valid():
-        d = form.cleaned_data
-        try:
-            services.record_pump_out(
-                request.user,
-                trap,
-                pumped_on=d["pumped_on"],
-                hauler_name=d["hauler_name"],
-                hauler_permit=d.get("hauler_permit") or "",
-                volume_gal=d["volume_gal"],
-                grease_depth_in=d.get("grease_depth_in"),
-                grease_percent=d.get("grease_percent"),
-                manifest_number=d.get("manifest_number") or "",
-                notes=d.get("notes") or "",
-            )
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(request, f"Pump-out of {d['pumped_on']:%Y-%m-%d} recorded.")
-            return redirect("grease:detail", pk=trap.pk)
-    return interceptor_detail(request, pk, pump_form=form, status=400)
+
+    def record(d: dict[str, Any]) -> PumpOut:
+        return services.record_pump_out(
+            request.user,
+            trap,
+            pumped_on=d["pumped_on"],
+            hauler_name=d["hauler_name"],
+            hauler_permit=d.get("hauler_permit") or "",
+            volume_gal=d["volume_gal"],
+            grease_depth_in=d.get("grease_depth_in"),
+            grease_percent=d.get("grease_percent"),
+            manifest_number=d.get("manifest_number") or "",
+            notes=d.get("notes") or "",
+        )
+
+    def recorded(pump: PumpOut) -> HttpResponse:
+        messages.success(request, f"Pump-out of {pump.pumped_on:%Y-%m-%d} recorded.")
+        return redirect("grease:detail", pk=trap.pk)
+
+    return form_action(request, form, record).respond(
+        then=recorded,
+        show=lambda status: interceptor_detail(request, pk, pump_form=form, status=status),
+    )
 
 
 @require_POST
@@ -215,17 +214,22 @@ def pump_out_void(request: HttpRequest, pk: int) -> HttpResponse:
 def interceptor_remove(request: HttpRequest, pk: int) -> HttpResponse:
     trap = get_object_or_404(_traps(request), pk=pk)
     form = RemovalForm(request.POST)
-    if form.is_valid():
-        try:
-            services.remove_interceptor(
-                request.user, trap, form.cleaned_data["removed_on"], form.cleaned_data["reason"]
-            )
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(request, f"{trap} recorded removed.")
-            return redirect("grease:detail", pk=trap.pk)
-    return interceptor_detail(request, pk, removal_form=form, status=400)
+
+    def removed(_: GreaseInterceptor) -> HttpResponse:
+        messages.success(request, f"{trap} recorded removed.")
+        return redirect("grease:detail", pk=trap.pk)
+
+    act = form_action(
+        request,
+        form,
+        lambda d: installations.remove_interceptor(
+            request.user, trap, d["removed_on"], d["reason"]
+        ),
+    )
+    return act.respond(
+        then=removed,
+        show=lambda status: interceptor_detail(request, pk, removal_form=form, status=status),
+    )
 
 
 #: The overdue list's download (``/grease/overdue/?format=csv``): rows as the page shows them.

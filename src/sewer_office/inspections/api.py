@@ -147,7 +147,7 @@ class InspectionSerializer(serializers.ModelSerializer[Inspection]):
                 "sha256": p.sha256,
                 "download": reverse("attachment-download", args=[p.pk]),
             }
-            for p in services.photos_of(obj)
+            for p in obj.photos()
         ]
 
     def get_report(self, obj: Inspection) -> str:

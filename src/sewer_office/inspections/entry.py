@@ -21,11 +21,11 @@ transaction with the audit event.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.core import audit
 from sewer_office.core.errors import InvalidInput
 from sewer_office.findings.choices import FindingKind
@@ -41,7 +41,7 @@ REFUSAL_STATUS = "review"
 
 def add_agency_inspector(
     inspection: Inspection,
-    actor: Any,
+    actor: Actor,
     *,
     agency: str,
     name: str,
@@ -88,7 +88,7 @@ def add_agency_inspector(
 
 def record_refusal(
     inspection: Inspection,
-    actor: Any,
+    actor: Actor,
     *,
     refused_by: str,
     refused_at: datetime | None,

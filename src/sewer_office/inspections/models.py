@@ -15,11 +15,12 @@ from __future__ import annotations
 import builtins
 
 from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
 from sewer_office.core.links import link
-from sewer_office.core.models import TimeStamped, WrittenOnce
+from sewer_office.core.models import Attachment, TimeStamped, WrittenOnce
 from sewer_office.core.moments import DAY, local
 from sewer_office.findings.models import FACILITY_PATHS
 
@@ -140,6 +141,13 @@ class Inspection(TimeStamped):
 
     def get_absolute_url(self) -> str:
         return link("inspections:detail", args=[self.pk])
+
+    def photos(self) -> models.QuerySet[Attachment]:
+        """The photos the inspector took (the inspection's attachments): the detail page, the
+        API and the printed report show them."""
+        return Attachment.objects.filter(
+            content_type=ContentType.objects.get_for_model(self), object_id=str(self.pk)
+        )
 
 
 class InspectionAnswer(models.Model):

@@ -22,15 +22,16 @@ from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.core import letters
-from sewer_office.core.letters import Block, LetterKind, lines, long_date, signer
+from sewer_office.core.letter_pdf import Block
+from sewer_office.core.letters import LetterKind, lines, long_date, signer
 from sewer_office.core.models import IssuedDocument
 from sewer_office.core.statuses import status_label
 from sewer_office.findings.services import findings_of
 
 from .choices import InspectionState
 from .models import Inspection
-from .services import photos_of
 
 REPORT = "inspections.report"
 
@@ -143,7 +144,7 @@ def context(inspection: Inspection) -> Mapping[str, str]:
         s.strip() for s in i.samples_text.splitlines() if s.strip()
     ]
     findings = list(findings_of(i).order_by("id"))
-    photos = list(photos_of(i))
+    photos = list(i.photos())
     addenda = list(i.addenda.select_related("by"))
     return {
         "title": "Sewer-use inspection report (Town Code ch. 196, art. VII, § 196-21)",
@@ -215,12 +216,14 @@ def report_pdf(inspection: Inspection) -> bytes:
     return letters.render(REPORT, inspection)
 
 
-def issue_report(inspection: Inspection, actor: Any, at: datetime | None = None) -> IssuedDocument:
+def issue_report(
+    inspection: Inspection, actor: Actor, at: datetime | None = None
+) -> IssuedDocument:
     """Keep the completed inspection's report as issued (called at completion)."""
     return letters.issue(REPORT, inspection, actor=actor, at=at)
 
 
-def report_document(inspection: Inspection, actor: Any) -> bytes | IssuedDocument:
+def report_document(inspection: Inspection, actor: Actor) -> bytes | IssuedDocument:
     """What the report's download serves: the report of record of a completed inspection (one
     completed before documents were kept is issued on this first request), else the report as
     it stands."""
@@ -229,7 +232,7 @@ def report_document(inspection: Inspection, actor: Any) -> bytes | IssuedDocumen
     return report_pdf(inspection)
 
 
-def report_response(inspection: Inspection, actor: Any) -> HttpResponse:
+def report_response(inspection: Inspection, actor: Actor) -> HttpResponse:
     """The download's response (inline PDF)."""
     doc = report_document(inspection, actor)
     if isinstance(doc, IssuedDocument):

@@ -19,6 +19,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor, signed_in
 from sewer_office.accounts.roles import (
     BUILDING_INSPECTOR,
     ENGINEER,
@@ -43,6 +44,7 @@ from sewer_office.findings.services import record_finding
 from .checklists import FACILITY_KINDS, items
 from .choices import Answer, InspectionKind, InspectionState
 from .models import Inspection, InspectionAddendum, InspectionAnswer
+from .report import issue_report
 
 #: Who schedules and performs inspections: the Superintendent and "other duly authorized
 #: employees of the Town" (§ 196-21 A) — the engineer and the Building Inspector.
@@ -59,7 +61,7 @@ PHOTO_TYPES = {
 MAX_PHOTO_BYTES = 15 * 1024 * 1024
 
 
-def require_performer(actor: Any, what: str) -> None:
+def require_performer(actor: Actor, what: str) -> None:
     if not has_role(actor, *PERFORMERS):
         raise Forbidden(
             f"{what}: reserved to the Superintendent, the engineer and the Building Inspector "
@@ -74,7 +76,9 @@ def _require_state(inspection: Inspection, state: str, what: str) -> None:
         )
 
 
-def visible_inspections(qs: models.QuerySet[Inspection], user: Any) -> models.QuerySet[Inspection]:
+def visible_inspections(
+    qs: models.QuerySet[Inspection], user: Actor
+) -> models.QuerySet[Inspection]:
     """``qs`` narrowed to what ``user`` may see: outside users only completed inspections of
     their own facilities and properties (a scheduled inspection is never disclosed in advance)."""
     out = visible(qs, user)
@@ -83,7 +87,7 @@ def visible_inspections(qs: models.QuerySet[Inspection], user: Any) -> models.Qu
     return out
 
 
-def may_perform(user: Any) -> bool:
+def may_perform(user: Actor) -> bool:
     return has_role(user, *PERFORMERS)
 
 
@@ -94,7 +98,7 @@ def performer_by_id(user_id: int) -> Any:
 
 
 def schedule(
-    actor: Any,
+    actor: Actor,
     *,
     kind: str,
     establishment: Any = None,
@@ -181,7 +185,7 @@ def _clean_answers(kind: str, answers: Mapping[str, Any]) -> list[tuple[Any, str
 
 def complete(
     inspection: Inspection,
-    actor: Any,
+    actor: Actor,
     *,
     credentials_presented: bool,
     credential: str,
@@ -240,7 +244,7 @@ def complete(
         for upload in photos:
             _attach_photo(locked, actor, upload, "")
         locked.completion_key = submission_key
-        locked.inspector = actor
+        locked.inspector = signed_in(actor)
         locked.credentials_presented = True
         locked.credential = credential.strip()
         locked.started_at = started_at
@@ -283,8 +287,6 @@ def complete(
             state_to=locked.state,
             at=at,
         )
-        from .report import issue_report  # the report imports this module
-
         issue_report(locked, actor, at)  # the report of record, as completed
     return locked
 
@@ -298,7 +300,7 @@ def already_completed_by(inspection: Inspection, submission_key: str) -> bool:
     )
 
 
-def cancel(inspection: Inspection, actor: Any, reason: str) -> Inspection:
+def cancel(inspection: Inspection, actor: Actor, reason: str) -> Inspection:
     """Take a scheduled inspection off the calendar, saying why."""
     require_performer(actor, "Cancelling an inspection")
     _require_state(inspection, InspectionState.SCHEDULED, "Cancelling the inspection")
@@ -324,7 +326,7 @@ def cancel(inspection: Inspection, actor: Any, reason: str) -> Inspection:
     return locked
 
 
-def add_addendum(inspection: Inspection, actor: Any, text: str) -> InspectionAddendum:
+def add_addendum(inspection: Inspection, actor: Actor, text: str) -> InspectionAddendum:
     """Append a note to a completed inspection (which itself is never edited)."""
     require_performer(actor, "Adding an addendum")
     _require_state(inspection, InspectionState.COMPLETED, "Adding an addendum")
@@ -332,7 +334,7 @@ def add_addendum(inspection: Inspection, actor: Any, text: str) -> InspectionAdd
         raise InvalidInput({"text": ["Write the addendum."]})
     with transaction.atomic():
         addendum = InspectionAddendum.objects.create(
-            inspection=inspection, text=text.strip(), by=actor
+            inspection=inspection, text=text.strip(), by=signed_in(actor)
         )
         audit.record(
             actor=actor,
@@ -362,7 +364,7 @@ def _check_photo(upload: Any, field: str = "photo") -> None:
         raise InvalidInput({field: [f"{name}: not a JPEG, PNG, GIF or WebP image."]})
 
 
-def add_photo(inspection: Inspection, actor: Any, upload: Any, title: str = "") -> Attachment:
+def add_photo(inspection: Inspection, actor: Actor, upload: Any, title: str = "") -> Attachment:
     """Store a photo taken during the inspection (before it is completed)."""
     require_performer(actor, "Adding a photo")
     _require_state(inspection, InspectionState.SCHEDULED, "Adding a photo")
@@ -371,7 +373,7 @@ def add_photo(inspection: Inspection, actor: Any, upload: Any, title: str = "") 
         return _attach_photo(inspection, actor, upload, title)
 
 
-def _attach_photo(inspection: Inspection, actor: Any, upload: Any, title: str) -> Attachment:
+def _attach_photo(inspection: Inspection, actor: Actor, upload: Any, title: str) -> Attachment:
     """Store a checked photo and its audit event (inside the caller's transaction and
     :func:`~sewer_office.core.storage.files_of_transaction`, so a failed block keeps no file)."""
     digest = hashlib.sha256()
@@ -384,7 +386,7 @@ def _attach_photo(inspection: Inspection, actor: Any, upload: Any, title: str) -
         title=(title or upload.name)[:200],
         size=upload.size,
         sha256=digest.hexdigest(),
-        uploaded_by=actor,
+        uploaded_by=signed_in(actor),
     )
     store_upload(att, upload, "photo")
     att.save()
@@ -395,9 +397,3 @@ def _attach_photo(inspection: Inspection, actor: Any, upload: Any, title: str) -
         after={"attachment": att.pk, "title": att.title, "sha256": att.sha256},
     )
     return att
-
-
-def photos_of(inspection: Inspection) -> models.QuerySet[Attachment]:
-    return Attachment.objects.filter(
-        content_type=ContentType.objects.get_for_model(inspection), object_id=str(inspection.pk)
-    )

@@ -15,7 +15,7 @@ from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
 from sewer_office.core.exports import Column, export
-from sewer_office.core.forms import add_office_error
+from sewer_office.core.form_actions import form_action
 from sewer_office.core.paging import page_of
 from sewer_office.findings.services import findings_of
 
@@ -91,7 +91,7 @@ def _detail_context(request: HttpRequest, inspection: Inspection, **extra: Any) 
         "inspection": inspection,
         "answers": inspection.answers.all(),
         "findings": findings_of(inspection).order_by("id"),
-        "photos": services.photos_of(inspection),
+        "photos": inspection.photos(),
         "samples": inspection.samples.all(),
         "addenda": inspection.addenda.select_related("by"),
         "timeline": audit.timeline(inspection),
@@ -123,35 +123,35 @@ def inspection_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def inspection_schedule(request: HttpRequest) -> HttpResponse:
     initial = {"establishment": request.GET.get("establishment"), "inspector": request.user.pk}
     form = iforms.ScheduleForm(request.POST or None, initial=initial)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            d = form.cleaned_data
-            try:
-                inspection = services.schedule(
-                    request.user,
-                    kind=d["kind"],
-                    establishment=d.get("establishment"),
-                    property=d.get("property"),
-                    location=d.get("location") or "",
-                    on_easement=bool(d.get("on_easement")),
-                    scheduled_for=d.get("scheduled_for"),
-                    unscheduled=bool(d.get("unscheduled")),
-                    inspector=d.get("inspector"),
-                    notes=d.get("notes") or "",
-                )
-            except OfficeError as e:
-                add_office_error(form, e)
-                status = e.status_code
-            else:
-                messages.success(request, f"{inspection.number} scheduled.")
-                return redirect(inspection.get_absolute_url())
-    return render(
+
+    def scheduled(inspection: Inspection) -> HttpResponse:
+        messages.success(request, f"{inspection.number} scheduled.")
+        return redirect(inspection.get_absolute_url())
+
+    return form_action(
         request,
-        "inspections/form.html",
-        {"form": form, "title": "Schedule an inspection"},
-        status=status,
+        form,
+        lambda d: services.schedule(
+            request.user,
+            kind=d["kind"],
+            establishment=d.get("establishment"),
+            property=d.get("property"),
+            location=d.get("location") or "",
+            on_easement=bool(d.get("on_easement")),
+            scheduled_for=d.get("scheduled_for"),
+            unscheduled=bool(d.get("unscheduled")),
+            inspector=d.get("inspector"),
+            notes=d.get("notes") or "",
+        ),
+        error_status=True,
+    ).respond(
+        then=scheduled,
+        show=lambda status: render(
+            request,
+            "inspections/form.html",
+            {"form": form, "title": "Schedule an inspection"},
+            status=status,
+        ),
     )
 
 
@@ -173,37 +173,35 @@ def inspection_complete(request: HttpRequest, pk: int) -> HttpResponse:
         request.FILES or None,
         initial={"started_at": now, "ended_at": now},
     )
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            d = form.cleaned_data
-            try:
-                services.complete(
-                    inspection,
-                    request.user,
-                    credentials_presented=bool(d.get("credentials_presented")),
-                    credential=d.get("credential") or "",
-                    started_at=d["started_at"],
-                    ended_at=d.get("ended_at"),
-                    answers=form.answers(),
-                    observations=d.get("observations") or "",
-                    samples=d.get("samples") or (),
-                    samples_text=d.get("samples_text") or "",
-                    submission_key=d.get("submission_key") or "",
-                    photos=d.get("photos") or (),
-                )
-            except OfficeError as e:
-                add_office_error(form, e, prefix="note_")
-                status = e.status_code
-            else:
-                messages.success(request, f"{inspection.number} completed.")
-                return redirect(inspection.get_absolute_url())
-    return render(
-        request,
-        "inspections/complete.html",
-        {"form": form, "inspection": inspection},
-        status=status,
+
+    def complete(d: dict[str, Any]) -> None:
+        services.complete(
+            inspection,
+            request.user,
+            credentials_presented=bool(d.get("credentials_presented")),
+            credential=d.get("credential") or "",
+            started_at=d["started_at"],
+            ended_at=d.get("ended_at"),
+            answers=form.answers(),
+            observations=d.get("observations") or "",
+            samples=d.get("samples") or (),
+            samples_text=d.get("samples_text") or "",
+            submission_key=d.get("submission_key") or "",
+            photos=d.get("photos") or (),
+        )
+
+    def completed(_: None) -> HttpResponse:
+        messages.success(request, f"{inspection.number} completed.")
+        return redirect(inspection.get_absolute_url())
+
+    return form_action(request, form, complete, prefix="note_", error_status=True).respond(
+        then=completed,
+        show=lambda status: render(
+            request,
+            "inspections/complete.html",
+            {"form": form, "inspection": inspection},
+            status=status,
+        ),
     )
 
 

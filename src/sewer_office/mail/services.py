@@ -19,7 +19,7 @@ attempt does not hold the key, so the next run tries again.
 from __future__ import annotations
 
 import smtplib
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
@@ -28,6 +28,7 @@ from django.core.mail import EmailMessage
 from django.core.validators import validate_email
 from django.db import IntegrityError, models, transaction
 
+from sewer_office.accounts.actors import Actor, Person, signed_in
 from sewer_office.accounts.roles import is_office_user
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
@@ -39,7 +40,7 @@ from .models import Preference, SentMessage
 SEND_ERRORS: tuple[type[BaseException], ...] = (smtplib.SMTPException, OSError)
 
 
-def wants(user: Any, topic: str) -> bool:
+def wants(user: Person, topic: str) -> bool:
     """Whether ``user`` gets messages of ``topic`` (always, for the topics always sent)."""
     if topic in ALWAYS_SENT:
         return True
@@ -47,19 +48,20 @@ def wants(user: Any, topic: str) -> bool:
     return next(iter(pref), True)
 
 
-def preferences(user: Any) -> dict[str, bool]:
+def preferences(user: Person) -> dict[str, bool]:
     """Every optional topic → whether ``user`` gets it."""
     chosen = dict(Preference.objects.filter(user=user).values_list("topic", "wanted"))
     return {topic: chosen.get(topic, True) for topic in OPTIONAL}
 
 
-def set_preferences(user: Any, wanted: dict[str, bool]) -> dict[str, bool]:
+def set_preferences(user: Actor, wanted: dict[str, bool]) -> dict[str, bool]:
     """Record ``user``'s choice for the optional topics in ``wanted`` (each change audited).
 
     The topics always sent cannot be turned off: naming one is an error, not a silent no-op.
     """
     if not is_office_user(user):
         raise Forbidden("only a user of the office chooses their reminders")
+    person = signed_in(user)
     errors: dict[str, list[str]] = {}
     for topic in wanted:
         if topic in ALWAYS_SENT:
@@ -71,25 +73,33 @@ def set_preferences(user: Any, wanted: dict[str, bool]) -> dict[str, bool]:
     if errors:
         raise InvalidInput(errors)
     with transaction.atomic():
-        before = preferences(user)
+        before = preferences(person)
         for topic, value in wanted.items():
             if before[topic] == value:
                 continue
-            pref, _ = Preference.objects.get_or_create(user=user, topic=topic)
+            pref, _ = Preference.objects.get_or_create(user=person, topic=topic)
             old = audit.snapshot(pref)
             pref.wanted = value
             pref.save(update_fields=["wanted", "updated_at"])
             audit.record(
-                actor=user,
+                actor=person,
                 action="set_mail_preference",
                 obj=pref,
                 before=old,
                 after=audit.snapshot(pref),
             )
-        return preferences(user)
+        return preferences(person)
 
 
-def _about(about: models.Model | None) -> dict[str, Any]:
+class About(TypedDict):
+    """The record a message is about, as the message's log keeps it (a label that outlives it)."""
+
+    about_type: ContentType | None
+    about_id: str
+    about_label: str
+
+
+def _about(about: models.Model | None) -> About:
     if about is None:
         return {"about_type": None, "about_id": "", "about_label": ""}
     return {
@@ -129,7 +139,7 @@ def send_message(
     subject: str,
     body: str,
     topic: str,
-    user: Any = None,
+    user: Person | None = None,
     about: models.Model | None = None,
     key: str | None = None,
     legal: bool = False,
@@ -141,6 +151,7 @@ def send_message(
     if earlier is not None:
         return earlier
     withheld = not legal and user is not None and not wants(user, topic)
+    # the log row's fields: SentMessage's columns, handed to ``create``
     fields: dict[str, Any] = {
         "to": to,
         "subject": subject,

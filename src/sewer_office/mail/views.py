@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from sewer_office.accounts.actors import signed_in
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
@@ -25,7 +26,7 @@ PAGE_SIZE = 25
 
 @office_view()
 def preferences(request: HttpRequest) -> HttpResponse:
-    current = services.preferences(request.user)
+    current = services.preferences(signed_in(request.user))
     form = PreferencesForm(request.POST or None, current=current)
     if request.method == "POST" and form.is_valid():
         try:

@@ -6,3 +6,11 @@ from django.apps import AppConfig
 class MetersConfig(AppConfig):
     name = "sewer_office.meters"
     label = "meters"
+
+    def ready(self) -> None:
+        # Django's app loading: the panels read the app's models, importable only now.
+        from sewer_office.core.panels import PANELS
+
+        from . import panels
+
+        PANELS.add(self.label, panels)  # the dashboard, facility and property pages

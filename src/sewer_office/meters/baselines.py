@@ -20,11 +20,12 @@ from typing import Any
 
 from django.utils import timezone
 
+from sewer_engines.monitoring.analysis import Options
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
-from sewer_rules.monitoring.analysis import Options
-from sewer_rules.monitoring.series import US_PER_SECOND, to_us
+from sewer_rules.monitoring.instants import US_PER_SECOND, to_us
 from sewer_rules.parameters import ParameterSet
 
 from .models import Meter, MeterBaseline
@@ -57,7 +58,7 @@ def meter_options(meter: Meter, p: ParameterSet, **more: Any) -> Options:
 
 
 def record_meter_baseline(
-    meter: Meter, actor: Any, *, value: str, effective_from: datetime, authority: str
+    meter: Meter, actor: Actor | None, *, value: str, effective_from: datetime, authority: str
 ) -> MeterBaseline:
     """Record a fixed baseline of ``meter`` from ``effective_from`` (Superintendent or
     engineer), audited: from then on its readings are judged against five times it
@@ -86,7 +87,7 @@ def record_meter_baseline(
             "value": text,
             "effective_from": effective_from,
             "authority": authority.strip(),
-            "recorded_by": actor if getattr(actor, "is_authenticated", False) else None,
+            "recorded_by": person_or_none(actor),
         },
         actor=actor,
         action="record_meter_baseline",

@@ -12,12 +12,14 @@ from __future__ import annotations
 import io
 from datetime import timedelta
 
-from sewer_rules.monitoring.analysis import Report, analyse_series
-from sewer_rules.monitoring.series import Series, to_us
+from sewer_engines.monitoring.analysis import Report, analyse_series
+from sewer_engines.monitoring.series import Series
+from sewer_rules.monitoring.instants import to_us
 
 from .baselines import meter_options
+from .judging import window_us
 from .models import Meter
-from .services import params, window_us
+from .services import params
 
 FORMATS = {"png": "image/png", "svg": "image/svg+xml"}
 DEFAULT_DAYS = 7

@@ -9,7 +9,7 @@ readings, one :class:`~sewer_office.meters.models.MeterDay` per meter and town d
 the town's calendar day, 23 or 25 hours long on the days the clocks change.
 
 Sums are exact: values keep every digit they were written with (up to 400 before and after
-the point), and sums are computed without rounding (:mod:`sewer_rules.monitoring.daily`).
+the point), and sums are computed without rounding (:mod:`sewer_engines.monitoring.daily`).
 The days are derived data: :func:`check` compares them with the readings and :func:`rebuild`
 recomputes them from the readings, audited (``sewer-use manage meter_days --check|--rebuild``).
 """
@@ -25,9 +25,10 @@ from zoneinfo import ZoneInfo
 
 from django.db import transaction
 
+from sewer_engines.monitoring.daily import DayTotal, exact_sum, merge, summarize
+from sewer_office.accounts.actors import Actor
 from sewer_office.core import audit
-from sewer_rules.monitoring.daily import DayTotal, exact_sum, merge, summarize
-from sewer_rules.monitoring.series import to_us
+from sewer_rules.monitoring.instants import to_us
 
 from .models import Meter, MeterDay, Reading
 
@@ -159,7 +160,9 @@ def check(tz: str, meters: Iterable[Meter] | None = None) -> list[Difference]:
     return [diff for meter in chosen for diff in _differences(meter, tz)]
 
 
-def rebuild(actor: Any, tz: str, meters: Iterable[Meter] | None = None) -> list[Difference]:
+def rebuild(
+    actor: Actor | None, tz: str, meters: Iterable[Meter] | None = None
+) -> list[Difference]:
     """Recompute the days of the meters given (None: all) from their readings, in one
     transaction, one audit event per meter whose days changed. Returns what was mended."""
     mended: list[Difference] = []

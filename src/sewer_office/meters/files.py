@@ -1,7 +1,7 @@
 """A readings file for one meter: read by the engine's reader, checked against the meter.
 
 The file is the one ``sewer-use slugs`` reads (columns ``timestamp`` and ``value``; optional
-``meter``, ``parameter``, ``unit``; see :mod:`sewer_rules.monitoring.readings`). Uploaded
+``meter``, ``parameter``, ``unit``; see :mod:`sewer_engines.monitoring.readings`). Uploaded
 for a known meter, the ``meter`` and ``parameter`` columns may be left out: they are then
 the meter's own, so that a pH meter's file of two columns is read as pH, not as the
 reader's default (flow). Where they are written they must name this meter and its
@@ -23,16 +23,16 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from django.conf import settings
 
+from sewer_engines.monitoring.readings import MAX_DECIMALS
+from sewer_engines.monitoring.series import Series
+from sewer_engines.monitoring.source import ReadingsError, ReadOptions, RowError
 from sewer_io.meter_files import open_readings
 from sewer_io.readings import parquet_size
-from sewer_office.core.errors import OfficeError, shorten, upload_refused
+from sewer_office.core.errors import OfficeError, shorten, upload_cap, upload_refused
 from sewer_office.core.uploads import temporary_directory
 from sewer_rules.hostile import TextRefused, utf8_text
-from sewer_rules.monitoring.readings import MAX_DECIMALS
-from sewer_rules.monitoring.series import Series, show
-from sewer_rules.monitoring.source import ReadingsError, ReadOptions, RowError
+from sewer_rules.monitoring.instants import show
 from sewer_rules.units import UnitError, convert, terminates
 
 #: Row errors listed at most (the total is always counted).
@@ -66,8 +66,9 @@ def _bounded(path: Path, name: str) -> None:
     """Refuse what a file would become once read, before reading it: a CSV file that is not
     UTF-8 text (naming the line), or a Parquet file whose footer declares more readings —
     or more bytes decompressed — than a file at the upload cap could hold (a Parquet
-    "bomb": a few kilobytes that decompress to millions of rows or a value of megabytes)."""
-    limit = int(settings.SEWER_USE_MAX_UPLOAD_BYTES)
+    "bomb": a few kilobytes that decompress to millions of rows or a value of megabytes).
+    The operator's own ``sewer-use import-readings`` has no cap (``operator_files``)."""
+    limit = upload_cap()
     if path.suffix.lower() == ".csv":
         try:
             utf8_text(path.read_bytes())
@@ -78,16 +79,20 @@ def _bounded(path: Path, name: str) -> None:
         size = parquet_size(path)
     except ReadingsError as e:
         raise UploadUnusable(str(e).replace(str(path), name)) from None
+    if limit is None:
+        return
     most = limit // MIN_ROW_BYTES
     if size.rows > most:
         raise UploadUnusable(
             f"{name}: a Parquet file of {size.rows:,} readings, more than the {most:,} a file "
-            f"of readings within the upload cap may hold"
+            f"of readings within the upload cap may hold (the operator's setting "
+            "SEWER_USE_MAX_UPLOAD_BYTES)"
         )
     if size.decompressed > PARQUET_EXPANSION * limit:
         raise UploadUnusable(
             f"{name}: a Parquet file that decompresses to {size.decompressed:,} bytes, more "
-            f"than {PARQUET_EXPANSION} times the upload cap ({limit:,} bytes)"
+            f"than {PARQUET_EXPANSION} times the upload cap ({limit:,} bytes, the operator's "
+            "setting SEWER_USE_MAX_UPLOAD_BYTES)"
         )
 
 

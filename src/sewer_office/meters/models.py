@@ -7,7 +7,7 @@ stored series is one time line and the 24 hours before an upload are the history
 test of § 196-15 SLUG averages over. Readings are stored as the exact decimals written.
 
 A :class:`SlugEvent` (§ 196-15 SLUG) or an :class:`Excursion` (§ 196-19 C(3), D(1), D(8))
-is what the engine of :mod:`sewer_rules.monitoring` found in an upload; each carries a
+is what the engine of :mod:`sewer_engines.monitoring` found in an upload; each carries a
 :class:`~sewer_office.findings.models.Finding`. § 196-19 D(9)(d) requires the user to
 report every slug immediately: a :class:`SlugReport` records that report and when it was
 made.
@@ -195,7 +195,7 @@ class MeterDay(models.Model):
 
 class SlugReevaluation(models.Model):
     """A re-judgement of a meter's stored readings under the reading of the law in force
-    (for example when the office adopted "during normal operation" as INTERPRETATIONS.md
+    (for example when the office adopted "during normal operation" as docs/interpretations.md
     reads it). The slugs it no longer finds are superseded by it, never edited or deleted;
     the slugs it finds anew name it (``found_slugs``)."""
 

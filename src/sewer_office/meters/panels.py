@@ -9,6 +9,7 @@ from typing import Any
 from django.utils import timezone
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.panels import Panel
 
@@ -47,7 +48,7 @@ def facility_panel(request: Any, establishment: Any) -> Panel | None:
     )
 
 
-def home_panel(user: Any) -> Panel | None:
+def home_panel(user: Actor) -> Panel | None:
     """An outside user's slugs of the last weeks, unreported first, each with its report
     deadline (§ 196-19 D(9)(d)): one query for the slugs, one for their reports."""
     since = timezone.now() - timedelta(days=HOME_DAYS)

@@ -6,7 +6,7 @@ past a day with no normal-operation reading, and the maximum gap by the meter's 
 fixed baseline is recorded for a meter, the slugs already stored were found under the old
 reading. They are records of
 legal weight: never edited, never deleted. :func:`reevaluate_slugs` judges the meter's whole
-stored series again with the engine (:func:`sewer_rules.monitoring.analysis.analyse_series`,
+stored series again with the engine (:func:`sewer_engines.monitoring.analysis.analyse_series`,
 the same call an upload makes) and, in one transaction:
 
 - records a :class:`~sewer_office.meters.models.SlugReevaluation` with its reason, the
@@ -30,14 +30,16 @@ from typing import Any
 
 from django.db import transaction
 
+from sewer_engines.monitoring.analysis import SeriesReport, analyse_series
+from sewer_engines.monitoring.series import Series
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
-from sewer_rules.monitoring.analysis import SeriesReport, analyse_series
-from sewer_rules.monitoring.series import Series, instant
+from sewer_rules.monitoring.instants import instant
 from sewer_rules.monitoring.slugs import Slug
 
-from . import services
+from . import judging, services
 from .models import Meter, ReadingUpload, SlugEvent, SlugReevaluation
 from .superseding import SLUG_CITATION, slug_key, stored_key, supersede
 
@@ -71,7 +73,7 @@ class Reevaluated:
 def _judge(meter: Meter) -> tuple[int, SeriesReport | None]:
     """The engine's judgement of every stored reading of ``meter`` (as an upload's)."""
     p = services.params()
-    times, values = services.history(meter)
+    times, values = judging.history(meter)
     if not times:
         return 0, None
     series = Series.from_decimals(meter.ident, meter.parameter, meter.unit, times, values)
@@ -85,7 +87,7 @@ def _upload_of(meter: Meter, start: Any) -> ReadingUpload:
 
 
 def reevaluate_slugs(
-    meter: Meter, actor: Any, *, reason: str = DEFAULT_REASON, dry_run: bool = False
+    meter: Meter, actor: Actor | None, *, reason: str = DEFAULT_REASON, dry_run: bool = False
 ) -> Reevaluated:
     """Judge ``meter``'s stored readings again and supersede the slugs no longer found as
     recorded (module docstring). Superintendent or engineer; None is the system (CLI)."""
@@ -95,7 +97,7 @@ def reevaluate_slugs(
         raise InvalidInput({"reason": ["Say why the slugs are judged again."]})
     count, report = _judge(meter)
     found = report.slugs if report is not None else []
-    stored = list(services.current_slugs(meter).order_by("start"))
+    stored = list(judging.current_slugs(meter).order_by("start"))
     by_key = {stored_key(e): e for e in stored}
     wanted = {slug_key(s): s for s in found}
     result = Reevaluated(meter, count)
@@ -109,7 +111,7 @@ def reevaluate_slugs(
         locked = Meter.objects.select_for_update().get(pk=meter.pk)
         record = SlugReevaluation.objects.create(
             meter=locked,
-            actor=actor if getattr(actor, "is_authenticated", False) else None,
+            actor=person_or_none(actor),
             reason=reason.strip(),
             jurisdiction=p.jurisdiction,
             parameters_version=p.version,
@@ -119,7 +121,7 @@ def reevaluate_slugs(
         old_ids = supersede(result.superseded, record, actor)
         used = next((u for u in report.used if u.name == "slug.multiple"), None) if report else None
         created = [
-            services._record_slug(locked, _upload_of(locked, instant(s.start)), s, p, used, record)
+            judging.record_slug(locked, _upload_of(locked, instant(s.start)), s, p, used, record)
             for s in result.new
         ]
         audit.record(

@@ -12,13 +12,12 @@ alike.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.contenttypes.models import ContentType
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.core import audit
 from sewer_office.findings.models import Finding
-from sewer_rules.monitoring.series import instant, show
+from sewer_rules.monitoring.instants import instant, show
 from sewer_rules.monitoring.slugs import Slug
 
 from .models import SlugEvent, SlugReevaluation
@@ -42,7 +41,7 @@ def stored_key(e: SlugEvent) -> tuple[object, ...]:
     return (e.start, e.end, e.readings, e.peak, e.baseline, e.threshold)
 
 
-def supersede(events: list[SlugEvent], record: SlugReevaluation, actor: Any) -> list[int]:
+def supersede(events: list[SlugEvent], record: SlugReevaluation, actor: Actor | None) -> list[int]:
     """Mark ``events`` superseded by ``record`` and their findings no longer current, with an
     audit event each giving ``record``'s reason (inside the caller's transaction); their ids."""
     ids = [e.pk for e in events]

@@ -15,12 +15,13 @@ from django.views.decorators.http import require_POST
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import has_role
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import Column, export
-from sewer_office.core.forms import add_input_errors, add_office_error
+from sewer_office.core.form_actions import form_action
+from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 
-from . import charts, services
+from . import charts, judging, services
 from .baselines import BASELINE_ROLES, record_meter_baseline
 from .files import stored_upload
 from .forms import BaselineForm, MeterForm, ReportForm, UploadForm
@@ -93,27 +94,26 @@ def meter_list(request: HttpRequest) -> HttpResponse:
 @office_view(*services.METER_ROLES)
 def meter_create(request: HttpRequest) -> HttpResponse:
     form = MeterForm(request.POST or None)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            d = form.cleaned_data
-            try:
-                meter = services.register_meter(
-                    request.user,
-                    sampling_point=d["sampling_point"],
-                    ident=d["ident"],
-                    parameter=d["parameter"],
-                    unit=d["unit"] or "",
-                    description=d["description"] or "",
-                    max_gap_seconds=d["max_gap_seconds"],
-                )
-            except InvalidInput as e:
-                add_input_errors(form, e)
-            else:
-                messages.success(request, f"Meter {meter.ident} registered.")
-                return redirect("meters:detail", pk=meter.pk)
-    return render(request, "meters/create.html", {"form": form}, status=status)
+
+    def register(d: dict[str, Any]) -> Meter:
+        return services.register_meter(
+            request.user,
+            sampling_point=d["sampling_point"],
+            ident=d["ident"],
+            parameter=d["parameter"],
+            unit=d["unit"] or "",
+            description=d["description"] or "",
+            max_gap_seconds=d["max_gap_seconds"],
+        )
+
+    def registered(meter: Meter) -> HttpResponse:
+        messages.success(request, f"Meter {meter.ident} registered.")
+        return redirect("meters:detail", pk=meter.pk)
+
+    return form_action(request, form, register).respond(
+        then=registered,
+        show=lambda status: render(request, "meters/create.html", {"form": form}, status=status),
+    )
 
 
 @office_view()
@@ -128,7 +128,7 @@ def meter_detail(
 ) -> HttpResponse:
     meter = get_object_or_404(_meters(request), pk=pk)
     summary = meter.readings.aggregate(n=Count("id"), first=Min("at"), last=Max("at"))
-    slugs = services.current_slugs(meter).prefetch_related("reports")[:ROWS]
+    slugs = judging.current_slugs(meter).prefetch_related("reports")[:ROWS]
     may_upload = services.may_upload(request.user, meter)
     may_report = services.may_record_report(request.user, SlugEvent(meter=meter))
     return render(

@@ -1,1 +1,1 @@
-"""Sampling, laboratory results and the findings of every monitoring activity (issue 5)."""
+"""Sampling, laboratory results and the findings of every monitoring activity."""

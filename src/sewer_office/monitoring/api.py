@@ -33,10 +33,11 @@ from sewer_office.findings.opinions import record_opinion
 from sewer_office.findings.services import review_finding
 from sewer_office.registry.models import Establishment
 
+from . import sampling, services
 from . import serializers as s
-from . import services
 from .filters import FindingFilter, LabResultFilter
-from .lab_import import UnusableFile, import_lab_file, read_upload, source_for
+from .lab_files import read_upload
+from .lab_import import UnusableFile, import_lab_file, source_for
 from .models import DischargeLimit, LabImport, LabResult, SamplingEvent, SamplingPoint
 
 TAGS = ["Sampling and results"]
@@ -196,13 +197,13 @@ class SamplingEventViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSe
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         # who may record a sample, before the body is read (its validation could tell
         # an outside user of another facility's records)
-        services.check_sampler(request.user)
+        sampling.check_sampler(request.user)
         body = s.SamplingEventSerializer(data=request.data, context={"request": request})
         if not body.is_valid():
             raise InvalidInput({k: [str(m) for m in v] for k, v in body.errors.items()})
         d = dict(body.validated_data)
         est = d.pop("establishment")
-        event = services.record_sampling_event(request.user, est, **d)
+        event = sampling.record_sampling_event(request.user, est, **d)
         return Response(s.SamplingEventSerializer(event).data, status=status.HTTP_201_CREATED)
 
     def get_queryset(self) -> QuerySet[SamplingEvent]:
@@ -235,7 +236,7 @@ class DischargeLimitViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewS
         est = d.pop("establishment")
         if not visible(Establishment.objects.filter(pk=est.pk), request.user).exists():
             raise InvalidInput({"establishment": ["unknown establishment"]})
-        lim = services.add_discharge_limit(request.user, est, **d)
+        lim = sampling.add_discharge_limit(request.user, est, **d)
         return Response(s.DischargeLimitSerializer(lim).data, status=status.HTTP_201_CREATED)
 
 

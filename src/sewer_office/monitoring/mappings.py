@@ -15,12 +15,14 @@ from typing import Any
 
 import polars as pl
 
+from sewer_engines.evaluation import evaluate_table
 from sewer_io import lab_mapping as layouts
 from sewer_io.check_io import UnusableFile, mapped_rows, with_row_errors
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import is_staff_member
-from sewer_rules.evaluation import evaluate_table
 
-from .lab_import import csv_text_frame, params_in_force
+from .in_force import params_in_force
+from .lab_files import csv_text_frame
 from .models import LabMapping
 
 PRESET = "preset:"
@@ -58,7 +60,7 @@ def named(name: str) -> layouts.LabMapping:
     return found
 
 
-def choices(user: Any) -> list[tuple[str, str]]:
+def choices(user: Actor) -> list[tuple[str, str]]:
     """What the import page offers ``user``: the project's layout, the presets, and — to the
     office's staff — the office's own mappings (an outside user sees only the presets)."""
     out = [(OWN_LAYOUT, "The project's layout (sewer-use columns)")]
@@ -71,7 +73,7 @@ def choices(user: Any) -> list[tuple[str, str]]:
     return out
 
 
-def chosen(choice: str, user: Any) -> tuple[layouts.LabMapping | None, str]:
+def chosen(choice: str, user: Actor) -> tuple[layouts.LabMapping | None, str]:
     """The mapping a choice of :func:`choices` names (None: the project's layout) and its name."""
     if not choice:
         return None, ""

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count
-
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import (
     APPLICANT,
     ENGINEER,
@@ -20,7 +19,12 @@ from sewer_office.accounts.roles import (
 from sewer_office.core.firsts import first_ids
 from sewer_office.core.panels import Panel
 from sewer_office.findings.choices import ReviewState
-from sewer_office.findings.queries import by_severity, open_findings, severity_queue
+from sewer_office.findings.queries import (
+    by_severity,
+    capped_counts_by_facility,
+    open_findings,
+    severity_queue,
+)
 from sewer_office.registry.models import Establishment
 
 from . import queries
@@ -71,11 +75,13 @@ def facility_panel(request: Any, establishment: Any) -> Panel | None:
 #: The outside user's home: at most this many facilities, results and findings each.
 HOME_FACILITIES = 5
 HOME_ROWS = 5
+#: A facility's count of open findings on the outside user's home stops here ("1,000+").
+HOME_COUNT_CAP = 1000
 #: How far ahead the outside user's home looks for sampling due.
 HOME_DUE_DAYS = 31
 
 
-def home_panel(user: Any) -> Panel | None:
+def home_panel(user: Actor) -> Panel | None:
     """An outside user's facilities at a glance: sampling due, latest results with their
     status and citations, open findings. Bounded: a fixed number of queries per facility and
     at most :data:`HOME_FACILITIES` facilities (the user's own, the count of the rest shown)."""
@@ -85,13 +91,9 @@ def home_panel(user: Any) -> Panel | None:
         return None
     due = queries.sampling_due(user, within_days=HOME_DUE_DAYS)
     mine = open_findings(user).filter(establishment__in=shown)
-    # one query for every facility's count, one for every shown result's citations
-    counts = dict(
-        mine.order_by()
-        .values_list("establishment")
-        .annotate(n=Count("id"))
-        .values_list("establishment", "n")
-    )
+    # one query for every facility's count (each stopping at HOME_COUNT_CAP: a facility's
+    # long history costs no more than a new one's), one for every shown result's citations
+    counts = capped_counts_by_facility(mine, [e.pk for e in shown], HOME_COUNT_CAP)
     results = queries.recent_results_of(shown, user, HOME_ROWS)
     queries.with_citations([r for rs in results.values() for r in rs])
     # each facility's worst open findings: their ids in one statement, then the rows
@@ -109,7 +111,12 @@ def home_panel(user: Any) -> Panel | None:
                 "due": [d for d in due if d["point"].establishment_id == est.pk][:HOME_ROWS],
                 "results": results[est.pk],
                 "findings": worst.get(est.pk, []),
-                "findings_count": counts.get(est.pk, 0),
+                "findings_count": min(counts.get(est.pk, 0), HOME_COUNT_CAP),
+                "findings_count_label": (
+                    f"{HOME_COUNT_CAP:,}+"
+                    if counts.get(est.pk, 0) > HOME_COUNT_CAP
+                    else f"{counts.get(est.pk, 0):,}"
+                ),
             }
         )
     return Panel(

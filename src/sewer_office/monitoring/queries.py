@@ -14,17 +14,18 @@ from typing import Any
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
+from sewer_engines.evaluation.engine import RULES
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor
 from sewer_office.core.firsts import first_ids
 from sewer_office.core.statuses import SEVERITY
 from sewer_office.findings.models import Finding
 from sewer_rules.analytes import BY_NAME, resolve
-from sewer_rules.evaluation.engine import RULES
 from sewer_rules.units import convert
 
 from .charts import LimitLine, render_chart
 from .choices import ResultState
-from .lab_import import params_in_force
+from .in_force import params_in_force
 from .models import DischargeLimit, LabResult, SamplingPoint
 
 RECENT_RESULTS = 25
@@ -38,19 +39,19 @@ _NEWEST = ("-sampled_at", "id")
 _SHOWN_WITH = ("establishment", "event", "event__sampling_point")
 
 
-def _current_results(user: Any) -> QuerySet[LabResult]:
+def _current_results(user: Actor) -> QuerySet[LabResult]:
     """Results ``user`` may see, corrections shown and what they replaced not."""
     return visible(LabResult.objects.exclude(state=ResultState.SUPERSEDED), user)
 
 
-def recent_results(est: Any, user: Any, limit: int = RECENT_RESULTS) -> list[LabResult]:
+def recent_results(est: Any, user: Actor, limit: int = RECENT_RESULTS) -> list[LabResult]:
     """The facility's latest ``limit`` results (corrections shown, what they replaced not);
     :func:`with_citations` gives them their citations, for one facility or several at once."""
     qs = _current_results(user).filter(establishment=est).select_related(*_SHOWN_WITH)
     return list(qs.order_by(*_NEWEST)[:limit])
 
 
-def recent_results_of(ests: list[Any], user: Any, limit: int) -> dict[int, list[LabResult]]:
+def recent_results_of(ests: list[Any], user: Actor, limit: int) -> dict[int, list[LabResult]]:
     """:func:`recent_results` of each of ``ests`` (establishment id → its rows), in two queries
     whatever their number: the ids of each one's latest in one statement
     (:func:`sewer_office.core.firsts.first_ids`), then the rows."""
@@ -153,7 +154,7 @@ def chart(est: Any, analyte: str) -> str:
     )
 
 
-def sampling_due(user: Any, within_days: int = 7) -> list[dict[str, Any]]:
+def sampling_due(user: Actor, within_days: int = 7) -> list[dict[str, Any]]:
     """Sampling points with a programme whose next sampling falls within ``within_days``."""
     today = timezone.localdate()
     out = []

@@ -1,4 +1,5 @@
-"""Services of the monitoring app: manual entry, corrections, approval, sampling points.
+"""Services of the monitoring app: manual entry, corrections, approval, laboratory mappings (a
+facility's sampling points, limits and samples: :mod:`.sampling`).
 
 Every service checks who may act, validates, and writes its change and the audit event in one
 transaction. A laboratory result is never edited: :func:`correct_result` stores a new result
@@ -18,8 +19,9 @@ import polars as pl
 from django.db import transaction
 from django.utils import timezone
 
+from sewer_engines.evaluation import evaluate_table
 from sewer_io import lab_mapping as layouts
-from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import (
     APPLICANT,
     BUILDING_INSPECTOR,
@@ -27,30 +29,18 @@ from sewer_office.accounts.roles import (
     ENGINEER,
     SUPERINTENDENT,
     has_role,
-    is_staff_member,
 )
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import initial_review
-from sewer_office.registry.models import Establishment
-from sewer_rules.evaluation import evaluate_table
-from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
-from sewer_rules.ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
 
-from .choices import ResultState, Sampler, SamplingBasis
-from .lab_import import (
-    RESULT_OFFICERS,
-    ImportReport,
-    import_lab_file,
-    judge_complete_months,
-    params_in_force,
-    permit_limits,
-    source_for,
-    stored_table,
-)
-from .models import DischargeLimit, LabMapping, LabResult, SamplingEvent, SamplingPoint
+from .choices import ResultState
+from .in_force import params_in_force, permit_limits
+from .lab_import import RESULT_OFFICERS, ImportReport, import_lab_file, source_for
+from .models import LabMapping, LabResult
+from .monthly import judge_complete_months, stored_table
 
 MANUAL_COLUMNS = (
     "sample_id",
@@ -82,7 +72,7 @@ def _text(value: Any) -> str:
     return str(value).strip()
 
 
-def enter_results(actor: Any, rows: list[dict[str, Any]]) -> ImportReport:
+def enter_results(actor: Actor, rows: list[dict[str, Any]]) -> ImportReport:
     """Results typed in by hand: the same validation and evaluation as a laboratory file.
 
     Staff enter for any facility; an outside user only for the facilities they report for
@@ -105,14 +95,14 @@ def enter_results(actor: Any, rows: list[dict[str, Any]]) -> ImportReport:
     )
 
 
-def _require_officer(actor: Any, what: str) -> None:
+def require_officer(actor: Actor, what: str) -> None:
     if not has_role(actor, *RESULT_OFFICERS):
         raise Forbidden(f"{what} is reserved to the Superintendent and the engineer.")
 
 
 def correct_result(
     result: LabResult,
-    actor: Any,
+    actor: Actor,
     *,
     value: str,
     unit: str,
@@ -121,7 +111,7 @@ def correct_result(
     reporting_limit: str = "",
 ) -> LabResult:
     """A new result superseding ``result`` (with the reason), evaluated again; audited."""
-    _require_officer(actor, "Correcting a laboratory result")
+    require_officer(actor, "Correcting a laboratory result")
     if not reason.strip():
         raise InvalidInput({"reason": ["Say why the result is corrected."]})
     if result.state == ResultState.SUPERSEDED:
@@ -245,10 +235,10 @@ def _store_row_findings(result: LabResult, ev: Any, params_version: str) -> None
     Finding.objects.bulk_create(rows)
 
 
-def approve_results(results: Any, actor: Any, note: str = "") -> int:
+def approve_results(results: Any, actor: Actor, note: str = "") -> int:
     """Approve reported results (they become immutable records of the office); each approval
     is written to its result's history."""
-    _require_officer(actor, "Approving laboratory results")
+    require_officer(actor, "Approving laboratory results")
     now = timezone.now()
     with transaction.atomic():
         ids = list(
@@ -276,178 +266,9 @@ def approve_results(results: Any, actor: Any, note: str = "") -> int:
     return len(ids)
 
 
-def add_sampling_point(
-    actor: Any,
-    establishment: Establishment,
-    *,
-    code: str,
-    manhole: str,
-    basis: str,
-    description: str = "",
-    sampling_interval_days: int | None = None,
-) -> SamplingPoint:
-    """Register where a facility is sampled (Superintendent or engineer), audited."""
-    _require_officer(actor, "Designating a sampling point")
-    code = code.strip().upper()
-    if not code:
-        raise InvalidInput({"code": ["required"]})
-    if basis not in SamplingBasis.values:
-        raise InvalidInput(
-            {"basis": [f"'{basis}' is not one of {', '.join(SamplingBasis.values)}"]}
-        )
-    if SamplingPoint.objects.filter(establishment=establishment, code=code).exists():
-        raise InvalidInput({"code": [f"{code} is already a sampling point of the facility"]})
-    return audit.create_recorded(
-        SamplingPoint,
-        {
-            "establishment": establishment,
-            "code": code,
-            "manhole": manhole.strip(),
-            "basis": basis,
-            "description": description.strip(),
-            "sampling_interval_days": sampling_interval_days,
-        },
-        actor=actor,
-        action="add_sampling_point",
-        citation="§ 196-19 I" if basis != SamplingBasis.CONTROL_MANHOLE else "§ 196-19 H",
-    )
-
-
-def add_discharge_limit(
-    actor: Any,
-    establishment: Establishment,
-    *,
-    parameter: str,
-    limit_type: str,
-    value: str,
-    unit: str,
-    effective_from: Any,
-    effective_to: Any = None,
-    approval: Any = None,
-    citation: str = "§ 196-16 E",
-) -> Any:
-    """A numeric condition of a facility's discharge approval, checked as the engine reads
-    limits (analyte, unit of its dimension, no overlap with a limit of the same kind); audited."""
-
-    _require_officer(actor, "Setting a discharge limit")
-    if approval is not None and approval.establishment_id != establishment.pk:
-        raise InvalidInput({"approval": ["the approval is of another establishment"]})
-    if not establishment.code:
-        raise InvalidInput({"facility": ["give the establishment a facility code first"]})
-    candidate = DischargeLimit(
-        establishment=establishment,
-        approval=approval,
-        parameter=parameter.strip(),
-        limit_type=limit_type,
-        value=str(value).strip(),
-        unit=unit.strip(),
-        effective_from=effective_from,
-        effective_to=effective_to,
-        citation=citation,
-    )
-    record = candidate.as_record()
-    existing = [
-        lim.as_record()
-        for lim in DischargeLimit.objects.filter(establishment=establishment).select_related(
-            "establishment", "approval"
-        )
-    ]
-    try:
-        PermitLimits.from_records([record])
-        PermitLimits.from_records([*existing, record])
-    except PermitLimitError as e:
-        message = str(e).split(": ", 2)[-1]
-        raise InvalidInput({"limit": [message]}) from None
-    fields = {
-        f.attname: getattr(candidate, f.attname) for f in DischargeLimit._meta.concrete_fields
-    }
-    fields.pop("id")
-    return audit.create_recorded(
-        DischargeLimit, fields, actor=actor, action="set_discharge_limit", citation=citation
-    )
-
-
 #: Who records a sample taken (the Superintendent, the engineer, the Building Inspector on an
 #: inspection, § 196-21 A) — or the facility itself, for its self-monitoring samples.
 SAMPLERS = (SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR, APPLICANT)
-
-
-def check_sampler(actor: Any) -> None:
-    """Forbidden unless ``actor`` may record samples (checked before any input is validated)."""
-    if not has_role(actor, *SAMPLERS):
-        raise Forbidden("Recording a sample is for the office's samplers or the facility itself.")
-
-
-def record_sampling_event(
-    actor: Any,
-    establishment: Establishment,
-    *,
-    sample_id: str,
-    sampling_point: SamplingPoint | None = None,
-    sample_type: str,
-    collected_at: datetime,
-    collected_by: str = "",
-    relinquished_at: datetime | None = None,
-    relinquished_by: str = "",
-    received_at: datetime | None = None,
-    received_by: str = "",
-    laboratory: str = "",
-    sampler: str | None = None,
-) -> SamplingEvent:
-    """A sample taken, recorded when it is taken (its results come later with the laboratory's
-    file, which must then give the same time); the chain of custody in order; audited.
-
-    ``sampler``, who took it: a facility's own record is always the user's (the Town's is
-    refused); the office's is the Town's unless it names another (40 CFR 403.8(f)(2)(v))."""
-    check_sampler(actor)
-    if not visible(Establishment.objects.filter(pk=establishment.pk), actor).exists():
-        raise InvalidInput({"establishment": ["not a facility you report for"]})
-    errors: dict[str, list[str]] = {}
-    sample_id = sample_id.strip()
-    if not sample_id:
-        errors["sample_id"] = ["required"]
-    elif SamplingEvent.objects.filter(establishment=establishment, sample_id=sample_id).exists():
-        errors["sample_id"] = [f"sample {sample_id} of this facility is already recorded"]
-    if sample_type not in SAMPLE_TYPES:
-        errors["sample_type"] = [f"'{sample_type}' is not one of {', '.join(sorted(SAMPLE_TYPES))}"]
-    if sampling_point is not None and sampling_point.establishment_id != establishment.pk:
-        errors["sampling_point"] = ["not a sampling point of this facility"]
-    if collected_at > timezone.now():
-        errors["collected_at"] = ["in the future"]
-    if relinquished_at and relinquished_at < collected_at:
-        errors["relinquished_at"] = ["before the sample was collected"]
-    if received_at and received_at < (relinquished_at or collected_at):
-        errors["received_at"] = ["before the sample was relinquished"]
-    if not is_staff_member(actor):
-        if sampler == Sampler.CONTROL_AUTHORITY:
-            errors["sampler"] = ["a facility records its own samples: the Town's are the office's"]
-        sampler = Sampler.INDUSTRIAL_USER
-    elif not sampler:
-        sampler = Sampler.CONTROL_AUTHORITY
-    elif sampler not in Sampler.values:
-        errors["sampler"] = [f"'{sampler}' is not one of {', '.join(Sampler.values)}"]
-    if errors:
-        raise InvalidInput(errors)
-    return audit.create_recorded(
-        SamplingEvent,
-        {
-            "establishment": establishment,
-            "sampling_point": sampling_point,
-            "sample_id": sample_id,
-            "sample_type": sample_type,
-            "collected_at": collected_at,
-            "collected_by": collected_by.strip(),
-            "relinquished_at": relinquished_at,
-            "relinquished_by": relinquished_by.strip(),
-            "received_at": received_at,
-            "received_by": received_by.strip(),
-            "laboratory": laboratory.strip(),
-            "sampler": sampler,
-        },
-        actor=actor,
-        action="record_sample",
-        citation="§ 196-19 I",
-    )
 
 
 # --- laboratory mappings ------------------------------------------------------------------------
@@ -456,7 +277,7 @@ def record_sampling_event(
 MAPPERS = (CLERK, ENGINEER, SUPERINTENDENT)
 
 
-def check_mapper(actor: Any) -> None:
+def check_mapper(actor: Actor | None) -> None:
     if actor is not None and not has_role(actor, *MAPPERS):
         raise Forbidden(
             "Laboratory mappings are written by the clerk, the engineer and the Superintendent."
@@ -464,7 +285,7 @@ def check_mapper(actor: Any) -> None:
 
 
 def save_lab_mapping(
-    actor: Any, mapping: layouts.LabMapping, record: LabMapping | None = None
+    actor: Actor, mapping: layouts.LabMapping, record: LabMapping | None = None
 ) -> LabMapping:
     """Store a new mapping, or a changed one over ``record``, with its audit event.
 
@@ -491,7 +312,7 @@ def save_lab_mapping(
         "name": name,
         "laboratory": mapping.laboratory,
         "mapping": mapping.to_dict(),
-        "updated_by": actor if getattr(actor, "is_authenticated", False) else None,
+        "updated_by": person_or_none(actor),
     }
     with transaction.atomic():
         if record is None:
@@ -505,7 +326,7 @@ def save_lab_mapping(
         return audit.change_recorded(locked, fields, actor=actor, action="change_lab_mapping")
 
 
-def delete_lab_mapping(actor: Any, record: LabMapping) -> None:
+def delete_lab_mapping(actor: Actor, record: LabMapping) -> None:
     """Delete a mapping (the imports read through it keep their own copy of it); the audit
     event keeps what it was."""
     check_mapper(actor)

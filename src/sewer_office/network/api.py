@@ -19,6 +19,7 @@ from sewer_office.accounts.roles import is_staff_member
 from sewer_office.api.permissions import OfficeUser
 from sewer_office.core.errors import shorten, upload_refused
 
+from . import map_layer, tracing
 from . import services as ns
 
 
@@ -51,7 +52,7 @@ def trace(request: Request, manhole: str) -> Response:
     except ValueError:
         return Response({"detail": "limit must be a whole number"}, status=400)
     area = request.query_params.get("area", "").lower() in ("1", "true", "yes")
-    return Response(ns.trace(manhole, limit=n).as_dict(area=area))
+    return Response(tracing.trace(manhole, limit=n).as_dict(area=area))
 
 
 @extend_schema(
@@ -71,7 +72,7 @@ def trace(request: Request, manhole: str) -> Response:
 @permission_classes([OfficeUser])
 def network_geojson(request: Request) -> Response:
     _staff(request)
-    data = ns.map_geojson()
+    data = map_layer.map_geojson()
     if data is None:
         return Response(
             {"detail": "No sewer network has been imported yet (sewer-use import-network)."},

@@ -7,3 +7,11 @@ class NetworkConfig(AppConfig):
     name = "sewer_office.network"
     label = "network"
     verbose_name = "Sewer network"
+
+    def ready(self) -> None:
+        # Django's app loading: the panels read the app's models, importable only now.
+        from sewer_office.core.panels import PANELS
+
+        from . import panels
+
+        PANELS.add(self.label, panels)  # the dashboard, facility and property pages

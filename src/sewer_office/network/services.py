@@ -1,5 +1,6 @@
-"""Services of the sewer network: import a GeoJSON network, load the active one, trace
-upstream from a manhole, and find a property's sampling point (§ 196-19 I).
+"""Services of the sewer network: import a GeoJSON network, load the active one, and find a
+property's sampling point (§ 196-19 I). Tracing upstream is :mod:`.tracing`; the map's data
+:mod:`.map_layer`.
 
 The rules live in :mod:`sewer_rules.network`; this module stores what it validated (all or
 nothing, with an audit event) and turns its parcels back into registry records.
@@ -11,19 +12,14 @@ import hashlib
 import logging
 import threading
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
 
-from django.db import connection, models, transaction
-from django.utils import timezone
+from django.db import connection, transaction
 
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, shorten
-from sewer_office.findings.choices import ReviewState
-from sewer_office.findings.models import Finding
-from sewer_office.findings.services import QUIET_STATUSES
-from sewer_office.registry.models import Establishment, Property
+from sewer_office.registry.models import Property
 from sewer_rules.hostile import TextRefused, utf8_text
 from sewer_rules.network import (
     Network,
@@ -32,8 +28,6 @@ from sewer_rules.network import (
     NetworkIssue,
     loads_geojson,
     sampling_point,
-    trace_upstream,
-    upstream_area,
 )
 
 from .models import (
@@ -90,7 +84,7 @@ def _parcel_issues(network: Network, known: set[str]) -> list[NetworkIssue]:
 CHUNK = 500
 
 
-def _properties(parcels: list[str]) -> dict[str, Property]:
+def properties_of(parcels: list[str]) -> dict[str, Property]:
     props: dict[str, Property] = {}
     for i in range(0, len(parcels), CHUNK):
         props.update(
@@ -100,7 +94,7 @@ def _properties(parcels: list[str]) -> dict[str, Property]:
 
 
 def import_network(
-    geojson: str | bytes, actor: Any, *, replace: bool = False, source_name: str = ""
+    geojson: str | bytes, actor: Actor | None, *, replace: bool = False, source_name: str = ""
 ) -> NetworkVersion:
     """Validate and store a network as the new active version (all or nothing).
 
@@ -127,7 +121,7 @@ def import_network(
     except NetworkError as e:
         raise NetworkRefused([str(i) for i in e.issues]) from None
     parcels = {c.parcel for c in network.connections}
-    props = _properties(sorted(parcels))
+    props = properties_of(sorted(parcels))
     missing = _parcel_issues(network, set(props))
     if missing:
         raise NetworkRefused([str(i) for i in missing])
@@ -152,7 +146,7 @@ def import_network(
             geojson=geojson_text,
             sha256=digest,
             source_name=source_name[:300],
-            imported_by=actor if getattr(actor, "is_authenticated", False) else None,
+            imported_by=person_or_none(actor),
             active=True,
             replaces=current,
             manhole_count=len(network.manholes),
@@ -287,126 +281,11 @@ def active_network() -> tuple[NetworkVersion, Network] | None:
     return version, net
 
 
-def _require_active() -> tuple[NetworkVersion, Network]:
+def require_active() -> tuple[NetworkVersion, Network]:
     found = active_network()
     if found is None:
         raise Blocked("No sewer network has been imported yet (sewer-use import-network).")
     return found
-
-
-@dataclass(frozen=True)
-class Trace:
-    manhole: str
-    total: int
-    upstream: list[dict[str, Any]]
-    area_manholes: set[str]
-    area_pipes: set[str]
-
-    def as_dict(self, *, area: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {"manhole": self.manhole, "upstream": self.upstream}
-        if area:  # what the map highlights: the traced manholes and pipes
-            out["total"] = self.total
-            out["area"] = {
-                "manholes": sorted(self.area_manholes),
-                "pipes": sorted(self.area_pipes),
-            }
-        return out
-
-
-#: How far back the trace looks for a facility's exceedances and slugs, and how many it shows.
-RECENT_DAYS = 90
-RECENT_SHOWN = 5
-SLUG_KINDS = frozenset({"slug", "unreported_slug"})
-#: Finding kinds that say what a facility discharged (not pump-outs or inspections).
-DISCHARGE_KINDS = ("lab_result", "monthly_average", "slug", "excursion", "unreported_slug")
-
-
-def recent_findings(establishment_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    """Each facility's current exceedances and slugs of the last :data:`RECENT_DAYS`, newest
-    first — what the Superintendent looks for when tracing the source of a problem."""
-
-    since = timezone.now() - timedelta(days=RECENT_DAYS)
-    out: dict[int, list[dict[str, Any]]] = {}
-    for i in range(0, len(establishment_ids), 500):
-        rows = (
-            Finding.objects.filter(
-                establishment_id__in=establishment_ids[i : i + 500],
-                observed_at__gte=since,
-                current=True,
-                kind__in=DISCHARGE_KINDS,
-            )
-            .exclude(status__in=QUIET_STATUSES)
-            .order_by("-observed_at", "-id")
-            .values_list("establishment_id", "kind", "status", "citation", "observed_at", "message")
-        )
-        for est_id, kind, status, citation, at, message in rows:
-            out.setdefault(est_id, []).append(
-                {
-                    "kind": kind,
-                    "status": status,
-                    "citation": citation,
-                    "observed_at": at.isoformat(),
-                    "message": message,
-                }
-            )
-    return out
-
-
-def trace(manhole_id: str, *, limit: int | None = None) -> Trace:
-    """Every facility and property upstream of ``manhole_id``, nearest first.
-
-    A parcel with establishments of the registry gives one ``facility`` entry per establishment
-    (id = establishment id, name = its name); otherwise one ``property`` entry (id = the tax
-    parcel id, name = its address). ``limit`` counts parcels; ``total`` is all parcels upstream.
-    """
-    _, net = _require_active()
-    manhole_id = manhole_id.strip()
-    if manhole_id not in net.manholes:
-        raise UnknownManhole(f"No manhole {manhole_id!r} in the active sewer network.")
-    result = trace_upstream(net, manhole_id)
-    raw = result.as_dict(limit=limit)["upstream"]
-    parcels = [e["id"] for e in raw]
-    props = _properties(parcels)
-    facilities: dict[str, list[Establishment]] = {}
-    for i in range(0, len(parcels), CHUNK):
-        ests = Establishment.objects.filter(
-            building__property__parcel_id__in=parcels[i : i + CHUNK]
-        ).select_related("building__property")
-        for est in ests:
-            facilities.setdefault(est.building.property.parcel_id, []).append(est)
-    for group in facilities.values():
-        group.sort(key=lambda e: (e.name, e.pk))
-    recent = recent_findings([est.pk for group in facilities.values() for est in group])
-    upstream: list[dict[str, Any]] = []
-    for e in raw:
-        common = {"network_distance_m": e["network_distance_m"], "via_manholes": e["via_manholes"]}
-        if e["id"] in facilities:
-            for est in facilities[e["id"]]:
-                found = recent.get(est.pk, [])
-                upstream.append(
-                    {
-                        "kind": "facility",
-                        "id": str(est.pk),
-                        "name": est.name,
-                        **common,
-                        "code": est.code,
-                        "recent_exceedances": sum(1 for f in found if f["kind"] not in SLUG_KINDS),
-                        "recent_slugs": sum(1 for f in found if f["kind"] in SLUG_KINDS),
-                        "recent_findings": found[:RECENT_SHOWN],
-                    }
-                )
-        else:
-            prop = props.get(e["id"])
-            upstream.append(
-                {
-                    "kind": "property",
-                    "id": e["id"],
-                    "name": prop.address if prop else "",
-                    **common,
-                }
-            )
-    manholes, pipes = upstream_area(net, manhole_id)
-    return Trace(manhole_id, len(result), upstream, manholes, pipes)
 
 
 @dataclass(frozen=True)
@@ -444,7 +323,7 @@ def property_sampling_points(prop: Property) -> list[PropertySampling]:
 
 
 def override_sampling_point(
-    prop: Property, manhole: str, reason: str, actor: Any
+    prop: Property, manhole: str, reason: str, actor: Actor
 ) -> SamplingPointOverride:
     """Record the property's control manhole (§ 196-19 H) as its sampling point, with a reason."""
     if not has_role(actor, SUPERINTENDENT):
@@ -456,7 +335,7 @@ def override_sampling_point(
             property=prop,
             manhole=manhole.strip(),
             reason=reason.strip(),
-            recorded_by=actor if getattr(actor, "is_authenticated", False) else None,
+            recorded_by=person_or_none(actor),
         )
         audit.record(
             actor=actor,
@@ -467,133 +346,3 @@ def override_sampling_point(
             citation="§ 196-19 H",
         )
     return row
-
-
-# --- the map ----------------------------------------------------------------------------------
-
-#: Open findings: current, and still to be reviewed or under review.
-OPEN_REVIEWS = (ReviewState.NEW, ReviewState.ACKNOWLEDGED)
-
-
-def _severity(statuses: dict[str, int]) -> str:
-    """The colour class of a facility on the map: ``prohibited`` (red) when one of its open
-    findings is a prohibited discharge, ``review`` (amber) for any other open finding,
-    ``compliant`` (green) when none is open."""
-    if statuses.get("prohibited"):
-        return "prohibited"
-    return "review" if statuses else "compliant"
-
-
-def open_findings_by_facility(establishment_ids: list[int]) -> dict[int, dict[str, int]]:
-    """Open findings per facility and status: one grouped query per :data:`CHUNK` facilities."""
-    out: dict[int, dict[str, int]] = {}
-    for i in range(0, len(establishment_ids), CHUNK):
-        rows = (
-            Finding.objects.filter(
-                establishment_id__in=establishment_ids[i : i + CHUNK],
-                current=True,
-                review__in=OPEN_REVIEWS,
-            )
-            .values_list("establishment_id", "status")
-            .annotate(n=models.Count("id"))
-            .order_by()
-        )
-        for est_id, status, n in rows:
-            out.setdefault(est_id, {})[status] = n
-    return out
-
-
-def map_geojson() -> dict[str, Any] | None:
-    """The active network as one GeoJSON FeatureCollection for the map, or None when no network
-    was imported: manholes (``kind`` manhole), pipes (``kind`` pipe) and the facilities connected
-    to it (``kind`` facility, at their connection's point, else at the manhole they enter),
-    each with its open findings by status and a ``severity`` for its colour.
-
-    Coordinates are longitude/latitude (Web Mercator files converted); a planar file keeps its
-    grid coordinates and says so in ``crs`` (the map then draws it without a background).
-    Queries: the version, the facilities connected (chunks of :data:`CHUNK` parcels), their open
-    findings (one grouped query per chunk) — none per manhole or per pipe.
-    """
-    found = active_network()
-    if found is None:
-        return None
-    version, net = found
-    crs = net.crs
-    planar = crs.kind == "planar"
-
-    def xy(p: tuple[float, float]) -> list[float]:
-        return list(p) if planar or crs.kind == "geographic" else list(crs.lonlat(p))
-
-    features: list[dict[str, Any]] = []
-    for m in net.manholes.values():
-        features.append(
-            {
-                "type": "Feature",
-                "geometry": {"type": "Point", "coordinates": xy(m.position)},
-                "properties": {"kind": "manhole", "id": m.id, "public": m.public},
-            }
-        )
-    for p in net.pipes.values():
-        props: dict[str, Any] = {
-            "kind": "pipe",
-            "id": p.id,
-            "from": p.from_manhole,
-            "to": p.to_manhole,
-            "public": p.public,
-        }
-        if p.diameter_in is not None:
-            d = p.diameter_in
-            props["diameter_in"] = str(d.quantize(1) if d == d.to_integral_value() else d)
-        features.append(
-            {
-                "type": "Feature",
-                "geometry": {"type": "LineString", "coordinates": [xy(c) for c in p.coordinates]},
-                "properties": props,
-            }
-        )
-    where: dict[str, tuple[float, float]] = {}
-    for c in net.connections:
-        if c.parcel not in where:
-            where[c.parcel] = c.position or net.manholes[c.entry_manhole].position
-    parcels = sorted(where)
-    facilities: list[Establishment] = []
-    for i in range(0, len(parcels), CHUNK):
-        facilities.extend(
-            Establishment.objects.filter(
-                building__property__parcel_id__in=parcels[i : i + CHUNK]
-            ).select_related("building__property")
-        )
-    facilities.sort(key=lambda e: (e.name, e.pk))
-    open_ = open_findings_by_facility([e.pk for e in facilities])
-    for est in facilities:
-        statuses = open_.get(est.pk, {})
-        features.append(
-            {
-                "type": "Feature",
-                "geometry": {
-                    "type": "Point",
-                    "coordinates": xy(where[est.building.property.parcel_id]),
-                },
-                "properties": {
-                    "kind": "facility",
-                    "id": str(est.pk),
-                    "name": est.name,
-                    "code": est.code,
-                    "address": est.building.property.address,
-                    "open_findings": sum(statuses.values()),
-                    "open_by_status": dict(sorted(statuses.items())),
-                    "severity": _severity(statuses),
-                },
-            }
-        )
-    return {
-        "type": "FeatureCollection",
-        "network": {
-            "id": version.pk,
-            "manholes": version.manhole_count,
-            "pipes": version.pipe_count,
-            "connections": version.connection_count,
-        },
-        "crs": {"kind": crs.kind, "name": crs.name, "label": crs.label},
-        "features": features,
-    }

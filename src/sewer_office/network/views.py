@@ -20,6 +20,7 @@ from sewer_office.core.errors import Blocked
 from sewer_rules.network import render_svg
 
 from . import services as ns
+from . import tracing
 
 #: Parcels listed on the page; the count says how many there are in all.
 TRACE_ROWS = 200
@@ -31,7 +32,7 @@ def network_page(request: HttpRequest) -> HttpResponse:
     context: dict[str, object] = {
         "version": None,
         "rows": TRACE_ROWS,
-        "recent_days": ns.RECENT_DAYS,
+        "recent_days": tracing.RECENT_DAYS,
         "tile_url": settings.SEWER_USE_MAP_TILE_URL,
         "tile_attribution": settings.SEWER_USE_MAP_TILE_ATTRIBUTION,
     }
@@ -43,7 +44,7 @@ def network_page(request: HttpRequest) -> HttpResponse:
     error = ""
     if manhole:
         try:
-            result = ns.trace(manhole, limit=TRACE_ROWS)
+            result = tracing.trace(manhole, limit=TRACE_ROWS)
         except Blocked as e:
             error = e.message
     svg = render_svg(

@@ -15,12 +15,12 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput, OfficeError
 from sewer_office.registry.choices import EstablishmentKind
-from sewer_office.registry.models import Building, Contact, Establishment, Person, Property
-from sewer_office.registry.postal import cleaned
+from sewer_office.registry.models import Property
 
 from .choices import ReviewState, RowOutcome
 from .importing import (
@@ -29,7 +29,6 @@ from .importing import (
     MappingSpec,
     Plan,
     Planner,
-    RowPlan,
     header_key,
     plan_import,
     values_key,
@@ -37,15 +36,14 @@ from .importing import (
 )
 from .models import ColumnMapping, FacilityImport, ReviewItem
 from .spreadsheet import Sheet
+from .writing import Writer
 
 IMPORT_ROLES = (CLERK, ENGINEER, SUPERINTENDENT)
-#: The definitions the registry's records answer to.
-PERSON_CITATION = "§ 196-15 PERSON"
 #: The advisory lock that keeps two imports (or resolutions) from registering one operator twice.
 LOCK_KEY = 196_150_001
 
 
-def require_importer(actor: Any) -> None:
+def require_importer(actor: Actor | None) -> None:
     if actor is not None and not has_role(actor, *IMPORT_ROLES):
         raise Forbidden(
             "Importing users and facilities is the clerk's, the engineer's or the "
@@ -60,15 +58,11 @@ def _lock() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
 
 
-def _user(actor: Any) -> Any:
-    return actor if getattr(actor, "is_authenticated", False) else None
-
-
 # --- column mappings ---------------------------------------------------------------------------
 
 
 def save_mapping(
-    actor: Any,
+    actor: Actor,
     *,
     name: str,
     header: list[str],
@@ -125,7 +119,7 @@ def save_mapping(
         if existing is None:
             return audit.create_recorded(
                 ColumnMapping,
-                {**fields, "created_by": _user(actor)},
+                {**fields, "created_by": person_or_none(actor)},
                 actor=actor,
                 action="create_column_mapping",
             )
@@ -133,7 +127,7 @@ def save_mapping(
         return audit.change_recorded(locked, fields, actor=actor, action="change_column_mapping")
 
 
-def delete_mapping(actor: Any, mapping: ColumnMapping) -> None:
+def delete_mapping(actor: Actor, mapping: ColumnMapping) -> None:
     """Delete a mapping, audited (the imports made with it keep their own copy of it)."""
     require_importer(actor)
     with transaction.atomic():
@@ -157,7 +151,7 @@ def mapping_for_header(header: list[str]) -> ColumnMapping | None:
     )
 
 
-# --- writing a plan ----------------------------------------------------------------------------
+# --- an import refused ------------------------------------------------------------------------
 
 
 class ImportRefused(OfficeError):
@@ -186,118 +180,6 @@ class PlanChanged(OfficeError):
         self.plan = plan
 
 
-class Writer:
-    """Writes what a plan decided, each record with its audit event."""
-
-    def __init__(self, plan: Plan, actor: Any, reason: str) -> None:
-        self.plan = plan
-        self.actor = actor
-        self.reason = reason
-        self.persons: dict[str, Person] = {}
-        self.buildings: dict[tuple[int, str], Building] = {}
-        self.updated: set[int] = set()
-
-    def _person(self, row: RowPlan) -> Person:
-        if row.new_person is None:
-            assert row.operator_id is not None
-            self._update(row.operator_id)
-            return Person.objects.get(pk=row.operator_id)
-        new = row.new_person
-        if new.key not in self.persons:
-            person = audit.create_recorded(
-                Person,
-                {
-                    "kind": new.kind,
-                    "name": new.name,
-                    **cleaned(new.mailing, "mail_state", "mail_zip"),
-                },
-                actor=self.actor,
-                action="register",
-                citation=PERSON_CITATION,
-                reason=self.reason,
-            )
-            for kind, value in new.contacts:
-                self._contact(person, kind, value)
-            self.persons[new.key] = person
-        return self.persons[new.key]
-
-    def _contact(self, person: Person, kind: str, value: str) -> None:
-        contact = Contact.objects.create(
-            person=person, kind=kind, value=value, label="from the facilities import"
-        )
-        audit.record(
-            actor=self.actor,
-            action="add_contact",
-            obj=person,
-            after={"contact": contact.pk, "kind": kind, "value": value},
-            reason=self.reason,
-        )
-
-    def _update(self, person_id: int) -> None:
-        update = self.plan.person_updates.get(person_id)
-        if update is None or person_id in self.updated:
-            return
-        self.updated.add(person_id)
-        person = Person.objects.select_for_update().get(pk=person_id)
-        if update.mailing:
-            audit.change_recorded(
-                person,
-                cleaned(update.mailing, "mail_state", "mail_zip"),
-                actor=self.actor,
-                action="set_mailing_address",
-                reason=self.reason,
-            )
-        for kind, value in update.contacts:
-            self._contact(person, kind, value)
-
-    def _building(self, row: RowPlan) -> Building:
-        if row.new_building is None:
-            assert row.building_id is not None
-            return Building.objects.get(pk=row.building_id)
-        new = row.new_building
-        if new.key not in self.buildings:
-            self.buildings[new.key] = audit.create_recorded(
-                Building,
-                {"property_id": new.property_id, "name": new.name, "use": new.use},
-                actor=self.actor,
-                action="register",
-                reason=self.reason,
-            )
-        return self.buildings[new.key]
-
-    def row(self, row: RowPlan) -> Establishment | None:
-        """Write one planned row (new or changed); the facility it names."""
-        why = f"{self.reason}, row {row.row}"
-        if row.outcome == RowOutcome.NEW:
-            operator = self._person(row)
-            return audit.create_recorded(
-                Establishment,
-                {
-                    "name": row.name,
-                    "kind": row.kind,
-                    "operator": operator,
-                    "building": self._building(row),
-                    "code": row.values.get("facility_code", ""),
-                },
-                actor=self.actor,
-                action="register",
-                reason=why,
-            )
-        if row.outcome in (RowOutcome.CHANGED, RowOutcome.UNCHANGED):
-            assert row.establishment_id is not None
-            est = Establishment.objects.select_for_update().get(pk=row.establishment_id)
-            operator = self._person(row)
-            if not row.est_changes:
-                return est
-            fields: dict[str, Any] = {}
-            for name in row.est_changes:
-                fields[name] = operator if name == "operator" else row.est_changes[name][1]
-            return audit.change_recorded(
-                est, fields, actor=self.actor, action="change_from_import", reason=why
-            )
-        return None
-
-
 # --- an import applied -------------------------------------------------------------------------
 
 
@@ -307,7 +189,7 @@ class Applied:
     plan: Plan
 
 
-def preview(sheet: Sheet, mapping: MappingSpec, actor: Any) -> Plan:
+def preview(sheet: Sheet, mapping: MappingSpec, actor: Actor) -> Plan:
     """What applying would do (nothing written)."""
     require_importer(actor)
     return plan_import(sheet, mapping)
@@ -316,7 +198,7 @@ def preview(sheet: Sheet, mapping: MappingSpec, actor: Any) -> Plan:
 def apply_import(
     sheet: Sheet,
     mapping: MappingSpec,
-    actor: Any,
+    actor: Actor,
     *,
     digest: str,
     expected: str = "",
@@ -349,7 +231,7 @@ def apply_import(
                 "sheet": sheet.sheet,
                 "mapping_name": mapping.name,
                 "mapping": mapping.snapshot(),
-                "imported_by": _user(actor),
+                "imported_by": person_or_none(actor),
                 "imported_at": timezone.now(),
                 "row_count": len(plan.rows),
                 "new_count": counts[RowOutcome.NEW],
@@ -403,7 +285,7 @@ def apply_import(
 # --- the review queue --------------------------------------------------------------------------
 
 
-def resolve_review_item(item: ReviewItem, prop: Property, actor: Any) -> ReviewItem:
+def resolve_review_item(item: ReviewItem, prop: Property, actor: Actor) -> ReviewItem:
     """Create (or match) the facility of a queued row on the parcel the clerk chose, with its
     operator and building as an import would, and close the item, audited. The row is checked
     again as it stands now (a facility code taken since is refused)."""
@@ -434,7 +316,7 @@ def resolve_review_item(item: ReviewItem, prop: Property, actor: Any) -> ReviewI
                 "state": ReviewState.RESOLVED,
                 "resolved_property": prop,
                 "resolved_establishment": est,
-                "decided_by": _user(actor),
+                "decided_by": person_or_none(actor),
                 "decided_at": timezone.now(),
             },
             actor=actor,
@@ -443,7 +325,7 @@ def resolve_review_item(item: ReviewItem, prop: Property, actor: Any) -> ReviewI
         )
 
 
-def dismiss_review_item(item: ReviewItem, reason: str, actor: Any) -> ReviewItem:
+def dismiss_review_item(item: ReviewItem, reason: str, actor: Actor) -> ReviewItem:
     """Set a queued row aside, with the reason (nothing is created), audited."""
     require_importer(actor)
     reason = reason.strip()
@@ -457,7 +339,7 @@ def dismiss_review_item(item: ReviewItem, reason: str, actor: Any) -> ReviewItem
             locked,
             {
                 "state": ReviewState.DISMISSED,
-                "decided_by": _user(actor),
+                "decided_by": person_or_none(actor),
                 "decided_at": timezone.now(),
                 "decision_note": reason,
             },

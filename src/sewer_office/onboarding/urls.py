@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path, register_converter
 
-from . import views
+from . import mapping_views, review_views, views
 
 
 class Digest:
@@ -28,11 +28,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("import/<upload_sha256:digest>/preview/", views.preview, name="preview"),
     path("import/<upload_sha256:digest>/apply/", views.apply, name="apply"),
     path("imports/<int:pk>/", views.import_detail, name="import-detail"),
-    path("review/", views.review_list, name="review"),
-    path("review/<int:pk>/", views.review_item, name="review-item"),
-    path("review/<int:pk>/resolve/", views.review_resolve, name="review-resolve"),
-    path("review/<int:pk>/dismiss/", views.review_dismiss, name="review-dismiss"),
-    path("mappings/", views.mapping_list, name="mappings"),
-    path("mappings/<int:pk>/", views.mapping_edit, name="mapping-edit"),
-    path("mappings/<int:pk>/delete/", views.mapping_delete, name="mapping-delete"),
+    path("review/", review_views.review_list, name="review"),
+    path("review/<int:pk>/", review_views.review_item, name="review-item"),
+    path("review/<int:pk>/resolve/", review_views.review_resolve, name="review-resolve"),
+    path("review/<int:pk>/dismiss/", review_views.review_dismiss, name="review-dismiss"),
+    path("mappings/", mapping_views.mapping_list, name="mappings"),
+    path("mappings/<int:pk>/", mapping_views.mapping_edit, name="mapping-edit"),
+    path("mappings/<int:pk>/delete/", mapping_views.mapping_delete, name="mapping-delete"),
 ]

@@ -1,7 +1,8 @@
 """Pages of the onboarding app: a town's spreadsheet of users and facilities imported in four
-steps (upload → column mapping → preview → apply), the imports made, the review queue of rows
-without a parcel, and the column mappings kept. Staff who import only (the clerk, the
-engineer, the Superintendent); every step works without script."""
+steps (upload → column mapping → preview → apply) and the imports made; the review queue of
+rows without a parcel is :mod:`.review_views`, the column mappings kept :mod:`.mapping_views`.
+Staff who import only (the clerk, the engineer, the Superintendent); every step works without
+script."""
 
 from __future__ import annotations
 
@@ -21,13 +22,11 @@ from sewer_office.core.exports import Column, export
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.held_uploads import HeldUploads
 from sewer_office.core.paging import page_of
-from sewer_office.registry.choices import EstablishmentKind
 
 from . import forms as oforms
 from . import services
 from .choices import ReviewState
-from .filters import ReviewItemFilter
-from .importing import BY_NAME, TARGETS, MappingSpec, Plan
+from .importing import TARGETS, MappingSpec, Plan
 from .models import ColumnMapping, FacilityImport, ReviewItem
 from .services import IMPORT_ROLES, ImportRefused, PlanChanged
 from .spreadsheet import Sheet, UnusableFile, read_sheet
@@ -37,14 +36,6 @@ PAGE_SIZE = 50
 #: found again by its SHA-256; its file name and the sheet asked for are kept beside it.
 HELD = HeldUploads("onboarding-")
 DATA_SUFFIX = ".data"
-#: Blank pairs of "another word → kind" offered on a mapping's page.
-EXTRA_WORDS = 3
-
-
-def _kind_label(kind: str) -> str:
-    return str(EstablishmentKind(kind).label) if kind in EstablishmentKind.values else kind
-
-
 IMPORT_COLUMNS = (
     Column("Id", "pk"),
     Column("File", "source_name"),
@@ -59,33 +50,6 @@ IMPORT_COLUMNS = (
     Column("To review", "queued_count"),
     Column("New persons", "persons_new_count"),
     Column("SHA-256", "sha256"),
-)
-REVIEW_COLUMNS = (
-    Column("Id", "pk"),
-    Column("Import", "facility_import_id"),
-    Column("File", "facility_import.source_name"),
-    Column("Row", "row"),
-    Column("Facility", lambda i: i.values.get("facility_name", "")),
-    Column("Operator", lambda i: i.values.get("operator_name", "")),
-    Column("SBL", lambda i: i.values.get("sbl_or_parcel", "")),
-    Column("Address", lambda i: i.values.get("address", "")),
-    Column("Reason", "reason"),
-    Column("State", "get_state_display"),
-    Column("Decided", "decided_at"),
-    Column("Facility created", lambda i: str(i.resolved_establishment or "")),
-    Column("Note", "decision_note"),
-)
-MAPPING_COLUMNS = (
-    Column("Id", "pk"),
-    Column("Name", "name"),
-    Column("Columns", lambda m: len(m.columns)),
-    Column(
-        "Kind words",
-        lambda m: ", ".join(f"{w} = {_kind_label(k)}" for w, k in m.kind_values.items()),
-    ),
-    Column("Created", "created_at"),
-    Column("Changed", "updated_at"),
-    Column("By", lambda m: m.created_by.get_username() if m.created_by else ""),
 )
 
 
@@ -353,153 +317,3 @@ def import_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "timeline": audit.timeline(imp),
         },
     )
-
-
-# --- the review queue --------------------------------------------------------------------------
-
-
-@office_view(*IMPORT_ROLES)
-def review_list(request: HttpRequest) -> HttpResponse:
-    data = request.GET.copy()
-    data.setdefault("state", ReviewState.OPEN)
-    fs = ReviewItemFilter(
-        data,
-        queryset=ReviewItem.objects.select_related("facility_import", "resolved_establishment"),
-    )
-    qs = fs.qs.order_by("facility_import_id", "row", "id")
-    if (download := export(request, qs, REVIEW_COLUMNS, "review-queue")) is not None:
-        return download
-    page, query = page_of(request, qs, PAGE_SIZE)
-    return render(
-        request, "onboarding/review_list.html", {"page": page, "query": query, "filter": fs}
-    )
-
-
-def _item_page(
-    request: HttpRequest,
-    item: ReviewItem,
-    resolve: oforms.ResolveForm | None = None,
-    dismiss: oforms.DismissForm | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    fields = [(BY_NAME[t].label, item.values.get(t, "")) for t in BY_NAME if item.values.get(t, "")]
-    initial = item.values.get("address", "") or item.values.get("sbl_or_parcel", "")
-    return render(
-        request,
-        "onboarding/review_item.html",
-        {
-            "item": item,
-            "fields": fields,
-            "resolve": resolve or oforms.ResolveForm(initial={"property": initial}),
-            "dismiss": dismiss or oforms.DismissForm(),
-            "timeline": audit.timeline(item),
-        },
-        status=status,
-    )
-
-
-def _item(pk: int) -> ReviewItem:
-    return get_object_or_404(
-        ReviewItem.objects.select_related(
-            "facility_import", "resolved_property", "resolved_establishment", "decided_by"
-        ),
-        pk=pk,
-    )
-
-
-@office_view(*IMPORT_ROLES)
-def review_item(request: HttpRequest, pk: int) -> HttpResponse:
-    return _item_page(request, _item(pk))
-
-
-@require_POST
-@office_view(*IMPORT_ROLES)
-def review_resolve(request: HttpRequest, pk: int) -> HttpResponse:
-    item = _item(pk)
-    form = oforms.ResolveForm(request.POST)
-    if form.is_valid():
-        try:
-            done = services.resolve_review_item(item, form.cleaned_data["property"], request.user)
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            est = done.resolved_establishment
-            messages.success(request, f"{est} registered at {done.resolved_property}.")
-            return redirect("onboarding:review-item", done.pk)
-    return _item_page(request, item, resolve=form, status=400)
-
-
-@require_POST
-@office_view(*IMPORT_ROLES)
-def review_dismiss(request: HttpRequest, pk: int) -> HttpResponse:
-    item = _item(pk)
-    form = oforms.DismissForm(request.POST)
-    if form.is_valid():
-        try:
-            services.dismiss_review_item(item, form.cleaned_data["reason"], request.user)
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(request, f"Item #{item.pk} dismissed.")
-            return redirect("onboarding:review")
-    return _item_page(request, item, dismiss=form, status=400)
-
-
-# --- the column mappings -----------------------------------------------------------------------
-
-
-@office_view(*IMPORT_ROLES)
-def mapping_list(request: HttpRequest) -> HttpResponse:
-    qs = ColumnMapping.objects.select_related("created_by").order_by("name")
-    if (download := export(request, qs, MAPPING_COLUMNS, "column-mappings")) is not None:
-        return download
-    page, query = page_of(request, qs, PAGE_SIZE)
-    return render(request, "onboarding/mapping_list.html", {"page": page, "query": query})
-
-
-@office_view(*IMPORT_ROLES)
-def mapping_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    mapping = get_object_or_404(ColumnMapping, pk=pk)
-    words = list(mapping.kind_values)
-    initial = oforms.initial_for(mapping.header, words, mapping)
-    form = oforms.MappingForm(
-        request.POST or None,
-        header=list(mapping.header),
-        words=words,
-        extra_words=EXTRA_WORDS,
-        initial=initial,
-    )
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            try:
-                services.save_mapping(
-                    request.user,
-                    name=form.cleaned_data["name"],
-                    header=list(mapping.header),
-                    columns=form.columns(),
-                    kind_values=form.kind_values(),
-                    mapping=mapping,
-                )
-            except OfficeError as e:
-                add_office_error(form, e, prefix="col_")
-            else:
-                messages.success(request, f"Mapping “{form.cleaned_data['name']}” saved.")
-                return redirect("onboarding:mappings")
-    return render(
-        request,
-        "onboarding/mapping_edit.html",
-        {"mapping": mapping, "form": form, "timeline": audit.timeline(mapping)},
-        status=status,
-    )
-
-
-@office_view(*IMPORT_ROLES)
-def mapping_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    mapping = get_object_or_404(ColumnMapping, pk=pk)
-    if request.method == "POST":
-        services.delete_mapping(request.user, mapping)
-        messages.success(request, f"Mapping “{mapping.name}” deleted.")
-        return redirect("onboarding:mappings")
-    return render(request, "onboarding/mapping_delete.html", {"mapping": mapping})

@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from sewer_io.parcels import DistrictFile, district_of
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.core import audit
 from sewer_office.registry.choices import AreaKind
 from sewer_office.registry.models import Property, ServiceArea
@@ -201,7 +202,7 @@ def preview_districts(df: DistrictFile) -> DistrictPreview:
     return DistrictPreview(df, taken_at, previous, refusals, public_rows, moves, counts, drawn_now)
 
 
-def apply_districts(preview: DistrictPreview, actor: Any) -> RollImport:
+def apply_districts(preview: DistrictPreview, actor: Actor) -> RollImport:
     """Store the boundaries and the properties' areas (see the module), or nothing."""
     check_importer(actor)
     p = preview
@@ -249,7 +250,7 @@ def apply_districts(preview: DistrictPreview, actor: Any) -> RollImport:
             sha256=p.file.sha256,
             crs=p.file.crs[:80],
             imported_at=now,
-            imported_by=actor if getattr(actor, "is_authenticated", False) else None,
+            imported_by=person_or_none(actor),
             rows=p.file.rows,
             new_count=len(created),
             changed_count=len(changed),

@@ -23,6 +23,7 @@ import polars as pl
 from django.db import transaction
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked
 from sewer_office.registry.models import Person, Property
@@ -85,7 +86,7 @@ def _create(row: dict[str, Any]) -> Property:
     return Property.objects.create(**values, owner=_owner(row), service_area_id=row.get("area"))
 
 
-def confirm(review: ParcelReview, actor: Any, note: str = "") -> ParcelReview:
+def confirm(review: ParcelReview, actor: Actor, note: str = "") -> ParcelReview:
     """Record the relation, create the held parcels, retire the gone ones (see the module)."""
     check_importer(actor)
     with transaction.atomic():
@@ -103,7 +104,7 @@ def confirm(review: ParcelReview, actor: Any, note: str = "") -> ParcelReview:
         )
         before = {"state": locked.state}
         locked.state = ReviewState.CONFIRMED
-        locked.decided_by = actor if getattr(actor, "is_authenticated", False) else None
+        locked.decided_by = person_or_none(actor)
         locked.decided_at = timezone.now()
         locked.note = note.strip()
         locked.created = created
@@ -128,13 +129,13 @@ def confirm(review: ParcelReview, actor: Any, note: str = "") -> ParcelReview:
     return locked
 
 
-def reject(review: ParcelReview, actor: Any, note: str = "") -> ParcelReview:
+def reject(review: ParcelReview, actor: Actor, note: str = "") -> ParcelReview:
     """Close the review without creating or retiring anything (see the module)."""
     check_importer(actor)
     with transaction.atomic():
         locked = _pending(review)
         locked.state = ReviewState.REJECTED
-        locked.decided_by = actor if getattr(actor, "is_authenticated", False) else None
+        locked.decided_by = person_or_none(actor)
         locked.decided_at = timezone.now()
         locked.note = note.strip()
         locked.save()

@@ -101,7 +101,7 @@ def _serializer(kind: Kind) -> type[serializers.ModelSerializer[Any]]:
         user = getattr(request, "user", None)
         # Every record an outside user can reach is theirs (the queryset went through
         # ``visible``): say so, rather than asking the database once per row.
-        owned = None if is_staff_member(user) else True
+        owned = None if user is not None and is_staff_member(user) else True
         return [
             {
                 "name": t.name,

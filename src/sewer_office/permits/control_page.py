@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.core.significance import is_significant
 
 from .control_forms import IcisIdForm, SelfMonitoringForm, TermsForm
@@ -13,7 +14,9 @@ from .models.industrial import DECISION_CONDITIONS
 from .services.control_terms import may_record_icis_id, may_record_terms
 
 
-def control_context(user: Any, record: Any, bound: dict[str, Any] | None = None) -> dict[str, Any]:
+def control_context(
+    user: Actor, record: Any, bound: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """What the industrial approval's page shows of the control mechanism: each element in
     order with what is recorded and what is missing, whether the user is an SIU (then issuing
     is refused while anything is missing), and the forms ``user`` may use."""

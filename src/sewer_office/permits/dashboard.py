@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import CharField, Count, Value
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import APPLICANT, is_staff_member, roles_of
 
 from .kinds import KINDS
@@ -21,7 +22,7 @@ from .kinds import KINDS
 QUEUE_ROWS = 8
 
 
-def build(user: Any) -> dict[str, Any]:
+def build(user: Actor) -> dict[str, Any]:
     roles = roles_of(user)
     queues: list[dict[str, Any]] = []
     summary: list[dict[str, Any]] = []

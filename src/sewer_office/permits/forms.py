@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django import forms
+from django.contrib.auth.models import AnonymousUser
 from django.http import QueryDict
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.forms import DateInput
 from sewer_office.registry.models import Building, Establishment, Person, Property
@@ -77,9 +79,11 @@ class ApplicationForm(forms.Form):
     applicant = forms.ModelChoiceField(queryset=Person.objects.none())
     description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}))
 
-    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: Actor | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.user = user
+        # Built without a user (the API's schema reads its fields): narrowed as for no one.
+        self.user: Actor = user if user is not None else AnonymousUser()
+        user = self.user
         for name, model in (
             ("applicant", Person),
             ("property", Property),
@@ -92,7 +96,7 @@ class ApplicationForm(forms.Form):
         narrow_choices(self, user)
 
 
-def narrow_choices(form: forms.Form, user: Any) -> None:
+def narrow_choices(form: forms.Form, user: Actor) -> None:
     """Staff pick records by search (hundreds of them: name, address, parcel or id; the
     registry pages link here with the id filled in); outside users pick from the few records
     that are theirs, and a choice with only one possible answer comes filled in."""
@@ -345,9 +349,10 @@ class InterceptorForm(forms.Form):
     kind = forms.ChoiceField(choices=InterceptorKind.choices)
     basis = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: Actor | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.user = user
+        self.user: Actor = user if user is not None else AnonymousUser()
+        user = self.user
         establishment = cast(forms.ModelChoiceField[Establishment], self.fields["establishment"])
         establishment.queryset = visible(Establishment.objects.all(), user)
         narrow_choices(self, user)

@@ -23,6 +23,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import letters, reading
 from sewer_office.core.letters import LetterKind, lines, long_date, signer
@@ -32,6 +33,7 @@ from sewer_office.registry.addresses import mailing_lines
 
 from . import rules
 from .control_mechanism import CITATION, Standing, elements_of
+from .forms import DECLARED_ANALYTES
 from .models import IndustrialDischargeApproval
 from .models.industrial import DECISION_CONDITIONS
 
@@ -93,8 +95,6 @@ def _signer(approval: Any) -> tuple[str, str]:
 
 def analyte_name(key: str) -> str:
     """An analyte as the approval form names it ("BOD, 5-day"), never its key."""
-    from .forms import DECLARED_ANALYTES
-
     label = dict(DECLARED_ANALYTES).get(key)
     return label.rsplit(" (", 1)[0] if label else key.replace("_", " ")
 
@@ -247,7 +247,7 @@ KIND = letters.register(
 )
 
 
-def issue_approval(approval: Any, actor: Any, at: datetime | None = None) -> IssuedDocument:
+def issue_approval(approval: Any, actor: Actor, at: datetime | None = None) -> IssuedDocument:
     """Keep the approval letter as issued (called when the approval is decided)."""
     return letters.issue(APPROVAL, approval, actor=actor, at=at)
 

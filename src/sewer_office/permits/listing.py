@@ -14,6 +14,7 @@ from django import forms
 from django.db.models import CharField, Count, Q, QuerySet, Value
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.links import link
 
@@ -32,7 +33,7 @@ class KindCount:
     may_file: bool
 
 
-def applies(user: Any, k: Kind) -> bool:
+def applies(user: Actor, k: Kind) -> bool:
     """Whether an outside user has what filing ``k`` needs: a record to choose for each of
     the form's required choices (a homeowner without a facility files no industrial
     approval). Staff file for anyone: always."""
@@ -49,7 +50,7 @@ def applies(user: Any, k: Kind) -> bool:
     return True
 
 
-def kind_counts(user: Any, may_file: Any) -> list[KindCount]:
+def kind_counts(user: Actor, may_file: Any) -> list[KindCount]:
     """Each kind with how many records the user may see, how many open, and whether the user
     may file one. An outside user is offered only the kinds that apply to them: those they
     have records of or could file."""
@@ -64,7 +65,7 @@ def kind_counts(user: Any, may_file: Any) -> list[KindCount]:
     return out
 
 
-def _one_kind(k: Kind, user: Any, data: dict[str, Any]) -> QuerySet[Any]:
+def _one_kind(k: Kind, user: Actor, data: dict[str, Any]) -> QuerySet[Any]:
     base = visible(k.model.objects.all(), user)
     shared = {name: data[name] for name in SHARED_FILTERS if data.get(name) not in (None, "")}
     fs = k.filterset(shared or None, queryset=base)
@@ -77,7 +78,7 @@ def _one_kind(k: Kind, user: Any, data: dict[str, Any]) -> QuerySet[Any]:
     return rows
 
 
-def all_permits(user: Any, data: dict[str, Any]) -> QuerySet[Any]:
+def all_permits(user: Actor, data: dict[str, Any]) -> QuerySet[Any]:
     """The records of every kind (or of ``data["kind"]``) as rows of :data:`COLUMNS` and
     ``kind_slug``, newest filing first; a queryset, so that a page of it is one query."""
     chosen = [KINDS[data["kind"]]] if data.get("kind") in KINDS else list(KINDS.values())

@@ -15,9 +15,9 @@ from typing import Any
 import polars as pl
 from django.conf import settings
 
+from sewer_engines.evaluation.engine import evaluate_table
 from sewer_rules.analytes import ANALYTES, UnknownAnalyte
 from sewer_rules.analytes import resolve as resolve_analyte
-from sewer_rules.evaluation.engine import evaluate_table
 from sewer_rules.ordinance.s196_16_subdivision_sewers import subdivision_sewer_duty as duty
 from sewer_rules.ordinance.s196_18_building_sewers import (
     BuildingSewerDesign,

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor, signed_in
 from sewer_office.accounts.roles import APPLICANT, is_staff_member, role_label, roles_of
 from sewer_office.core import audit
 from sewer_office.core.attachments import DOCUMENT_KINDS, attach_all
@@ -116,7 +117,7 @@ def _doing(label: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def waiting_on(wf: Any, record: Any, user: Any = None) -> list[dict[str, Any]]:
+def waiting_on(wf: Any, record: Any, user: Actor | None = None) -> list[dict[str, Any]]:
     """Who the record waits for, by name, and to do what; ``you`` marks what ``user`` does
     (its button is on the page)."""
     mine = {t.name for t in wf.available(user, record)} if user is not None else set()
@@ -168,12 +169,14 @@ def index(request: HttpRequest) -> HttpResponse:
     )
 
 
-def unlinked(user: Any) -> bool:
+def unlinked(user: Actor) -> bool:
     """An outside account not yet linked to any person: it files for no property until the
     Town links it (the page says how)."""
     if APPLICANT not in roles_of(user) or is_staff_member(user):
         return False
-    return not user.represented_persons.exists()  # the registry's links (the portal makes them)
+    return not signed_in(
+        user
+    ).represented_persons.exists()  # the registry's links (the portal makes them)
 
 
 @office_view()

@@ -30,6 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from sewer_office.accounts import registration_limits
+from sewer_office.accounts.actors import Actor, signed_in
 from sewer_office.accounts.roles import APPLICANT, CLERK, SUPERINTENDENT, forget_roles, has_role
 from sewer_office.accounts.services import create_user
 from sewer_office.core import audit
@@ -52,11 +53,11 @@ def verify_hours() -> int:
     return int(getattr(settings, "SEWER_USE_VERIFY_HOURS", 48))
 
 
-def may_link(user: Any) -> bool:
+def may_link(user: Actor) -> bool:
     return has_role(user, *LINKERS)
 
 
-def _require_linker(user: Any) -> None:
+def _require_linker(user: Actor) -> None:
     if not may_link(user):
         raise Forbidden("Accounts are linked to persons by the Town Clerk or the Superintendent.")
 
@@ -215,11 +216,12 @@ def verify(token: str) -> Registration:
 
 
 def request_link(
-    user: Any, *, relation: str, person_name: str, place: str, note: str, document: Any
+    user: Actor, *, relation: str, person_name: str, place: str, note: str, document: Any
 ) -> LinkRequest:
     """Ask to act for a person, with the document that shows it (stored with the request)."""
     if not has_role(user, APPLICANT):
         raise Forbidden("Staff accounts see every record: they need no link to a person.")
+    requester = signed_in(user)
     errors: dict[str, list[str]] = {}
     if relation not in Relation.values:
         errors["relation"] = ["Choose how you are related to the person."]
@@ -232,7 +234,7 @@ def request_link(
     if errors:
         raise InvalidInput(errors)
     pending = LinkRequest.objects.filter(
-        user=user, state=LinkState.PENDING, person_name__iexact=person_name.strip()
+        user=requester, state=LinkState.PENDING, person_name__iexact=person_name.strip()
     )
     if pending.exists():
         raise Blocked("You already asked to act for this person: the Town is checking it.")
@@ -240,7 +242,7 @@ def request_link(
         link = audit.create_recorded(
             LinkRequest,
             {
-                "user": user,
+                "user": requester,
                 "relation": relation,
                 "person_name": person_name.strip(),
                 "place": place.strip(),
@@ -262,7 +264,7 @@ def _decide(link: LinkRequest) -> LinkRequest:
 
 
 def confirm(
-    actor: Any,
+    actor: Actor,
     link: LinkRequest,
     *,
     person: Person,
@@ -279,18 +281,19 @@ def confirm(
         errors["document_reference"] = ["Its number, or what it is (e.g. 'deed liber 1234 p. 5')."]
     if errors:
         raise InvalidInput(errors)
+    officer = signed_in(actor)
     with transaction.atomic():
         locked = _decide(link)
         before = audit.snapshot(locked)
         check = IdentityCheck.objects.create(
             link=locked,
-            checked_by=actor,
+            checked_by=officer,
             document_kind=document_kind,
             document_reference=document_reference.strip(),
             note=note.strip(),
         )
         locked.state, locked.person = LinkState.CONFIRMED, person
-        locked.decided_by, locked.decided_at = actor, check.checked_at
+        locked.decided_by, locked.decided_at = officer, check.checked_at
         locked.save()
         person.representatives.add(locked.user)
         audit.record(
@@ -308,7 +311,7 @@ def confirm(
     return locked
 
 
-def refuse(actor: Any, link: LinkRequest, reason: str) -> LinkRequest:
+def refuse(actor: Actor, link: LinkRequest, reason: str) -> LinkRequest:
     """Refuse a request, saying why (the requester sees the reason)."""
     _require_linker(actor)
     if not reason.strip():
@@ -317,7 +320,7 @@ def refuse(actor: Any, link: LinkRequest, reason: str) -> LinkRequest:
         locked = _decide(link)
         before = audit.snapshot(locked)
         locked.state, locked.reason = LinkState.REFUSED, reason.strip()
-        locked.decided_by, locked.decided_at = actor, timezone.now()
+        locked.decided_by, locked.decided_at = signed_in(actor), timezone.now()
         locked.save()
         audit.record(
             actor=actor,
@@ -332,7 +335,7 @@ def refuse(actor: Any, link: LinkRequest, reason: str) -> LinkRequest:
     return locked
 
 
-def end_link(actor: Any, link: LinkRequest, reason: str) -> LinkRequest:
+def end_link(actor: Actor, link: LinkRequest, reason: str) -> LinkRequest:
     """End a confirmed link: the account no longer acts for the person (staff, or the
     account itself)."""
     if actor != link.user:
@@ -360,5 +363,5 @@ def end_link(actor: Any, link: LinkRequest, reason: str) -> LinkRequest:
     return locked
 
 
-def is_linked(user: Any) -> bool:
+def is_linked(user: Actor) -> bool:
     return bool(user.is_authenticated and user.represented_persons.exists())

@@ -18,6 +18,7 @@ from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import Forbidden, OfficeError
 from sewer_office.core.exports import Column, export
+from sewer_office.core.form_actions import form_action
 from sewer_office.core.forms import add_office_error
 from sewer_office.core.models import Attachment
 from sewer_office.core.paging import page_of
@@ -174,7 +175,9 @@ def link_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "portal/link.html", context)
 
 
-def _redisplay(request: HttpRequest, link: LinkRequest, **forms: Any) -> HttpResponse:
+def _redisplay(
+    request: HttpRequest, link: LinkRequest, status: int = 400, **forms: Any
+) -> HttpResponse:
     return render(
         request,
         "portal/link.html",
@@ -189,7 +192,7 @@ def _redisplay(request: HttpRequest, link: LinkRequest, **forms: Any) -> HttpRes
             "confirm_form": forms.get("confirm_form", ConfirmForm()),
             "reason_form": forms.get("reason_form", ReasonForm()),
         },
-        status=400,
+        status=status,
     )
 
 
@@ -200,23 +203,25 @@ def link_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     if not services.may_link(request.user):
         raise PermissionDenied("Links are confirmed by the Town Clerk or the Superintendent.")
     form = ConfirmForm(request.POST)
-    if form.is_valid():
-        d = form.cleaned_data
-        try:
-            services.confirm(
-                request.user,
-                link,
-                person=d["person"],
-                document_kind=d["document_kind"],
-                document_reference=d["document_reference"],
-                note=d["note"],
-            )
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(request, f"{link.user} now acts for {d['person']}.")
-            return redirect("portal:link", link.pk)
-    return _redisplay(request, link, confirm_form=form)
+
+    def confirm(d: dict[str, Any]) -> LinkRequest:
+        return services.confirm(
+            request.user,
+            link,
+            person=d["person"],
+            document_kind=d["document_kind"],
+            document_reference=d["document_reference"],
+            note=d["note"],
+        )
+
+    def confirmed(done: LinkRequest) -> HttpResponse:
+        messages.success(request, f"{link.user} now acts for {done.person}.")
+        return redirect("portal:link", link.pk)
+
+    return form_action(request, form, confirm).respond(
+        then=confirmed,
+        show=lambda status: _redisplay(request, link, status, confirm_form=form),
+    )
 
 
 @office_view()
@@ -226,15 +231,15 @@ def link_refuse(request: HttpRequest, pk: int) -> HttpResponse:
     if not services.may_link(request.user):
         raise PermissionDenied("Links are decided by the Town Clerk or the Superintendent.")
     form = ReasonForm(request.POST)
-    if form.is_valid():
-        try:
-            services.refuse(request.user, link, form.cleaned_data["reason"])
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(request, "The request is refused; the requester sees why.")
-            return redirect("portal:link", link.pk)
-    return _redisplay(request, link, reason_form=form)
+
+    def refused(_: LinkRequest) -> HttpResponse:
+        messages.success(request, "The request is refused; the requester sees why.")
+        return redirect("portal:link", link.pk)
+
+    act = form_action(request, form, lambda d: services.refuse(request.user, link, d["reason"]))
+    return act.respond(
+        then=refused, show=lambda status: _redisplay(request, link, status, reason_form=form)
+    )
 
 
 @office_view()

@@ -25,7 +25,7 @@ at once (never one query per user):
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -34,26 +34,22 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Count, F, Q, Sum
 
-from sewer_office.enforcement import services as enforcement
+from sewer_office.enforcement import liability
 from sewer_office.enforcement.choices import RESPONSE_REFERRALS
 from sewer_office.enforcement.models import Collection, Cost, Judgment, Notice, Referral, Violation
 from sewer_office.inspections.models import Inspection
-from sewer_office.meters import days
-from sewer_office.meters.models import Meter
 from sewer_office.monitoring.choices import Sampler
-from sewer_office.monitoring.lab_import import params_in_force
+from sewer_office.monitoring.in_force import params_in_force
 from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.permits.models import IndustrialDischargeApproval
-from sewer_office.permits.models.industrial import SelfMonitoringRequirement
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
-from sewer_rules.icis_report import Mechanism, Sampling, listing_months, required_samples
+from sewer_rules.icis_report import listing_months
 
+from .annual_mechanisms import flows, mechanisms
 from .models import Designation, ReportDue, SNCDetermination
-from .services import mean_gpd
 from .snc_scope import criteria_in_scope, histories
 
-APPROVED = ("approved", "approved_with_conditions")
 #: The response of the guide each kind of referral is, for a referral recorded without one.
 REFERRAL_RESPONSES = {kind: code for code, kind in RESPONSE_REFERRALS.items()}
 ZERO = Decimal("0.00")
@@ -178,8 +174,8 @@ def gather(first: date, last: date) -> AnnualReport:
     _snc(lines, ids, first, last)
     _activity(lines, ids, first, last, start, end)
     _enforcement(lines, ids, first, last)
-    _mechanisms(lines, ids, first, last)
-    _flows(lines, ids, first, last)
+    mechanisms(lines, ids, first, last)
+    flows(lines, ids, first, last)
     added = [
         f"{lines[est].establishment.name} (first designated {day})"
         for est, day in _first_designations(ids).items()
@@ -216,7 +212,7 @@ def _snc(lines: dict[int, FacilityLine], ids: list[int], first: date, last: date
         ).order_by("period_start", "id")
     )
     # the criteria that hold within 403.8(f)(2)(viii)'s scope, as the designations now stand:
-    # the same reading as the yearly list (services.snc_list)
+    # the same reading as the yearly list (snc_list.snc_list)
     in_scope = criteria_in_scope([d for d in found if d.snc], params_in_force())
     for snc in found:
         line = lines[snc.establishment_id]
@@ -346,92 +342,13 @@ def _enforcement(lines: dict[int, FacilityLine], ids: list[int], first: date, la
     for v in Violation.objects.filter(
         establishment_id__in=ids, notices__served_on__lte=last
     ).distinct():
-        f = enforcement.fines(v, last)
+        f = liability.fines(v, last)
         if v.establishment_id is None:
             continue
         if f.total is not None:
             lines[v.establishment_id].fines += f.total
         elif f.computation is not None and f.computation.days > 0:
             lines[v.establishment_id].fines_unstated += 1
-
-
-def _in_force(a: IndustrialDischargeApproval, first: date, last: date) -> bool:
-    return (
-        a.state in APPROVED
-        and a.decided_on is not None
-        and a.decided_on <= last
-        and (a.expires_on is None or a.expires_on >= first)
-    )
-
-
-def _mechanisms(lines: dict[int, FacilityLine], ids: list[int], first: date, last: date) -> None:
-    """Each user's control mechanism: the approval in force in the period (the latest decided),
-    else the latest approved before the period's end; its process flow; the self-monitoring
-    samples the approvals in force required in the period. The ICIS-NPDES identifier is the
-    mechanism's, else the one recorded on the user's latest application that has one (EPA
-    keys the industrial user's record by it, whether the application was granted yet or the
-    mechanism reissued)."""
-    approvals: dict[int, list[IndustrialDischargeApproval]] = defaultdict(list)
-    recorded: dict[int, str] = {}
-    for a in IndustrialDischargeApproval.objects.filter(
-        establishment_id__in=ids, filed_on__lte=last
-    ).order_by("id"):
-        if a.icis_permit_id:
-            recorded[a.establishment_id] = a.icis_permit_id
-        if a.state in APPROVED and a.decided_on is not None and a.decided_on <= last:
-            approvals[a.establishment_id].append(a)
-    for group in approvals.values():
-        group.sort(key=lambda a: (a.decided_on or first, a.pk))
-    in_force = {a.pk: a for group in approvals.values() for a in group if _in_force(a, first, last)}
-    rows: dict[int, list[Sampling]] = defaultdict(list)
-    for r in SelfMonitoringRequirement.objects.filter(approval_id__in=list(in_force)):
-        rows[r.approval_id].append(Sampling(r.sampling_point, r.sample_type, r.events_per_year))
-    for est, line in lines.items():
-        group = approvals.get(est, [])
-        current = [a for a in group if a.pk in in_force]
-        if group:
-            line.approval = (current or group)[-1]
-            line.process_flow_gpd = line.approval.process_flow_gpd
-        line.icis_permit_id = (
-            line.approval.icis_permit_id if line.approval is not None else ""
-        ) or recorded.get(est, "")
-        line.self_monitoring_required = required_samples(
-            [
-                Mechanism(a.decided_on, a.expires_on, tuple(rows[a.pk]))
-                for a in current
-                if a.decided_on is not None
-            ],
-            first,
-            last,
-        )
-
-
-def _flows(lines: dict[int, FacilityLine], ids: list[int], first: date, last: date) -> None:
-    """The average daily flow of the period: the mean of the readings of the user's first flow
-    meter (by identifier) with readings in the period (:func:`.services.mean_gpd`, as the
-    designation reads it), else the flow declared in its approval (the latest, whatever its
-    state, as the designation does), the basis said."""
-    meters = list(
-        Meter.objects.filter(sampling_point__establishment_id__in=ids, parameter="flow")
-        .select_related("sampling_point")
-        .order_by("ident", "id")
-    )
-    totals = days.period_totals([m.pk for m in meters], first, last)
-    for m in meters:
-        line = lines[m.sampling_point.establishment_id]
-        flow = totals.get(m.pk)
-        if line.flow_gpd is None and flow is not None and flow.count:
-            line.flow_gpd = mean_gpd(flow, m.unit)
-            line.flow_basis = f"mean of {flow.count} readings of meter {m.ident}"
-    declared: dict[int, IndustrialDischargeApproval] = {}
-    for a in IndustrialDischargeApproval.objects.filter(
-        establishment_id__in=[i for i in ids if lines[i].flow_gpd is None]
-    ).order_by("id"):
-        declared[a.establishment_id] = a
-    for est, a in declared.items():
-        if a.flow_gpd is not None:
-            lines[est].flow_gpd = Decimal(a.flow_gpd)
-            lines[est].flow_basis = f"declared in {a}"
 
 
 def _first_designations(ids: list[int]) -> dict[int, date]:

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from sewer_office.accounts.access import visible
 from sewer_office.core.errors import Forbidden
 
-from . import baseline, services
+from . import baseline, report_dues, services, snc, snc_staff
 from .filters import SNCFilter
 from .models import Designation, ReportDue, SNCDetermination
 
@@ -141,7 +141,7 @@ class ReportDueViewSet(viewsets.ReadOnlyModelViewSet[Any]):
         data = dict(body.validated_data)
         raw = data.pop("checklist", None)
         filing = baseline.Filing(raw) if raw is not None else None
-        done = services.record_received(request.user, due, **data, checklist=filing)
+        done = report_dues.record_received(request.user, due, **data, checklist=filing)
         return Response(ReportDueSerializer(done).data)
 
 
@@ -151,7 +151,7 @@ class SNCViewSet(viewsets.ReadOnlyModelViewSet[Any]):
     serializer_class = SNCSerializer
 
     def get_queryset(self) -> Any:
-        base = services.visible_determinations(self.request.user).select_related("superseded_by")
+        base = snc.visible_determinations(self.request.user).select_related("superseded_by")
         fs = SNCFilter(self.request.query_params or None, queryset=base)
         return fs.qs if fs.is_bound and fs.is_valid() else base
 
@@ -167,7 +167,7 @@ class SNCViewSet(viewsets.ReadOnlyModelViewSet[Any]):
         body = StaffCriterionInput(data=request.data)
         body.is_valid(raise_exception=True)
         v = body.validated_data
-        new = services.record_staff_criterion(
+        new = snc_staff.record_staff_criterion(
             det, v["criterion"], v["facts"], v["on"], request.user
         )
         return Response(SNCSerializer(new).data, status=status.HTTP_201_CREATED)
@@ -181,7 +181,7 @@ class SNCViewSet(viewsets.ReadOnlyModelViewSet[Any]):
                             "Superintendent and the engineer (40 CFR 403.8(f)(2)(viii)).")  # fmt: skip
         body = RunInput(data=request.data)
         body.is_valid(raise_exception=True)
-        run = services.compute_snc(
+        run = snc.compute_snc(
             request.user, body.validated_data["period"], rolling=body.validated_data["rolling"]
         )
         return Response(

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.core import audit
 from sewer_office.core.attachments import DOCUMENT_KINDS, attach
 from sewer_office.core.errors import InvalidInput
@@ -86,14 +87,14 @@ def scan_title(upload: Any) -> str:
     return f"Paper report: {upload.name}"
 
 
-def _scan(actor: Any, due: ReportDue, upload: Any, at: datetime | None) -> Attachment | None:
+def _scan(actor: Actor, due: ReportDue, upload: Any, at: datetime | None) -> Attachment | None:
     if upload is None:
         return None
     return attach(due, upload, actor, title=scan_title(upload), at=at, kinds=DOCUMENT_KINDS)
 
 
 def write_checklist(
-    actor: Any,
+    actor: Actor,
     due: ReportDue,
     entries: Mapping[str, rule.Entry],
     filing: Filing,

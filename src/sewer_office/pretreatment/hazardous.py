@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from sewer_office.accounts.access import can_see
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role, is_staff_member
 from sewer_office.core import audit
 from sewer_office.core.attachments import DOCUMENT_KINDS, attach
@@ -46,17 +47,16 @@ TEXTS = (
     "year_estimate",
     "not_known",
 )
-DATES = ("discharge_began_on", "epa_notified_on", "state_notified_on")
 
 
-def may_record(user: Any, establishment: Establishment) -> bool:
+def may_record(user: Actor, establishment: Establishment) -> bool:
     """Staff who record paper notices, or the facility's own account."""
     if has_role(user, *RECORDERS):
         return True
     return not is_staff_member(user) and can_see(user, establishment)
 
 
-def _check_actor(actor: Any, establishment: Establishment) -> str:
+def _check_actor(actor: Actor, establishment: Establishment) -> str:
     """The channel the notice comes by, or Forbidden."""
     if has_role(actor, *RECORDERS):
         return NotificationChannel.PAPER
@@ -70,12 +70,33 @@ def _check_actor(actor: Any, establishment: Establishment) -> str:
     return NotificationChannel.PORTAL
 
 
-def _text(values: Mapping[str, Any], name: str) -> str:
+class NotificationValues(TypedDict, total=False):
+    """What a notice says (the model's fields), as the form or a test gives them: any may be
+    missing or empty, for the rule to name what the notice lacks. ``notified_on`` is read on
+    paper only (a notice sent through the site is dated the day it arrives)."""
+
+    waste_name: str
+    waste_number: str
+    discharge_type: str
+    discharge_detail: str
+    monthly_kg: Decimal | str | None
+    constituents: str
+    month_estimate: str
+    year_estimate: str
+    not_known: str
+    minimization_certified: bool
+    discharge_began_on: date | None
+    notified_on: date | None
+    epa_notified_on: date | None
+    state_notified_on: date | None
+
+
+def _text(values: Mapping[str, object], name: str) -> str:
     value = values.get(name)
     return "" if value is None else str(value).strip()
 
 
-def _mass(values: Mapping[str, Any]) -> Decimal | None:
+def _mass(values: NotificationValues) -> Decimal | None:
     raw = values.get("monthly_kg")
     if raw is None or raw == "":
         return None
@@ -85,21 +106,23 @@ def _mass(values: Mapping[str, Any]) -> Decimal | None:
         raise InvalidInput({"monthly_kg": ["A mass in kilograms, e.g. 120.5."]}) from None
 
 
-def _dates(values: Mapping[str, Any], notified_on: date, today: date) -> dict[str, list[str]]:
+def _dates(values: NotificationValues, notified_on: date, today: date) -> dict[str, list[str]]:
     errors: dict[str, list[str]] = {}
     if notified_on > today:
         errors["notified_on"] = ["A notice cannot be dated in the future."]
-    for name in ("epa_notified_on", "state_notified_on"):
-        day = values.get(name)
+    for name, day in (
+        ("epa_notified_on", values.get("epa_notified_on")),
+        ("state_notified_on", values.get("state_notified_on")),
+    ):
         if day is not None and day > today:
             errors[name] = ["A notice cannot be sent in the future."]
     return errors
 
 
 def record_notification(
-    actor: Any,
+    actor: Actor,
     establishment: Establishment,
-    values: Mapping[str, Any],
+    values: NotificationValues,
     *,
     document: Any = None,
     at: datetime | None = None,
@@ -133,7 +156,9 @@ def record_notification(
                 "acute": rule.is_acute(notice.waste_number),
                 "minimization_certified": True,
                 "notified_on": notified_on,
-                **{name: values.get(name) for name in DATES},
+                "discharge_began_on": values.get("discharge_began_on"),
+                "epa_notified_on": values.get("epa_notified_on"),
+                "state_notified_on": values.get("state_notified_on"),
                 "channel": channel,
                 "recorded_by": actor,
                 **({"recorded_at": at} if at is not None else {}),

@@ -47,7 +47,7 @@ from django.utils import timezone
 
 from sewer_io import icis as xml
 from sewer_office.core.errors import Blocked
-from sewer_office.monitoring.lab_import import params_in_force
+from sewer_office.monitoring.in_force import params_in_force
 from sewer_rules.analytes import ANALYTES
 from sewer_rules.icis_report import (
     ACTION_CODE,

@@ -47,7 +47,7 @@ from sewer_office.findings.services import findings_of, record_finding
 from sewer_office.inspections.choices import InspectionKind, InspectionState
 from sewer_office.inspections.models import Inspection
 from sewer_office.monitoring.choices import Sampler
-from sewer_office.monitoring.lab_import import params_in_force
+from sewer_office.monitoring.in_force import params_in_force
 from sewer_office.monitoring.models import SamplingEvent
 from sewer_office.registry.models import Establishment
 from sewer_rules.federal import snc_scope

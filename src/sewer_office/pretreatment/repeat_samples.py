@@ -47,7 +47,7 @@ from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import findings_of, record_finding
 from sewer_office.monitoring.choices import Sampler
-from sewer_office.monitoring.lab_import import params_in_force
+from sewer_office.monitoring.in_force import params_in_force
 from sewer_office.monitoring.models import LabResult, SamplingEvent
 from sewer_office.registry.models import Establishment
 from sewer_rules.findings import Status

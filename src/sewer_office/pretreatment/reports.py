@@ -20,10 +20,11 @@ from django.utils import timezone
 from sewer_office.core import letters
 from sewer_office.core.exports import escape
 from sewer_office.core.letters import LetterKind
-from sewer_office.monitoring.lab_import import params_in_force
+from sewer_office.monitoring.in_force import params_in_force
 
 from .annual import AnnualReport, FacilityLine, gather, whole_gpd
-from .services import ListedUser, newspaper_text, snc_list
+from .choices import DesignationStatus
+from .snc_list import ListedUser, newspaper_text, snc_list
 
 __all__ = ["AnnualReport", "FacilityLine", "annual_report"]
 
@@ -256,8 +257,6 @@ _STATUS = ANNUAL_HEADER.index("siu_status") - 1
 
 
 def _designation_label(code: str) -> str:
-    from .choices import DesignationStatus
-
     labels = dict(DesignationStatus.choices)
     return str(labels.get(code, code))
 

@@ -22,16 +22,15 @@ from django.views.decorators.http import require_POST
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import STAFF_ROLES
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import Column, export
-from sewer_office.core.forms import add_office_error
+from sewer_office.core.form_actions import form_action
 from sewer_office.core.paging import page_of
-from sewer_office.monitoring.lab_import import params_in_force
+from sewer_office.monitoring.in_force import params_in_force
 from sewer_office.monitoring.models import LabResult
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
-from . import hazardous, icis, oversight, reports, services
+from . import hazardous, icis, oversight, report_dues, reports, services, snc, snc_list, snc_staff
 from .filters import SNCFilter
 from .forms import DesignateForm, ReceivedForm, RequirementForm, RunForm, StaffCriterionForm
 from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
@@ -46,7 +45,7 @@ def _establishment(request: HttpRequest, pk: int) -> Establishment:
 
 
 def _index_context(request: HttpRequest, run_form: RunForm | None = None) -> dict[str, Any]:
-    base = services.visible_determinations(request.user)
+    base = snc.visible_determinations(request.user)
     fs = SNCFilter(request.GET or None, queryset=base)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
     page, query = page_of(request, qs)
@@ -60,7 +59,7 @@ def _index_context(request: HttpRequest, run_form: RunForm | None = None) -> dic
             Establishment.objects.filter(kind=EstablishmentKind.INDUSTRIAL, siu_designations=None),
             request.user,
         ).order_by("name"),
-        "late": visible(services.late_dues(today), request.user).order_by("due_on")[:LATE_SHOWN],
+        "late": visible(report_dues.late_dues(today), request.user).order_by("due_on")[:LATE_SHOWN],
         "run_form": run_form or RunForm(initial={"period": _last_half(today)}),
         "may_run": services.may_decide(request.user),
         "staff": services.is_staff(request.user),
@@ -90,7 +89,7 @@ SNC_COLUMNS = (
 
 @office_view()
 def index(request: HttpRequest) -> HttpResponse:
-    base = services.visible_determinations(request.user)
+    base = snc.visible_determinations(request.user)
     fs = SNCFilter(request.GET or None, queryset=base)
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
     if (download := export(request, qs, SNC_COLUMNS, "snc-determinations")) is not None:
@@ -102,25 +101,27 @@ def index(request: HttpRequest) -> HttpResponse:
 @office_view(*DECIDERS)
 def snc_run(request: HttpRequest) -> HttpResponse:
     form = RunForm(request.POST)
-    if form.is_valid():
-        try:
-            run = services.compute_snc(
-                request.user,
-                form.cleaned_data["period"],
-                rolling=form.cleaned_data["rolling"] or None,
-            )
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(
-                request,
-                f"SNC determined for {len(run.determinations)} facilities over "
-                f"{run.period.start}..{run.period.end}: {len(run.in_snc)} in significant "
-                f"noncompliance, {run.violations_opened} violation(s) opened "
-                "(40 CFR 403.8(f)(2)(viii)).",
-            )
-            return redirect("pretreatment:index")
-    return render(request, "pretreatment/index.html", _index_context(request, form), status=400)
+
+    def determined(run: snc.SNCRun) -> HttpResponse:
+        messages.success(
+            request,
+            f"SNC determined for {len(run.determinations)} facilities over "
+            f"{run.period.start}..{run.period.end}: {len(run.in_snc)} in significant "
+            f"noncompliance, {run.violations_opened} violation(s) opened "
+            "(40 CFR 403.8(f)(2)(viii)).",
+        )
+        return redirect("pretreatment:index")
+
+    return form_action(
+        request,
+        form,
+        lambda d: snc.compute_snc(request.user, d["period"], rolling=d["rolling"] or None),
+    ).respond(
+        then=determined,
+        show=lambda status: render(
+            request, "pretreatment/index.html", _index_context(request, form), status=status
+        ),
+    )
 
 
 def _snc_detail_context(
@@ -184,27 +185,31 @@ def snc_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def staff_criterion(request: HttpRequest, pk: int) -> HttpResponse:
     det = _determination(request, pk)
     form = StaffCriterionForm(request.POST)
-    if form.is_valid():
-        try:
-            new = services.record_staff_criterion(
-                det,
-                form.cleaned_data["criterion"],
-                form.cleaned_data["facts"],
-                form.cleaned_data["on"],
-                request.user,
-            )
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(
-                request,
-                f"Criterion ({form.cleaned_data['criterion']}) recorded: "
-                f"{new.establishment.name} is in significant noncompliance over "
-                f"{new.period_label} (40 CFR 403.8(f)(2)(viii)).",
-            )
-            return redirect("pretreatment:snc-detail", pk=new.pk)
-    ctx = _snc_detail_context(request, det, form)
-    return render(request, "pretreatment/snc_detail.html", ctx, status=400)
+
+    def recorded(new: SNCDetermination) -> HttpResponse:
+        messages.success(
+            request,
+            f"Criterion ({form.cleaned_data['criterion']}) recorded: "
+            f"{new.establishment.name} is in significant noncompliance over "
+            f"{new.period_label} (40 CFR 403.8(f)(2)(viii)).",
+        )
+        return redirect("pretreatment:snc-detail", pk=new.pk)
+
+    return form_action(
+        request,
+        form,
+        lambda d: snc_staff.record_staff_criterion(
+            det, d["criterion"], d["facts"], d["on"], request.user
+        ),
+    ).respond(
+        then=recorded,
+        show=lambda status: render(
+            request,
+            "pretreatment/snc_detail.html",
+            _snc_detail_context(request, det, form),
+            status=status,
+        ),
+    )
 
 
 def _facility_context(request: HttpRequest, est: Establishment, **forms: Any) -> dict[str, Any]:
@@ -245,22 +250,20 @@ def facility(request: HttpRequest, pk: int) -> HttpResponse:
 def designate(request: HttpRequest, pk: int) -> HttpResponse:
     est = _establishment(request, pk)
     form = DesignateForm(request.POST)
-    if form.is_valid():
-        try:
-            d = services.designate(
-                request.user,
-                est,
-                basis=form.cleaned_data["basis"],
-                reason=form.cleaned_data["reason"],
-                on=form.cleaned_data["on"],
-            )
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(request, f"{d.get_status_display()} ({d.citation}).")
-            return redirect("pretreatment:facility", pk=est.pk)
-    ctx = _facility_context(request, est, designate=form)
-    return render(request, "pretreatment/facility.html", ctx, status=400)
+
+    def designated(d: Designation) -> HttpResponse:
+        messages.success(request, f"{d.get_status_display()} ({d.citation}).")
+        return redirect("pretreatment:facility", pk=est.pk)
+
+    return form_action(
+        request,
+        form,
+        lambda d: services.designate(
+            request.user, est, basis=d["basis"], reason=d["reason"], on=d["on"]
+        ),
+    ).respond(
+        then=designated, show=lambda status: _facility_page(request, est, status, designate=form)
+    )
 
 
 @require_POST
@@ -268,16 +271,14 @@ def designate(request: HttpRequest, pk: int) -> HttpResponse:
 def require_report(request: HttpRequest, pk: int) -> HttpResponse:
     est = _establishment(request, pk)
     form = RequirementForm(request.POST)
-    if form.is_valid():
-        try:
-            req = services.add_requirement(request.user, est, **form.cleaned_data)
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(request, f"Required: {req} ({req.citation}).")
-            return redirect("pretreatment:facility", pk=est.pk)
-    ctx = _facility_context(request, est, require=form)
-    return render(request, "pretreatment/facility.html", ctx, status=400)
+
+    def required(req: ReportRequirement) -> HttpResponse:
+        messages.success(request, f"Required: {req} ({req.citation}).")
+        return redirect("pretreatment:facility", pk=est.pk)
+
+    return form_action(
+        request, form, lambda d: report_dues.add_requirement(request.user, est, **d)
+    ).respond(then=required, show=lambda status: _facility_page(request, est, status, require=form))
 
 
 @require_POST
@@ -286,18 +287,30 @@ def report_received(request: HttpRequest, pk: int) -> HttpResponse:
     due = get_object_or_404(visible(ReportDue.objects.all(), request.user), pk=pk)
     est = due.establishment
     form = ReceivedForm(request.POST)
-    if form.is_valid():
-        try:
-            services.record_received(
-                request.user, due, form.cleaned_data["received_on"], form.cleaned_data["note"]
-            )
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(request, f"{due} recorded as received.")
-            return redirect("pretreatment:facility", pk=est.pk)
-    ctx = _facility_context(request, est, received=form)
-    return render(request, "pretreatment/facility.html", ctx, status=400)
+
+    def received(_: ReportDue) -> HttpResponse:
+        messages.success(request, f"{due} recorded as received.")
+        return redirect("pretreatment:facility", pk=est.pk)
+
+    return form_action(
+        request,
+        form,
+        lambda d: report_dues.record_received(request.user, due, d["received_on"], d["note"]),
+    ).respond(
+        then=received, show=lambda status: _facility_page(request, est, status, received=form)
+    )
+
+
+def _facility_page(
+    request: HttpRequest, est: Establishment, status: int, **forms: Any
+) -> HttpResponse:
+    """The facility's page again, with the form refused (``forms``) and its errors."""
+    return render(
+        request,
+        "pretreatment/facility.html",
+        _facility_context(request, est, **forms),
+        status=status,
+    )
 
 
 def _file(data: bytes, content_type: str, name: str, inline: bool = False) -> HttpResponse:
@@ -308,12 +321,12 @@ def _file(data: bytes, content_type: str, name: str, inline: bool = False) -> Ht
 
 @office_view(*STAFF_ROLES)
 def snc_list_page(request: HttpRequest, year: int) -> HttpResponse:
-    listed = services.snc_list(year)
+    listed = snc_list.snc_list(year)
     town = params_in_force().name
     return render(
         request,
         "pretreatment/snc_list.html",
-        {"year": year, "listed": listed, "text": services.newspaper_text(year, listed, town)},
+        {"year": year, "listed": listed, "text": snc_list.newspaper_text(year, listed, town)},
     )
 
 

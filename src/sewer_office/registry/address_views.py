@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import InvalidInput, OfficeError
+from sewer_office.core.form_actions import form_action
 
 from . import addresses
 from .address_forms import MailingAddressForm, PostalAddressForm
@@ -46,18 +46,15 @@ def _edit(
     and the record's URL name."""
     back = _safe(request, request.GET.get("next") or "")
     form = form_class(request.POST if request.method == "POST" else None, initial=initial)
-    if request.method != "POST":
-        return _page(request, form, title, back)
-    if form.is_valid():
-        try:
-            save(form.cleaned_data)
-        except OfficeError as e:
-            _errors(form, e)
-        else:
-            message, url_name = done
-            messages.success(request, message)
-            return redirect(_safe(request, back) or reverse(url_name, args=[record.pk]))
-    return _page(request, form, title, back, status=400)
+
+    def saved(_: None) -> HttpResponse:
+        message, url_name = done
+        messages.success(request, message)
+        return redirect(_safe(request, back) or reverse(url_name, args=[record.pk]))
+
+    return form_action(request, form, save).respond(
+        then=saved, show=lambda status: _page(request, form, title, back, status=status)
+    )
 
 
 @office_view(*addresses.EDIT_ROLES)
@@ -112,15 +109,6 @@ def property_address(request: HttpRequest, pk: int) -> HttpResponse:
         save,
         (f"Postal address of {prop.parcel_id} recorded.", "registry:property"),
     )
-
-
-def _errors(form: forms.Form, error: OfficeError) -> None:
-    if isinstance(error, InvalidInput):
-        for key, msgs in error.errors.items():
-            for msg in msgs:
-                form.add_error(key if key in form.fields else None, msg)
-    else:
-        form.add_error(None, error.message)
 
 
 def _safe(request: HttpRequest, url: str) -> str:

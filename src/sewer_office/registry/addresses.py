@@ -27,6 +27,7 @@ from typing import Any
 
 from django.db import transaction
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
@@ -144,13 +145,13 @@ def address_gaps(person: Any, premises: Any = None) -> list[str]:
 EDIT_ROLES = (CLERK, SUPERINTENDENT)
 
 
-def _require(actor: Any) -> None:
+def _require(actor: Actor) -> None:
     if not has_role(actor, *EDIT_ROLES):
         raise Forbidden("Recording an address is the clerk's or the Superintendent's work.")
 
 
 def set_mailing_address(
-    person: Person, actor: Any, *, street: str, city: str, state: str, zip_code: str
+    person: Person, actor: Actor, *, street: str, city: str, state: str, zip_code: str
 ) -> Person:
     """Record where ``person``'s mail goes (all blank: to its premises), audited."""
     _require(actor)
@@ -165,7 +166,7 @@ def set_mailing_address(
 
 
 def set_postal_address(
-    prop: Property, actor: Any, *, address: str, city: str, state: str, zip_code: str
+    prop: Property, actor: Actor, *, address: str, city: str, state: str, zip_code: str
 ) -> Property:
     """Record a property's street line and postal town, state and ZIP code, audited."""
     _require(actor)

@@ -11,6 +11,9 @@ class RegistryConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import m2m_changed, pre_save
 
+        from sewer_office.core.panels import PANELS
+
+        from . import panels
         from .merge import refuse_merged, refuse_merged_link
         from .models import Person
 
@@ -21,3 +24,4 @@ class RegistryConfig(AppConfig):
             sender=Person.representatives.through,
             dispatch_uid="registry-refuse-merged-link",
         )
+        PANELS.add(self.label, panels)  # the dashboard, facility and property pages

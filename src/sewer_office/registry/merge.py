@@ -21,6 +21,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden
@@ -82,7 +83,7 @@ def likely_duplicates(qs: models.QuerySet[Person] | None = None) -> list[Duplica
     return groups
 
 
-def merge_person(duplicate: Person, survivor: Person, actor: Any, *, reason: str = "") -> Person:
+def merge_person(duplicate: Person, survivor: Person, actor: Actor, *, reason: str = "") -> Person:
     """Merge ``duplicate`` into ``survivor`` (see the module's docstring); returns the
     duplicate as merged. Refused: another role, a person into itself, a duplicate already
     merged, a survivor itself merged (merge into the one it was merged into: no chains that
@@ -109,7 +110,7 @@ def merge_person(duplicate: Person, survivor: Person, actor: Any, *, reason: str
         before = audit.snapshot(dup)
         dup.merged_into = keep
         dup.merged_at = timezone.now()
-        dup.merged_by = actor if getattr(actor, "is_authenticated", False) else None
+        dup.merged_by = person_or_none(actor)
         dup.save(update_fields=["merged_into", "merged_at", "merged_by", "updated_at"])
         why = reason.strip() or "entered twice in the registry"
         audit.record(
@@ -215,7 +216,7 @@ def _url(obj: models.Model) -> str:
     return str(getter()) if callable(getter) else ""
 
 
-def records_of(person: Person, user: Any, limit: int = 50) -> list[Held]:
+def records_of(person: Person, user: Actor, limit: int = 50) -> list[Held]:
     """The records naming the persons merged into ``person`` (their properties, facilities,
     permits, violations, invoices, payments...), those ``user`` may see, by kind."""
     others = [pk for pk in person.same_person_ids() if pk != person.pk]

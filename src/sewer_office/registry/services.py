@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
@@ -23,7 +24,7 @@ AVAILABILITY_ROLES = (CLERK, SUPERINTENDENT)
 
 
 def declare_public_sewer_available(
-    area: ServiceArea, on: date, act: str, actor: Any, *, at: datetime | None = None
+    area: ServiceArea, on: date, act: str, actor: Actor, *, at: datetime | None = None
 ) -> ServiceArea:
     """Record the Town's act making public sewer available to ``area`` from ``on``.
 
@@ -71,7 +72,7 @@ def set_wastewater_service(
     prop: Property,
     service: str,
     on: date,
-    actor: Any,
+    actor: Actor,
     *,
     citation: str,
     reason: str = "",
@@ -102,13 +103,13 @@ def set_wastewater_service(
 INTAKE_ROLES = (CLERK,)
 
 
-def _require_intake(actor: Any, what: str) -> None:
+def _require_intake(actor: Actor, what: str) -> None:
     if not has_role(actor, *INTAKE_ROLES):
         raise Forbidden(f"Registering {what} is the clerk's work.")
 
 
 def register_person(
-    actor: Any,
+    actor: Actor,
     *,
     kind: str,
     name: str,
@@ -133,7 +134,7 @@ def register_person(
 
 
 def register_property(
-    actor: Any,
+    actor: Actor,
     *,
     parcel_id: str,
     address: str,
@@ -169,8 +170,8 @@ def register_property(
 
 
 def register_establishment(
-    actor: Any, *, name: str, kind: str, operator: Person, building: Any, code: str = ""
-) -> Any:
+    actor: Actor, *, name: str, kind: str, operator: Person, building: Building, code: str = ""
+) -> Establishment:
     """A business operating in a building, audited. ``code`` is the facility code that
     laboratory files and meters use (upper-cased; unique among establishments)."""
     _require_intake(actor, "an establishment")

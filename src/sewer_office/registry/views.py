@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.db import models
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,6 +21,7 @@ from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import Column, export
+from sewer_office.core.form_actions import form_action
 from sewer_office.core.forms import DateInput
 from sewer_office.core.paging import page_of
 from sewer_office.core.panels import (
@@ -251,35 +254,37 @@ def area_declare(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _intake(
-    request: HttpRequest, form_class: type[forms.Form], title: str, save: Any
+    request: HttpRequest,
+    form_class: type[forms.Form],
+    title: str,
+    save: Callable[[dict[str, Any]], models.Model],
 ) -> HttpResponse:
     form = form_class(request.POST or None)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            try:
-                obj = save(form.cleaned_data)
-            except OfficeError as e:
-                form.add_error(None, e.message)
-            else:
-                messages.success(request, f"{obj} registered.")
-                return redirect(obj_url(obj))
-    return render(request, "registry/form.html", {"form": form, "title": title}, status=status)
+
+    def registered(obj: models.Model) -> HttpResponse:
+        messages.success(request, f"{obj} registered.")
+        return redirect(obj_url(obj))
+
+    return form_action(request, form, save).respond(
+        then=registered,
+        show=lambda status: render(
+            request, "registry/form.html", {"form": form, "title": title}, status=status
+        ),
+    )
 
 
-def obj_url(obj: Any) -> str:
+def obj_url(obj: models.Model) -> str:
     name = {
         "person": "registry:person",
         "property": "registry:property",
         "establishment": "registry:establishment",
     }
-    return reverse(name[obj._meta.model_name], args=[obj.pk])
+    return reverse(name[str(obj._meta.model_name)], args=[obj.pk])
 
 
 @office_view(*services.INTAKE_ROLES)
 def person_create(request: HttpRequest) -> HttpResponse:
-    def save(d: dict[str, Any]) -> Any:
+    def save(d: dict[str, Any]) -> Person:
         contacts = {"email": d.get("email") or "", "phone": d.get("phone") or ""}
         mailing = {
             k: d.get(k) or "" for k in ("mail_street", "mail_city", "mail_state", "mail_zip")
@@ -293,7 +298,7 @@ def person_create(request: HttpRequest) -> HttpResponse:
 
 @office_view(*services.INTAKE_ROLES)
 def property_create(request: HttpRequest) -> HttpResponse:
-    def save(d: dict[str, Any]) -> Any:
+    def save(d: dict[str, Any]) -> Property:
         return services.register_property(
             request.user,
             parcel_id=d["parcel_id"],
@@ -311,7 +316,7 @@ def property_create(request: HttpRequest) -> HttpResponse:
 
 @office_view(*services.INTAKE_ROLES)
 def establishment_create(request: HttpRequest) -> HttpResponse:
-    def save(d: dict[str, Any]) -> Any:
+    def save(d: dict[str, Any]) -> Establishment:
         return services.register_establishment(
             request.user,
             name=d["name"],

@@ -1,2 +1,4 @@
-"""Reminders and notifications by e-mail: what the office owes people a message about (sources)
-and the daily run that sends each once (services, ``sewer-use send-reminders``)."""
+"""Reminders and notifications by e-mail: the daily run that sends each message the office
+owes once (services, ``sewer-use send-reminders``), from the sources every app registers
+(:mod:`sewer_office.registry.reminders`), and the audit chain's anchor mailed to the
+Superintendent (audit_anchor)."""

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
+from sewer_office.accounts.actors import Person
 from sewer_office.accounts.roles import SUPERINTENDENT
 from sewer_office.core.anchor import Anchor
 from sewer_office.mail.choices import MessageStatus, Topic
@@ -33,7 +33,7 @@ class Mailed:
     without_address: tuple[str, ...]
 
 
-def superintendents() -> QuerySet[AbstractBaseUser]:
+def superintendents() -> QuerySet[Person]:
     """The active users who hold the Superintendent role, by id."""
     users = get_user_model().objects.filter(is_active=True, groups__name=SUPERINTENDENT)
     return users.distinct().order_by("pk")

@@ -1,6 +1,7 @@
 """``sewer-use send-reminders``: every message the office owes on a day, sent once.
 
-For each source of :mod:`.sources` and each representative of the persons a message is for,
+For each source the apps registered (:func:`sewer_office.registry.reminders.sources`: each
+app's ``reminders`` module, added from its ``apps.py``) and each representative of the persons a message is for,
 :func:`run` calls :func:`sewer_office.mail.services.send_message` with the reminder's key and
 the user: the key (one per event, stage and user) makes it go out once across any number of
 runs, the user's choice withholds the optional topics they turned off, and legal notices are
@@ -18,8 +19,7 @@ from sewer_office.mail.choices import MessageStatus
 from sewer_office.mail.models import SentMessage
 from sewer_office.mail.services import send_message, wants
 from sewer_office.registry.notify import recipients, user_key
-
-from .sources import SOURCES
+from sewer_office.registry.reminders import sources
 
 #: The tally's columns, in the order printed.
 OUTCOMES = ("sent", "already sent", "not wanted", "no e-mail address", "failed")
@@ -42,7 +42,7 @@ class Tally:
 
     def lines(self) -> list[str]:
         out = []
-        for topic in SOURCES:
+        for topic in sources():
             c = self.counts.get(topic, Counter())
             out.append(f"{topic:<20} " + ", ".join(f"{c[o]} {o}" for o in OUTCOMES))
         return out
@@ -51,7 +51,7 @@ class Tally:
 def run(on: date, *, dry_run: bool = False) -> Tally:
     """Send every reminder and notification owed on ``on`` (see the module's text)."""
     tally = Tally()
-    for topic, source in SOURCES.items():
+    for topic, source in sources().items():
         for due in source(on):
             for user, _person in recipients(due.persons, actor_id=due.actor_id):
                 key = user_key(due, user.pk)

@@ -21,7 +21,8 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from sewer_office.core import letters
+from sewer_office.accounts.actors import Actor
+from sewer_office.core import letter_pdf, letters
 from sewer_office.core.letters import LetterKind, lines, long_date
 from sewer_office.core.models import IssuedDocument
 from sewer_office.core.statuses import status_label
@@ -34,6 +35,7 @@ from sewer_office.pretreatment.models import ReportDue
 
 from . import baseline
 from .choices import CERTIFICATION, CERTIFICATION_CITATION
+from .models import Report
 
 
 def _month_end(d: date) -> date:
@@ -208,8 +210,6 @@ def _context(report: Any) -> dict[str, str]:
 
 
 def _records() -> QuerySet[Any]:
-    from .models import Report
-
     return Report.objects.select_related("establishment").order_by("-assembled_at", "-id")
 
 
@@ -236,7 +236,7 @@ def report_pdf(data: dict[str, Any], made_at: datetime) -> bytes:
     rep, fac = data["report"], data["facility"]
     stored = letters.current_template(COPY)
     body = stored.body if stored is not None else COPY_BODY
-    return letters.render_pdf(
+    return letter_pdf.render_pdf(
         letters.blocks_of(body, copy_context(data)),
         title=f"{rep['label']} - {fac['name']}",
         created=made_at,
@@ -244,7 +244,7 @@ def report_pdf(data: dict[str, Any], made_at: datetime) -> bytes:
     )
 
 
-def issue_copy(report: Any, actor: Any) -> IssuedDocument:
+def issue_copy(report: Any, actor: Actor) -> IssuedDocument:
     """Keep the signed report's copy of record: the very bytes the signature binds (assembled
     with the template current then), not a new rendering."""
     return letters.issue(

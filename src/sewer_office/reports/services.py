@@ -9,6 +9,9 @@ the SHA-256 of the exact document (the canonical JSON and the PDF); the copy of 
 written once (and protected on PostgreSQL); an acknowledgment with the hashes goes to the signer.
 A document whose data changed since it was assembled cannot be signed: it is assembled again,
 as a new version, and the earlier ones stay.
+
+The facility's statement and files for a baseline report, before it is assembled, are
+:mod:`.statements`.
 """
 
 from __future__ import annotations
@@ -26,29 +29,26 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from sewer_office.accounts.access import can_see
+from sewer_office.accounts.actors import Actor, person_or_none, signed_in
 from sewer_office.accounts.roles import (
     CLERK,
     ENGINEER,
     SUPERINTENDENT,
     has_role,
-    is_staff_member,
 )
 from sewer_office.core import audit
-from sewer_office.core.attachments import DOCUMENT_KINDS, attach
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
-from sewer_office.core.storage import files_of_transaction
 from sewer_office.mail.choices import Topic
 from sewer_office.mail.services import send_message
 from sewer_office.pretreatment import baseline as pretreatment_baseline
-from sewer_office.pretreatment import services as pretreatment
-from sewer_office.pretreatment import status
+from sewer_office.pretreatment import report_dues
 from sewer_office.pretreatment.choices import ChecklistSource, ReportKind
 from sewer_office.pretreatment.models import ReportDue
 from sewer_office.registry.models import Establishment
 
 from . import baseline, documents
 from .choices import CERTIFICATION, Decision, SignatoryKind
-from .models import BaselineStatement, Report, Review, Signatory, Signature, SigningCode
+from .models import Report, Review, Signatory, Signature, SigningCode
 
 #: Who records signatories and reviews reports.
 OFFICE = (SUPERINTENDENT, ENGINEER, CLERK)
@@ -56,20 +56,20 @@ CODE_MINUTES = 10
 CODE_TRIES = 5
 
 
-def may_manage(user: Any) -> bool:
+def may_manage(user: Actor) -> bool:
     return has_role(user, *OFFICE)
 
 
-def _require_office(user: Any, what: str) -> None:
+def _require_office(user: Actor, what: str) -> None:
     if not may_manage(user):
         raise Forbidden(f"{what} is for the Superintendent, the engineer or the clerk.")
 
 
 def record_signatory(
-    actor: Any,
+    actor: Actor,
     establishment: Establishment,
     *,
-    user: Any,
+    user: Actor,
     kind: str,
     title: str,
     authorization: str,
@@ -109,7 +109,7 @@ def record_signatory(
     )
 
 
-def end_signatory(actor: Any, signatory: Signatory, on: date, reason: str) -> Signatory:
+def end_signatory(actor: Actor, signatory: Signatory, on: date, reason: str) -> Signatory:
     _require_office(actor, "Ending a signatory")
     if not reason.strip():
         raise InvalidInput({"reason": ["Say why the authority ends."]})
@@ -131,17 +131,21 @@ def end_signatory(actor: Any, signatory: Signatory, on: date, reason: str) -> Si
     return locked
 
 
-def signatory_of(user: Any, establishment: Establishment, on: date) -> Signatory | None:
-    """The user's authority to sign for the facility on that day, if any."""
+def signatory_of(user: Actor, establishment: Establishment, on: date) -> Signatory | None:
+    """The user's authority to sign for the facility on that day, if any (none when nobody
+    signed in)."""
+    person = person_or_none(user)
+    if person is None:
+        return None
     return (
-        Signatory.objects.filter(establishment=establishment, user=user, valid_from__lte=on)
+        Signatory.objects.filter(establishment=establishment, user=person, valid_from__lte=on)
         .exclude(ended_on__lte=on)
         .order_by("-valid_from")
         .first()
     )
 
 
-def assemble(actor: Any, due: ReportDue) -> Report:
+def assemble(actor: Actor, due: ReportDue) -> Report:
     """A new version of the report for ``due``: the data of now, its PDF, their hashes."""
     if not can_see(actor, due):
         raise Forbidden("This report is another facility's.")
@@ -186,132 +190,28 @@ def refuse_incomplete(data: dict[str, Any]) -> None:
         raise InvalidInput({"baseline": [g.text for g in gaps]})
 
 
-#: The facility's statement for its baseline report, by field (see ``BaselineStatement``).
-STATEMENT_FIELDS = (
-    "permits_held",
-    "operations",
-    "sic_codes",
-    "production_rate",
-    "standards_applicable",
-    "average_flow_gpd",
-    "maximum_flow_gpd",
-    "meets_standards",
-    "additional_measures",
-    "compliance_schedule",
-)
-
-
-def _open_for_the_facility(actor: Any, due: ReportDue, what: str) -> None:
-    """The facility's own accounts write its report (the office reviews it), while it is open."""
-    if not can_see(actor, due):
-        raise Forbidden("This report is another facility's.")
-    if is_staff_member(actor):
-        raise Forbidden(f"{what} is the facility's: the office reviews the signed report.")
-    if due.received_on is not None:
-        raise Blocked(f"This report was already received on {due.received_on}.")
-    if status.status_of(due).in_review:
-        raise Blocked("A signed report of this due date is in the office's review.")
-
-
-def save_statement(actor: Any, due: ReportDue, values: dict[str, Any]) -> BaselineStatement:
-    """Record the facility's statement for its baseline report (each change audited); a
-    report assembled before keeps the statement it was assembled with."""
-    if due.kind != ReportKind.BASELINE:
-        raise Blocked("Only a baseline report (40 CFR 403.12(b)) has this statement.")
-    _open_for_the_facility(actor, due, "The baseline statement")
-    clean = {k: values.get(k) for k in STATEMENT_FIELDS}
-    for k, v in clean.items():
-        if isinstance(v, str):
-            clean[k] = v.strip()
-    errors: dict[str, list[str]] = {}
-    clean["explanations"] = _explanations(values, errors)
-    for k in ("average_flow_gpd", "maximum_flow_gpd"):
-        flow = clean[k]
-        if flow is not None and flow < 0:
-            errors[k] = ["A flow is zero or more gallons per day."]
-    avg, peak = clean["average_flow_gpd"], clean["maximum_flow_gpd"]
-    if avg is not None and peak is not None and peak < avg:
-        errors["maximum_flow_gpd"] = ["The maximum daily flow is at least the average."]
-    if errors:
-        raise InvalidInput(errors)
-    with transaction.atomic():
-        ReportDue.objects.select_for_update().get(pk=due.pk)
-        found = BaselineStatement.objects.filter(due=due).first()
-        if found is None:
-            return audit.create_recorded(
-                BaselineStatement,
-                {"due": due, "updated_by": actor, **clean},
-                actor=actor,
-                action="record_baseline_statement",
-                citation="40 CFR 403.12(b)",
-            )
-        before = audit.snapshot(found)
-        for k, v in clean.items():
-            setattr(found, k, v)
-        found.updated_by = actor
-        found.save()
-        audit.record(
-            actor=actor,
-            action="record_baseline_statement",
-            obj=found,
-            before=before,
-            after=audit.snapshot(found),
-            citation="40 CFR 403.12(b)",
-        )
-    return found
-
-
-def _explanations(values: dict[str, Any], errors: dict[str, list[str]]) -> dict[str, str]:
-    """Why an element does not apply or is not given, by element code: from ``explanations``
-    (a mapping) or the form's ``explain_<code>`` fields; empty ones are left out."""
-    given = dict(values.get("explanations") or {})
-    for item in baseline.ITEMS:
-        if f"explain_{item.code}" in values:
-            given[item.code] = values[f"explain_{item.code}"]
-    codes = {item.code for item in baseline.ITEMS}
-    unknown = sorted(str(k) for k in given if k not in codes)
-    if unknown:
-        errors["explanations"] = [f"Not an element of 40 CFR 403.12(b): {', '.join(unknown)}."]
-    return {
-        k: str(v).strip() for k, v in sorted(given.items()) if k in codes and str(v or "").strip()
-    }
-
-
-def attach_files(actor: Any, due: ReportDue, uploads: list[Any], kind: str) -> list[Any]:
-    """Files sent with the report (a process diagram, a laboratory's report…): stored with
-    their SHA-256 on the due date; the next assembled report lists them in its data."""
-    _open_for_the_facility(actor, due, "Sending a file with a report")
-    if kind not in baseline.ATTACHMENT_KINDS:
-        raise InvalidInput({"kind": ["Choose what the file is."]})
-    if not uploads:
-        raise InvalidInput({"files": ["Choose a file to send."]})
-    with files_of_transaction(), transaction.atomic():
-        return [
-            attach(due, f, actor, title=f"{kind}: {f.name}", kinds=DOCUMENT_KINDS) for f in uploads
-        ]
-
-
 def hash_code(code: str) -> str:
     return hashlib.sha256(code.encode()).hexdigest()
 
 
-def send_code(actor: Any, report: Report) -> SigningCode:
+def send_code(actor: Actor, report: Report) -> SigningCode:
     """E-mail a one-time code to sign ``report`` (to the signatory's own account)."""
     _check_signer(actor, report)
-    if not actor.email:
+    person = signed_in(actor)  # the signatory: a person, named on the signature
+    if not person.email:
         raise Blocked("Your account has no e-mail address: ask the Town Clerk to record it.")
     code = f"{secrets.randbelow(10**6):06d}"
     now = timezone.now()
     with transaction.atomic():
-        SigningCode.objects.filter(report=report, user=actor, used_at=None).update(used_at=now)
+        SigningCode.objects.filter(report=report, user=person, used_at=None).update(used_at=now)
         made = SigningCode.objects.create(
             report=report,
-            user=actor,
+            user=person,
             code_hash=hash_code(code),
             expires_at=now + timedelta(minutes=CODE_MINUTES),
         )
         send_message(
-            to=actor.email,
+            to=person.email,
             subject=f"Sewer office: code to sign report RPT-{report.pk}",
             body=(
                 f"Your code to sign {report} is {code}. It is valid {CODE_MINUTES} minutes, once. "
@@ -319,13 +219,13 @@ def send_code(actor: Any, report: Report) -> SigningCode:
                 "password."
             ),
             topic=Topic.SIGNING_CODE,
-            user=actor,
+            user=person,
             about=report,
         )
     return made
 
 
-def _check_signer(actor: Any, report: Report) -> Signatory:
+def _check_signer(actor: Actor, report: Report) -> Signatory:
     if not can_see(actor, report):
         raise Forbidden("This report is another facility's.")
     signatory = signatory_of(actor, report.establishment, timezone.localdate())
@@ -369,14 +269,15 @@ def _wrong_code(code_id: int) -> None:
     SigningCode.objects.filter(pk=code_id).update(attempts=F("attempts") + 1)
 
 
-def sign(actor: Any, report: Report, *, password: str, code: str) -> Signature:
+def sign(actor: Actor, report: Report, *, password: str, code: str) -> Signature:
     """Sign ``report``: the password again, the e-mailed code, the document unchanged."""
     signatory = _check_signer(actor, report)
-    if not actor.check_password(password):
+    person = signed_in(actor)  # the signatory: a person, named on the signature
+    if not person.check_password(password):
         raise InvalidInput({"password": ["The password is not right."]})
     now = timezone.now()
     pending = (
-        SigningCode.objects.filter(report=report, user=actor, used_at=None)
+        SigningCode.objects.filter(report=report, user=person, used_at=None)
         .order_by("-created_at")
         .first()
     )
@@ -406,7 +307,7 @@ def sign(actor: Any, report: Report, *, password: str, code: str) -> Signature:
         signature = Signature.objects.create(
             report=report,
             signatory=signatory,
-            user=actor,
+            user=person,
             signed_at=now,
             statement=CERTIFICATION,
             digest=report.digest,
@@ -426,10 +327,10 @@ def sign(actor: Any, report: Report, *, password: str, code: str) -> Signature:
         )
         documents.issue_copy(report, actor)  # the copy of record: the bytes signed
         send_message(
-            to=actor.email,
+            to=person.email,
             subject=f"Sewer office: acknowledgment of report RPT-{report.pk}",
             body=(
-                f"The Town received {report}, signed by {actor.get_username()} "
+                f"The Town received {report}, signed by {person.get_username()} "
                 f"({signatory.title}) at {timezone.localtime(now):%Y-%m-%d %H:%M %Z}.\n\n"
                 f"Document digest (SHA-256): {report.digest}\n"
                 f"Data (JSON) SHA-256: {report.data_sha256}\n"
@@ -438,7 +339,7 @@ def sign(actor: Any, report: Report, *, password: str, code: str) -> Signature:
                 "for as long as the copy of record is unchanged."
             ),
             topic=Topic.REPORT_ACKNOWLEDGMENT,
-            user=actor,
+            user=person,
             about=report,
             key=f"report_acknowledgment:{report.pk}",
         )
@@ -457,7 +358,7 @@ def _checklist(report: Report) -> pretreatment_baseline.Filing | None:
     )
 
 
-def review(actor: Any, report: Report, *, accept: bool, reason: str = "") -> Review:
+def review(actor: Actor, report: Report, *, accept: bool, reason: str = "") -> Review:
     """The office accepts a signed report (the due is then received) or rejects it, with a
     reason; a rejected report stays in the record and its due stays open."""
     _require_office(actor, "Reviewing a report")
@@ -473,10 +374,10 @@ def review(actor: Any, report: Report, *, accept: bool, reason: str = "") -> Rev
             report=report,
             decision=Decision.ACCEPTED if accept else Decision.REJECTED,
             reason=reason.strip(),
-            reviewed_by=actor,
+            reviewed_by=signed_in(actor),
         )
         if accept:
-            pretreatment.record_received(
+            report_dues.record_received(
                 actor,
                 report.due,
                 timezone.localtime(report.signature.signed_at).date(),

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views
+from . import signatory_views, views
 
 app_name = "reports"
 
@@ -18,6 +18,6 @@ urlpatterns = [
     path("<int:pk>/sign/", views.sign, name="sign"),
     path("<int:pk>/review/", views.review, name="review"),
     path("<int:pk>/verify/", views.verify, name="verify"),
-    path("signatories/", views.signatories, name="signatories"),
-    path("signatories/<int:pk>/end/", views.end_signatory, name="signatory-end"),
+    path("signatories/", signatory_views.signatories, name="signatories"),
+    path("signatories/<int:pk>/end/", signatory_views.end_signatory, name="signatory-end"),
 ]

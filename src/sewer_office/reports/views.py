@@ -1,5 +1,6 @@
 """The reports' pages: the facility's dues and reports, a report's preview with its signing,
-its PDF and data, the office's review, the verification page, and the signatories."""
+its PDF and data, the office's review and the verification page. The signatories (who may
+sign for a facility) are :mod:`.signatory_views`."""
 
 from __future__ import annotations
 
@@ -20,23 +21,24 @@ from sewer_office.core import letters
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import Forbidden, InvalidInput, OfficeError
 from sewer_office.core.exports import Column, export
-from sewer_office.core.forms import add_office_error
+from sewer_office.core.form_actions import form_action
 from sewer_office.core.moments import local
 from sewer_office.core.paging import page_of
 from sewer_office.pretreatment.choices import ReportKind
 from sewer_office.pretreatment.models import ReportDue
 from sewer_office.pretreatment.status import attach_status, status_of, with_status
 
-from . import baseline, documents, services
+from . import baseline, documents, services, statements
 from .choices import CERTIFICATION, CERTIFICATION_CITATION
 from .filters import ReportFilter
-from .forms import AttachForm, EndForm, ReviewForm, SignatoryForm, SignForm, StatementForm
-from .models import BaselineStatement, Report, Signatory
+from .forms import AttachForm, ReviewForm, SignForm, StatementForm
+from .models import BaselineStatement, Report
 
 PAGE_SIZE = 25
 
 
-def _fail(request: HttpRequest, e: OfficeError) -> None:
+def fail(request: HttpRequest, e: OfficeError) -> None:
+    """A service's refusal as a message above the page; a refusal of permission as 403."""
     if isinstance(e, Forbidden):
         raise PermissionDenied(str(e))
     messages.error(request, e.message)
@@ -74,16 +76,6 @@ REPORT_COLUMNS = (
     Column("Period to", "period_end"),
     Column("Signed at", _signed_at),
     Column("Review", _review),
-)
-
-#: The signatories' download (``/reports/signatories/?format=csv``).
-SIGNATORY_COLUMNS = (
-    Column("Facility", "establishment.name"),
-    Column("Account", "user.username"),
-    Column("Title", "title"),
-    Column("Standing", "get_kind_display"),
-    Column("From", "valid_from"),
-    Column("Ended", "ended_on"),
 )
 
 
@@ -128,7 +120,7 @@ def _fail_all(request: HttpRequest, e: OfficeError) -> None:
             for m in msgs:
                 messages.error(request, m)
         return
-    _fail(request, e)
+    fail(request, e)
 
 
 @office_view()
@@ -148,7 +140,7 @@ def _statement_initial(due: ReportDue) -> dict[str, Any]:
     found = BaselineStatement.objects.filter(due=due).first()
     if found is None:
         return {}
-    initial = {f: getattr(found, f) for f in services.STATEMENT_FIELDS}
+    initial = {f: getattr(found, f) for f in statements.STATEMENT_FIELDS}
     for code, why in (found.explanations or {}).items():
         initial[f"explain_{code}"] = why
     return initial
@@ -173,36 +165,38 @@ def due_detail(request: HttpRequest, pk: int) -> HttpResponse:
     gaps = baseline.missing(data) if is_baseline and writable else []
     answers = baseline.checklist(data, "this report") if is_baseline else {}
     statement_form = StatementForm(request.POST or None, initial=_statement_initial(due))
-    if request.method == "POST":
-        if not writable:
-            raise PermissionDenied("This report's statement is not open to you.")
-        if statement_form.is_valid():
-            try:
-                services.save_statement(request.user, due, statement_form.cleaned_data)
-            except OfficeError as e:
-                add_office_error(statement_form, e)
-            else:
-                messages.success(request, "The statement is saved.")
-                return redirect("reports:due", due.pk)
-    return render(
-        request,
-        "reports/due.html",
-        {
-            "due": due,
-            "standing": standing,
-            "reports": reports,
-            "is_baseline": is_baseline,
-            "items": baseline.ITEMS,
-            "rows": [(i, answers.get(i.code, {})) for i in baseline.ITEMS],
-            "rule": baseline.RULE,
-            "gaps": gaps,
-            "writable": writable,
-            "statement_form": statement_form,
-            "attach_form": AttachForm(),
-            "attachments": baseline.attachments_of(due),
-            "staff": staff,
-        },
-    )
+    if request.method == "POST" and not writable:
+        raise PermissionDenied("This report's statement is not open to you.")
+
+    def saved(_: object) -> HttpResponse:
+        messages.success(request, "The statement is saved.")
+        return redirect("reports:due", due.pk)
+
+    def show(status: int) -> HttpResponse:
+        return render(
+            request,
+            "reports/due.html",
+            {
+                "due": due,
+                "standing": standing,
+                "reports": reports,
+                "is_baseline": is_baseline,
+                "items": baseline.ITEMS,
+                "rows": [(i, answers.get(i.code, {})) for i in baseline.ITEMS],
+                "rule": baseline.RULE,
+                "gaps": gaps,
+                "writable": writable,
+                "statement_form": statement_form,
+                "attach_form": AttachForm(),
+                "attachments": baseline.attachments_of(due),
+                "staff": staff,
+            },
+            status=status,
+        )
+
+    return form_action(
+        request, statement_form, lambda d: statements.save_statement(request.user, due, d)
+    ).respond(then=saved, show=show)
 
 
 @office_view()
@@ -210,7 +204,7 @@ def due_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def attach_file(request: HttpRequest, pk: int) -> HttpResponse:
     due = _due(request, pk)
     try:
-        services.attach_files(
+        statements.attach_files(
             request.user, due, request.FILES.getlist("document"), request.POST.get("kind", "")
         )
     except OfficeError as e:
@@ -294,7 +288,7 @@ def send_code(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.send_code(request.user, report)
     except OfficeError as e:
-        _fail(request, e)
+        fail(request, e)
     else:
         messages.success(request, f"A code was e-mailed to {getattr(request.user, 'email', '')}.")
     return redirect("reports:detail", report.pk)
@@ -336,7 +330,7 @@ def review(request: HttpRequest, pk: int) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
             )
         except OfficeError as e:
-            _fail(request, e)
+            fail(request, e)
         else:
             messages.success(request, "The review is recorded.")
     return redirect("reports:detail", report.pk)
@@ -354,62 +348,3 @@ def verify(request: HttpRequest, pk: int) -> HttpResponse:
             "check": services.check_bytes(report),
         },
     )
-
-
-@office_view()
-def signatories(request: HttpRequest) -> HttpResponse:
-    if not is_staff_member(request.user):
-        raise PermissionDenied("The signatories are recorded by the office.")
-    form = SignatoryForm(request.POST or None)
-    if request.method == "POST":
-        if not services.may_manage(request.user):
-            raise PermissionDenied(
-                "Signatories are recorded by the Superintendent, engineer or clerk."
-            )
-        if form.is_valid():
-            d = form.cleaned_data
-            try:
-                services.record_signatory(
-                    request.user,
-                    d["establishment"],
-                    user=d["user"],
-                    kind=d["kind"],
-                    title=d["title"],
-                    authorization=d["authorization"],
-                    valid_from=d["valid_from"],
-                )
-            except OfficeError as e:
-                add_office_error(form, e)
-            else:
-                messages.success(request, "The signatory is recorded.")
-                return redirect("reports:signatories")
-    rows = Signatory.objects.select_related("establishment", "user").order_by(
-        "establishment__name", "-valid_from"
-    )
-    if (download := export(request, rows, SIGNATORY_COLUMNS, "signatories")) is not None:
-        return download
-    page, query = page_of(request, rows, PAGE_SIZE)
-    return render(
-        request,
-        "reports/signatories.html",
-        {"form": form, "page": page, "query": query, "end_form": EndForm()},
-    )
-
-
-@office_view()
-@require_POST
-def end_signatory(request: HttpRequest, pk: int) -> HttpResponse:
-    signatory = get_object_or_404(Signatory, pk=pk)
-    form = EndForm(request.POST)
-    if form.is_valid():
-        try:
-            services.end_signatory(
-                request.user, signatory, form.cleaned_data["ended_on"], form.cleaned_data["reason"]
-            )
-        except OfficeError as e:
-            _fail(request, e)
-        else:
-            messages.success(request, "The signatory's authority is ended.")
-    else:
-        messages.error(request, "Give the day the authority ends and why.")
-    return redirect("reports:signatories")

@@ -1,12 +1,25 @@
-"""Evaluation of laboratory results against the ordinance and a facility's permit limits.
+"""Laboratory results against Article VII and a facility's permit limits, read one at a time.
 
-One engine serves the command line (``sewer-use check``), the office and the benchmarks: it
-takes a table of results as text (the columns of ``sewer-use check``), validates every row,
-and applies every rule declared in :mod:`sewer_rules.ordinance` with the parameters in force
-on each sample's date — vectorised with polars, exact in decimal.
+What ``sewer-use check`` and the office's imports find, as the law reads it: a row of a
+results file read (:mod:`.reading`, :mod:`.times`), a result held to the declared limits
+(:mod:`.result`), to the conditions of its facility's approval (:mod:`.permit_conditions`,
+:mod:`.permit_limits`), a sample classified (:mod:`.classify`), a whole file (:mod:`.check`).
+
+These functions are the definition. The columnar engine that evaluates a million rows in a
+second or two is ``sewer_engines.evaluation``, optional to read and tested equal to them.
 """
 
-from .engine import Evaluation, evaluate_table
-from .prepare import OPTIONAL_COLUMNS, REQUIRED_COLUMNS
+from .check import CheckReport, check
+from .reading import OPTIONAL_COLUMNS, REQUIRED_COLUMNS, Reading, RowError, read_row
+from .result import ResultEvaluation
 
-__all__ = ["OPTIONAL_COLUMNS", "REQUIRED_COLUMNS", "Evaluation", "evaluate_table"]
+__all__ = [
+    "OPTIONAL_COLUMNS",
+    "REQUIRED_COLUMNS",
+    "CheckReport",
+    "Reading",
+    "ResultEvaluation",
+    "RowError",
+    "check",
+    "read_row",
+]

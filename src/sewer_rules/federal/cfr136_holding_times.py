@@ -3,7 +3,7 @@
 § 196-19 I requires measurements "in accordance with the latest edition of Standard Methods";
 40 CFR 136.3(e) fixes how long a sample may wait before analysis. A result analysed after its
 holding time is flagged ``holding_time_exceeded``; the engineer decides whether it stands
-(INTERPRETATIONS.md). The hours are dated parameters ``holding_time.*``.
+(docs/interpretations.md). The hours are dated parameters ``holding_time.*``.
 """
 
 from __future__ import annotations

@@ -40,11 +40,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-import polars as pl
-
 from .cfr403_snc import CITATION
 from .snc_determination import Measurement, Report
-from .snc_inputs import rows_or_empty
 
 #: The criteria that make only a significant industrial user in significant noncompliance.
 SIU_ONLY = frozenset({"A", "B", "E", "F", "G"})
@@ -163,28 +160,6 @@ def split_measurements(
     for m in measurements:
         (kept if scope.was_siu(m.facility, m.day) else left).append(m)
     return kept, left
-
-
-def split_rows(rows: pl.DataFrame, scope: Scope) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """:func:`split_measurements` on prepared rows (``facility``, ``day``), in their order.
-
-    Each facility × day is judged once, then joined back to its rows.
-    """
-    table = rows_or_empty(rows)
-    if table.height == 0:
-        return table, table
-    key = pl.col("facility").fill_null("").alias("_facility")
-    pairs = table.select(key, "day").unique()
-    flags = [scope.was_siu(f, d) for f, d in pairs.iter_rows()]
-    marked = pairs.with_columns(pl.Series("_in_scope", flags, dtype=pl.Boolean))
-    joined = (
-        table.with_columns(key, pl.int_range(pl.len()).alias("_order"))
-        .join(marked, on=["_facility", "day"], how="left")
-        .sort("_order")
-    )
-    keep = joined.get_column("_in_scope")
-    columns = table.columns
-    return joined.filter(keep).select(columns), joined.filter(~keep).select(columns)
 
 
 def split_reports(reports: Iterable[Report], scope: Scope) -> tuple[list[Report], list[Report]]:

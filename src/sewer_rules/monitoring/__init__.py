@@ -1,38 +1,13 @@
 """Continuous monitoring: slugs (§ 196-15 SLUG, § 196-19 D(9)(d)) and pH and temperature
-excursions (§ 196-19 C(3), D(8), D(1)) computed exactly from meter series, vectorised.
+excursions (§ 196-19 C(3), D(8), D(1)), read one reading at a time, exactly.
 
-Importing the package imports the rules, so that their citations are in the registry of
-sections (:mod:`sewer_rules.sections`).
+- :mod:`.slugs` — § 196-15 SLUG and § 196-19 D(9)(d): the rule (:func:`.slugs.slugs_of`), and
+  what it speaks of (a reading, a baseline, a slug).
+- :mod:`.excursions` — § 196-19 C(3), D(8), D(1); monthly totals; the 40 CFR 401.17 option.
+- :mod:`.runs` — how long a run of readings lasts: the usual interval, the maximum gap.
+- :mod:`.instants` — instants, dates in the town, values shown exactly.
 
-- :mod:`.series` — a series in memory (absolute times, scaled-integer values), runs, cadence.
-- :mod:`.kernel` — the vectorised exact test against a multiple of the trailing mean.
-- :mod:`.normal` — the baseline of normal-operation readings only (§ 196-15 SLUG), in passes.
-- :mod:`.native` — the compiled loops where they are built: a historian's export read, and the
-  normal-operation judgement in one sequential pass (shortcuts of :mod:`.readings` and
-  :mod:`.normal`, compared with them by the tests).
-- :mod:`.stamps` — ISO times with offsets read as byte arithmetic (the historians' layout).
-- :mod:`.slugs` — § 196-15 SLUG and § 196-19 D(9)(d).
-- :mod:`.excursions` — § 196-19 C(3), D(8), D(1); monthly totals; 40 CFR 401.17 option.
-- :mod:`.source` — what every reader gives (series, row errors), without polars.
-- :mod:`.readings` — the hygiene of a meter file's rows, meter by meter (the file itself is
-  opened by :mod:`sewer_io.readings`).
-- :mod:`.analysis` — the series judged one by one (what ``sewer-use slugs`` runs through
-  :func:`sewer_io.meter_files.analyse`).
+These are the definitions. The engines that read meter files of millions of readings and
+judge them in whole-array passes or compiled loops are :mod:`sewer_engines.monitoring`; they
+return the types defined here and are tested equal to these functions.
 """
-
-from . import excursions, slugs
-from .analysis import Options, Report, SeriesReport
-from .series import Series
-from .source import ReadingsError, ReadOptions, RowError
-
-__all__ = [
-    "Options",
-    "ReadOptions",
-    "ReadingsError",
-    "Report",
-    "RowError",
-    "Series",
-    "SeriesReport",
-    "excursions",
-    "slugs",
-]

@@ -33,40 +33,29 @@ month), with ``allowance_exceeded`` telling whether 401.17's conditions fail for
 allowance applied, the pH excursions of a month within it are marked ``excused``: still
 listed, as the Superintendent must see them, but not counted as violations. The allowance is
 for pH only: for temperature ``allowance_exceeded`` is always false and nothing is excused.
+
+The functions below read each rule one reading at a time, in fractions: the definition. The
+engine for long series (:mod:`sewer_engines.monitoring.excursions`, whole-array comparisons)
+returns the same :class:`Excursion` values, and the property tests compare the two.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-import numpy as np
-
 from sewer_rules.citations import Citation, ExternalReference, cite
 from sewer_rules.findings import Status, UsedParameter
-from sewer_rules.parameters import ParameterError, ParameterSet
+from sewer_rules.parameters import ParameterSet
 from sewer_rules.sections import implements
 from sewer_rules.units import convert
 
-from .kernel import Judgement, LimitRule, limit_hits
-from .series import (
-    US_PER_MINUTE,
-    Cadence,
-    Series,
-    iso,
-    local_date,
-    local_midnight_us,
-    minutes,
-    runs,
-    scaled_ceil,
-    scaled_floor,
-    segments,
-    show,
-    value_on,
-)
+from .instants import US_PER_MINUTE, iso, local_date, local_midnight_us, minutes, show, value_on
+from .runs import meter_max_gap, runs_of
+from .slugs import Reading, used_parameters
 
 CFR_401_17 = ExternalReference("40 CFR 401.17")
 
@@ -85,9 +74,23 @@ PH_MINIMUM = Limit("ph.minimum", cite("§ 196-19 C(3)"), Status.PROHIBITED, abov
 PH_MAXIMUM = Limit("ph.maximum", cite("§ 196-19 D(8)"), Status.REVIEW, above=True)
 TEMPERATURE_MAXIMUM = Limit("temperature.maximum", cite("§ 196-19 D(1)"), Status.REVIEW, above=True)
 
+#: The limits the article sets for each continuously monitored parameter.
+LIMITS: dict[str, tuple[Limit, ...]] = {
+    "ph": (PH_MINIMUM, PH_MAXIMUM),
+    "temperature": (TEMPERATURE_MAXIMUM,),
+}
+
+
+def has_limits(parameter: str) -> bool:
+    """Whether the article limits the parameter (pH, temperature)."""
+    return parameter in LIMITS
+
 
 @dataclass(frozen=True)
 class Excursion:
+    """A run of readings (indices ``first..last``) beyond one limit, from ``start`` to
+    ``end`` (µs), its most extreme value, and the limit (in the series' unit) it passed."""
+
     start: int
     end: int
     first: int
@@ -124,6 +127,16 @@ class Excursion:
 
 
 @dataclass(frozen=True)
+class Beyond:
+    """One limit applied to a series: its excursions, and how many readings it judged (the
+    rest fell on dates with no value of the limit in force)."""
+
+    excursions: list[Excursion]
+    judged: int
+    unjudged: int
+
+
+@dataclass(frozen=True)
 class ExcursionResult:
     excursions: list[Excursion]
     judged: int
@@ -131,108 +144,88 @@ class ExcursionResult:
     used: list[UsedParameter] = field(default_factory=list)
 
 
-def _limit_in_series_unit(
-    params: ParameterSet, limit: Limit, on: date, unit: str
-) -> Fraction | None:
+def limit_in_unit(params: ParameterSet, limit: Limit, on: date, unit: str) -> Fraction | None:
+    """The limit in force on ``on`` in the series' unit (converted exactly), None if none."""
     value = value_on(params, limit.parameter, on)
     if value is None:
         return None
     return convert(value, params.parameter(limit.parameter).unit, unit)
 
 
-def _beyond(
-    series: Series, params: ParameterSet, tz: str, cad: Cadence, limit: Limit
-) -> tuple[list[Excursion], Judgement]:
-    segs = segments(series.t, params, [limit.parameter], tz)
-    rules: list[LimitRule] = []
-    limits: list[Fraction | None] = []
-    for seg in segs:
-        x = _limit_in_series_unit(params, limit, seg.on, series.unit)
-        limits.append(x)
-        bound = None
-        if x is not None:
-            bound = scaled_floor(x, series.scale) if limit.above else scaled_ceil(x, series.scale)
-        rules.append(LimitRule(seg.start, seg.stop, bound, limit.above))
-    judgement = limit_hits(series.v, rules)
-    found = runs(series.t, judgement.hits, cad)
-    starts = np.array([s.start for s in segs], dtype=np.int64)
-    out: list[Excursion] = []
-    v = series.v
-    for i in range(len(found)):
-        first, last = int(found.first[i]), int(found.last[i])
-        seg_limit = limits[int(np.searchsorted(starts, first, side="right")) - 1]
-        assert seg_limit is not None  # only judged readings qualify
-        part = v[first : last + 1]
-        extreme = int(part.max()) if limit.above else int(part.min())
+def beyond(
+    readings: Sequence[Reading],
+    unit: str,
+    params: ParameterSet,
+    tz: str,
+    limit: Limit,
+    minimum_gap_us: int | None = None,
+) -> Beyond:
+    """The runs of readings beyond ``limit`` (strictly: a reading at the limit is lawful),
+    each reading judged by the value in force on its date in the town."""
+    times = [r.at for r in readings]
+    passed: dict[int, Fraction] = {}
+    judged = 0
+    for i, r in enumerate(readings):
+        x = limit_in_unit(params, limit, local_date(r.at, tz), unit)
+        if x is None:
+            continue
+        judged += 1
+        if (Fraction(r.value) > x) if limit.above else (Fraction(r.value) < x):
+            passed[i] = x
+    out = []
+    for run in runs_of(times, sorted(passed), meter_max_gap(times, params, tz, minimum_gap_us)):
+        part = [readings[j].value for j in range(run.first, run.last + 1)]
+        extreme = max(part) if limit.above else min(part)
         out.append(
-            Excursion(
-                start=int(found.start[i]),
-                end=int(found.end[i]),
-                first=first,
-                last=last,
-                extreme=series.decimal(extreme),
-                limit=seg_limit,
-                rule=limit,
-            )
+            Excursion(run.start, run.end, run.first, run.last, extreme, passed[run.first], limit)
         )
-    return out, judgement
+    return Beyond(out, judged, len(readings) - judged)
 
 
 @implements("§ 196-19 C(3)")
 def ph_below_minimum(
-    series: Series, params: ParameterSet, tz: str, cad: Cadence
-) -> tuple[list[Excursion], Judgement]:
+    readings: Sequence[Reading], unit: str, params: ParameterSet, tz: str
+) -> Beyond:
     """§ 196-19 C(3): runs of pH lower than 5.5 (``ph.minimum``) — prohibited."""
-    return _beyond(series, params, tz, cad, PH_MINIMUM)
+    return beyond(readings, unit, params, tz, PH_MINIMUM)
 
 
 @implements("§ 196-19 D(8)")
 def ph_above_maximum(
-    series: Series, params: ParameterSet, tz: str, cad: Cadence
-) -> tuple[list[Excursion], Judgement]:
+    readings: Sequence[Reading], unit: str, params: ParameterSet, tz: str
+) -> Beyond:
     """§ 196-19 D(8): runs of pH in excess of 9.5 (``ph.maximum``) — for review."""
-    return _beyond(series, params, tz, cad, PH_MAXIMUM)
+    return beyond(readings, unit, params, tz, PH_MAXIMUM)
 
 
 @implements("§ 196-19 D(1)")
 def temperature_above_maximum(
-    series: Series, params: ParameterSet, tz: str, cad: Cadence
-) -> tuple[list[Excursion], Judgement]:
+    readings: Sequence[Reading], unit: str, params: ParameterSet, tz: str
+) -> Beyond:
     """§ 196-19 D(1): runs of temperature higher than 150 °F (``temperature.maximum``) —
     for review."""
-    return _beyond(series, params, tz, cad, TEMPERATURE_MAXIMUM)
+    return beyond(readings, unit, params, tz, TEMPERATURE_MAXIMUM)
 
 
-Rule = Callable[[Series, ParameterSet, str, Cadence], tuple[list[Excursion], Judgement]]
-
-#: The limits the article sets for each continuously monitored parameter.
-RULES: dict[str, tuple[tuple[Rule, Limit], ...]] = {
-    "ph": ((ph_below_minimum, PH_MINIMUM), (ph_above_maximum, PH_MAXIMUM)),
-    "temperature": ((temperature_above_maximum, TEMPERATURE_MAXIMUM),),
-}
-
-
-def has_limits(series: Series) -> bool:
-    return series.parameter in RULES
-
-
-def excursions(series: Series, params: ParameterSet, tz: str, cad: Cadence) -> ExcursionResult:
-    """Every excursion of the series beyond each of the article's limits, by start time."""
+def excursions_of(
+    readings: Sequence[Reading],
+    parameter: str,
+    unit: str,
+    params: ParameterSet,
+    tz: str,
+    minimum_gap_us: int | None = None,
+) -> ExcursionResult:
+    """Every excursion of a series beyond each of the article's limits for its parameter,
+    by start time; a reading counts as judged when some limit judged it."""
     found: list[Excursion] = []
-    judged = 0
-    unjudged = len(series)
+    judged, unjudged = 0, len(readings)
     used: list[UsedParameter] = []
-    for rule, limit in RULES.get(series.parameter, ()):
-        exc, judgement = rule(series, params, tz, cad)
-        found.extend(exc)
-        judged = max(judged, judgement.judged)
-        unjudged = min(unjudged, judgement.unjudged)
-        for seg in segments(series.t, params, [limit.parameter], tz):
-            try:
-                pv = params.get(limit.parameter, seg.on)
-            except ParameterError:
-                continue
-            used.append(UsedParameter(limit.parameter, pv.effective, pv.authority))
+    days = sorted({local_date(r.at, tz) for r in readings})
+    for limit in LIMITS.get(parameter, ()):
+        got = beyond(readings, unit, params, tz, limit, minimum_gap_us)
+        found.extend(got.excursions)
+        judged, unjudged = max(judged, got.judged), min(unjudged, got.unjudged)
+        used.extend(used_parameters(params, [limit.parameter], days))
     found.sort(key=lambda e: (e.start, e.rule.parameter))
     return ExcursionResult(found, judged, unjudged, used)
 
@@ -271,43 +264,45 @@ def _next_month(d: date) -> date:
 
 
 def monthly_totals(
-    series: Series, found: list[Excursion], params: ParameterSet, tz: str
+    parameter: str,
+    first_us: int,
+    last_us: int,
+    found: list[Excursion],
+    params: ParameterSet,
+    tz: str,
 ) -> list[Monthly]:
-    """Per calendar month (town time) covered by the series: minutes out of range, the
-    longest excursion, and whether the 40 CFR 401.17 allowance is exceeded (pH only)."""
-    if len(series) == 0:
-        return []
-    first = local_date(int(series.t[0]), tz)
-    last = local_date(int(series.t[-1]), tz)
+    """Per calendar month (town time) from the reading at ``first_us`` to that at ``last_us``
+    (and the end of the last excursion): minutes out of range, the longest excursion touching
+    the month, and whether the 40 CFR 401.17 allowance is exceeded (pH only)."""
+    first = local_date(first_us, tz)
+    last = local_date(last_us, tz)
     if found:
         last = max(last, local_date(max(e.end for e in found) - 1, tz))
-    starts = np.array([e.start for e in found], dtype=np.int64)
-    ends = np.array([e.end for e in found], dtype=np.int64)
     out = []
     for month in _months(first, last):
         ms = local_midnight_us(month, tz)
         me = local_midnight_us(_next_month(month), tz)
-        overlap = np.clip(np.minimum(ends, me) - np.maximum(starts, ms), 0, None)
-        touching = overlap > 0
-        total = int(overlap.sum())
-        longest = int((ends - starts)[touching].max()) if bool(touching.any()) else 0
+        inside = [(e, min(e.end, me) - max(e.start, ms)) for e in found]
+        touching = [(e, overlap) for e, overlap in inside if overlap > 0]
+        total = sum(overlap for _, overlap in touching)
+        longest = max((e.duration for e, _ in touching), default=0)
         exceeded = False
-        if series.parameter == "ph":
+        if parameter == "ph":
             monthly = value_on(params, "allowance.ph_monthly_minutes", month)
             single = value_on(params, "allowance.ph_single_minutes", month)
             exceeded = (monthly is not None and total > Fraction(monthly) * US_PER_MINUTE) or (
                 single is not None and longest > Fraction(single) * US_PER_MINUTE
             )
-        out.append(Monthly(month.strftime("%Y-%m"), total, longest, exceeded, int(touching.sum())))
+        out.append(Monthly(month.strftime("%Y-%m"), total, longest, exceeded, len(touching)))
     return out
 
 
 def apply_ph_allowance(
-    series: Series, found: list[Excursion], months: list[Monthly], tz: str
+    parameter: str, found: list[Excursion], months: list[Monthly], tz: str
 ) -> list[Excursion]:
     """40 CFR 401.17 (only when asked for): a pH excursion is excused when every month it
     touches stays within the allowance."""
-    if series.parameter != "ph":
+    if parameter != "ph":
         return found
     over = {m.month for m in months if m.allowance_exceeded}
     out = []

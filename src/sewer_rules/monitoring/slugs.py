@@ -11,7 +11,7 @@
     of flow or concentration of wastes constituting slugs, as defined herein. All slug
     discharges must be immediately reported by the user to the Superintendent."
 
-How the software reads it (INTERPRETATIONS.md, "Slugs"; each number is a dated parameter of
+How the software reads it (docs/interpretations.md, "Slugs"; each number is a dated parameter of
 the jurisdiction — ``slug.multiple`` 5, ``slug.minimum_duration`` 15 min,
 ``slug.baseline_window`` 24 h — read for the date of each reading):
 
@@ -36,65 +36,74 @@ the jurisdiction — ``slug.multiple`` 5, ``slug.minimum_duration`` 15 min,
   (``early``), and counts as normal operation for later baselines. Where normal operation is
   better known (a baseline recorded in the approval, or the Town's record of a new normal),
   a fixed baseline replaces the mean: for every reading (the first day included), or from
-  the date it was recorded (:class:`Baseline`). Computed by :mod:`.normal` (one compiled
-  sequential pass, or vectorised passes where the compiled module is not built).
+  the date it was recorded (:class:`Baseline`).
 - "more than five times": the reading exceeds when value > 5 × baseline, strictly; a reading
-  of exactly five times its baseline does not. Decided exactly on scaled integers
-  (:mod:`.kernel`).
+  of exactly five times its baseline does not. Decided exactly, in fractions.
 - "for any period of duration longer than 15 minutes": each reading stands for the interval
   until the next one; a run of exceeding readings lasts from its first reading to the
   reading after it (or, at a gap longer than the maximum gap or the end of the series, to
   its last reading plus the usual interval). The maximum gap follows the meter's logging:
   three times its usual interval, never less than five minutes
-  (:func:`.series.logging_cadence`), so a meter logging every 15 minutes shows a 30-minute
+  (:mod:`.runs`), so a meter logging every 15 minutes shows a 30-minute
   discharge (two exceeding readings) as a 30-minute slug. A slug lasts longer than 15 minutes, strictly:
   with one-minute data 16 exceeding readings in a row are a slug, 15 are not.
 - A zero or negative baseline (no flow during the day before) makes every positive reading
   exceed it: that is what the arithmetic of the definition says; a day without flow is not
   "normal operation", and a fixed baseline is the remedy.
+
+:func:`slugs_of` below is the rule read one reading at a time, in fractions: the definition.
+The engine that judges millions of readings (:mod:`sewer_engines.monitoring.slugs`: whole
+vectorised passes, a compiled sequential loop) returns the same :class:`Slug` values and
+counts, and the property tests (``tests/test_slugs_engine.py``) compare it with this function
+on generated series.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import NamedTuple
 
-import numpy as np
-import numpy.typing as npt
-
+from sewer_rules.analytes import BY_NAME
+from sewer_rules.citations import cite
 from sewer_rules.findings import Finding, Status, UsedParameter
 from sewer_rules.parameters import ParameterError, ParameterSet
 from sewer_rules.sections import implements
 
-from .kernel import Judgement, LimitRule, WindowRule, limit_hits
-from .normal import normal_exceedances
-from .series import (
-    I64,
-    US_PER_HOUR,
-    Cadence,
-    Series,
-    iso,
-    minutes,
-    runs,
-    scaled_floor,
-    segments,
-    show,
-    value_on,
-)
-from .slug_runs import REPORT, SLUG, Slug, slugs_of_runs
+from .instants import US_PER_HOUR, US_PER_MINUTE, iso, local_date, minutes, show, value_on
+from .runs import meter_max_gap, runs_of
 
-__all__ = ["REPORT", "SLUG", "Baseline", "Slug", "SlugResult", "detect_slugs", "slug_findings"]
+__all__ = [
+    "REPORT",
+    "SLUG",
+    "Baseline",
+    "Reading",
+    "Slug",
+    "SlugJudgement",
+    "judged_as_slug",
+    "slug_findings",
+    "slugs_of",
+]
 
+SLUG = cite("§ 196-15 SLUG")
+REPORT = cite("§ 196-19 D(9)(d)")
 SLUG_DIMENSIONS = frozenset({"flow", "concentration", "radioactivity"})
 SLUG_PARAMETERS = ["slug.multiple", "slug.minimum_duration", "slug.baseline_window"]
 
 
-def judged_as_slug(series: Series) -> bool:
+def judged_as_slug(parameter: str) -> bool:
     """Whether the slug definition applies: a flow or a concentration of a constituent."""
-    return series.analyte.dimension in SLUG_DIMENSIONS
+    return BY_NAME[parameter].dimension in SLUG_DIMENSIONS
+
+
+class Reading(NamedTuple):
+    """One reading of one meter's parameter: its instant (µs since 1970 UTC) and its value."""
+
+    at: int
+    value: Decimal
 
 
 @dataclass(frozen=True)
@@ -110,38 +119,83 @@ class Baseline:
     """
 
     fixed: Fraction | None = None
-    hours: Decimal | None = None
+    hours: Decimal | Fraction | None = None
     fixed_from: int | None = None
     then: tuple[tuple[int, Fraction], ...] = ()
 
-    def pieces(self, t: I64) -> list[tuple[int, Fraction]]:
-        """Each fixed baseline with the index of the first reading it judges, in order (a
-        baseline whose readings all fall under the next one is left out)."""
-        if self.fixed is None:
-            return []
-        start = 0 if self.fixed_from is None else int(np.searchsorted(t, self.fixed_from))
-        out = [(start, self.fixed)]
-        for at, value in self.then:
-            out.append((max(start, int(np.searchsorted(t, at))), value))
-        return [p for k, p in enumerate(out) if k + 1 == len(out) or out[k + 1][0] > p[0]]
+    def fixed_at(self, at: int) -> Fraction | None:
+        """The fixed baseline judging a reading taken at ``at`` (None: the trailing mean)."""
+        if self.fixed is None or (self.fixed_from is not None and at < self.fixed_from):
+            return None
+        value = self.fixed
+        for since, later in self.then:
+            if since <= at:
+                value = later
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Slug:
+    """A slug: when (µs), which readings (indices), its peak, and the baseline its first
+    reading exceeded (``multiple`` times it is the threshold). ``carried_from``: the last
+    normal-operation reading whose 24 hours gave the baseline of readings of the slug whose
+    own window held none (None: none did)."""
+
+    start: int
+    end: int
+    first: int
+    last: int
+    peak: Decimal
+    multiple: Fraction
+    baseline: Fraction
+    carried_from: int | None = None
+
+    @property
+    def duration(self) -> int:
+        return self.end - self.start
+
+    @property
+    def readings(self) -> int:
+        return self.last - self.first + 1
+
+    @property
+    def threshold(self) -> Fraction:
+        return self.multiple * self.baseline
+
+    def as_dict(self, tz: str) -> dict[str, object]:
+        return {
+            "start": iso(self.start, tz),
+            "end": iso(self.end, tz),
+            "duration_minutes": minutes(self.duration),
+            "peak": show(self.peak),
+            "baseline": show(self.baseline),
+            "threshold": show(self.threshold),
+            "citation": str(SLUG),
+            "report_required": str(REPORT),
+            "readings": self.readings,
+            "baseline_carried_from": (
+                iso(self.carried_from, tz) if self.carried_from is not None else None
+            ),
+        }
 
 
 @dataclass(frozen=True)
-class SlugResult:
-    """The slugs of a series, and how its readings were judged: ``unjudged`` of them not
-    judged, ``early`` of those for want of 24 hours of history before them (the rest: no
-    slug parameter in force on their date), ``carried`` judged on a baseline carried past a
-    window with no normal-operation reading."""
+class SlugJudgement:
+    """The slugs of a series, and how its readings were judged: ``hits`` readings exceeded
+    their baseline, ``judged`` were judged, ``unjudged`` not — ``early`` of those for want of
+    a window of history before them, the rest for want of a slug parameter in force on their
+    date — and ``carried`` were judged on a baseline carried past a window with no
+    normal-operation reading. ``exceeding``: the indices of the readings that exceeded (not
+    normal operation), in order."""
 
     slugs: list[Slug]
     judged: int
     unjudged: int
     used: list[UsedParameter] = field(default_factory=list)
     hits: int = 0
-    passes: int = 0
-    normal: npt.NDArray[np.bool_] | None = None  # None: every reading counts as normal
     early: int = 0
     carried: int = 0
+    exceeding: tuple[int, ...] = ()
 
 
 def used_parameters(
@@ -159,101 +213,120 @@ def used_parameters(
     return list(seen.values())
 
 
+@dataclass(frozen=True)
+class _Judged:
+    """One reading that exceeded: the mean it exceeded, the multiple, and the last normal
+    reading whose window gave a carried mean (None: its own window held one)."""
+
+    mean: Fraction
+    multiple: Fraction
+    carried_from: int | None
+
+
 @implements("§ 196-15 SLUG")
-def detect_slugs(
-    series: Series,
+def slugs_of(
+    readings: Sequence[Reading],
     params: ParameterSet,
     tz: str,
-    cad: Cadence,
     baseline: Baseline | None = None,
-) -> SlugResult:
-    """§ 196-15 SLUG: every run of readings above five times their baseline lasting longer
-    than 15 minutes, with the readings judged and not judged (module docstring)."""
+    minimum_gap_us: int | None = None,
+) -> SlugJudgement:
+    """§ 196-15 SLUG read one reading at a time: every run of readings above five times their
+    baseline lasting longer than 15 minutes (the module docstring says how each word is
+    read). ``readings`` are one meter's readings of one parameter, in time order;
+    ``minimum_gap_us``: the shortest maximum gap (None: ``slug.max_gap_minimum``)."""
     baseline = baseline or Baseline()
-    t, v = series.t, series.v
-    n = len(series)
-    segs = segments(t, params, SLUG_PARAMETERS, tz)
-    # readings from ``fixed`` on are judged against the fixed baselines, those before on the
-    # trailing mean (every reading when the fixed baseline has no date)
-    pieces = baseline.pieces(t)
-    fixed = pieces[0][0] if pieces else n
-    bounds = [start for start, _ in pieces] + [n]
-    multiples: list[Fraction | None] = []
-    window_rules: list[WindowRule] = []
-    limit_rules: list[LimitRule] = []
-    for seg in segs:
-        mult = value_on(params, "slug.multiple", seg.on)
-        hours = (
-            baseline.hours
-            if baseline.hours is not None
-            else value_on(params, "slug.baseline_window", seg.on)
+    times = [r.at for r in readings]
+    values = [Fraction(r.value) for r in readings]
+    normal = [True] * len(readings)  # a reading that exceeded is not normal operation
+    exceeded: dict[int, _Judged] = {}
+    judged = unjudged = early = carried = 0
+    for i, t in enumerate(times):
+        on = local_date(t, tz)
+        multiple = value_on(params, "slug.multiple", on)
+        fixed = baseline.fixed_at(t)
+        carried_from = None
+        if fixed is not None:
+            if multiple is None:
+                unjudged += 1
+                continue
+            mean = fixed
+        else:
+            hours = baseline.hours
+            if hours is None:
+                hours = value_on(params, "slug.baseline_window", on)
+            window = int(Fraction(hours) * US_PER_HOUR) if hours is not None else 0
+            if multiple is None or window <= 0:
+                unjudged += 1
+                continue
+            if t - times[0] < window:
+                unjudged += 1  # less than a window of history: no baseline, normal operation
+                early += 1
+                continue
+            # the normal-operation readings of [t - window, t)
+            inside = []
+            j = i - 1
+            while j >= 0 and times[j] >= t - window:
+                if normal[j]:
+                    inside.append(values[j])
+                j -= 1
+            if not inside:
+                # carried: the window that ends with the last normal reading, that one included
+                last = max(j for j in range(i) if normal[j])
+                inside = [
+                    values[j]
+                    for j in range(last + 1)
+                    if times[last] - window < times[j] and normal[j]
+                ]
+                carried += 1
+                carried_from = times[last]
+            mean = sum(inside, Fraction(0)) / len(inside)
+        judged += 1
+        if values[i] > Fraction(multiple) * mean:
+            normal[i] = False
+            exceeded[i] = _Judged(mean, Fraction(multiple), carried_from)
+    max_gap = meter_max_gap(times, params, tz, minimum_gap_us)
+    slugs = []
+    for run in runs_of(times, sorted(exceeded), max_gap):
+        longest = value_on(params, "slug.minimum_duration", local_date(run.start, tz))
+        if longest is None or not run.duration > Fraction(longest) * US_PER_MINUTE:
+            continue
+        first = exceeded[run.first]
+        carried_by = [exceeded[j].carried_from for j in range(run.first, run.last + 1)]
+        slugs.append(
+            Slug(
+                run.start,
+                run.end,
+                run.first,
+                run.last,
+                max(readings[j].value for j in range(run.first, run.last + 1)),
+                first.multiple,
+                first.mean,
+                next((c for c in carried_by if c is not None), None),
+            )
         )
-        multiple = Fraction(mult) if mult is not None else None
-        multiples.append(multiple)
-        for k, (start, value) in enumerate(pieces):
-            lo, hi = max(seg.start, start), min(seg.stop, bounds[k + 1])
-            if hi > lo:
-                bound = None if multiple is None else scaled_floor(multiple * value, series.scale)
-                limit_rules.append(LimitRule(lo, hi, bound, above=True))
-        window = int(Fraction(hours) * US_PER_HOUR) if hours is not None else 0
-        p, q = (multiple.numerator, multiple.denominator) if multiple is not None else (0, 1)
-        window_rules.append(
-            WindowRule(seg.start, min(seg.stop, fixed), window, p, q, in_force=multiple is not None)
-        )
-    trailing = [r for r in window_rules if r.stop > r.start]
-    judgement = _judge(t[:fixed], v[:fixed], cad, trailing, v, limit_rules, n)
-    found = runs(t, judgement.hits, cad)
-    slugs = slugs_of_runs(
-        series, params, segs, multiples, window_rules, pieces, judgement, found, fixed
-    )
-    used_names = ["slug.multiple", "slug.minimum_duration"]
-    if fixed > 0 and baseline.hours is None:
-        used_names.append("slug.baseline_window")
-    used = used_parameters(params, used_names, [s.on for s in segs]) if segs else []
-    not_in_force = sum(r.stop - r.start for r in trailing if not r.in_force or r.window <= 0)
-    not_in_force += sum(r.stop - r.start for r in limit_rules if r.bound is None)
-    return SlugResult(
+    return SlugJudgement(
         slugs,
-        judgement.judged,
-        judgement.unjudged,
-        used,
-        int(judgement.hits.size),
-        judgement.passes,
-        judgement.normal,
-        early=judgement.unjudged - not_in_force,
-        carried=judgement.carried,
+        judged,
+        unjudged,
+        _used(params, baseline, times, tz),
+        hits=len(exceeded),
+        early=early,
+        carried=carried,
+        exceeding=tuple(sorted(exceeded)),
     )
 
 
-def _judge(
-    t: I64,
-    v: npt.NDArray[Any],
-    cad: Cadence,
-    trailing: list[WindowRule],
-    whole: npt.NDArray[Any],
-    limit_rules: list[LimitRule],
-    n: int,
-) -> Judgement:
-    """The trailing judgement of the readings before the fixed baseline (``t``, ``v``) and
-    the fixed one of those from it on (``limit_rules`` over ``whole``), as one."""
-    if not limit_rules:
-        return normal_exceedances(t, v, cad, trailing)
-    fixed = limit_hits(whole, limit_rules)
-    if not trailing:
-        return fixed
-    before = normal_exceedances(t, v, cad, trailing)
-    normal = None
-    if before.normal is not None:
-        normal = np.ones(n, dtype=np.bool_)
-        normal[: before.normal.shape[0]] = before.normal
-    return Judgement(
-        np.concatenate((before.hits, fixed.hits)).astype(np.int64),
-        before.judged + fixed.judged,
-        before.unjudged + fixed.unjudged,
-        normal=normal,
-        passes=before.passes,
-        carried=before.carried,
-    )
+def _used(
+    params: ParameterSet, baseline: Baseline, times: list[int], tz: str
+) -> list[UsedParameter]:
+    """The slug parameters in force over the readings' dates (the window only where a
+    trailing mean of that window judged some reading)."""
+    names = ["slug.multiple", "slug.minimum_duration"]
+    trailing = any(baseline.fixed_at(t) is None for t in times)
+    if trailing and baseline.hours is None:
+        names.append("slug.baseline_window")
+    return used_parameters(params, names, sorted({local_date(t, tz) for t in times}))
 
 
 @implements("§ 196-19 D(9)(d)")
@@ -284,36 +357,3 @@ def slug_findings(slug: Slug, tz: str, reported_at: datetime | None = None) -> l
             )
         )
     return findings
-
-
-def baseline_curve(
-    series: Series, window_us: int, normal: npt.NDArray[np.bool_] | None = None
-) -> npt.NDArray[np.float64]:
-    """The trailing mean of the normal-operation readings (``normal``; None: all) at every
-    reading, as floats, for drawing only (NaN where unjudged; where the window holds no normal
-    reading, the last mean drawn, close to the baseline carried).
-
-    Never used to decide anything: the decision is the exact integer test of :mod:`.kernel`
-    and :mod:`.normal`.
-    """
-    t = series.t
-    n = len(series)
-    out = np.full(n, np.nan)
-    if n == 0:
-        return out
-    vals = series.v.astype(np.float64) / 10**series.scale
-    weight = np.ones(n) if normal is None else normal.astype(np.float64)
-    prefix = np.concatenate(([0.0], np.cumsum(vals * weight)))
-    counts = np.concatenate(([0.0], np.cumsum(weight)))
-    lo = np.searchsorted(t, t - window_us, side="left")
-    idx = np.arange(n)
-    count = counts[idx] - counts[lo]
-    ok = (t - t[0] >= window_us) & (count > 0)
-    out[ok] = (prefix[idx[ok]] - prefix[lo[ok]]) / count[ok]
-    # a window with no normal reading: the baseline carried, about the last one drawn
-    empty = (t - t[0] >= window_us) & (count == 0)
-    if empty.any():
-        last = np.maximum.accumulate(np.where(ok, idx, -1))
-        fill = empty & (last >= 0)
-        out[fill] = out[last[fill]]
-    return out

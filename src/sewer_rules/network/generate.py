@@ -1,4 +1,4 @@
-"""Deterministic tree networks for tests and benchmarks, as GeoJSON of the issue 5 contract.
+"""Deterministic tree networks for tests and benchmarks, as GeoJSON of the network contract (:mod:`.geojson`).
 
 ``generate_network(n)`` grows a gravity sewer of ``n`` manholes around a treatment-plant
 outlet (``MH…0``) near Wappinger (WGS 84): each new manhole continues the line it extends

@@ -1,4 +1,4 @@
-"""Reading a network from GeoJSON — the contract of issue 5.
+"""Reading a network from GeoJSON — the contract of ``sewer-use network-check`` and the office's network import.
 
 A ``FeatureCollection`` whose features are, by ``properties.kind``:
 

@@ -1,6 +1,6 @@
 """§ 196-22 Penalties for offenses — the notice/correction clock and accrued daily fines.
 
-How the software reads § 196-22 A and B (INTERPRETATIONS.md, "Notices, correction and fines"):
+How the software reads § 196-22 A and B (docs/interpretations.md, "Notices, correction and fines"):
 
 - A written notice of violation is served on date S (personal service: the day of delivery;
   certified mail: the day of delivery on the return receipt or the carrier's record, never the

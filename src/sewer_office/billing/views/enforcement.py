@@ -19,12 +19,13 @@ from sewer_office.core.errors import OfficeError
 from sewer_office.core.forms import add_office_error
 from sewer_office.enforcement import services
 from sewer_office.enforcement.models import Violation
-from sewer_office.enforcement.views import base_queryset, form_errors, refused
+from sewer_office.enforcement.queries import violations
+from sewer_office.enforcement.views.violation import form_errors, refused
 
 
 def _violation(request: HttpRequest, pk: int) -> Violation:
     """The violation if ``request.user`` may see it, else 404 (as its page does)."""
-    return get_object_or_404(services.visible_violations(base_queryset(), request.user), pk=pk)
+    return get_object_or_404(services.visible_violations(violations(), request.user), pk=pk)
 
 
 @require_POST

@@ -22,15 +22,24 @@ from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import STAFF_ROLES, is_staff_member
-from sewer_office.billing import balances, exports, payments, receipts, statement_letter, statements
+from sewer_office.billing import (
+    balances,
+    credit,
+    exports,
+    payments,
+    receipts,
+    statement_letter,
+    statements,
+)
+from sewer_office.billing import permit_fees as fees
 from sewer_office.billing.filters import PaymentPageFilter
 from sewer_office.billing.forms import AgingForm, CreditForm, PaymentForm, PeriodForm, RefundForm
-from sewer_office.billing.models import Invoice, Payment
+from sewer_office.billing.models import Invoice, Payment, PaymentApplication, Refund
 from sewer_office.billing.payments import MONEY_ROLES, Allocation
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import export
-from sewer_office.core.forms import add_office_error
+from sewer_office.core.form_actions import form_action
 from sewer_office.core.paging import page_of
 from sewer_office.core.pickers import picked
 from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
@@ -110,29 +119,30 @@ def payment_new(request: HttpRequest) -> HttpResponse:
         )
         return _payment_form_page(request, form, person)
     form = PaymentForm(request.POST, open_invoices=_open_invoices(person))
-    if form.is_valid():
-        d = form.cleaned_data
+
+    def record(d: dict[str, Any]) -> Payment:
         chosen = sorted(d["invoices"], key=lambda i: (i.due_on or i.issued_on, i.pk))
-        try:
-            payment = payments.record_payment(
-                request.user,
-                person=d["person"],
-                amount=d["amount"],
-                method=d["method"],
-                received_on=d["received_on"],
-                reference=d["reference"],
-                notes=d["notes"],
-                allocations=[Allocation(i) for i in chosen],
-            )
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(
-                request,
-                f"Payment recorded: receipt {payment.receipt_number}, USD {payment.amount:,}.",
-            )
-            return redirect("billing:payment-detail", pk=payment.pk)
-    return _payment_form_page(request, form, person, status=400)
+        return payments.record_payment(
+            request.user,
+            person=d["person"],
+            amount=d["amount"],
+            method=d["method"],
+            received_on=d["received_on"],
+            reference=d["reference"],
+            notes=d["notes"],
+            allocations=[Allocation(i) for i in chosen],
+        )
+
+    def recorded(payment: Payment) -> HttpResponse:
+        messages.success(
+            request,
+            f"Payment recorded: receipt {payment.receipt_number}, USD {payment.amount:,}.",
+        )
+        return redirect("billing:payment-detail", pk=payment.pk)
+
+    return form_action(request, form, record).respond(
+        then=recorded, show=lambda status: _payment_form_page(request, form, person, status)
+    )
 
 
 def _payment(request: HttpRequest, pk: int) -> Payment:
@@ -171,20 +181,22 @@ def receipt_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 def apply_credit(request: HttpRequest, pk: int) -> HttpResponse:
     person = _person(request, pk)
     form = CreditForm(request.POST, open_invoices=_open_invoices(person))
-    if form.is_valid():
-        try:
-            done = payments.apply_credit(
-                request.user,
-                person=person,
-                allocations=[Allocation(form.cleaned_data["invoice"], form.cleaned_data["amount"])],
-            )
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            total = sum(a.amount for a in done)
-            messages.success(request, f"Credit of USD {total:,} applied.")
-            return redirect("billing:statement", pk=person.pk)
-    return _statement_page(request, person, credit_form=form, status=400)
+
+    def applied(done: list[PaymentApplication]) -> HttpResponse:
+        total = sum(a.amount for a in done)
+        messages.success(request, f"Credit of USD {total:,} applied.")
+        return redirect("billing:statement", pk=person.pk)
+
+    return form_action(
+        request,
+        form,
+        lambda d: credit.apply_credit(
+            request.user, person=person, allocations=[Allocation(d["invoice"], d["amount"])]
+        ),
+    ).respond(
+        then=applied,
+        show=lambda status: _statement_page(request, person, credit_form=form, status=status),
+    )
 
 
 @require_POST
@@ -192,24 +204,27 @@ def apply_credit(request: HttpRequest, pk: int) -> HttpResponse:
 def refund(request: HttpRequest, pk: int) -> HttpResponse:
     person = _person(request, pk)
     form = RefundForm(request.POST)
-    if form.is_valid():
-        d = form.cleaned_data
-        try:
-            r = payments.refund(
-                request.user,
-                person=person,
-                amount=d["amount"],
-                reason=d["reason"],
-                method=d["method"],
-                reference=d["reference"],
-                refunded_on=d["refunded_on"],
-            )
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(request, f"Refund of USD {r.amount:,} recorded.")
-            return redirect("billing:statement", pk=person.pk)
-    return _statement_page(request, person, refund_form=form, status=400)
+
+    def refunded(r: Refund) -> HttpResponse:
+        messages.success(request, f"Refund of USD {r.amount:,} recorded.")
+        return redirect("billing:statement", pk=person.pk)
+
+    return form_action(
+        request,
+        form,
+        lambda d: credit.refund(
+            request.user,
+            person=person,
+            amount=d["amount"],
+            reason=d["reason"],
+            method=d["method"],
+            reference=d["reference"],
+            refunded_on=d["refunded_on"],
+        ),
+    ).respond(
+        then=refunded,
+        show=lambda status: _statement_page(request, person, refund_form=form, status=status),
+    )
 
 
 # --- statements and aging -------------------------------------------------------------------
@@ -332,8 +347,8 @@ def _fee_permits() -> list[Any]:
         for record in model.objects.filter(state="submitted").select_related(
             "applicant", "property"
         ):
-            amount, _, blocked = payments.fee_assessment(record)
-            invoices = payments.fee_invoices_of(record)
+            amount, _, blocked = fees.fee_assessment(record)
+            invoices = fees.fee_invoices_of(record)
             rows.append(
                 {
                     "record": record,
@@ -369,7 +384,7 @@ def permit_fee_invoice(request: HttpRequest, kind: str, pk: int) -> HttpResponse
         return HttpResponse(status=404)
     record = get_object_or_404(model, pk=pk)
     try:
-        invoice = payments.issue_permit_fee_invoice(request.user, record)
+        invoice = fees.issue_permit_fee_invoice(request.user, record)
     except OfficeError as e:
         messages.error(request, e.message)
     else:

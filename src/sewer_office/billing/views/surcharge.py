@@ -22,7 +22,7 @@ from sewer_office.billing.surcharge_forms import AgreementForm, DecisionForm, En
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import export
-from sewer_office.core.forms import add_office_error
+from sewer_office.core.form_actions import form_action
 from sewer_office.core.paging import page_of
 from sewer_office.registry.models import Establishment
 
@@ -84,11 +84,9 @@ def _superseded(model: Any, value: Any) -> Any:
 def decision_new(request: HttpRequest, pk: int) -> HttpResponse:
     est = get_object_or_404(Establishment, pk=pk)
     form = DecisionForm(request.POST)
-    if not form.is_valid():
-        return _facility_page(request, est, {"decision": form})
-    d = form.cleaned_data
-    try:
-        rec = basis.record_decision(
+
+    def record(d: dict[str, Any]) -> SurchargeDecision:
+        return basis.record_decision(
             est,
             request.user,
             basis=d["basis"],
@@ -100,9 +98,14 @@ def decision_new(request: HttpRequest, pk: int) -> HttpResponse:
             supersedes=_superseded(SurchargeDecision, d["supersedes"]),
             supersede_reason=d["supersede_reason"],
         )
-    except OfficeError as e:
-        add_office_error(form, e)
-        return _facility_page(request, est, {"decision": form})
+
+    return form_action(request, form, record).respond(
+        then=lambda rec: _recorded(request, rec, pk),
+        show=lambda status: _facility_page(request, est, {"decision": form}),
+    )
+
+
+def _recorded(request: HttpRequest, rec: basis.SurchargeRecord, pk: int) -> HttpResponse:
     messages.success(request, f"{rec} recorded.")
     return redirect("billing:surcharge-facility", pk=pk)
 
@@ -112,11 +115,9 @@ def decision_new(request: HttpRequest, pk: int) -> HttpResponse:
 def agreement_new(request: HttpRequest, pk: int) -> HttpResponse:
     est = get_object_or_404(Establishment, pk=pk)
     form = AgreementForm(request.POST)
-    if not form.is_valid():
-        return _facility_page(request, est, {"agreement": form})
-    d = form.cleaned_data
-    try:
-        rec = basis.record_agreement(
+
+    def record(d: dict[str, Any]) -> SurchargeAgreement:
+        return basis.record_agreement(
             est,
             request.user,
             parties=d["parties"],
@@ -134,11 +135,11 @@ def agreement_new(request: HttpRequest, pk: int) -> HttpResponse:
             supersedes=_superseded(SurchargeAgreement, d["supersedes"]),
             supersede_reason=d["supersede_reason"],
         )
-    except OfficeError as e:
-        add_office_error(form, e)
-        return _facility_page(request, est, {"agreement": form})
-    messages.success(request, f"{rec} recorded.")
-    return redirect("billing:surcharge-facility", pk=pk)
+
+    return form_action(request, form, record).respond(
+        then=lambda rec: _recorded(request, rec, pk),
+        show=lambda status: _facility_page(request, est, {"agreement": form}),
+    )
 
 
 def _end(request: HttpRequest, record: basis.SurchargeRecord) -> HttpResponse:

@@ -1,4 +1,5 @@
-# The findings ledger moved out of the monitoring app (issue 11). The model keeps its table
+# The findings ledger moved out of the monitoring app (one app per domain: findings of every
+# activity, not monitoring's alone). The model keeps its table
 # (``monitoring_finding``), so only Django's idea of which app owns it changes: the state is
 # created here and deleted from monitoring in ``monitoring.0002``, and no row is touched. The
 # content type follows the model, so audit events and permissions about findings stay attached.

@@ -8,7 +8,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from sewer_rules.monitoring.daily import DayTotal, merge, summarize
+from sewer_engines.monitoring.daily import DayTotal, merge, summarize
 from sewer_rules.parameters import load_jurisdiction
 
 CHUNK = 50_000

@@ -1,4 +1,4 @@
-# The sewer network moved out of the registry into an app of its own (issue 11). Its models
+# The sewer network moved out of the registry into an app of its own (one app per domain). Its models
 # keep their tables (``registry_*``), so only Django's idea of which app owns them changes: the
 # state is created here and deleted from the registry in ``registry.0004``, and no row is
 # touched. The content types follow the models, so audit events about them stay attached.

@@ -15,6 +15,7 @@ import polars as pl
 from django.db import transaction
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.core import audit, bulk
 from sewer_office.core.errors import Blocked
 from sewer_office.parcels import owners, store
@@ -34,7 +35,7 @@ from .common import (
 )
 
 
-def apply(preview_: RollPreview, actor: Any, roll_date: date) -> RollImport:
+def apply(preview_: RollPreview, actor: Actor, roll_date: date) -> RollImport:
     """Store ``preview_`` (see the module) in one transaction, with one audit event.
 
     Refused (:class:`Blocked`, nothing stored) when a row was refused, when the same bytes
@@ -59,7 +60,7 @@ def apply(preview_: RollPreview, actor: Any, roll_date: date) -> RollImport:
             crs=p.file.crs[:80],
             roll_date=roll_date,
             imported_at=now,
-            imported_by=actor if getattr(actor, "is_authenticated", False) else None,
+            imported_by=person_or_none(actor),
             rows=p.file.rows,
             new_count=counts.get(Outcome.NEW, 0),
             changed_count=counts.get(Outcome.CHANGED, 0),

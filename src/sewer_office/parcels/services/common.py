@@ -8,11 +8,10 @@ the lock that makes imports one at a time (:func:`lock_register`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils import timezone
 
 from sewer_io.parcels import PARCEL_COLUMNS, DistrictFile, ParcelFile
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import bulk
 from sewer_office.core.errors import Blocked, Forbidden
@@ -40,7 +39,7 @@ ACRE_PLACES = 3
 DEGREE_PLACES = 7
 
 
-def check_importer(actor: Any) -> None:
+def check_importer(actor: Actor | None) -> None:
     """``actor`` None is the command line at the server, which acts for the office."""
     if actor is not None and not has_role(actor, *IMPORTERS):
         raise Forbidden("Importing the roll is for the clerk, the engineer and the Superintendent.")

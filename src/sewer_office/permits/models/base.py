@@ -7,13 +7,14 @@ force on it (§ 196-18 B), and the record can be replayed under the law of that 
 from __future__ import annotations
 
 import builtins
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from sewer_office.accounts.access import person_ids
+from sewer_office.accounts.actors import Actor
 from sewer_office.core.links import link
 from sewer_office.core.models import TimeStamped
 from sewer_office.core.workflow import Workflow
@@ -61,7 +62,7 @@ class Application(TimeStamped):
         """``PREFIX-YEAR-00042`` from the primary key: unique without a counter table."""
         self.number = f"{self.NUMBER_PREFIX}-{self.filed_on:%Y}-{self.pk:05d}"
 
-    def is_applicant(self, user: Any) -> bool:
+    def is_applicant(self, user: Actor) -> bool:
         """Whether ``user`` acts for a person the record belongs to (its ``ACCESS_PATHS``)."""
         ids = person_ids(user)
         if not ids:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any
+from decimal import Decimal
+from typing import Any, NotRequired, TypedDict
 
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
 from sewer_office.permits import rules
@@ -20,14 +22,70 @@ from .common import check_may_apply, create_application
 
 FILE_ROLES = (CLERK,)
 
+#: A declared design is the applicant's JSON, read by the rules (``BuildingSewerDesign``) and
+#: kept on the permit as filed: open by nature, so a ``dict[str, Any]`` here. So is one check
+#: of it (``Check.as_dict()``), stored with the approved plans as it was shown.
+Design = dict[str, Any]
+CheckRow = dict[str, Any]
+
+
+class PlanChecks(TypedDict):
+    """The § 196-18 D, F, G, H checks of a design (the permit's page, the approval's guard)."""
+
+    checks: list[CheckRow]
+    error: str
+    parameters_version: str
+
+
+class ClassPreview(TypedDict):
+    """The class and fee an application will be charged (the filing form's preview)."""
+
+    permit_class: int
+    text: str
+    reasons: list[str]
+    fee: str | None
+    fee_parameter: str
+    declared: int | None
+    disagrees: bool
+
+
+#: :class:`PlanChecks` of a design not yet filed, and whether any failed; the filing page adds
+#: the class it will be charged under "class" (a keyword, hence the functional form).
+DesignChecks = TypedDict(
+    "DesignChecks",
+    {
+        "checks": list[CheckRow],
+        "error": str,
+        "parameters_version": str,
+        "failed": bool,
+        "class": NotRequired[ClassPreview],
+    },
+)
+
+
+class FeeToPay(TypedDict):
+    amount: Decimal | None
+    class_text: str
+    where: str
+    authority: str
+    parameter: str
+    effective: date | None
+
+
+class NextSteps(TypedDict):
+    """For the applicant's page: what happens next, and the fee to pay while it is due."""
+
+    text: str
+    pay: FeeToPay | None
+
 
 def file_building_sewer_permit(
-    actor: Any,
+    actor: Actor,
     *,
     applicant: Person,
     prop: Property,
     permit_class: int,
-    design: dict[str, Any],
+    design: Design,
     building: Building | None = None,
     reuses_old_sewer: bool = False,
     description: str = "",
@@ -72,7 +130,7 @@ def file_building_sewer_permit(
     return create_application(permit, actor, citation="§ 196-18 B", files=files, at=at)
 
 
-def classify(design: dict[str, Any], use: str, industrial_wastes: str) -> PermitClass:
+def classify(design: Design, use: str, industrial_wastes: str) -> PermitClass:
     """The class by § 196-18 B's rule from what the application states (a bad ``use`` is
     refused, naming the field)."""
     sources: set[str] = set(design.get("connected_sources") or [])
@@ -85,7 +143,7 @@ def classify(design: dict[str, Any], use: str, industrial_wastes: str) -> Permit
         raise InvalidInput({"service_use": [str(e)]}) from None
 
 
-def validate_design(design: dict[str, Any], on: date | None) -> None:
+def validate_design(design: Design, on: date | None) -> None:
     """Refuse a design the rules cannot read, naming the field."""
     try:
         BuildingSewerDesign.from_dict(design)
@@ -118,7 +176,7 @@ def fee_not_configured_message(permit: BuildingSewerPermit, fee: ParameterValue)
     )
 
 
-def plan_checks(permit: BuildingSewerPermit) -> dict[str, Any]:
+def plan_checks(permit: BuildingSewerPermit) -> PlanChecks:
     """The § 196-18 D, F, G, H checks of the declared design under the law of the filing date."""
     p = rules.params()
     try:
@@ -161,9 +219,9 @@ NEXT_STEPS: dict[str, str] = {
 }
 
 
-def next_steps(permit: BuildingSewerPermit) -> dict[str, Any]:
+def next_steps(permit: BuildingSewerPermit) -> NextSteps:
     """For the applicant's page: what happens next, and how and where to pay the fee."""
-    pay = None
+    pay: FeeToPay | None = None
     if permit.state == "submitted" and not permit.fee_settled:
         pay = {
             "amount": permit.fee_amount,
@@ -177,12 +235,12 @@ def next_steps(permit: BuildingSewerPermit) -> dict[str, Any]:
 
 
 def class_preview(
-    design: dict[str, Any],
+    design: Design,
     use: str,
     industrial_wastes: str,
     declared: int | None,
     on: date | None = None,
-) -> dict[str, Any]:
+) -> ClassPreview:
     """The class and fee the application will be charged, before anything is filed or paid:
     "class 2 — service to an establishment producing industrial wastes, § 196-18 B(2); fee USD
     500.00", and whether the declared class disagrees."""
@@ -200,7 +258,7 @@ def class_preview(
     }
 
 
-def design_checks(design: dict[str, Any], on: date | None = None) -> dict[str, Any]:
+def design_checks(design: Design, on: date | None = None) -> DesignChecks:
     """The § 196-18 D, F, G, H checks of a design not yet filed (the filing form's preview)."""
     day = on or timezone.localdate()
     p = rules.params()

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from sewer_office.accounts.access import person_ids
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import APPLICANT, VIEWER, has_role, roles_of
 from sewer_office.core import audit
 from sewer_office.core.attachments import DOCUMENT_KINDS, attach
@@ -20,7 +21,7 @@ A = TypeVar("A", bound=Application)
 
 
 def check_may_apply(
-    actor: Any, applicant_id: int, property_owner_id: int, staff_roles: tuple[str, ...], what: str
+    actor: Actor, applicant_id: int, property_owner_id: int, staff_roles: tuple[str, ...], what: str
 ) -> None:
     """Staff in ``staff_roles`` file for anyone; an outside user only for a person they
     represent (the applicant must be one of theirs)."""
@@ -36,7 +37,7 @@ def check_may_apply(
 
 def create_application(
     record: A,
-    actor: Any,
+    actor: Actor,
     *,
     citation: str,
     files: list[Any] | None = None,
@@ -50,8 +51,7 @@ def create_application(
         record.state = initial_state or record.WORKFLOW.initial
         if not record.filed_on:
             record.filed_on = timezone.localdate(when)
-        if getattr(actor, "is_authenticated", False):
-            record.submitted_by = actor
+        record.submitted_by = person_or_none(actor)
         record.created_at = when
         record.save()
         record.assign_number()
@@ -71,7 +71,7 @@ def create_application(
     return record
 
 
-def may_upload(user: Any, record: Application) -> bool:
+def may_upload(user: Actor, record: Application) -> bool:
     """Whether ``user`` may add files to ``record``: while it is open, office staff (not a
     viewer) or the applicant."""
     if not record.is_open:

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
@@ -41,11 +42,11 @@ TEXT_LIMIT = 4000
 ICIS_ID_LENGTH = 9
 
 
-def may_record_terms(user: Any, approval: IndustrialDischargeApproval) -> bool:
+def may_record_terms(user: Actor, approval: IndustrialDischargeApproval) -> bool:
     return approval.state in OPEN_STATES and has_role(user, *RECORDERS)
 
 
-def may_record_icis_id(user: Any, approval: IndustrialDischargeApproval) -> bool:
+def may_record_icis_id(user: Actor, approval: IndustrialDischargeApproval) -> bool:
     return (
         not approval.icis_permit_id
         and approval.state not in ("rejected", "withdrawn")
@@ -53,7 +54,7 @@ def may_record_icis_id(user: Any, approval: IndustrialDischargeApproval) -> bool
     )
 
 
-def _check_open(actor: Any, approval: IndustrialDischargeApproval, what: str) -> None:
+def _check_open(actor: Actor, approval: IndustrialDischargeApproval, what: str) -> None:
     if not has_role(actor, *RECORDERS):
         raise Forbidden(
             f"{what}: reserved to the engineer and the Superintendent (§ 196-16 E; § 196-19 E(1))."
@@ -66,14 +67,14 @@ def _check_open(actor: Any, approval: IndustrialDischargeApproval, what: str) ->
         )
 
 
-def _locked(approval: IndustrialDischargeApproval, actor: Any, what: str) -> Any:
+def _locked(approval: IndustrialDischargeApproval, actor: Actor, what: str) -> Any:
     locked = IndustrialDischargeApproval.objects.select_for_update().get(pk=approval.pk)
     _check_open(actor, locked, what)  # again, under the lock: decided meanwhile?
     return locked
 
 
 def record_terms(
-    actor: Any,
+    actor: Actor,
     approval: IndustrialDischargeApproval,
     terms: dict[str, str],
     *,
@@ -131,7 +132,7 @@ def record_terms(
 
 
 def add_self_monitoring(
-    actor: Any,
+    actor: Actor,
     approval: IndustrialDischargeApproval,
     *,
     parameter: str,
@@ -211,7 +212,7 @@ def icis_id_problem(value: str) -> str | None:
 
 
 def record_icis_permit_id(
-    actor: Any,
+    actor: Actor,
     approval: IndustrialDischargeApproval,
     value: str,
     *,

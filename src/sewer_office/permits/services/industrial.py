@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
 from sewer_office.findings.choices import FindingKind
@@ -22,7 +23,7 @@ from .common import check_may_apply, create_application
 
 
 def file_discharge_approval(
-    actor: Any,
+    actor: Actor,
     *,
     applicant: Person,
     establishment: Establishment,
@@ -100,7 +101,10 @@ def file_discharge_approval(
 
 
 def evaluate(approval: IndustrialDischargeApproval) -> dict[str, Any]:
-    """(Re-)evaluate the declared characteristics under the law of the application date."""
+    """(Re-)evaluate the declared characteristics under the law of the application date.
+
+    The evaluation is JSON kept on the approval as it was made (shown on its page, read by the
+    guards): the rules' open report, hence a ``dict[str, Any]``."""
     approval.evaluation = rules.evaluate_declared_discharge(
         on=approval.filed_on,
         concentrations=approval.concentrations,

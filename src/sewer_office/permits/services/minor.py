@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
 
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, SUPERINTENDENT, has_role
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.permits import rules
@@ -23,7 +23,7 @@ from .common import check_may_apply, create_application
 
 
 def file_grinder(
-    actor: Any,
+    actor: Actor,
     *,
     applicant: Person,
     prop: Property,
@@ -62,7 +62,7 @@ def file_grinder(
 
 
 def require_interceptor(
-    actor: Any,
+    actor: Actor,
     *,
     establishment: Establishment,
     kind: str,
@@ -123,7 +123,7 @@ def require_interceptor(
 
 
 def file_flushing_notice(
-    actor: Any,
+    actor: Actor,
     *,
     applicant: Person,
     building: Building,

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked
@@ -17,7 +18,7 @@ from .common import check_may_apply, create_application
 
 
 def file_private_system(
-    actor: Any,
+    actor: Actor,
     *,
     applicant: Person,
     prop: Property,
@@ -56,7 +57,7 @@ def on_public_sewer_declared(
     area: ServiceArea,
     on: date,
     act: str,
-    actor: Any,
+    actor: Actor,
     at: datetime | None = None,
     **_: Any,
 ) -> None:

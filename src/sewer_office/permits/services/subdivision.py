@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
 from sewer_office.permits import rules
@@ -20,7 +21,7 @@ from .common import check_may_apply, create_application
 
 
 def file_subdivision(
-    actor: Any,
+    actor: Actor,
     *,
     applicant: Person,
     prop: Property,
@@ -61,7 +62,7 @@ def sewer_duty(sub: SubdivisionSewer) -> dict[str, Any]:
     """§ 196-16 G for this subdivision, under the law of its application date: its smallest
     lot (one dwelling unit per lot) against one acre per dwelling unit, and whether the property
     lies in a sewer district, sewer improvement area or other municipal sewer system (any
-    service area of the registry)."""
+    service area of the registry). The rules' report as JSON, shown on the page as it is."""
     in_district = sub.property.service_area_id is not None
     return rules.subdivision_sewer_duty(sub.smallest_lot_acres, in_district, sub.filed_on)
 

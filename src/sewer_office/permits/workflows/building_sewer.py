@@ -31,13 +31,15 @@ and bonds (K). Completion marks the property connected to the public sewer.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import Literal, TypedDict
 
 from django import forms
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK, ENGINEER, HIGHWAY, SUPERINTENDENT
-from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+from sewer_office.core.workflow import REASON_REQUIRED, NoFacts, State, Transition, Workflow
+from sewer_office.permits.models import BuildingSewerPermit
 from sewer_office.permits.services.building_sewer import (
     assess_fee,
     fee_not_configured_message,
@@ -58,6 +60,11 @@ class FeePaymentForm(forms.Form):
     receipt_number = forms.CharField(max_length=40, label="Receipt number")
 
 
+class FeePayment(TypedDict):
+    paid_on: date | None
+    receipt_number: str
+
+
 class FeeWaiverForm(forms.Form):
     waived_on = date_field("Waived on")
     authority = forms.CharField(
@@ -65,6 +72,11 @@ class FeeWaiverForm(forms.Form):
         label="Decided by",
         help_text="Who waived the fee and by what act (e.g. Town Board resolution 2026-14).",
     )
+
+
+class FeeWaiver(TypedDict):
+    waived_on: date | None
+    authority: str
 
 
 class OldSewerExaminationForm(forms.Form):
@@ -78,6 +90,11 @@ class OldSewerExaminationForm(forms.Form):
     examined_on = date_field("Examined on")
 
 
+class OldSewerExamination(TypedDict):
+    result: Literal["meets", "fails"]
+    examined_on: date | None
+
+
 class RoadOpeningForm(forms.Form):
     road_opening_number = forms.CharField(max_length=40, label="Road opening permit number")
     issued_on = date_field("Issued on")
@@ -89,8 +106,19 @@ class RoadOpeningForm(forms.Form):
     )
 
 
+class RoadOpening(TypedDict):
+    road_opening_number: str
+    issued_on: date | None
+    insurance_confirmed: bool
+    bond_confirmed: bool
+
+
 class ReadyForm(forms.Form):
     ready_on = date_field("Ready on")
+
+
+class Ready(TypedDict):
+    ready_on: date | None
 
 
 class ConnectionForm(forms.Form):
@@ -103,30 +131,38 @@ class ConnectionForm(forms.Form):
     )
 
 
-def _fee_guard(permit: Any, data: dict[str, Any]) -> str | None:
+class Connection(TypedDict):
+    inspected_on: date | None
+    connected_on: date | None
+    supervised_by: str
+
+
+def _fee_guard(permit: BuildingSewerPermit, facts: FeePayment) -> str | None:
     fee = assess_fee(permit)
     return fee_not_configured_message(permit, fee) if fee.value is None else None
 
 
-def _fee_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+def _fee_effect(permit: BuildingSewerPermit, facts: FeePayment, actor: Actor, at: datetime) -> None:
     store_fee(permit)
-    permit.fee_paid_on = day(data, "paid_on", at)
-    permit.fee_receipt = data["receipt_number"]
+    permit.fee_paid_on = day(facts["paid_on"], at)
+    permit.fee_receipt = facts["receipt_number"]
 
 
-def _waiver_guard(permit: Any, data: dict[str, Any]) -> str | None:
+def _waiver_guard(permit: BuildingSewerPermit, facts: FeeWaiver) -> str | None:
     if permit.fee_paid_on is not None:
         return f"The fee is already paid ({permit.fee_paid_on:%Y-%m-%d}, {permit.fee_receipt})."
     return None
 
 
-def _waiver_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+def _waiver_effect(
+    permit: BuildingSewerPermit, facts: FeeWaiver, actor: Actor, at: datetime
+) -> None:
     store_fee(permit)
-    permit.fee_waived_on = day(data, "waived_on", at)
-    permit.fee_waiver_authority = data["authority"].strip()
+    permit.fee_waived_on = day(facts["waived_on"], at)
+    permit.fee_waiver_authority = facts["authority"].strip()
 
 
-def _old_sewer_guard(permit: Any, data: dict[str, Any]) -> str | None:
+def _old_sewer_guard(permit: BuildingSewerPermit, facts: OldSewerExamination) -> str | None:
     if not permit.reuses_old_sewer:
         return "This application does not reuse an old building sewer (§ 196-18 E)."
     # recorded once; a sewer found failing is examined again only to record that it now meets
@@ -136,7 +172,7 @@ def _old_sewer_guard(permit: Any, data: dict[str, Any]) -> str | None:
             f"The old building sewer was examined on {permit.old_sewer_examined_on:%Y-%m-%d} "
             "and found to meet all requirements of the article (§ 196-18 E)."
         )
-    if permit.old_sewer_result == "fails" and data.get("result") != "meets":
+    if permit.old_sewer_result == "fails" and facts["result"] != "meets":
         return (
             f"The old building sewer was examined on {permit.old_sewer_examined_on:%Y-%m-%d} "
             "and found not to meet the article: a new examination is recorded when it finds "
@@ -145,12 +181,14 @@ def _old_sewer_guard(permit: Any, data: dict[str, Any]) -> str | None:
     return None
 
 
-def _old_sewer_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    permit.old_sewer_result = data["result"]
-    permit.old_sewer_examined_on = day(data, "examined_on", at)
+def _old_sewer_effect(
+    permit: BuildingSewerPermit, facts: OldSewerExamination, actor: Actor, at: datetime
+) -> None:
+    permit.old_sewer_result = facts["result"]
+    permit.old_sewer_examined_on = day(facts["examined_on"], at)
 
 
-def _plans_guard(permit: Any, data: dict[str, Any]) -> str | None:
+def _plans_guard(permit: BuildingSewerPermit, facts: NoFacts) -> str | None:
     if permit.reuses_old_sewer and permit.old_sewer_result != "meets":
         return (
             "An old building sewer may be used with a new building only when the Superintendent "
@@ -165,30 +203,36 @@ def _plans_guard(permit: Any, data: dict[str, Any]) -> str | None:
     return None
 
 
-def _plans_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+def _plans_effect(permit: BuildingSewerPermit, facts: NoFacts, actor: Actor, at: datetime) -> None:
     result = plan_checks(permit)
     permit.plan_checks = result["checks"]
     permit.plan_checks_version = result["parameters_version"]
-    permit.plans_approved_on = day({}, "", at)
+    permit.plans_approved_on = day(None, at)
 
 
-def _road_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    permit.road_opening_number = data["road_opening_number"]
-    permit.road_opening_issued_on = day(data, "issued_on", at)
+def _road_effect(
+    permit: BuildingSewerPermit, facts: RoadOpening, actor: Actor, at: datetime
+) -> None:
+    permit.road_opening_number = facts["road_opening_number"]
+    permit.road_opening_issued_on = day(facts["issued_on"], at)
 
 
-def _ready_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    permit.ready_on = day(data, "ready_on", at)
+def _ready_effect(permit: BuildingSewerPermit, facts: Ready, actor: Actor, at: datetime) -> None:
+    permit.ready_on = day(facts["ready_on"], at)
 
 
-def _connection_effect(permit: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    permit.inspected_on = day(data, "inspected_on", at)
-    permit.connected_on = day(data, "connected_on", at)
-    permit.supervised_by = data["supervised_by"]
+def _connection_effect(
+    permit: BuildingSewerPermit, facts: Connection, actor: Actor, at: datetime
+) -> None:
+    inspected_on = day(facts["inspected_on"], at)
+    connected_on = day(facts["connected_on"], at)
+    permit.inspected_on = inspected_on
+    permit.connected_on = connected_on
+    permit.supervised_by = facts["supervised_by"]
     set_wastewater_service(
         permit.property,
         WastewaterService.PUBLIC_SEWER,
-        permit.connected_on,
+        connected_on,
         actor,
         citation="§ 196-18 J",
         reason=f"building sewer permit {permit.number} completed",
@@ -205,7 +249,7 @@ OPEN = (
     "corrections_required",
 )
 
-WORKFLOW = Workflow(
+WORKFLOW = Workflow[BuildingSewerPermit](
     name="building_sewer_permit",
     initial="submitted",
     states=[
@@ -229,6 +273,7 @@ WORKFLOW = Workflow(
             roles=frozenset({CLERK}),
             automatic=FEE_PAID_BY_BILLING,
             form=FeePaymentForm,
+            facts=FeePayment,
             guard=_fee_guard,
             effect=_fee_effect,
             help="The permit and inspection fee in force on the application date.",
@@ -241,6 +286,7 @@ WORKFLOW = Workflow(
             FEE_CITATION,
             roles=frozenset({SUPERINTENDENT, CLERK}),
             form=FeeWaiverForm,
+            facts=FeeWaiver,
             reason=REASON_REQUIRED,
             guard=_waiver_guard,
             effect=_waiver_effect,
@@ -255,6 +301,7 @@ WORKFLOW = Workflow(
             "§ 196-18 E",
             roles=frozenset({SUPERINTENDENT}),
             form=OldSewerExaminationForm,
+            facts=OldSewerExamination,
             guard=_old_sewer_guard,
             effect=_old_sewer_effect,
             queue=False,
@@ -288,6 +335,7 @@ WORKFLOW = Workflow(
             "§ 196-18 K",
             roles=frozenset({HIGHWAY}),
             form=RoadOpeningForm,
+            facts=RoadOpening,
             effect=_road_effect,
             help="Required before any excavation for the building sewer.",
         ),
@@ -300,6 +348,7 @@ WORKFLOW = Workflow(
             roles=frozenset({CLERK}),
             applicant=True,
             form=ReadyForm,
+            facts=Ready,
             effect=_ready_effect,
         ),
         Transition(
@@ -320,6 +369,7 @@ WORKFLOW = Workflow(
             "§ 196-18 J",
             roles=frozenset({SUPERINTENDENT}),
             form=ConnectionForm,
+            facts=Connection,
             effect=_connection_effect,
         ),
         withdraw(OPEN, "§ 196-18 B"),

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.forms import DateInput
-from sewer_office.core.workflow import REASON_REQUIRED, Transition
+from sewer_office.core.workflow import REASON_REQUIRED, NoFacts, Transition
 
 
 def date_field(label: str, *, required: bool = False, help_text: str = "") -> forms.DateField:
@@ -23,12 +23,12 @@ def date_field(label: str, *, required: bool = False, help_text: str = "") -> fo
     )
 
 
-def day(data: dict[str, Any], key: str, at: datetime) -> date:
-    value = data.get(key)
-    return value if isinstance(value, date) else timezone.localdate(at)
+def day(value: date | None, at: datetime) -> date:
+    """The date a :func:`date_field` recorded, or the day of ``at`` (town time) left empty."""
+    return value if value is not None else timezone.localdate(at)
 
 
-def withdraw(sources: tuple[str, ...], citation: str) -> Transition:
+def withdraw(sources: tuple[str, ...], citation: str) -> Transition[Any, NoFacts]:
     """Withdrawal by the applicant, or by the clerk on the applicant's written request."""
     return Transition(
         name="withdraw",

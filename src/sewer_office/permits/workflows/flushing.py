@@ -14,14 +14,16 @@ flushing shall be unpolluted water, as defined in § 196-15."
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import TypedDict
 
 from django import forms
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT
-from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+from sewer_office.core.workflow import REASON_REQUIRED, NoFacts, State, Transition, Workflow
+from sewer_office.permits.models import FlushingNotice
 
 from .common import date_field, day, withdraw
 
@@ -30,22 +32,26 @@ class FlushedForm(forms.Form):
     flushed_on = date_field("Flushed on")
 
 
-def _ack_effect(notice: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+class Flushed(TypedDict):
+    flushed_on: date | None
+
+
+def _ack_effect(notice: FlushingNotice, facts: NoFacts, actor: Actor, at: datetime) -> None:
     notice.acknowledged_on = timezone.localdate(at)
 
 
-def _flushed_guard(notice: Any, data: dict[str, Any]) -> str | None:
-    flushed = data.get("flushed_on")
+def _flushed_guard(notice: FlushingNotice, facts: Flushed) -> str | None:
+    flushed = facts["flushed_on"]
     if flushed is not None and flushed < notice.filed_on:
         return "Flushing must follow the notice (§ 196-19 L): the date given is before it."
     return None
 
 
-def _flushed_effect(notice: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    notice.flushed_on = day(data, "flushed_on", at)
+def _flushed_effect(notice: FlushingNotice, facts: Flushed, actor: Actor, at: datetime) -> None:
+    notice.flushed_on = day(facts["flushed_on"], at)
 
 
-WORKFLOW = Workflow(
+WORKFLOW = Workflow[FlushingNotice](
     name="flushing_notice",
     initial="submitted",
     states=[
@@ -84,6 +90,7 @@ WORKFLOW = Workflow(
             roles=frozenset({SUPERINTENDENT, CLERK}),
             applicant=True,
             form=FlushedForm,
+            facts=Flushed,
             guard=_flushed_guard,
             effect=_flushed_effect,
         ),

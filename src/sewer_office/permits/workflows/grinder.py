@@ -13,21 +13,22 @@ rules decide, :func:`sewer_rules...grinders.check_grinder`).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import SUPERINTENDENT
-from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+from sewer_office.core.workflow import REASON_REQUIRED, NoFacts, State, Transition, Workflow
+from sewer_office.permits.models import GrinderApproval
 
 from .common import withdraw
 
 
-def _decide(grinder: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+def _decide(grinder: GrinderApproval, facts: NoFacts, actor: Actor, at: datetime) -> None:
     grinder.decided_on = timezone.localdate(at)
 
 
-WORKFLOW = Workflow(
+WORKFLOW = Workflow[GrinderApproval](
     name="grinder_approval",
     initial="submitted",
     states=[

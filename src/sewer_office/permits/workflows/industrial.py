@@ -30,19 +30,26 @@ The terms and self-monitoring requirements are recorded before the decision
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from django import forms
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT
 from sewer_office.core.errors import InvalidInput
 from sewer_office.core.significance import is_significant
-from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+from sewer_office.core.workflow import REASON_REQUIRED, NoFacts, State, Transition, Workflow
 from sewer_office.permits import rules
 from sewer_office.permits.control_mechanism import missing_elements, refusal
-from sewer_office.permits.models.industrial import DECISION_CONDITIONS, ApprovalCondition
+from sewer_office.permits.letters import issue_approval
+from sewer_office.permits.models.industrial import (
+    DECISION_CONDITIONS,
+    ApprovalCondition,
+    IndustrialDischargeApproval,
+)
 from sewer_office.permits.services.industrial import evaluate
 
 from .common import withdraw
@@ -98,52 +105,75 @@ class ConditionsForm(TermForm):
         return data
 
 
-def _begin_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+class Term(TypedDict):
+    term_years: int | None
+
+
+class Conditions(Term):
+    """One text per kind of :data:`DECISION_CONDITIONS` ("" when not stated)."""
+
+    pretreatment: str
+    flow_equalization: str
+    control_manhole: str
+    sampling: str
+    surcharge: str
+    special_agreement: str
+    categorical_standards_unaffected: bool
+
+
+Approval = IndustrialDischargeApproval
+
+
+def _begin_effect(approval: Approval, facts: NoFacts, actor: Actor, at: datetime) -> None:
     evaluate(approval)
 
 
-def _control_mechanism_guard(approval: Any, data: dict[str, Any]) -> str | None:
+def _control_mechanism_guard(approval: Approval, term_years: int | None) -> str | None:
     """An approval issued to a Significant Industrial User is its individual control mechanism:
     refused while an element of 40 CFR 403.8(f)(1)(iii)(B) is missing. Whether the user is one
     is the pretreatment app's designation, asked through :mod:`sewer_office.core.significance`
     (that app sits above the permits)."""
     if not is_significant(approval.establishment):
         return None
-    gaps = missing_elements(approval, term_years=data.get("term_years"))
+    gaps = missing_elements(approval, term_years=term_years)
     return refusal(approval, gaps) if gaps else None
 
 
-def _approve_guard(approval: Any, data: dict[str, Any]) -> str | None:
+def _approve_guard(approval: Approval, facts: Term) -> str | None:
     ev = approval.evaluation or {}
     if ev.get("prohibited"):
         return (
             "The declared discharge breaks an absolute prohibition of § 196-19 C: it can be "
             "approved only with pretreatment as a condition (§ 196-19 E(1)(b)), or rejected."
         )
-    return _control_mechanism_guard(approval, data)
+    return _control_mechanism_guard(approval, facts["term_years"])
 
 
-def _conditions_guard(approval: Any, data: dict[str, Any]) -> str | None:
+def _conditions_guard(approval: Approval, facts: Conditions) -> str | None:
     ev = approval.evaluation or {}
-    if ev.get("prohibited") and not (data.get("pretreatment") or "").strip():
+    if ev.get("prohibited") and not facts["pretreatment"].strip():
         return (
             "The declared discharge breaks an absolute prohibition of § 196-19 C: the approval "
             "must require pretreatment to an acceptable condition (§ 196-19 E(1)(b))."
         )
-    return _control_mechanism_guard(approval, data)
+    return _control_mechanism_guard(approval, facts["term_years"])
 
 
-def _decide_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+def _decide(approval: Approval, actor: Actor, at: datetime) -> None:
     approval.decided_on = timezone.localdate(at)
-    approval.decided_by = actor if getattr(actor, "is_authenticated", False) else None
+    approval.decided_by = person_or_none(actor)
 
 
-def _term_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+def _reject_effect(approval: Approval, facts: NoFacts, actor: Actor, at: datetime) -> None:
+    _decide(approval, actor, at)
+
+
+def _term_effect(approval: Approval, facts: Term, actor: Actor, at: datetime) -> None:
     """The decision, and the term: the one stated, at most the longest in force."""
-    _decide_effect(approval, data, actor, at)
-    longest = rules.approval_term(approval.decided_on)
+    _decide(approval, actor, at)
+    longest = rules.approval_term(timezone.localdate(at))
     most = int(longest.value) if longest.value is not None else None
-    years = data.get("term_years") or most
+    years = facts["term_years"] or most
     if years is None:
         raise InvalidInput({"term_years": ["State the term of the approval, in years."]})
     if most is not None and years > most:
@@ -156,39 +186,39 @@ def _term_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) 
             }
         )
     approval.term_years = years
-    approval.expires_on = rules.approval_expiry(approval.decided_on, years)
+    approval.expires_on = rules.approval_expiry(timezone.localdate(at), years)
 
 
-def _conditions_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    _term_effect(approval, data, actor, at)
+def _conditions_effect(approval: Approval, facts: Conditions, actor: Actor, at: datetime) -> None:
+    _term_effect(approval, facts, actor, at)
+    # the kinds of condition are read from the model's one list, so by name, not by key
+    texts: Mapping[str, object] = facts
     for key, (_label, citation) in DECISION_CONDITIONS.items():
-        text = (data.get(key) or "").strip()
+        text = str(texts.get(key) or "").strip()
         if text:
             ApprovalCondition.objects.create(
                 approval=approval, kind=key, text=text, citation=citation
             )
 
 
-def _approve_effect(approval: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+def _approve_effect(approval: Approval, facts: Term, actor: Actor, at: datetime) -> None:
     """The decision and its written approval, kept as issued (a document of record)."""
-    _term_effect(approval, data, actor, at)
+    _term_effect(approval, facts, actor, at)
     _issue_letter(approval, actor, at)
 
 
 def _approve_with_conditions_effect(
-    approval: Any, data: dict[str, Any], actor: Any, at: datetime
+    approval: Approval, facts: Conditions, actor: Actor, at: datetime
 ) -> None:
-    _conditions_effect(approval, data, actor, at)
+    _conditions_effect(approval, facts, actor, at)
     _issue_letter(approval, actor, at)
 
 
-def _issue_letter(approval: Any, actor: Any, at: datetime) -> None:
-    from sewer_office.permits.letters import issue_approval
-
+def _issue_letter(approval: Approval, actor: Actor, at: datetime) -> None:
     issue_approval(approval, actor, at)  # issued at the decision's moment
 
 
-WORKFLOW = Workflow(
+WORKFLOW = Workflow[IndustrialDischargeApproval](
     name="industrial_discharge_approval",
     initial="submitted",
     states=[
@@ -217,6 +247,7 @@ WORKFLOW = Workflow(
             "§ 196-16 E",
             roles=frozenset({ENGINEER}),
             form=TermForm,
+            facts=Term,
             guard=_approve_guard,
             effect=_approve_effect,
         ),
@@ -228,6 +259,7 @@ WORKFLOW = Workflow(
             "§ 196-19 E(1)",
             roles=E1_ROLES,
             form=ConditionsForm,
+            facts=Conditions,
             guard=_conditions_guard,
             effect=_approve_with_conditions_effect,
         ),
@@ -239,7 +271,7 @@ WORKFLOW = Workflow(
             "§ 196-19 E(1)(a)",
             roles=E1_ROLES,
             reason=REASON_REQUIRED,
-            effect=_decide_effect,
+            effect=_reject_effect,
             danger=True,
         ),
         withdraw(("submitted", "under_review"), "§ 196-16 E"),

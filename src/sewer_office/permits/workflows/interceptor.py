@@ -16,14 +16,16 @@ inspection.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import TypedDict
 
 from django import forms
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, SUPERINTENDENT
 from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+from sewer_office.permits.models import InterceptorRequirement
 
 from .common import date_field, day
 
@@ -39,6 +41,14 @@ class InstallationForm(forms.Form):
     installed_on = date_field("Installed on")
 
 
+class Installation(TypedDict):
+    unit_type: str
+    capacity: str
+    location: str
+    accessible: bool
+    installed_on: date | None
+
+
 class ApprovalForm(forms.Form):
     health_approval_ref = forms.CharField(
         max_length=60,
@@ -47,16 +57,22 @@ class ApprovalForm(forms.Form):
     )
 
 
-def _install_effect(req: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    req.unit_type = data["unit_type"]
-    req.capacity = data["capacity"]
-    req.location = data["location"]
+class Approval(TypedDict):
+    health_approval_ref: str
+
+
+def _install_effect(
+    req: InterceptorRequirement, facts: Installation, actor: Actor, at: datetime
+) -> None:
+    req.unit_type = facts["unit_type"]
+    req.capacity = facts["capacity"]
+    req.location = facts["location"]
     req.accessible = True
-    req.installed_on = day(data, "installed_on", at)
+    req.installed_on = day(facts["installed_on"], at)
 
 
-def _approve_guard(req: Any, data: dict[str, Any]) -> str | None:
-    if req.kind == "grease_trap" and not (data.get("health_approval_ref") or "").strip():
+def _approve_guard(req: InterceptorRequirement, facts: Approval) -> str | None:
+    if req.kind == "grease_trap" and not facts["health_approval_ref"].strip():
         return (
             "A grease trap is approved by the Dutchess County Health Department "
             "(§ 196-19 F(2)): record its approval number."
@@ -64,12 +80,14 @@ def _approve_guard(req: Any, data: dict[str, Any]) -> str | None:
     return None
 
 
-def _approve_effect(req: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    req.health_approval_ref = (data.get("health_approval_ref") or "").strip()
+def _approve_effect(
+    req: InterceptorRequirement, facts: Approval, actor: Actor, at: datetime
+) -> None:
+    req.health_approval_ref = facts["health_approval_ref"].strip()
     req.approved_on = timezone.localdate(at)
 
 
-WORKFLOW = Workflow(
+WORKFLOW = Workflow[InterceptorRequirement](
     name="interceptor_requirement",
     initial="required",
     states=[
@@ -87,6 +105,7 @@ WORKFLOW = Workflow(
             roles=frozenset({BUILDING_INSPECTOR, SUPERINTENDENT, CLERK}),
             applicant=True,
             form=InstallationForm,
+            facts=Installation,
             effect=_install_effect,
         ),
         Transition(
@@ -97,6 +116,7 @@ WORKFLOW = Workflow(
             "§ 196-19 F",
             roles=frozenset({SUPERINTENDENT}),
             form=ApprovalForm,
+            facts=Approval,
             guard=_approve_guard,
             effect=_approve_effect,
         ),

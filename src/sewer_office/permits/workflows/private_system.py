@@ -19,14 +19,16 @@ connected (E).
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import TypedDict
 
 from django import forms
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, SUPERINTENDENT
-from sewer_office.core.workflow import State, Transition, Workflow
+from sewer_office.core.workflow import NoFacts, State, Transition, Workflow
+from sewer_office.permits.models import PrivateDisposalSystem
 from sewer_office.registry.choices import WastewaterService
 from sewer_office.registry.services import set_wastewater_service
 
@@ -40,6 +42,11 @@ class HealthApprovalForm(forms.Form):
     health_approved_on = date_field("Approved on")
 
 
+class HealthApproval(TypedDict):
+    health_approval_ref: str
+    health_approved_on: date | None
+
+
 class CompletionForm(forms.Form):
     completion_ref = forms.CharField(
         max_length=60, label="Health Department completion certificate / reference"
@@ -48,9 +55,20 @@ class CompletionForm(forms.Form):
     forms_filed_on = date_field("Forms filed with the Building Inspector on")
 
 
+class Completion(TypedDict):
+    completion_ref: str
+    completed_on: date | None
+    forms_filed_on: date | None
+
+
 class CertificateForm(forms.Form):
     co_number = forms.CharField(max_length=40, label="Certificate of occupancy number")
     co_issued_on = date_field("Issued on")
+
+
+class Certificate(TypedDict):
+    co_number: str
+    co_issued_on: date | None
 
 
 class AbandonmentForm(forms.Form):
@@ -58,19 +76,28 @@ class AbandonmentForm(forms.Form):
     filled_with = forms.CharField(max_length=120, label="Filled with (suitable material)")
 
 
-def _health_effect(system: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    system.health_approval_ref = data["health_approval_ref"]
-    system.health_approved_on = day(data, "health_approved_on", at)
+class Abandonment(TypedDict):
+    abandoned_on: date | None
+    filled_with: str
 
 
-def _completion_effect(system: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    system.completion_ref = data["completion_ref"]
-    system.completed_on = day(data, "completed_on", at)
-    system.forms_filed_on = day(data, "forms_filed_on", at)
+System = PrivateDisposalSystem
+
+
+def _health_effect(system: System, facts: HealthApproval, actor: Actor, at: datetime) -> None:
+    system.health_approval_ref = facts["health_approval_ref"]
+    system.health_approved_on = day(facts["health_approved_on"], at)
+
+
+def _completion_effect(system: System, facts: Completion, actor: Actor, at: datetime) -> None:
+    completed_on = day(facts["completed_on"], at)
+    system.completion_ref = facts["completion_ref"]
+    system.completed_on = completed_on
+    system.forms_filed_on = day(facts["forms_filed_on"], at)
     set_wastewater_service(
         system.property,
         WastewaterService.PRIVATE_SYSTEM,
-        system.completed_on,
+        completed_on,
         actor,
         citation="§ 196-17 C",
         reason=f"private system {system.number} completed",
@@ -78,18 +105,18 @@ def _completion_effect(system: Any, data: dict[str, Any], actor: Any, at: dateti
     )
 
 
-def _co_guard(system: Any, data: dict[str, Any]) -> str | None:
+def _co_guard(system: System, facts: Certificate) -> str | None:
     if system.co_number:
         return f"A certificate of occupancy is already noted ({system.co_number})."
     return None
 
 
-def _co_effect(system: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    system.co_number = data["co_number"]
-    system.co_issued_on = day(data, "co_issued_on", at)
+def _co_effect(system: System, facts: Certificate, actor: Actor, at: datetime) -> None:
+    system.co_number = facts["co_number"]
+    system.co_issued_on = day(facts["co_issued_on"], at)
 
 
-def _require_guard(system: Any, data: dict[str, Any]) -> str | None:
+def _require_guard(system: System, facts: NoFacts) -> str | None:
     area = system.property.service_area
     if area is None or area.public_sewer_available_from is None:
         return (
@@ -99,11 +126,11 @@ def _require_guard(system: Any, data: dict[str, Any]) -> str | None:
     return None
 
 
-def _require_effect(system: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+def _require_effect(system: System, facts: NoFacts, actor: Actor, at: datetime) -> None:
     system.connection_required_on = timezone.localdate(at)
 
 
-def _abandon_guard(system: Any, data: dict[str, Any]) -> str | None:
+def _abandon_guard(system: System, facts: Abandonment) -> str | None:
     if system.property.wastewater_service != WastewaterService.PUBLIC_SEWER:
         return (
             "The property is not yet connected to the public sewer: a direct connection is made "
@@ -112,12 +139,12 @@ def _abandon_guard(system: Any, data: dict[str, Any]) -> str | None:
     return None
 
 
-def _abandon_effect(system: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    system.abandoned_on = day(data, "abandoned_on", at)
-    system.filled_with = data["filled_with"]
+def _abandon_effect(system: System, facts: Abandonment, actor: Actor, at: datetime) -> None:
+    system.abandoned_on = day(facts["abandoned_on"], at)
+    system.filled_with = facts["filled_with"]
 
 
-WORKFLOW = Workflow(
+WORKFLOW = Workflow[PrivateDisposalSystem](
     name="private_disposal_system",
     initial="proposed",
     states=[
@@ -137,6 +164,7 @@ WORKFLOW = Workflow(
             "§ 196-17 B",
             roles=frozenset({CLERK, BUILDING_INSPECTOR}),
             form=HealthApprovalForm,
+            facts=HealthApproval,
             effect=_health_effect,
         ),
         Transition(
@@ -147,6 +175,7 @@ WORKFLOW = Workflow(
             "§ 196-17 C",
             roles=frozenset({BUILDING_INSPECTOR}),
             form=CompletionForm,
+            facts=Completion,
             effect=_completion_effect,
         ),
         Transition(
@@ -157,6 +186,7 @@ WORKFLOW = Workflow(
             "§ 196-17 C",
             roles=frozenset({BUILDING_INSPECTOR}),
             form=CertificateForm,
+            facts=Certificate,
             guard=_co_guard,
             effect=_co_effect,
             queue=False,
@@ -180,6 +210,7 @@ WORKFLOW = Workflow(
             "§ 196-17 E",
             roles=frozenset({BUILDING_INSPECTOR, SUPERINTENDENT}),
             form=AbandonmentForm,
+            facts=Abandonment,
             guard=_abandon_guard,
             effect=_abandon_effect,
         ),

@@ -18,14 +18,16 @@ The fee step is made by billing when a payment settles the fee invoice (``/billi
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import TypedDict
 
 from django import forms
 from django.utils import timezone
 
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK, ENGINEER
-from sewer_office.core.workflow import REASON_REQUIRED, State, Transition, Workflow
+from sewer_office.core.workflow import REASON_REQUIRED, NoFacts, State, Transition, Workflow
+from sewer_office.permits.models import SubdivisionSewer
 from sewer_office.permits.services.subdivision import assess_fee, store_fee
 
 from .common import FEE_PAID_BY_BILLING, date_field, day, withdraw
@@ -36,6 +38,11 @@ class FeePaymentForm(forms.Form):
     receipt_number = forms.CharField(max_length=40)
 
 
+class FeePayment(TypedDict):
+    paid_on: date | None
+    receipt_number: str
+
+
 class HealthApprovalForm(forms.Form):
     health_approval_ref = forms.CharField(
         max_length=60, label="Dutchess County Health Department approval no."
@@ -43,11 +50,20 @@ class HealthApprovalForm(forms.Form):
     health_approved_on = date_field("Approved on")
 
 
+class HealthApproval(TypedDict):
+    health_approval_ref: str
+    health_approved_on: date | None
+
+
 class FilingForm(forms.Form):
     filed_with_planning_board_on = date_field("Filed with the Planning Board on")
 
 
-def _fee_guard(sub: Any, data: dict[str, Any]) -> str | None:
+class Filing(TypedDict):
+    filed_with_planning_board_on: date | None
+
+
+def _fee_guard(sub: SubdivisionSewer, facts: FeePayment) -> str | None:
     amount, rate = assess_fee(sub)
     if amount is None:
         return (
@@ -58,26 +74,28 @@ def _fee_guard(sub: Any, data: dict[str, Any]) -> str | None:
     return None
 
 
-def _fee_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+def _fee_effect(sub: SubdivisionSewer, facts: FeePayment, actor: Actor, at: datetime) -> None:
     store_fee(sub)
-    sub.fee_paid_on = day(data, "paid_on", at)
-    sub.fee_receipt = data["receipt_number"]
+    sub.fee_paid_on = day(facts["paid_on"], at)
+    sub.fee_receipt = facts["receipt_number"]
 
 
-def _health_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    sub.health_approval_ref = data["health_approval_ref"]
-    sub.health_approved_on = day(data, "health_approved_on", at)
+def _health_effect(
+    sub: SubdivisionSewer, facts: HealthApproval, actor: Actor, at: datetime
+) -> None:
+    sub.health_approval_ref = facts["health_approval_ref"]
+    sub.health_approved_on = day(facts["health_approved_on"], at)
 
 
-def _plans_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
+def _plans_effect(sub: SubdivisionSewer, facts: NoFacts, actor: Actor, at: datetime) -> None:
     sub.plans_approved_on = timezone.localdate(at)
 
 
-def _filing_effect(sub: Any, data: dict[str, Any], actor: Any, at: datetime) -> None:
-    sub.filed_with_planning_board_on = day(data, "filed_with_planning_board_on", at)
+def _filing_effect(sub: SubdivisionSewer, facts: Filing, actor: Actor, at: datetime) -> None:
+    sub.filed_with_planning_board_on = day(facts["filed_with_planning_board_on"], at)
 
 
-WORKFLOW = Workflow(
+WORKFLOW = Workflow[SubdivisionSewer](
     name="subdivision_sewer",
     initial="submitted",
     states=[
@@ -99,6 +117,7 @@ WORKFLOW = Workflow(
             roles=frozenset({CLERK}),
             automatic=FEE_PAID_BY_BILLING,
             form=FeePaymentForm,
+            facts=FeePayment,
             guard=_fee_guard,
             effect=_fee_effect,
         ),
@@ -110,6 +129,7 @@ WORKFLOW = Workflow(
             "§ 196-16 G",
             roles=frozenset({CLERK}),
             form=HealthApprovalForm,
+            facts=HealthApproval,
             effect=_health_effect,
         ),
         Transition(
@@ -129,6 +149,7 @@ WORKFLOW = Workflow(
             "§ 196-16 G",
             roles=frozenset({CLERK}),
             form=FilingForm,
+            facts=Filing,
             effect=_filing_effect,
         ),
         Transition(

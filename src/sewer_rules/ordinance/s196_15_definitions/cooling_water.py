@@ -5,7 +5,7 @@ conditioning, cooling, refrigeration or other, but which shall be free from odor
 shall contain no polluting substances which could produce BOD or suspended solids, each in
 excess of 10 parts per million by weight."
 
-How the software reads it (INTERPRETATIONS.md, "Thresholds and units"):
+How the software reads it (docs/interpretations.md, "Thresholds and units"):
 
 - ``yes`` only when the source is a cooling system, BOD ≤ 10 and suspended solids ≤ 10 were
   measured ("in excess of 10": exactly 10 is cooling water), and oil and grease was measured

@@ -6,7 +6,7 @@ of BOD and not more than 50 parts per million of either soluble matter (grease o
 
 Above any of them the waste is of abnormal strength. That is not by itself a violation: it is
 what the Superintendent may charge for under § 196-19 E(1)(d) and what a special agreement
-under § 196-19 J covers (INTERPRETATIONS.md). Status ``abnormal_strength``.
+under § 196-19 J covers (docs/interpretations.md). Status ``abnormal_strength``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ dispensing of food that have been shredded to such a degree that all particles w
 freely under the flow conditions normally prevailing in public sewers, with no particle greater
 than 1/2 inch (1.27 centimeters) in any dimension."
 
-How the software reads it (INTERPRETATIONS.md):
+How the software reads it (docs/interpretations.md):
 
 - "no particle greater than 1/2 inch" is inclusive of the limit: properly shredded when the
   largest particle, in its largest dimension, is ≤ 0.5 in (``shredded_garbage.max_particle``);

@@ -8,7 +8,7 @@ weight of dissolved solids of which not more than 2,500 parts per million shall 
 with permissible volumes subject to review by the engineer and not more than 10 parts per
 million each of suspended solids and BOD. The color shall not exceed 50 parts per million."
 
-How the software reads it (INTERPRETATIONS.md, "Thresholds and units"):
+How the software reads it (docs/interpretations.md, "Thresholds and units"):
 
 - All conditions must hold. Dissolved solids ≤ 10,000, chlorides ≤ 2,500, suspended solids
   ≤ 10, BOD ≤ 10 and color ≤ 50 ppm must each be measured.

@@ -7,7 +7,7 @@ engineer/Superintendent that such wastes can harm ... The substances prohibited 
 garbage grinder equipped with a motor of 3/4 horsepower (0.76 hp metric) or greater shall be
 subject to the review and approval of the Superintendent."
 
-How the software reads it (INTERPRETATIONS.md):
+How the software reads it (docs/interpretations.md):
 
 - "3/4 horsepower ... or greater" is inclusive: a motor of exactly 0.75 hp needs approval
   (``grinder.approval_horsepower``). The first-stated unit governs: 3/4 mechanical horsepower

@@ -5,7 +5,7 @@ described waters or wastes to any public sewers: ... (5) Any liquid or vapor at 
 temperatures or in such quantities to cause the influent wastewater temperature at the
 treatment plant to exceed 40° C. (104° F.)."
 
-How the software reads it (INTERPRETATIONS.md):
+How the software reads it (docs/interpretations.md):
 
 - 40 °C governs (``plant_influent.temperature_maximum``); 104 °F is its approximation.
 - "exceed" is strict: an influent of exactly 40 °C is lawful.

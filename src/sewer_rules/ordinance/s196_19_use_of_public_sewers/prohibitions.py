@@ -4,7 +4,7 @@
 and a result beyond them is ``prohibited``. § 196-19 D lists wastes prohibited "if it appears
 likely in the opinion of the engineer/Superintendent that such wastes can harm" the works:
 the software flags a result beyond them as ``review`` and a person decides and records the
-decision under § 196-19 E (INTERPRETATIONS.md).
+decision under § 196-19 E (docs/interpretations.md).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ composites of all outfalls whereas pH's are determined from periodic grab sample
 
 With 40 CFR 403.12(g)(3)-(5): pH, temperature, oil and grease, cyanide, phenols, sulfides and
 volatile organics are grab parameters. "Normally, but not always": a mismatch is an advisory
-on the result, never a rejection (INTERPRETATIONS.md).
+on the result, never a rejection (docs/interpretations.md).
 """
 
 from __future__ import annotations

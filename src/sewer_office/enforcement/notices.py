@@ -1,0 +1,225 @@
+"""Notices of violation and their service (§ 196-22 A): what the workflow's ``issue``,
+``supersede``, ``serve`` and ``deliver`` transitions do.
+
+The ``guard_*`` and ``effect_*`` functions run inside
+:func:`sewer_office.core.services.perform`'s transaction (the declaration is in
+:mod:`.workflow`): a refusal raised here (a served day before the issue, a period under 10
+days) rolls everything back. The delivery starts the correction period that the fine count
+(:mod:`.liability`) reads."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from django.utils import timezone
+
+from sewer_office.accounts.actors import Actor, signed_in
+from sewer_office.core import audit
+from sewer_office.core.errors import Blocked, InvalidInput
+
+from . import grounds, letters, plan, rules
+from .choices import (
+    RESPONSE_REFERRALS,
+    ServiceMethod,
+)
+from .liability import notices_in_force
+from .models import Notice, Violation
+
+
+def current_notice(violation: Violation) -> Notice | None:
+    """The latest notice in force (the one to serve, or whose clock runs)."""
+    notices = notices_in_force(violation)
+    return notices[-1] if notices else None
+
+
+def _create_notice(
+    violation: Violation,
+    response: rules.Response,
+    data: dict[str, Any],
+    actor: Actor,
+    at: datetime,
+    supersedes: Notice | None = None,
+    reason: str = "",
+) -> Notice:
+    day = timezone.localdate(at)
+    period: int | None = None
+    if response.correction_clock:
+        period = data.get("period_days")
+        if period is None:
+            period = rules.least_period(day)
+        rules.deadline(day, period)  # refuses a period under the article's 10 days
+    amount = rules.daily_amount(day)
+    notice = Notice.objects.create(
+        violation=violation,
+        response=response.code,
+        response_label=response.label,
+        citation=str(response.citation),
+        nature=(data.get("nature") or "").strip() or violation.description,
+        section=violation.section,
+        correction_clock=response.correction_clock,
+        period_days=period,
+        issued_on=day,
+        issued_at=at,
+        issued_by=signed_in(actor),
+        daily_amount=amount.value,
+        daily_amount_effective=amount.effective,
+        daily_amount_authority=amount.authority,
+        supersedes=supersedes,
+        supersede_reason=reason,
+    )
+    audit.record(
+        actor=actor,
+        action="issue_notice",
+        obj=notice,
+        after=audit.snapshot(notice),
+        citation=notice.citation,
+        reason=reason,
+        at=at,
+    )
+    letters.issue_notice(notice, actor)  # the document of record, kept as issued
+    return notice
+
+
+def guard_issue(violation: Violation, data: dict[str, Any]) -> str | None:
+    # a violation recorded before the rule of grounds is left as it was, but gets no notice
+    if (refused := grounds.refusal(violation.section, violation.finding)) is not None:
+        return f"No notice can be issued: {refused}"
+    procedure = rules.procedure_for(violation.section)
+    if not procedure.correction_clock:
+        return procedure.message
+    day = timezone.localdate(None)
+    first = rules.first(
+        violation.kind, violation.section, day, plan.severity(violation, day).severity
+    )
+    if first.code in RESPONSE_REFERRALS:
+        return (
+            f"The response guide names '{first.label}' ({first.citation}) first for this kind: "
+            "refer the violation instead of issuing a notice."
+        )
+    return None
+
+
+def effect_issue(violation: Violation, data: dict[str, Any], actor: Actor, at: datetime) -> None:
+    """§ 196-22 A: the written notice stating the nature of the violation, the section and the
+    correction period (at least 10 days) — the response the plan names first for the kind and
+    the violation's severity (:func:`.plan.severity`)."""
+    day = timezone.localdate(at)
+    first = rules.first(
+        violation.kind, violation.section, day, plan.severity(violation, day).severity
+    )
+    _create_notice(violation, first, data, actor, at)
+
+
+def effect_supersede(
+    violation: Violation, data: dict[str, Any], actor: Actor, at: datetime
+) -> None:
+    old = current_notice(violation)
+    if old is None:
+        raise Blocked("There is no notice to supersede.")
+    reason = (data.get("reason") or "").strip()
+    _create_notice(violation, rules.response(old.response), data, actor, at, old, reason)
+
+
+def effect_serve(violation: Violation, data: dict[str, Any], actor: Actor, at: datetime) -> None:
+    """§ 196-22 A: the notice served on a recorded day by a recorded method.
+
+    Personal service is complete on the day of delivery, e-mail service (only with the
+    person's written agreement) on the day sent: the deadline is computed from that day (the
+    period stated, the next business day) and stored with its basis, and the violation is
+    ``served``. Certified mail is complete only on delivery: the day given is the mailing day,
+    the notice is "mailed, not yet delivered" (state ``mailed``), no deadline is set and no
+    clock runs until :func:`effect_deliver` records the return receipt's day."""
+    notice = current_notice(violation)
+    if notice is None or notice.served or notice.mailed_on is not None:
+        raise Blocked("There is no issued notice awaiting service.")
+    day = data["served_on"]
+    if day < notice.issued_on:
+        raise InvalidInput(
+            {
+                "served_on": [
+                    f"{notice.number} was issued on {notice.issued_on}: it cannot have been "
+                    f"served on {day}, before it existed."
+                ]
+            }
+        )
+    if day > timezone.localdate(at):
+        raise InvalidInput({"served_on": [f"{day} is in the future: record service once made."]})
+    before = audit.snapshot(Notice.objects.get(pk=notice.pk))
+    notice.served_by = signed_in(actor)
+    notice.service_method = data["service_method"]
+    notice.receipt_number = (data.get("receipt_number") or "").strip()
+    notice.email_address = (data.get("email_address") or "").strip()
+    notice.email_consent = bool(data.get("email_consent"))
+    if notice.service_method == ServiceMethod.CERTIFIED_MAIL:
+        notice.mailed_on = day
+        violation.state = "mailed"
+    else:
+        _complete_service(notice, day)
+        violation.state = "served"
+    notice.save()
+    audit.record(
+        actor=actor,
+        action="serve",
+        obj=notice,
+        before=before,
+        after=audit.snapshot(notice),
+        citation=notice.citation,
+        at=at,
+    )
+    if letters.is_order(notice):
+        letters.issue_order(notice, actor)  # the order as served, kept
+    if notice.served_on is not None:
+        letters.issue_certificate(notice, actor)  # service complete: its certificate
+
+
+def _complete_service(notice: Notice, day: date) -> None:
+    """Service complete on ``day``: the period runs from it (§ 196-22 A)."""
+    notice.served_on = day
+    notice.delivered_on = day
+    if notice.correction_clock and notice.period_days is not None:
+        clock = rules.deadline(day, notice.period_days)
+        notice.nominal_deadline = clock.nominal
+        notice.deadline = clock.deadline
+        notice.deadline_basis = {
+            **clock.as_dict(),
+            "minimum": rules.parameter_dict(clock.minimum),
+            "rollover": rules.parameter_dict(clock.rollover),
+        }
+
+
+def effect_deliver(violation: Violation, data: dict[str, Any], actor: Actor, at: datetime) -> None:
+    """§ 196-22 A: a notice mailed by certified mail is served on the day of delivery shown by
+    the return receipt (or the carrier's record), recorded by the clerk; the period runs from
+    that day, never from the mailing. Recorded once, like every fact of service."""
+    notice = current_notice(violation)
+    if notice is None or not notice.awaiting_delivery or notice.mailed_on is None:
+        raise Blocked("There is no mailed notice awaiting its delivery.")
+    delivered = data["delivered_on"]
+    if delivered < notice.mailed_on:
+        raise InvalidInput(
+            {
+                "delivered_on": [
+                    f"{notice.number} was mailed on {notice.mailed_on}: it cannot have been "
+                    f"delivered on {delivered}, before it was mailed."
+                ]
+            }
+        )
+    if delivered > timezone.localdate(at):
+        raise InvalidInput(
+            {"delivered_on": [f"{delivered} is in the future: record delivery once made."]}
+        )
+    before = audit.snapshot(Notice.objects.get(pk=notice.pk))
+    notice.delivery_proof = data["delivery_proof"]
+    _complete_service(notice, delivered)
+    notice.save()
+    audit.record(
+        actor=actor,
+        action="record_delivery",
+        obj=notice,
+        before=before,
+        after=audit.snapshot(notice),
+        citation=notice.citation,
+        at=at,
+    )
+    letters.issue_certificate(notice, actor)  # delivered: service complete, its certificate
