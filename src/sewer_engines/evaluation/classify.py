@@ -17,23 +17,16 @@ from datetime import date
 
 import polars as pl
 
-from sewer_rules.ordinance.s196_15_definitions.cooling_water import (
-    COOLING_CRITERIA,
-    COOLING_SOURCES,
-)
-from sewer_rules.ordinance.s196_15_definitions.criteria import Criterion, Mode
-from sewer_rules.ordinance.s196_15_definitions.unpolluted_water import UNPOLLUTED_CRITERIA
+from sewer_rules.evaluation.classify import DEFINITIONS, PARAMETERS
+from sewer_rules.ordinance.s196_15_definitions.cooling_water import COOLING_SOURCES
+from sewer_rules.ordinance.s196_15_definitions.criteria import Mode
 from sewer_rules.parameters import ParameterSet
 
 from .prepare import CANON
 
-DEFINITIONS: dict[str, tuple[Criterion, ...]] = {
-    "cooling_water": COOLING_CRITERIA,
-    "unpolluted_water": UNPOLLUTED_CRITERIA,
-}
-#: Every dated parameter the classification reads (its own breakpoints: the engine's periods
-#: are those of the limit rules, which these parameters need not share).
-PARAMETERS = sorted({p for cs in DEFINITIONS.values() for c in cs for p in c.parameters})
+# DEFINITIONS and PARAMETERS are the rule's own (every dated parameter the classification
+# reads, with its own breakpoints: the engine's periods are those of the limit rules, which
+# these parameters need not share).
 
 _MET, _UNDECIDED, _BROKEN = 1, 0, -1
 _PREFIX = {"cooling_water": "cw", "unpolluted_water": "uw"}

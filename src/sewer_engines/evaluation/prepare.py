@@ -149,26 +149,59 @@ def _formats(text: pl.Series, tz: str) -> list[str]:
 
 
 def _parse_all(values: pl.Series, tz: str) -> tuple[pl.Series, pl.Series]:
-    """``utc`` and ``day`` of every text (null where none of the forms reads it)."""
+    """``utc`` and ``day`` of every text (null where none of the forms reads it).
+
+    The form of the file's first time reads every text in one pass. Texts it leaves (a file
+    that mixes forms) are grouped by their layout — the text with every digit written ``9`` —
+    and each group is read in the form its layout has, found on a few of its texts: trying
+    every form in turn on every text left cost a mixed file one pass a form.
+    """
     text = _accepted(values.str.strip_chars())
-    utc = pl.repeat(None, text.len(), dtype=UTC, eager=True)
-    day = pl.repeat(None, text.len(), dtype=pl.Date, eager=True)
-    todo = pl.arange(0, text.len(), eager=True, dtype=pl.UInt32)
-    for fmt in _formats(text, tz):
-        pending = text.gather(todo) if todo.len() < text.len() else text
-        pending_idx = todo
+    read = _Read(
+        text,
+        pl.repeat(None, text.len(), dtype=UTC, eager=True),
+        pl.repeat(None, text.len(), dtype=pl.Date, eager=True),
+        tz,
+    )
+    formats = _formats(text, tz)
+    left = read.group(pl.arange(0, text.len(), eager=True, dtype=pl.UInt32), formats[:1])
+    if left.len():
+        layouts = text.gather(left).str.replace_all(r"[0-9]", "9")
+        for layout in layouts.unique(maintain_order=True):
+            group = left.filter(layouts.eq_missing(layout))
+            sample = text.gather(group.head(8))
+            fits = [f for f in formats[1:] if _parse_as(sample, f, tz).is_not_null().any()]
+            read.group(group, fits + [f for f in formats[1:] if f not in fits])
+    return read.utc, read.day
+
+
+class _Read:
+    """The instants and days read so far, filled in group by group."""
+
+    def __init__(self, text: pl.Series, utc: pl.Series, day: pl.Series, tz: str) -> None:
+        self.text, self.utc, self.day, self.tz = text, utc, day, tz
+
+    def group(self, positions: pl.Series, formats: list[str]) -> pl.Series:
+        """Read the texts at ``positions`` in each of ``formats`` in turn (each on what the
+        ones before left); the positions of the non-empty texts none of them read."""
+        whole = positions.len() == self.text.len()
+        pending = self.text if whole else self.text.gather(positions)
+        for fmt in formats:
+            keep = pending.is_not_null() & (pending != "")
+            if not keep.all():
+                pending, positions = pending.filter(keep), positions.filter(keep)
+            if pending.len() == 0:
+                break
+            parsed, parsed_day = _parse_with_day(pending, fmt, self.tz)
+            if pending.len() == self.text.len():
+                self.utc, self.day = parsed, parsed_day
+            else:
+                self.utc = self.utc.scatter(positions, parsed)
+                self.day = self.day.scatter(positions, parsed_day)
+            left = parsed.is_null()
+            pending, positions = pending.filter(left), positions.filter(left)
         keep = pending.is_not_null() & (pending != "")
-        if not keep.all():
-            pending, pending_idx = pending.filter(keep), pending_idx.filter(keep)
-        if pending.len() == 0:
-            break
-        parsed, parsed_day = _parse_with_day(pending, fmt, tz)
-        if pending.len() == text.len():
-            utc, day = parsed, parsed_day
-        else:
-            utc, day = utc.scatter(pending_idx, parsed), day.scatter(pending_idx, parsed_day)
-        todo = pending_idx.filter(parsed.is_null())
-    return utc, day
+        return positions.filter(keep)
 
 
 #: The forms :mod:`sewer_rules.evaluation.times` accepts, whole texts only. The parser's own

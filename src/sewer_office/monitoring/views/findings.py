@@ -22,7 +22,7 @@ from sewer_office.core.paging import page_of
 from sewer_office.core.panels import finding_actions
 from sewer_office.core.statuses import status_label
 from sewer_office.findings.models import Finding
-from sewer_office.findings.queries import by_severity, capped_status_counts
+from sewer_office.findings.queries import SeverityOrdered, by_severity, capped_status_counts
 from sewer_office.findings.services import acknowledge_findings, review_finding
 from sewer_office.findings.words import capitalized, describe
 from sewer_office.monitoring import forms as mforms
@@ -69,8 +69,9 @@ def finding_list(request: HttpRequest) -> HttpResponse:
         FindingFilter(unstatused, queryset=base).qs, LIST_COUNT_CAP
     )
     chosen = status_code(data.get("status", ""))
-    total = sum(n for code, n, _label in counts if not chosen or code == chosen)
-    page, query = page_of(request, qs, PAGE_SIZE, count=total)
+    shown = [(code, n, label) for code, n, label in counts if not chosen or code == chosen]
+    total = sum(n for _code, n, _label in shown)
+    page, query = page_of(request, SeverityOrdered(fs.qs, shown), PAGE_SIZE, count=total)
     page.object_list = with_words_and_links(request, list(page.object_list))
     return render(
         request,
