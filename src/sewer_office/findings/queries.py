@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import connections
@@ -42,21 +43,11 @@ def severity_queue(
 
     One status at a time, most severe first: each count stops at ``cap`` + 1 rows and each
     page of rows is a LIMIT over the open findings' (status, time) index, so a dashboard costs
-    the same with 2,000 or 2,000,000 findings stored (the plain GROUP BY and CASE ordering of
-    :func:`status_counts` and :func:`by_severity` read every open finding).
+    the same with 2,000 or 2,000,000 findings stored (a GROUP BY over the statuses and the
+    CASE ordering of :func:`by_severity` read every open finding).
     """
-    capped = _capped_counts(qs, list(SEVERITY), cap)
-    found: list[Finding] = []
-    counts: list[tuple[str, int, str]] = []
-    for code in SEVERITY:
-        n = capped.get(code, 0)
-        if not n:
-            continue
-        counts.append((code, min(n, cap), f"{cap:,}+" if n > cap else f"{n:,}"))
-        if len(found) < rows:
-            of_status = qs.filter(status=code).order_by("observed_at", "id")
-            found.extend(of_status[: rows - len(found)])
-    return found, counts
+    counts, _stopped = _labelled(_capped_counts(qs, list(SEVERITY), cap), SEVERITY, cap)
+    return SeverityOrdered(qs, counts)[0:rows], counts
 
 
 class SeverityOrdered:
@@ -65,17 +56,14 @@ class SeverityOrdered:
     the open findings' (status, time) index — where ordering every open finding by a severity
     computed from its status read and sorted the whole ledger for a page of fifty.
 
-    ``counts`` are the rows of each status (``(status, count, label)``, as
-    :func:`capped_status_counts` gives them, capped): the list pages through the first
+    ``counts`` are the rows of each status, most severe first (``(status, count, label)``,
+    as :func:`capped_status_counts` gives them, capped): the list pages through the first
     ``cap`` rows of each status, the same figures its counts show.
     """
 
     def __init__(self, qs: QuerySet[Finding], counts: list[tuple[str, int, str]]) -> None:
-        order = {code: i for i, code in enumerate(LEDGER_STATUSES)}
         self.qs = qs
-        self.segments = sorted(
-            ((code, n) for code, n, _label in counts if n), key=lambda s: order.get(s[0], 99)
-        )
+        self.segments = [(code, n) for code, n, _label in counts if n]
 
     def __len__(self) -> int:
         return sum(n for _code, n in self.segments)
@@ -171,10 +159,17 @@ def capped_status_counts(
     ``cap`` + 1 entries of the open findings' (status, time) index per status, in one round
     trip, whatever the size of the ledger.
     """
-    capped = _capped_counts(qs, list(LEDGER_STATUSES), cap)
+    return _labelled(_capped_counts(qs, list(LEDGER_STATUSES), cap), LEDGER_STATUSES, cap)
+
+
+def _labelled(
+    capped: dict[Any, int], codes: Iterable[str], cap: int
+) -> tuple[list[tuple[str, int, str]], bool]:
+    """``(status, count, label)`` of each of ``codes`` present, in their order, the count at
+    most ``cap`` and labelled "``cap``+" past it; and whether any count stopped."""
     counts = [
         (code, min(n, cap), f"{cap:,}+" if n > cap else f"{n:,}")
-        for code in LEDGER_STATUSES
+        for code in codes
         if (n := capped.get(code, 0))
     ]
-    return counts, any(capped.get(code, 0) > cap for code in LEDGER_STATUSES)
+    return counts, any(n > cap for _code, n in capped.items())
