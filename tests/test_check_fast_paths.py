@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 
 from sewer_engines.evaluation import evaluate_table
 from sewer_engines.evaluation.classify import classify_samples
-from sewer_engines.evaluation.prepare import parse_datetimes, prepare
+from sewer_engines.evaluation.prepare import prepare
 from sewer_engines.evaluation.text import format_text
+from sewer_engines.evaluation.times import parse_datetimes
 from sewer_io import check_io
 from sewer_io.check_io import frame_with_rows, summary_frame, write_lines
 from sewer_rules.parameters import load_jurisdiction

@@ -18,7 +18,7 @@ import yaml
 from sewer_cli import mapping_arg
 from sewer_cli.main import main
 from sewer_engines.evaluation import evaluate_table
-from sewer_engines.evaluation.prepare import parse_datetimes
+from sewer_engines.evaluation.times import parse_datetimes
 from sewer_io import lab_mapping as lm
 from sewer_io.check_io import frame_with_rows, read_results
 from sewer_rules.analytes import (

@@ -9,7 +9,8 @@ from pathlib import Path
 import polars as pl
 
 import sewer_engines.monitoring.readings as rules_readings
-from sewer_engines.monitoring.readings import ReadOptions, SeriesSource, compact_now
+from sewer_engines.monitoring.compact_rows import compact_now
+from sewer_engines.monitoring.readings import ReadOptions, SeriesSource
 from sewer_engines.monitoring.series import Series
 from sewer_io.readings import Readings
 

@@ -108,7 +108,8 @@ def test_slugs_with_many_decimals_are_found_exactly(
 def test_the_short_path_gives_the_rows_of_the_full_one(tmp_path: Path) -> None:
     """Rows in the historians' layout take the short path of ``compact_now``; every other row
     the full query. Row for row, the result is the full query's."""
-    from sewer_engines.monitoring.readings import ReadOptions, compact, compact_now
+    from sewer_engines.monitoring.compact_rows import compact, compact_now
+    from sewer_engines.monitoring.readings import ReadOptions
     from sewer_io.readings import scan as _scan
 
     f = tmp_path / "r.csv"
@@ -138,7 +139,8 @@ def test_the_values_read_early_are_those_of_the_text(tmp_path: Path) -> None:
     decimals while the times are parsed (``v`` then holds those decimals, not the texts); the
     rows are otherwise the full query's, and each series is scaled by the most decimal places
     its values need, whatever the file's or the zeros written ("12.30" needs one)."""
-    from sewer_engines.monitoring.readings import ReadOptions, compact, compact_now
+    from sewer_engines.monitoring.compact_rows import compact, compact_now
+    from sewer_engines.monitoring.readings import ReadOptions
     from sewer_io.readings import Readings
     from sewer_io.readings import scan as _scan
 

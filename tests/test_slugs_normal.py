@@ -102,7 +102,7 @@ def test_a_day_above_the_old_level_stays_a_slug_on_the_carried_baseline() -> Non
 @given(st.lists(st.integers(-(2**62), 2**62), min_size=0, max_size=300))
 def test_exact_sums_of_large_values(values: list[int]) -> None:
     """Sums of values near 64 bits (limbs) and of Python integers are the exact sums."""
-    from sewer_engines.monitoring.kernel import exact_sum
+    from sewer_engines.monitoring.windows import exact_sum
 
     assert exact_sum(np.array(values, dtype=np.int64)) == sum(values)
     assert exact_sum(np.array([x * 10**30 for x in values], dtype=object)) == sum(values) * 10**30

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from sewer_engines.evaluation.numbers import CANON
 from sewer_engines.federal.snc_columnar import determine_table
 from sewer_engines.federal.snc_inputs import measurements
-from sewer_rules.federal.snc_determination import Limit, determine, parse_period
+from sewer_rules.federal.snc_chronic_and_trc import Limit
+from sewer_rules.federal.snc_determination import determine
+from sewer_rules.federal.snc_periods import parse_period
 from sewer_rules.parameters import load_jurisdiction
 
 PARAMS = load_jurisdiction("wappinger")

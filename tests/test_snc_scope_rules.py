@@ -14,13 +14,10 @@ from hypothesis import strategies as st
 
 from sewer_engines.federal.snc_columnar import determine_table
 from sewer_engines.federal.snc_inputs import measurements, split_rows
-from sewer_rules.federal.snc_determination import (
-    Limit,
-    Measurement,
-    Report,
-    determine,
-    parse_period,
-)
+from sewer_rules.federal.snc_chronic_and_trc import Limit, Measurement
+from sewer_rules.federal.snc_determination import determine
+from sewer_rules.federal.snc_late_reports import Report
+from sewer_rules.federal.snc_periods import parse_period
 from sewer_rules.federal.snc_scope import (
     ANY_USER,
     NEVER_DECIDED,

@@ -20,7 +20,7 @@ import argparse
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from .cmd_office import _setup
 from .main import EXIT_FOUND, EXIT_OK
@@ -36,6 +36,14 @@ def _day(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
+
+
+class Applied(TypedDict):
+    """What the JSON report adds once the file is applied: the import's id and, for a roll,
+    the day its owner changes take effect."""
+
+    import_id: int
+    roll_date: NotRequired[str]
 
 
 def _common(p: Any) -> None:
@@ -73,7 +81,7 @@ def _run(
     args: argparse.Namespace,
     read: Callable[[], Any],
     preview_of: Callable[[Any], Any],
-    apply: Callable[[Any, Actor], dict[str, Any]],
+    apply: Callable[[Any, Actor], Applied],
     lines_of: Callable[[Any, dict[str, Any], str], list[str]],
 ) -> int:
     """One import command: the acting user, the file ``read``, its preview, its application
@@ -141,9 +149,9 @@ def run_parcels(args: argparse.Namespace) -> int:
 
     roll_date = args.roll_date or timezone.localdate()
 
-    def apply(preview: Any, actor: Actor) -> dict[str, Any]:
+    def apply(preview: Any, actor: Actor) -> Applied:
         imp = services.apply(preview, actor, roll_date)
-        return {"import_id": imp.pk, "roll_date": roll_date.isoformat()}
+        return Applied(import_id=imp.pk, roll_date=roll_date.isoformat())
 
     return _run(
         args,
@@ -195,8 +203,8 @@ def run_districts(args: argparse.Namespace) -> int:
     from sewer_io.parcels import read_districts
     from sewer_office.parcels import districts
 
-    def apply(preview: Any, actor: Actor) -> dict[str, Any]:
-        return {"import_id": districts.apply_districts(preview, actor).pk}
+    def apply(preview: Any, actor: Actor) -> Applied:
+        return Applied(import_id=districts.apply_districts(preview, actor).pk)
 
     return _run(
         args,

@@ -2,8 +2,8 @@
 
     sewer-use sewer-design FILE.json [--date DATE] [--jurisdiction ...] [--format table|json]
 
-The JSON contract is documented in ``sewer_rules.ordinance.s196_18_building_sewers`` (and the
-README); ``examples/building-sewer-design.json`` is an example.
+The JSON contract is documented in ``sewer_rules.ordinance.s196_18_building_sewers.design``
+(and the README); ``examples/building-sewer-design.json`` is an example.
 
 Exit status: 0 when no check fails; 1 when any check fails; 2 for an unusable file (unreadable,
 not JSON, or a field that cannot be read), with a message naming the file and the field.
@@ -24,7 +24,7 @@ from .output import dump_json, table
 
 if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
     from sewer_rules.findings import Check
-    from sewer_rules.ordinance.s196_18_building_sewers import BuildingSewerDesign
+    from sewer_rules.ordinance.s196_18_building_sewers.design import BuildingSewerDesign
     from sewer_rules.parameters import ParameterSet
 
 
@@ -42,7 +42,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def read_design(path: str) -> BuildingSewerDesign:
     """The design in ``path``; :class:`UsageError` naming the file (and field) otherwise."""
-    from sewer_rules.ordinance.s196_18_building_sewers import BuildingSewerDesign, DesignError
+    from sewer_rules.ordinance.s196_18_building_sewers.design import BuildingSewerDesign
+    from sewer_rules.ordinance.s196_18_building_sewers.design_fields import DesignError
 
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -65,11 +66,8 @@ def read_design(path: str) -> BuildingSewerDesign:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sewer_rules.ordinance.s196_18_building_sewers import (
-        MINIMUM_DIAMETER,
-        MINIMUM_SLOPE,
-        check_building_sewer,
-    )
+    from sewer_rules.ordinance.s196_18_building_sewers.checks import check_building_sewer
+    from sewer_rules.ordinance.s196_18_building_sewers.pipe import MINIMUM_DIAMETER, MINIMUM_SLOPE
     from sewer_rules.parameters import ParameterError
 
     params = jurisdiction(args.jurisdiction)
@@ -128,7 +126,7 @@ def _mark(c: Check) -> str:
 def render(
     path: str, design: BuildingSewerDesign, checks: list[Check], params: ParameterSet, on: Any
 ) -> str:
-    from sewer_rules.ordinance.s196_18_building_sewers import MINIMUM_DIAMETER, MINIMUM_SLOPE
+    from sewer_rules.ordinance.s196_18_building_sewers.pipe import MINIMUM_DIAMETER, MINIMUM_SLOPE
 
     lines = header("Building sewer design — § 196-18 D, F, G, H", params)
     lines.append(f"Design: {design.name or path} ({path}), judged on {on}")

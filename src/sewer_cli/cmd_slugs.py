@@ -7,6 +7,7 @@
 
 Input columns ``timestamp, value`` (required) and ``meter, parameter, unit`` (optional).
 Exit status: 0 no slug and no excursion; 1 any slug, excursion or row error; 2 unusable file.
+The report's table and CSV are :mod:`.slugs_report`'s.
 The computation is :mod:`sewer_engines.monitoring`; the rules it applies, with the readings
 of the law, are :mod:`sewer_rules.monitoring` (§ 196-15 SLUG, § 196-19 C(3), D(1), D(8),
 D(9)(d)).
@@ -15,19 +16,18 @@ D(9)(d)).
 from __future__ import annotations
 
 import argparse
-import csv
 import re
 import sys
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
 from . import allocator
 from .main import EXIT_FOUND, EXIT_OK, UsageError
-from .output import destination, dump_json, table
+from .output import destination, dump_json
 
 if TYPE_CHECKING:  # loaded when the command runs (start-up cost, see main.py)
-    from sewer_engines.monitoring.analysis import Options, Report
+    from sewer_engines.monitoring.analysis import Options
 
 # sewer_engines.monitoring's constants, restated so that --help needs no numpy or polars
 # (tests/test_cli_startup.py checks they agree).
@@ -53,25 +53,6 @@ _DURATION_UNITS = {
     "hour": US_PER_HOUR,
     "hours": US_PER_HOUR,
 }
-
-CSV_COLUMNS = (
-    "meter",
-    "parameter",
-    "unit",
-    "kind",
-    "start",
-    "end",
-    "duration_minutes",
-    "value",
-    "baseline",
-    "threshold",
-    "limit",
-    "status",
-    "citation",
-    "report_required",
-    "excused",
-    "baseline_carried_from",
-)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -253,6 +234,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     if args.meter is not None and not report.series and not report.errors_total:
         print(f"sewer-use: no readings for meter {options.meter!r}", file=sys.stderr)
+    from .slugs_report import render_table, write_csv
+
     with destination(args.output) as out:
         if args.format == "json":
             dump_json(report.as_dict(), out)
@@ -273,226 +256,3 @@ def run(args: argparse.Namespace) -> int:
         except OSError as e:
             raise UsageError(f"{args.plot}: cannot write: {e.strerror}") from None
     return EXIT_FOUND if report.found else EXIT_OK
-
-
-def write_csv(report: Report, out: TextIO) -> None:
-    """One row per slug and per excursion."""
-    from sewer_rules.findings import Status
-
-    tz = report.timezone
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
-    for s in report.series:
-        head = [s.meter, s.parameter, s.unit]
-        for slug in s.slugs:
-            d = slug.as_dict(tz)
-            w.writerow(
-                [
-                    *head,
-                    "slug",
-                    d["start"],
-                    d["end"],
-                    d["duration_minutes"],
-                    d["peak"],
-                    d["baseline"],
-                    d["threshold"],
-                    "",
-                    str(Status.REVIEW),
-                    d["citation"],
-                    d["report_required"],
-                    "",
-                    d["baseline_carried_from"] or "",
-                ]
-            )
-        for e in s.excursions:
-            x = e.as_dict(tz)
-            w.writerow(
-                [
-                    *head,
-                    "excursion",
-                    x["start"],
-                    x["end"],
-                    x["duration_minutes"],
-                    x["extreme"],
-                    "",
-                    "",
-                    x["limit"],
-                    x["status"],
-                    x["citation"],
-                    "",
-                    "true" if e.excused else "false",
-                    "",
-                ]
-            )
-
-
-def render_table(report: Report) -> str:
-    tz = report.timezone
-    parts = [
-        f"sewer-use slugs: {report.source}",
-        f"Jurisdiction: {report.jurisdiction} (parameters {report.parameters_version}); "
-        f"times in {tz}",
-        "",
-    ]
-    parts.append(
-        table(
-            (
-                "meter",
-                "parameter",
-                "unit",
-                "readings",
-                "judged",
-                "unjudged",
-                "missing",
-                "gaps",
-                "slugs",
-                "excursions",
-            ),
-            [
-                (
-                    s.meter,
-                    s.parameter,
-                    s.unit,
-                    s.readings,
-                    s.judged,
-                    s.unjudged,
-                    s.missing,
-                    s.gaps,
-                    len(s.slugs),
-                    len(s.excursions),
-                )
-                for s in report.series
-            ],
-        )
-    )
-    for s in report.series:
-        reasons = s.not_judged()["reasons"]
-        assert isinstance(reasons, list)
-        if reasons:
-            parts.append(f"{s.meter} {s.parameter}: not judged: {'; '.join(reasons)}.")
-        if s.carried:
-            parts.append(
-                f"{s.meter} {s.parameter}: {s.carried} reading(s) judged on a baseline carried "
-                f"from the {s.window_us / US_PER_HOUR:g} hours ending with the last "
-                "normal-operation reading (their own window held none)."
-            )
-    slugs = [(s, x.as_dict(tz)) for s in report.series for x in s.slugs]
-    if slugs:
-        parts += ["", "Slugs (§ 196-15 SLUG) — each must be reported immediately, § 196-19 D(9)(d)"]
-        parts.append(
-            table(
-                (
-                    "meter",
-                    "parameter",
-                    "start",
-                    "end",
-                    "minutes",
-                    "peak",
-                    "baseline",
-                    "threshold",
-                    "unit",
-                ),
-                [
-                    (
-                        s.meter,
-                        s.parameter,
-                        d["start"],
-                        d["end"],
-                        d["duration_minutes"],
-                        d["peak"],
-                        d["baseline"],
-                        d["threshold"],
-                        s.unit,
-                    )
-                    for s, d in slugs
-                ],
-            )
-        )
-        for s, d in slugs:
-            if d["baseline_carried_from"]:
-                parts.append(
-                    f"  {s.meter} {s.parameter} slug from {d['start']}: baseline carried from "
-                    f"the {s.window_us / US_PER_HOUR:g} hours ending at "
-                    f"{d['baseline_carried_from']}"
-                )
-    exc = [(s, x.as_dict(tz)) for s in report.series for x in s.excursions]
-    if exc:
-        parts += ["", "Excursions"]
-        parts.append(
-            table(
-                (
-                    "meter",
-                    "parameter",
-                    "start",
-                    "end",
-                    "minutes",
-                    "extreme",
-                    "limit",
-                    "unit",
-                    "status",
-                    "citation",
-                    "excused",
-                ),
-                [
-                    (
-                        s.meter,
-                        s.parameter,
-                        d["start"],
-                        d["end"],
-                        d["duration_minutes"],
-                        d["extreme"],
-                        d["limit"],
-                        s.unit,
-                        d["status"],
-                        d["citation"],
-                        "yes" if d["excused"] else "",
-                    )
-                    for s, d in exc
-                ],
-            )
-        )
-    monthly = [(s, m.as_dict()) for s in report.series for m in s.monthly]
-    if monthly:
-        parts += ["", "Monthly time out of range (and, for pH, the 40 CFR 401.17 allowance)"]
-        parts.append(
-            table(
-                (
-                    "meter",
-                    "parameter",
-                    "month",
-                    "excursions",
-                    "minutes",
-                    "longest",
-                    "allowance exceeded",
-                ),
-                [
-                    (
-                        s.meter,
-                        s.parameter,
-                        d["month"],
-                        d["excursions"],
-                        d["excursion_minutes"],
-                        d["longest_excursion_minutes"],
-                        ("yes" if d["allowance_exceeded"] else "no") if s.parameter == "ph" else "",
-                    )
-                    for s, d in monthly
-                ],
-            )
-        )
-    if report.errors_total:
-        shown = report.errors[:20]
-        parts += ["", f"Row errors ({report.errors_total})"]
-        parts.append(
-            table(("row", "field", "message"), [(e.row, e.field, e.message) for e in shown])
-        )
-        if report.errors_total > len(shown):
-            parts.append(
-                f"... {report.errors_total - len(shown)} more (--format json lists {len(report.errors)})"
-            )
-    total_slugs = len(slugs)
-    counted = sum(1 for s in report.series for e in s.excursions if not e.excused)
-    parts += [
-        "",
-        f"{total_slugs} slug(s), {counted} excursion(s) counted, {report.errors_total} row error(s).",
-    ]
-    return "\n".join(parts)

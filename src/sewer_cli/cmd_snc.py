@@ -44,7 +44,9 @@ if TYPE_CHECKING:  # polars and the rules load when the command runs (start-up, 
     import polars as pl
 
     from sewer_rules.evaluation.permit_limits import PermitLimits
-    from sewer_rules.federal.snc_determination import Limit, Measurement, Report, SNCReport
+    from sewer_rules.federal.snc_chronic_and_trc import Limit, Measurement
+    from sewer_rules.federal.snc_determination import SNCReport
+    from sewer_rules.federal.snc_late_reports import Report
     from sewer_rules.federal.snc_scope import Scope
     from sewer_rules.parameters import ParameterSet
 
@@ -88,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
 
     from sewer_io.check_io import UnusableFile, read_results
     from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
-    from sewer_rules.federal.snc_determination import PeriodError, determine, parse_period
+    from sewer_rules.federal.snc_determination import determine
+    from sewer_rules.federal.snc_periods import PeriodError, parse_period
     from sewer_rules.federal.snc_scope import (
         ANY_USER,
         SIU_ONLY,
@@ -196,7 +199,7 @@ def _limits(limits: PermitLimits) -> list[Limit]:
 def _reports(path: Path) -> list[Report]:
     import csv
 
-    from sewer_rules.federal.snc_determination import Report
+    from sewer_rules.federal.snc_late_reports import Report
 
     try:
         with path.open(newline="", encoding="utf-8-sig") as f:

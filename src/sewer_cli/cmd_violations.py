@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from .cmd_office import _setup
@@ -39,8 +40,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     _setup()
     from sewer_office.enforcement.queries import violations
-    from sewer_office.enforcement.services import violation_summary
     from sewer_office.enforcement.states import OPEN_STATES
+    from sewer_office.enforcement.summary import violation_summary
 
     qs = violations().prefetch_related("notices__superseded_by", "corrections")
     if args.open:
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fines(row: dict[str, Any]) -> str:
+def _fines(row: Mapping[str, object]) -> str:
     if row["fines_accrued"] is not None:
         return f"USD {row['fines_accrued']} {row['fines_status']}"
     return str(row["fines_status"])

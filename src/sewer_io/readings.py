@@ -24,7 +24,9 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sewer_engines.monitoring.readings import SeriesSource, check_columns, compact, compact_now
+from sewer_engines.monitoring.columns import check_columns
+from sewer_engines.monitoring.compact_rows import compact, compact_now
+from sewer_engines.monitoring.readings import SeriesSource
 from sewer_engines.monitoring.series import Series
 from sewer_engines.monitoring.source import ReadingsError, ReadOptions, first_line
 

@@ -22,7 +22,7 @@ import json
 from calendar import monthrange
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from .enforcement_terms import (
     GuideVersion,
@@ -216,7 +216,54 @@ def late(step: PlanStep, issued_on: date | None, today: date) -> bool:
 # --- the text adopted -----------------------------------------------------------------------
 
 
-def _response(r: Response) -> dict[str, Any]:
+class ResponseText(TypedDict):
+    """A response as adopted: its code, words, citation, clock and referral."""
+
+    code: str
+    label: str
+    citation: str
+    correction_clock: bool
+    referred_to: str
+
+
+class SeverityRuleText(TypedDict):
+    look_back_months: int
+    significant_kinds: list[str]
+    snc_is_significant: bool
+    harm_is_significant: bool
+
+
+class SeverityResponseText(TypedDict):
+    first: ResponseText
+    within_days: int
+    official: str
+
+
+class KindText(TypedDict):
+    label: str
+    first: ResponseText
+    escalation: list[ResponseText]
+    #: by severity; empty in the older format
+    severities: dict[str, SeverityResponseText]
+
+
+class PlanText(TypedDict):
+    """A plan version's whole content as plain data (:func:`canonical`): what a body adopts.
+
+    The plan's own parts (investigation, severity, escalation, officials) are absent from a
+    version in the older format, which has only its kinds' responses.
+    """
+
+    effective: str
+    authority: str
+    investigation: NotRequired[str]
+    severity: NotRequired[SeverityRuleText]
+    escalation_within_days: NotRequired[int]
+    officials: NotRequired[dict[str, str]]
+    kinds: dict[str, KindText]
+
+
+def _response(r: Response) -> ResponseText:
     return {
         "code": r.code,
         "label": r.label,
@@ -226,12 +273,13 @@ def _response(r: Response) -> dict[str, Any]:
     }
 
 
-def canonical(version: GuideVersion) -> dict[str, Any]:
+def canonical(version: GuideVersion) -> PlanText:
     """The version's whole content as plain data: what a body adopts."""
     plan = version.plan
-    out: dict[str, Any] = {
+    out: PlanText = {
         "effective": version.effective.isoformat(),
         "authority": version.authority,
+        "kinds": {},
     }
     if plan is not None:
         rule = plan.severity

@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from .json_input import JsonObject
+
 
 class ParameterError(ValueError):
     """A parameter file that cannot be trusted, or a value asked for outside its dates.
@@ -53,7 +55,7 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[An
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def read_strict_yaml(text: str, source: str) -> dict[str, Any]:
+def read_strict_yaml(text: str, source: str) -> JsonObject:
     try:
         data = yaml.load(text, Loader=_StrictLoader)
     except ParameterError as e:

@@ -28,8 +28,9 @@ from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
 from .citations import Citation, CitationError
+from .section_coverage import Coverage
 from .section_office import OFFICE
-from .section_table import ENTRIES, Coverage
+from .section_table import ENTRIES
 
 if TYPE_CHECKING:  # the parameters (YAML, units) load only when a section is explained
     from .parameters import ParameterSet, ParameterValue

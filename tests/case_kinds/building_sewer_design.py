@@ -1,7 +1,7 @@
 """Case kind ``building_sewer_design``: § 196-18 D, F, G, H checks of a design (JSON contract).
 
 ``input``: the design, as the JSON object ``sewer-use sewer-design`` reads (see
-``sewer_rules.ordinance.s196_18_building_sewers``). Returns::
+``sewer_rules.ordinance.s196_18_building_sewers.design``). Returns::
 
     {"results": {"D:house": true, "F:S1:diameter": true, "F:S1:slope": false,
                  "F:S1:material": null, "G:house": true, "G:house:basement": null,
@@ -18,11 +18,9 @@ from datetime import date
 from typing import Any
 
 from sewer_rules.findings import Check
-from sewer_rules.ordinance.s196_18_building_sewers import (
-    BuildingSewerDesign,
-    DesignError,
-    check_building_sewer,
-)
+from sewer_rules.ordinance.s196_18_building_sewers.checks import check_building_sewer
+from sewer_rules.ordinance.s196_18_building_sewers.design import BuildingSewerDesign
+from sewer_rules.ordinance.s196_18_building_sewers.design_fields import DesignError
 
 from .fines import params_for
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sewer_rules.ordinance.s196_18_building_sewers import permit_class, permit_fee
+from sewer_rules.ordinance.s196_18_building_sewers.permit_class import permit_class, permit_fee
 
 from .fines import params_for
 

@@ -20,10 +20,10 @@ from typing import Any
 
 from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors import (
     GreaseSizingError,
-    cleaning_status,
     size_gravity,
     size_hydromechanical,
 )
+from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_pump_outs import cleaning_status
 
 from .fines import params_for
 

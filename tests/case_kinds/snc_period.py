@@ -16,14 +16,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from sewer_rules.federal.snc_determination import (
-    Limit,
-    Measurement,
-    PeriodError,
-    Report,
-    determine,
-    parse_period,
-)
+from sewer_rules.federal.snc_chronic_and_trc import Limit, Measurement
+from sewer_rules.federal.snc_determination import determine
+from sewer_rules.federal.snc_late_reports import Report
+from sewer_rules.federal.snc_periods import PeriodError, parse_period
 from sewer_rules.parameters import load_jurisdiction
 
 FACILITY = "ACME"

@@ -25,7 +25,10 @@ from sewer_office.permits.services.building_sewer import (
     file_building_sewer_permit,
     next_steps,
 )
-from sewer_rules.ordinance.s196_18_building_sewers import classify_service, permit_class
+from sewer_rules.ordinance.s196_18_building_sewers.permit_class import (
+    classify_service,
+    permit_class,
+)
 
 from .billing_money_factories import pay_fee
 from .factories import GOOD_DESIGN, Town, new_record, plan_file

@@ -3,7 +3,10 @@
 - An outside user's records are found through each first hop's ``IN`` subquery
   (``accounts.access._reaching``): the same records as the join of every path, for every model
   that declares ``ACCESS_PATHS`` and every outside user of the demo town.
-- A staff member's permit queues count from the one summary query, not a COUNT per kind.
+- A staff member's permit queues count from the one summary query, not a COUNT per kind; an
+  outside user's from one UNION ALL of what they may see, equal to a COUNT per kind.
+- An outside user's menu asks which of its records exist in one statement, and shows what a
+  query per model would show.
 - The findings queue's capped counts come in one query and cap as before.
 - The outside user's home reads its facilities' counts and citations once for all of them, and
   their latest results and worst findings in two queries each (``core.firsts.first_ids``).
@@ -22,6 +25,7 @@ from django.test.utils import CaptureQueriesContext
 
 from sewer_office.accounts.access import person_ids, visible
 from sewer_office.accounts.roles import is_staff_member
+from sewer_office.core.context import MENU, menu_of
 from sewer_office.core.firsts import first_ids
 from sewer_office.findings.models import Finding
 from sewer_office.findings.queries import open_findings, severity_queue
@@ -88,6 +92,48 @@ def test_staff_queues_count_from_the_summary_query(town: Town) -> None:
         )
 
 
+def test_outside_queues_count_in_one_query_what_each_kind_counts(demo_town: Any) -> None:
+    demo_town(seed=4, anchor=date(2026, 12, 1))
+    outside = [
+        u for u in get_user_model().objects.all() if person_ids(u) and not is_staff_member(u)
+    ]
+    seen = 0
+    for user in outside:
+        with CaptureQueriesContext(connection) as ctx:
+            built = dashboard.build(user)
+        counts = [q["sql"] for q in ctx.captured_queries if "COUNT(" in q["sql"]]
+        assert len(counts) <= 1, user.username
+        for slug, kind in KINDS.items():
+            states = kind.model.WORKFLOW.open_states
+            each = visible(kind.list_queryset().filter(state__in=states), user).count()
+            shown = [q["count"] for q in built["queues"] if q["kind"].slug == slug]
+            assert shown == ([each] if each else []), f"{slug} for {user.username}"
+            seen += each
+    assert seen > 0  # the demo's outside users have open applications
+
+
+def test_outside_menu_asks_once_and_shows_what_each_model_would(demo_town: Any) -> None:
+    demo_town(seed=4, anchor=date(2026, 12, 1))
+    outside = [
+        u for u in get_user_model().objects.all() if person_ids(u) and not is_staff_member(u)
+    ]
+    shown_any = set()
+    for user in outside:
+        with CaptureQueriesContext(connection) as ctx:
+            labels = [label for label, _url in menu_of(user)]
+        exists = [q for q in ctx.captured_queries if "EXISTS" in q["sql"].upper()]
+        assert len(exists) <= 1, user.username
+        for item in MENU:
+            if not isinstance(item.outside, str):
+                continue
+            model = apps.get_model(item.outside)
+            theirs = visible(model._default_manager.all(), user).exists()
+            assert (item.label in labels) == theirs, f"{item.label} for {user.username}"
+            if theirs:
+                shown_any.add(item.label)
+    assert len(shown_any) >= 3  # the demo's outside users own records of several kinds
+
+
 def test_the_capped_counts_cap_as_before(town: Town) -> None:
     for day, status in enumerate(("prohibited", "prohibited", "prohibited", "review"), start=2):
         finding(town, day=f"2026-01-0{day}", status=status)
@@ -137,9 +183,7 @@ def test_the_outside_home_reads_its_facilities_at_once(town: Town, login: Any) -
     assert len(citations) <= 1  # none when no facility has results
     assert len(rows) == 2  # the ids of every facility's worst, then those rows
     (panel,) = [p for p in c.get("/").context["panels"] if p.template.endswith("_home_panel.html")]
-    shown = {
-        row["est"].pk: [f.message for f in row["findings"]] for row in panel.context["facilities"]
-    }
+    shown = {row.est.pk: [f.message for f in row.findings] for row in panel.context["facilities"]}
     assert shown[more[0].pk] == [  # the worst first, then the oldest
         f"{more[0].name}: prohibited on 2026-01-04",
         f"{more[0].name}: exceeds on 2026-01-03",

@@ -23,6 +23,7 @@ from sewer_office.core.services import perform
 from sewer_office.enforcement import liability, services
 from sewer_office.enforcement.letters import CERTIFICATE
 from sewer_office.enforcement.models import Notice, Violation
+from sewer_office.enforcement.summary import violation_summary
 
 from .enforcement_factories import at, issued, mailed_notice, overdue, served
 from .factories import Town
@@ -288,7 +289,7 @@ def test_a_later_order_suspends_the_count_on_every_surface(
     assert fc["total"] == expected["total"] == "8200.00"
     assert fc["notices"] == expected["notices"] and fc["periods"] == expected["periods"]
 
-    row = services.violation_summary(v, date(2026, 3, 20))
+    row = violation_summary(v, date(2026, 3, 20))
     assert (row["days_late"], row["fines_accrued"]) == (24, "8200.00")
     page = login("superintendent").get(f"/enforcement/{v.pk}/").content.decode()
     assert "USD 8200.00" in page

@@ -199,7 +199,7 @@ def test_districts_page_and_the_map(town: Town, rolls: dict[str, Path], login: A
 def test_the_map_caps_what_one_view_draws(
     town: Town, rolls: dict[str, Path], login: Any, monkeypatch: Any
 ) -> None:
-    from sewer_office.parcels import views
+    from sewer_office.parcels.views import map_pages as views
 
     assert main(["import-parcels", str(rolls["good"])]) == 0
     monkeypatch.setattr(views, "MAP_PARCELS", 50)

@@ -9,7 +9,7 @@ from typing import Any
 def test_the_demo_has_no_violation_the_rule_would_refuse(load_demo: Any) -> None:
     from sewer_office.enforcement.grounds import refusal, refused_violations
     from sewer_office.enforcement.models import Violation
-    from sewer_office.enforcement.services import violation_summary
+    from sewer_office.enforcement.summary import violation_summary
 
     load_demo(anchor=date(2026, 3, 2))
     violations = list(Violation.objects.select_related("finding"))

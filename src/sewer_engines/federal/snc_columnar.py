@@ -2,7 +2,7 @@
 :func:`sewer_rules.federal.snc_determination.determine`, for hundreds of thousands of results.
 
 ``determine`` (the reference) makes one
-:class:`~sewer_rules.federal.snc_determination.Measurement` per row and
+:class:`~sewer_rules.federal.snc_chronic_and_trc.Measurement` per row and
 compares it with each limit in Python. Here the rows stay a polars table: each distinct value
 is compared once with each distinct bound, exactly (``Fraction``, integers, as ``determine``
 does), the flags are joined back to the rows, and the counts of every limit × window are one
@@ -25,21 +25,18 @@ import polars as pl
 
 from sewer_engines.federal.snc_inputs import ROW_COLUMNS, rows_or_empty
 from sewer_rules.federal.cfr403_snc import EXCLUDED_FROM_TRC, technical_review_criterion
-from sewer_rules.federal.snc_determination import (
+from sewer_rules.federal.snc_chronic_and_trc import (
     MINIMUM_TYPES,
     MONTHLY_TYPES,
-    ROLLING_WINDOW,
     Counted,
     Determination,
     Limit,
     Measurement,
-    Report,
-    SNCReport,
-    Window,
     WindowCount,
-    determine,
-    six_month_windows,
 )
+from sewer_rules.federal.snc_determination import ROLLING_WINDOW, SNCReport, determine
+from sewer_rules.federal.snc_late_reports import Report
+from sewer_rules.federal.snc_periods import Window, six_month_windows
 from sewer_rules.parameters import ParameterSet
 from sewer_rules.sections import engine_of
 
@@ -64,7 +61,7 @@ def _flags(values: Sequence[Decimal], bound: Bound) -> tuple[list[bool], list[bo
 
 
 def _monthly(rows: pl.DataFrame) -> list[Measurement]:
-    """:func:`~.snc_determination.monthly_averages` of rows: days summed column-wise (decimal
+    """:func:`~.snc_chronic_and_trc.monthly_averages` of rows: days summed column-wise (decimal
     sums are exact), each month's average made exact once (``Fraction``)."""
     days = (
         rows.with_columns(

@@ -1,9 +1,9 @@
 """The inputs of :func:`~.snc_determination.determine` from the engine's tables.
 
 One reading for the command line (files) and the office (stored results): prepared result
-rows become :class:`~.snc_determination.Measurement` (one per row, the value in the analyte's
+rows become :class:`~.snc_chronic_and_trc.Measurement` (one per row, the value in the analyte's
 canonical unit, exactly), and a :class:`~sewer_rules.evaluation.permit_limits.PermitLimits`
-table becomes :class:`~.snc_determination.Limit`.
+table becomes :class:`~.snc_chronic_and_trc.Limit`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import polars as pl
 from sewer_engines.evaluation.numbers import CANON
 from sewer_rules.analytes import ANALYTES
 from sewer_rules.evaluation.permit_limits import PermitLimits
-from sewer_rules.federal.snc_determination import Limit, Measurement
+from sewer_rules.federal.snc_chronic_and_trc import Limit, Measurement
 from sewer_rules.federal.snc_scope import Scope
 
 ROW_COLUMNS = ("row", "sample_id", "facility", "analyte", "canon", "nd", "day")

@@ -4,7 +4,7 @@ The rules are :mod:`sewer_rules.monitoring.excursions` (each limit read one read
 time). This engine gives the same excursions (the rules'
 :class:`~sewer_rules.monitoring.excursions.Excursion`) on a :class:`.series.Series`: the
 readings are split where the limit's dated value changes, each stretch compared with its
-limit as a scaled integer in one array comparison (:func:`.kernel.limit_hits`), and the
+limit as a scaled integer in one array comparison (:func:`.limits.limit_hits`), and the
 readings beyond it grouped into runs (:func:`.series.runs`). The property tests compare it
 with the rules.
 """
@@ -29,7 +29,8 @@ from sewer_rules.monitoring.excursions import (
 from sewer_rules.parameters import ParameterError, ParameterSet
 from sewer_rules.sections import engine_of
 
-from .kernel import Judgement, LimitRule, limit_hits
+from .kernel import Judgement
+from .limits import LimitRule, limit_hits
 from .series import Cadence, Series, runs, scaled_ceil, scaled_floor, segments
 
 

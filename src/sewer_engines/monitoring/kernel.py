@@ -38,6 +38,9 @@ a slug) are tested reading by reading, together, with window sums that slide fro
 The bound only ever skips blocks in which nothing can qualify, so the result is the same
 exact answer; it costs about three passes over the values (maxima, minimum, sums) instead of
 a prefix sum, a subtraction, a product and a comparison for every reading.
+
+The window of a reading and the exact sum of its values are :mod:`.windows`; the fixed limits
+(one comparison a reading, no window) are :mod:`.limits`.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ import numpy.typing as npt
 
 from .exact import LIMB, MASK, SAFE, exceeds, joined
 from .series import CHUNK, EMPTY, I64, Cadence
+from .windows import window_starts
 
 BLOCK = 128  # readings screened at once (a power of two)
 SUSPECT_SHARE = 0.25  # above this share of suspect blocks, the chunked pass is used
@@ -86,43 +90,6 @@ class Judgement:
     normal: npt.NDArray[np.bool_] | None = None
     passes: int = 0
     carried: int = 0
-
-
-def _magnitude(v: I64) -> int:
-    if v.size == 0:
-        return 0
-    return max(abs(int(v.max())), abs(int(v.min())))
-
-
-def window_start(t: I64, i: int, window: int) -> int:
-    """``lo_i``: the first reading in ``[t_i - window, t_i)``."""
-    return int(np.searchsorted(t, int(t[i]) - window, side="left"))
-
-
-def exact_sum(v: I64) -> int:
-    """The sum of scaled integers as a Python integer (no overflow)."""
-    if v.size == 0:
-        return 0
-    if v.dtype == object:
-        return sum(int(x) for x in v.tolist())
-    if _magnitude(v) * int(v.size) < SAFE:
-        return int(v.sum())
-    # two 32-bit limbs summed apart in int64 (no overflow below 2**31 values), then joined
-    return int((v >> LIMB).sum()) * (1 << LIMB) + int((v & MASK).sum())
-
-
-def window_starts(t: I64, s: int, e: int, window: int) -> I64:
-    """``lo_i`` for ``i`` in ``s..e-1``, by one linear merge of two sorted runs."""
-    keys = t[s:e] - window
-    m = e - s
-    a = int(np.searchsorted(t, int(keys[0]), side="left"))
-    b = int(np.searchsorted(t, int(keys[-1]), side="left"))
-    if b <= a:
-        return np.full(m, a, dtype=np.int64)
-    # keys first, so a time equal to a key sorts after it: counted are times strictly below
-    merged = np.argsort(np.concatenate((keys, t[a:b])), kind="stable")
-    pos = np.flatnonzero(merged < m)
-    return (pos - np.arange(m) + a).astype(np.int64)
 
 
 def _regular(cad: Cadence, lo: int, hi: int) -> bool:
@@ -412,36 +379,3 @@ def trailing_exceedances(t: I64, v: I64, cad: Cadence, rules: list[WindowRule]) 
         for lo, hi in ranges if ranges is not None else [(first, rule.stop)]:
             _chunks(t, v, cad, c, lo, hi, out)
     return out.judgement()
-
-
-@dataclass(frozen=True)
-class LimitRule:
-    """Readings ``start..stop-1`` qualify when ``v > bound`` (``above``) or ``v < bound``,
-    ``bound`` a scaled integer (see :func:`.series.scaled_floor`); None: not in force."""
-
-    start: int
-    stop: int
-    bound: int | None
-    above: bool
-
-
-def limit_hits(v: I64, rules: list[LimitRule]) -> Judgement:
-    """Indices of readings beyond a fixed bound: one comparison per reading."""
-    found: list[I64] = []
-    judged = 0
-    unjudged = 0
-    for rule in rules:
-        if rule.bound is None:
-            unjudged += rule.stop - rule.start
-            continue
-        seg = v[rule.start : rule.stop]
-        judged += int(seg.shape[0])
-        # a bound beyond every value decides alike when brought within int64 range
-        reach = _magnitude(seg) + 1
-        bound = min(max(rule.bound, -reach), reach)
-        mask = seg > bound if rule.above else seg < bound
-        idx = np.flatnonzero(mask)
-        if idx.size:
-            found.append((idx + rule.start).astype(np.int64))
-    hits = np.concatenate(found) if found else EMPTY
-    return Judgement(hits, judged, unjudged)

@@ -68,8 +68,9 @@ from sewer_engines.monitoring.native import normal_judgement
 from sewer_rules.machine import cpus
 
 from .exact import exceeds, prefix_sums
-from .kernel import Judgement, WindowRule, exact_sum, trailing_exceedances
+from .kernel import Judgement, WindowRule, trailing_exceedances
 from .series import CHUNK, EMPTY, I64, Bools, Cadence
+from .windows import exact_sum
 
 
 def _downstream(t: I64, changed: I64, window: int) -> tuple[I64, I64]:

@@ -18,8 +18,9 @@ from sewer_rules.monitoring.instants import US_PER_MINUTE, exact_decimal, ten, v
 from sewer_rules.monitoring.slugs import Slug
 from sewer_rules.parameters import ParameterSet
 
-from .kernel import Judgement, WindowRule, exact_sum, window_start
+from .kernel import Judgement, WindowRule
 from .series import I64, Runs, Segment, Series
+from .windows import exact_sum, window_start
 
 
 def _peaks(v: I64, hits: I64, first: I64, last: I64) -> I64:

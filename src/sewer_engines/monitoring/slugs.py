@@ -4,7 +4,7 @@ The rule is :func:`sewer_rules.monitoring.slugs.slugs_of` (read one reading at a
 the law's text and how each word is read). This engine gives the same slugs (the rules'
 :class:`~sewer_rules.monitoring.slugs.Slug`) and the same counts on a :class:`.series.Series`:
 the readings are split where a dated parameter changes, judged against their fixed baseline
-(one comparison per reading, :func:`.kernel.limit_hits`) or against the trailing mean of the
+(one comparison per reading, :func:`.limits.limit_hits`) or against the trailing mean of the
 normal-operation readings (:mod:`.normal`: one compiled sequential pass, or vectorised passes
 where the compiled module is not built), then grouped into runs (:func:`.series.runs`) and
 kept when longer than the minimum duration (:mod:`.slug_runs`). ``tests/test_slugs_engine.py``
@@ -33,7 +33,8 @@ from sewer_rules.monitoring.slugs import (
 from sewer_rules.parameters import ParameterSet
 from sewer_rules.sections import engine_of
 
-from .kernel import Judgement, LimitRule, WindowRule, limit_hits
+from .kernel import Judgement, WindowRule
+from .limits import LimitRule, limit_hits
 from .normal import normal_exceedances
 from .series import I64, Cadence, Series, runs, scaled_floor, segments
 from .slug_runs import slugs_of_runs

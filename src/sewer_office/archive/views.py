@@ -113,7 +113,9 @@ def _preview(request: HttpRequest, data: bytes, name: str, source: str) -> Impor
 
 @office_view(*IMPORTERS)
 def import_upload(request: HttpRequest) -> HttpResponse:
-    """``/archive/import/``: upload a ZIP, see every row checked (nothing written), apply it."""
+    """``/archive/import/``: upload a ZIP, see every row checked (nothing written), apply it.
+    Not through ``form_action``: a two-step preview/confirm import, the preview answering
+    with its row report (200, or 400 when a row is refused) and the file held for the apply."""
     if request.method == "POST" and "sha256" in request.POST:
         return _apply(request)
     form = UploadForm(request.POST or None, request.FILES or None)
@@ -152,6 +154,9 @@ def import_upload(request: HttpRequest) -> HttpResponse:
 
 
 def _apply(request: HttpRequest) -> HttpResponse:
+    """The confirm step of :func:`import_upload`: the file held since the preview, imported.
+    Not through ``form_action``: its refusal shows the upload page (a new preview), not the
+    apply form, with the import's row report."""
     form = ApplyForm(request.POST)
     report = None
     if form.is_valid():

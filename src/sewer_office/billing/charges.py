@@ -20,6 +20,7 @@ Sources and their provisions:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -37,12 +38,12 @@ from sewer_office.permits.models.building_sewer import BuildingSewerPermit
 from sewer_office.permits.models.industrial import IndustrialDischargeApproval
 from sewer_office.permits.models.subdivision import SubdivisionSewer
 from sewer_office.registry.models import Person
-from sewer_rules.ordinance.s196_18_building_sewers import permit_fee
+from sewer_rules.ordinance.s196_18_building_sewers.permit_class import permit_fee
 from sewer_rules.ordinance.s196_23_developers import subdivision_sewer_fee
 
 from .choices import SOURCE_CITATIONS, ChargeSource
 from .models import Charge
-from .rules import not_configured_message, parameter_dict, params
+from .rules import StoredParameter, not_configured_message, parameter_dict, params
 
 CENT = Decimal("0.01")
 #: Who may assess charges and bill: the clerk takes fees (§ 196-18 B), the Superintendent and
@@ -88,7 +89,7 @@ def create_charge(
     amount: Decimal,
     description: str,
     assessed_on: date,
-    parameters: list[dict[str, Any]],
+    parameters: Sequence[StoredParameter | Mapping[str, object]],
     steps: list[str],
     actor: Actor,
     citation: str = "",
@@ -108,7 +109,7 @@ def create_charge(
     cite = citation or SOURCE_CITATIONS.get(source, "")
     computation: dict[str, Any] = {
         "citation": cite,
-        "parameters": parameters,
+        "parameters": list(parameters),
         "steps": steps,
         "jurisdiction": params().version,
         **(extra or {}),

@@ -36,12 +36,12 @@ from .choices import InvoiceKind, InvoiceState, Series
 from .models import Charge, Invoice, InvoiceLine, PaymentApplication
 from .notify import invoice_issued
 from .numbers import next_number
-from .rules import not_configured_message, parameter_dict, params
+from .rules import StoredParameter, not_configured_message, parameter_dict, params
 
 DUE_DAYS = "invoice.due_days"
 
 
-def due_date(issued_on: date) -> tuple[date, dict[str, Any]]:
+def due_date(issued_on: date) -> tuple[date, StoredParameter]:
     """The due date of an invoice issued on ``issued_on``, and the parameter it rests on."""
     pv = params().get(DUE_DAYS, issued_on)
     if pv.value is None:

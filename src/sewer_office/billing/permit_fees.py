@@ -86,14 +86,7 @@ def fee_assessment(record: Any) -> tuple[Decimal | None, dict[str, Any], str]:
     label = record._meta.label_lower
     if label == "permits.buildingsewerpermit":
         fee = bs_fee(record)
-        param = {
-            "name": fee.name,
-            "value": None if fee.value is None else str(fee.value),
-            "unit": fee.unit,
-            "authority": fee.authority,
-            "effective": fee.effective.isoformat(),
-            "reference": fee.reference,
-        }
+        param = parameter_dict(fee)
         if fee.value is None:
             return None, {"parameters": [param]}, bs_not_configured(record, fee)
         steps = [

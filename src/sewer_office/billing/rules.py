@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from sewer_office.permits.rules import parameter_dict, params
+from sewer_office.permits.rules import StoredParameter, parameter_dict, params
 from sewer_rules.parameters import ParameterValue
 
-__all__ = ["not_configured_message", "parameter_dict", "params"]
+__all__ = ["StoredParameter", "not_configured_message", "parameter_dict", "params"]
 
 
 def not_configured_message(pv: ParameterValue, on: date, what: str) -> str:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
@@ -38,6 +38,14 @@ CHAIN_LOCK_KEY = 0x5E3E2A0D17
 
 M = TypeVar("M", bound=models.Model)
 
+#: A record's values as an audit event keeps them (``before``, ``after``): its concrete fields
+#: by attribute name as JSON (:func:`snapshot`), and what a service adds beside them (a
+#: schedule's milestones). Free JSON on purpose: one shape for every model of the office.
+Snapshot: TypeAlias = dict[str, Any]
+#: Field values by field name, as a model's ``create()`` and ``setattr`` take them (foreign
+#: keys as records): what :func:`create_recorded` and :func:`change_recorded` write.
+FieldValues: TypeAlias = Mapping[str, Any]
+
 
 def plain(value: Any) -> Any:
     """A field value as JSON: dates ISO, decimals as exact strings, files by name."""
@@ -54,9 +62,9 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
-def snapshot(obj: models.Model) -> dict[str, Any]:
+def snapshot(obj: models.Model) -> Snapshot:
     """The record's concrete field values (foreign keys by id), for ``before``/``after``."""
-    out: dict[str, Any] = {}
+    out: Snapshot = {}
     for f in obj._meta.concrete_fields:
         if f.name in {"created_at", "updated_at"}:
             continue
@@ -69,8 +77,8 @@ def record(
     actor: Actor | None,
     action: str,
     obj: models.Model,
-    before: dict[str, Any] | None = None,
-    after: dict[str, Any] | None = None,
+    before: Snapshot | None = None,
+    after: Snapshot | None = None,
     reason: str = "",
     citation: str = "",
     state_from: str = "",
@@ -108,7 +116,7 @@ def record_many(
     action: str,
     model: type[models.Model],
     ids: list[int],
-    after: dict[str, Any],
+    after: Snapshot,
     reason: str = "",
     citation: str = "",
     state_from: str = "",
@@ -195,11 +203,11 @@ def _link(event: AuditEvent, prev_hash: str, seq: int, key: AuditKey) -> str:
     return event.digest
 
 
-def event_values(event: AuditEvent) -> dict[str, Any]:
+def event_values(event: AuditEvent) -> dict[str, object]:
     """The fields of ``event`` that its digest covers (:data:`.chain.HASHED_FIELDS`)."""
-    values = {name: getattr(event, name) for name in HASHED_FIELDS}
-    if timezone.is_naive(values["at"]):  # stored as Django stores naive times: local time
-        values["at"] = timezone.make_aware(values["at"])
+    values: dict[str, object] = {name: getattr(event, name) for name in HASHED_FIELDS}
+    if timezone.is_naive(event.at):  # stored as Django stores naive times: local time
+        values["at"] = timezone.make_aware(event.at)
     return values
 
 
@@ -244,7 +252,7 @@ def verify_chain(
     return checked, None
 
 
-def _link_problem(row: dict[str, Any], prev: str, seq: int, ring: KeyRing, keyed: bool) -> str:
+def _link_problem(row: Mapping[str, Any], prev: str, seq: int, ring: KeyRing, keyed: bool) -> str:
     """Why ``row``, the ``seq``-th event, after the digest ``prev``, does not verify ("": it
     does)."""
     if row["prev_hash"] != prev:
@@ -285,7 +293,7 @@ def _link_problem(row: dict[str, Any], prev: str, seq: int, ring: KeyRing, keyed
 
 def create_recorded(
     model: type[M],
-    fields: dict[str, Any],
+    fields: FieldValues,
     *,
     actor: Actor | None,
     action: str,
@@ -317,7 +325,7 @@ def create_recorded(
 
 def change_recorded(
     obj: M,
-    fields: dict[str, Any],
+    fields: FieldValues,
     *,
     actor: Actor | None,
     action: str,

@@ -21,12 +21,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TypeAlias
 
 from .audit_keys import AuditKey
+
+#: An event's hashed fields by name (:data:`HASHED_FIELDS`; a field left out reads as None),
+#: each of whatever type the event stores (its ``before`` and ``after`` are free JSON): the
+#: canonical text tags every leaf with its type, so no field's type need be known here.
+EventValues: TypeAlias = Mapping[str, object]
 
 #: The hash of "no previous event" (the first event's ``prev_hash``).
 GENESIS = "0" * 64
@@ -59,7 +64,7 @@ def _number(value: int | float | Decimal) -> str:
     return str(d.normalize()) if d else "0"
 
 
-def _tagged(value: Any) -> Any:
+def _tagged(value: object) -> object:
     """``value`` with every leaf tagged by its type (unambiguous, backend-independent)."""
     if value is None:
         return None
@@ -84,15 +89,15 @@ def _instant(at: datetime) -> str:
     return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def _dumps(value: Any) -> str:
+def _dumps(value: object) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
 
 
-def _canonical(values: dict[str, Any]) -> str:
+def _canonical(values: EventValues) -> str:
     return _dumps({name: _tagged(values.get(name)) for name in HASHED_FIELDS})
 
 
-def event_hash(values: dict[str, Any], prev_hash: str) -> str:
+def event_hash(values: EventValues, prev_hash: str) -> str:
     """The SHA-256 (hex) of one event's ``values`` (:data:`HASHED_FIELDS`) after ``prev_hash``
     (form ``v1``: the events written before the chain was keyed)."""
     return hashlib.sha256(f"v1\n{prev_hash}\n{_canonical(values)}".encode()).hexdigest()
@@ -102,7 +107,7 @@ def _v2_head(key: AuditKey, seq: int, prev_hash: str) -> str:
     return f"v2\n{key.key_id}\n{seq}\n{prev_hash}\n"
 
 
-def keyed_hash(values: dict[str, Any], prev_hash: str, seq: int, key: AuditKey) -> str:
+def keyed_hash(values: EventValues, prev_hash: str, seq: int, key: AuditKey) -> str:
     """The HMAC-SHA256 (hex) under ``key`` of one event's ``values`` with its sequence number
     ``seq`` after ``prev_hash`` (form ``v2``)."""
     text = _v2_head(key, seq, prev_hash) + _canonical(values)
@@ -112,7 +117,7 @@ def keyed_hash(values: dict[str, Any], prev_hash: str, seq: int, key: AuditKey) 
 _OBJECT_ID, _OBJECT_REPR = "\x00object_id\x00", "\x00object_repr\x00"
 
 
-def _template(common: dict[str, Any]) -> tuple[str, str, str]:
+def _template(common: EventValues) -> tuple[str, str, str]:
     """The canonical text of ``common`` cut where the object's id and label go."""
     template = _dumps(
         {
@@ -127,7 +132,7 @@ def _template(common: dict[str, Any]) -> tuple[str, str, str]:
     return head, middle, tail
 
 
-def batch_hasher(common: dict[str, Any]) -> Callable[[str, str, str], str]:
+def batch_hasher(common: EventValues) -> Callable[[str, str, str], str]:
     """``hash(object_id, object_repr, prev_hash)`` for many events alike but for their object
     (one audit event per record of a bulk approval): the same digest as :func:`event_hash`,
     with the canonical text of the common fields built once."""
@@ -140,9 +145,7 @@ def batch_hasher(common: dict[str, Any]) -> Callable[[str, str, str], str]:
     return digest
 
 
-def keyed_batch_hasher(
-    common: dict[str, Any], key: AuditKey
-) -> Callable[[str, str, str, int], str]:
+def keyed_batch_hasher(common: EventValues, key: AuditKey) -> Callable[[str, str, str, int], str]:
     """``hash(object_id, object_repr, prev_hash, seq)``: :func:`batch_hasher` for the keyed
     form, the same digest as :func:`keyed_hash` (the common text built once)."""
     head, middle, tail = _template(common)

@@ -25,7 +25,7 @@ from typing import Any
 
 from django.db import models
 
-from .export_all import DICTIONARY, FILE_LIST
+from .export_format import DICTIONARY, FILE_LIST
 from .export_tables import (
     CARRIED,
     Table,

@@ -28,65 +28,48 @@ never in the database, and the export does not carry it.
 The values (:func:`.export_tables.json_value`, :func:`.export_tables.csv_value`) are typed faithfully: decimals as the
 exact strings stored, dates ISO, times ISO with their offset (UTC), JSON columns as JSON, a
 foreign key as the target's primary key, bytes as the path of their file. Every table is
-read in chunks and written row by row (:data:`CHUNK`): a table of millions of rows is never
-held in memory. The whole export reads one snapshot of the database (PostgreSQL: one
-repeatable-read transaction; SQLite: one read transaction).
+read in chunks and written row by row (:mod:`.export_writer`): a table of millions of rows
+is never held in memory. The whole export reads one snapshot of the database (PostgreSQL: one
+repeatable-read transaction; SQLite: one read transaction). The names of the files and the
+manifest's shape are :mod:`.export_format`'s.
 """
 
 from __future__ import annotations
 
-import csv
-import hashlib
 import importlib.metadata
 import json
-import re
-import shutil
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 from . import anchor as anchors
-from . import filetypes
 from .audit import keys, verify_chain
 from .backup import applied_migrations, private, sha256_of
-from .export_tables import (
-    TABLES,
-    Table,
-    csv_value,
-    export_tables,
-    json_value,
-    kind_of,
-    left_out_listed,
+from .export_format import (
+    ANCHOR,
+    DICTIONARY,
+    FILE_LIST,
+    FORMAT,
+    MANIFEST,
+    README,
+    SUMS,
+    VERSION,
+    AuditHead,
+    Manifest,
+    MissingFile,
+    TableEntry,
 )
+from .export_tables import export_tables, left_out_listed
+from .export_writer import CHUNK, Exporter
 from .models import AuditEvent
-from .uploads import PARTIAL_PREFIX
-
-FORMAT = "sewer-use-export"
-VERSION = 1
-MANIFEST = "manifest.json"
-SUMS = "SHA256SUMS"
-README = "README.txt"
-ANCHOR = "audit-anchor.json"
-FILES = "files"
-MEDIA = f"{FILES}/media"
-RECORD_FILES = f"{FILES}/records"
-FILE_LIST = "files"  # files.csv, files.json
-DICTIONARY = "data-dictionary"  # .md, .json
-#: Rows read from the database at a time.
-CHUNK = 2000
 
 
 class ExportError(Exception):
     """An export that cannot be written, with the reason."""
-
-
-# --- writing ----------------------------------------------------------------------------------
 
 
 def software_version() -> str:
@@ -109,164 +92,13 @@ def database_version() -> str:
 
 
 @dataclass
-class StoredFile:
-    """A file of the export: where it is, what it is, which record it belongs to."""
-
-    path: str  # inside the export, with "/"
-    size: int
-    sha256: str
-    table: str = ""  # "" for an uploaded file no record names
-    record: str = ""  # the record's primary key
-    column: str = ""
-    stored_as: str = ""  # an upload's name in the office's storage ("" for bytes of a row)
-
-    COLUMNS = ("path", "size", "sha256", "table", "record", "column", "stored_as")
-
-    def row(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.COLUMNS}
-
-
-@dataclass
 class Written:
     """What :func:`export_all` wrote: the manifest and a few counts for the command."""
 
-    manifest: dict[str, Any]
+    manifest: Manifest
     rows: int
     files: int
-    missing: list[dict[str, str]] = field(default_factory=list)
-
-
-class _Json:
-    """A JSON array written one element a line (valid JSON, and readable line by line)."""
-
-    def __init__(self, path: Path) -> None:
-        self.handle = path.open("w", encoding="utf-8", newline="\n")
-        self.handle.write("[")
-        self.first = True
-
-    def write(self, row: dict[str, Any]) -> None:
-        self.handle.write("\n" if self.first else ",\n")
-        self.handle.write(json.dumps(row, ensure_ascii=False, allow_nan=False))
-        self.first = False
-
-    def close(self) -> None:
-        self.handle.write("\n]\n")
-        self.handle.close()
-
-
-def _suffix(content: bytes) -> str:
-    found = filetypes.sniff(content[: filetypes.HEAD_BYTES])
-    return found.extension if found is not None else "bin"
-
-
-def _rows(table: Table) -> Iterator[tuple[Any, ...]]:
-    query = table.model._base_manager.order_by("pk").values_list(*table.names)
-    yield from query.iterator(chunk_size=CHUNK)
-
-
-class _Exporter:
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.files: list[StoredFile] = []
-        self.uploads: list[tuple[str, str, str, str]] = []  # (table, pk, column, name)
-        self.hashes: dict[str, str] = {}
-
-    def hashed(self, relative: str) -> str:
-        digest = sha256_of(self.root / relative)
-        self.hashes[relative] = digest
-        return digest
-
-    def _bytes(self, table: Table, pk: Any, column: str, value: bytes) -> str:
-        content = bytes(value)
-        if not content:
-            return ""
-        name = re.sub(r"[^\w.-]", "_", str(pk))  # a key that is not a number: a safe name
-        relative = f"{RECORD_FILES}/{table.label}/{name}.{column}.{_suffix(content)}"
-        target = self.root / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content)
-        digest = hashlib.sha256(content).hexdigest()
-        self.files.append(StoredFile(relative, len(content), digest, table.label, str(pk), column))
-        return relative
-
-    def table(self, table: Table) -> int:
-        kinds = [kind_of(f) for f in table.columns]
-        names = table.names
-        pk_at = names.index(table.model._meta.pk.attname)
-        (self.root / TABLES).mkdir(exist_ok=True)
-        count = 0
-        with (self.root / table.path("csv")).open("w", encoding="utf-8", newline="") as out:
-            rows_csv = csv.writer(out, lineterminator="\n")
-            rows_csv.writerow(names)
-            rows_json = _Json(self.root / table.path("json"))
-            try:
-                for raw in _rows(table):
-                    values: list[Any] = []
-                    for name, kind, value in zip(names, kinds, raw, strict=True):
-                        if kind == "bytes" and value is not None:
-                            values.append(self._bytes(table, raw[pk_at], name, value))
-                            continue
-                        if kind == "file" and value:
-                            self.uploads.append((table.label, str(raw[pk_at]), name, str(value)))
-                        values.append(json_value(value))
-                    rows_json.write(dict(zip(names, values, strict=True)))
-                    rows_csv.writerow([csv_value(v, k) for v, k in zip(values, kinds, strict=True)])
-                    count += 1
-            finally:
-                rows_json.close()
-        self.hashed(table.path("csv"))
-        self.hashed(table.path("json"))
-        return count
-
-    def media(self) -> list[dict[str, str]]:
-        """Copy the uploaded files the records name, then any other stored file (named by no
-        record); returns the records whose file is missing from storage."""
-        media_root = Path(settings.MEDIA_ROOT)
-        missing: list[dict[str, str]] = []
-        copied: set[str] = set()
-        for label, pk, column, name in self.uploads:
-            source = media_root / name
-            where = {"table": label, "record": pk, "column": column, "stored_as": name}
-            if not source.is_file():
-                missing.append(where)
-                continue
-            self.files.append(self._copy(source, name, label, pk, column))
-            copied.add(name)
-        if media_root.is_dir():
-            for source in sorted(p for p in media_root.rglob("*") if p.is_file()):
-                name = source.relative_to(media_root).as_posix()
-                if name in copied or source.name.startswith(PARTIAL_PREFIX):
-                    continue
-                self.files.append(self._copy(source, name, "", "", ""))
-                copied.add(name)
-        return missing
-
-    def _copy(self, source: Path, name: str, label: str, pk: str, column: str) -> StoredFile:
-        relative = f"{MEDIA}/{name}"
-        target = self.root / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
-        digest = sha256_of(target)
-        return StoredFile(relative, target.stat().st_size, digest, label, pk, column, name)
-
-    def file_list(self) -> None:
-        rows = [f.row() for f in sorted(self.files, key=lambda f: f.path)]
-        with (self.root / f"{FILE_LIST}.csv").open("w", encoding="utf-8", newline="") as out:
-            writer = csv.DictWriter(out, fieldnames=StoredFile.COLUMNS, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
-        listing = _Json(self.root / f"{FILE_LIST}.json")
-        for row in rows:
-            listing.write(row)
-        listing.close()
-        for f in self.files:
-            self.hashes[f.path] = f.sha256
-        self.hashed(f"{FILE_LIST}.csv")
-        self.hashed(f"{FILE_LIST}.json")
-
-    def text(self, relative: str, text: str) -> None:
-        (self.root / relative).write_text(text, encoding="utf-8", newline="\n")
-        self.hashed(relative)
+    missing: list[MissingFile] = field(default_factory=list)
 
 
 def _snapshot() -> None:
@@ -277,7 +109,7 @@ def _snapshot() -> None:
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
 
 
-def _audit(head: anchors.Anchor) -> dict[str, Any]:
+def _audit(head: anchors.Anchor) -> AuditHead:
     checked, broken = verify_chain(chunk_size=CHUNK)
     used = sorted(
         {k for k in AuditEvent.objects.order_by().values_list("key_id", flat=True).distinct() if k}
@@ -306,7 +138,7 @@ def sums_line(digest: str, name: str) -> str:
     return f"{digest}  {name}\n"
 
 
-def _readme(manifest: dict[str, Any]) -> str:
+def _readme(manifest: Manifest) -> str:
     return (
         "An export of a sewer-use office: every record, every stored file.\n"
         f"Made {manifest['exported_at']} by sewer-use {manifest['software']['version']}.\n\n"
@@ -340,9 +172,9 @@ def export_all(directory: Path, dictionary: tuple[str, dict[str, Any]]) -> Writt
         raise ExportError(f"{directory}: not an empty directory (an export never overwrites)")
     directory.mkdir(parents=True, exist_ok=True)
     directory.chmod(0o700)  # personal data: the office's user's alone from the first byte
-    exporter = _Exporter(directory)
+    exporter = Exporter(directory)
     started = datetime.now(UTC)
-    tables: list[dict[str, Any]] = []
+    tables: list[TableEntry] = []
     total = 0
     with transaction.atomic():
         _snapshot()
@@ -370,7 +202,7 @@ def export_all(directory: Path, dictionary: tuple[str, dict[str, Any]]) -> Writt
     exporter.text(f"{DICTIONARY}.md", markdown)
     exporter.text(f"{DICTIONARY}.json", json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     tables_out, columns_out = left_out_listed()
-    manifest: dict[str, Any] = {
+    manifest: Manifest = {
         "format": FORMAT,
         "version": VERSION,
         "software": {"name": "sewer-use", "version": software_version()},

@@ -51,7 +51,7 @@ from django.utils.dateparse import parse_duration
 from . import anchor as anchors
 from .audit import record, verify_chain
 from .backup import sha256_of
-from .export_all import ANCHOR, MANIFEST
+from .export_format import ANCHOR, MANIFEST
 from .export_tables import (
     INSTALLATION,
     Table,

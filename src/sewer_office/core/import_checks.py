@@ -20,7 +20,7 @@ from django.db import models
 
 from .audit import keys
 from .backup import applied_migrations, sha256_of
-from .export_all import FORMAT, MANIFEST, VERSION
+from .export_format import FORMAT, MANIFEST, VERSION
 from .export_tables import (
     INSTALLATION,
     Table,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sewer_office.permits.services.building_sewer import file_building_sewer_permit
-from sewer_rules.ordinance.s196_18_permit_class import USES
+from sewer_rules.ordinance.s196_18_building_sewers.permit_class import USES
 
 from .base import RecordsBase
 from .billing import pay_permit_fee

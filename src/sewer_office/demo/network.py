@@ -5,7 +5,6 @@ the same service as ``sewer-use import-network``. Deterministic for a seed."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from sewer_office.accounts.actors import Actor
 from sewer_office.network.models import NetworkVersion
@@ -13,14 +12,15 @@ from sewer_office.network.services import import_network
 from sewer_office.registry.choices import WastewaterService
 from sewer_office.registry.models import Property
 from sewer_rules.network import generate_network
+from sewer_rules.network.geojson_types import FeatureCollection, is_connection
 
 
-def demo_network_geojson(parcels: list[str], seed: int = 4) -> dict[str, Any]:
+def demo_network_geojson(parcels: list[str], seed: int = 4) -> FeatureCollection:
     """A FeatureCollection connecting every parcel of ``parcels`` (in order) to the network."""
     n = max(2, len(parcels))
     while True:
         data = generate_network(n, seed=seed, private_share=0.03)
-        conns = [f for f in data["features"] if f["properties"]["kind"] == "connection"]
+        conns = [f for f in data["features"] if is_connection(f)]
         if len(conns) >= len(parcels):
             break
         n += max(1, len(parcels) - len(conns))

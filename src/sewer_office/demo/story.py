@@ -8,7 +8,6 @@ The stories of :mod:`.enforcement` and :mod:`.enforcement_money` both tell their
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
-from typing import Any
 
 from sewer_office.accounts.actors import Actor
 from sewer_office.core.services import perform
@@ -103,7 +102,7 @@ class Story:
         )
 
     def issue(self, v: Violation, on: date, nature: str, period: int | None = None) -> Violation:
-        data: dict[str, Any] = {"nature": nature}
+        data: dict[str, object] = {"nature": nature}
         if period is not None:
             data["period_days"] = period
         return perform(v, "issue_notice", self.su, data, at=at(on, 9))
@@ -113,7 +112,7 @@ class Story:
         or by certified mail mailed the day before (not before its issue) and its delivery on
         ``on`` recorded from the return receipt — the clock runs from delivery (§ 196-22 A)."""
         if method != "certified_mail":
-            data: dict[str, Any] = {"served_on": on, "service_method": method}
+            data: dict[str, object] = {"served_on": on, "service_method": method}
             return perform(v, "serve", self.clerk, data, at=at(on, 15))
         notice = notices.current_notice(v)
         assert notice is not None

@@ -5,8 +5,8 @@ inside :func:`sewer_office.core.services.perform`'s transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from django.utils import timezone
 
@@ -15,6 +15,7 @@ from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, InvalidInput
 from sewer_office.inspections.models import Inspection
 
+from .facts import CorrectionReportFacts, RejectionFacts, VerificationFacts
 from .models import Correction, Violation
 from .notices import current_notice
 
@@ -23,9 +24,11 @@ def pending_correction(violation: Violation) -> Correction | None:
     return next((c for c in violation.corrections.order_by("-id") if c.pending), None)
 
 
-def effect_report(violation: Violation, data: dict[str, Any], actor: Actor, at: datetime) -> None:
+def effect_report(
+    violation: Violation, facts: CorrectionReportFacts, actor: Actor, at: datetime
+) -> None:
     """§ 196-22 A: the person's report that it corrected the violation (by page, API or staff)."""
-    reported = data["reported_on"]
+    reported = facts["reported_on"]
     if reported > timezone.localdate(at):
         raise InvalidInput({"reported_on": [f"{reported} is in the future."]})
     if reported < violation.observed_on:
@@ -42,7 +45,7 @@ def effect_report(violation: Violation, data: dict[str, Any], actor: Actor, at: 
         reported_on=reported,
         reported_by=signed_in(actor),
         reported_at=at,
-        description=data["description"].strip(),
+        description=facts["description"].strip(),
         returns_to=violation.state,
     )
     audit.record(
@@ -56,7 +59,7 @@ def effect_report(violation: Violation, data: dict[str, Any], actor: Actor, at: 
 
 
 def _decide(
-    violation: Violation, actor: Actor, at: datetime, fields: dict[str, Any], action: str
+    violation: Violation, actor: Actor, at: datetime, fields: Mapping[str, object], action: str
 ) -> Correction:
     correction = pending_correction(violation)
     if correction is None:
@@ -66,7 +69,9 @@ def _decide(
     )
 
 
-def effect_verify(violation: Violation, data: dict[str, Any], actor: Actor, at: datetime) -> None:
+def effect_verify(
+    violation: Violation, facts: VerificationFacts, actor: Actor, at: datetime
+) -> None:
     """§ 196-22 B: the correction verified "to the satisfaction of the Superintendent and/or
     other authorized personnel as cited in § 196-21A". The verification finds the day the
     violation ceased (``ceased_on``: the reported day, the default, when borne out, or another
@@ -82,7 +87,7 @@ def effect_verify(violation: Violation, data: dict[str, Any], actor: Actor, at: 
             f"separation of duties): {correction.reported_by} reported this one on "
             f"{correction.reported_on:%Y-%m-%d}."
         )
-    verified = data["verified_on"]
+    verified = facts["verified_on"]
     if verified < correction.reported_on:
         raise InvalidInput(
             {
@@ -94,7 +99,7 @@ def effect_verify(violation: Violation, data: dict[str, Any], actor: Actor, at: 
         )
     if verified > timezone.localdate(at):
         raise InvalidInput({"verified_on": [f"{verified} is in the future."]})
-    ceased = data.get("ceased_on") or correction.reported_on
+    ceased = facts["ceased_on"] or correction.reported_on
     if ceased > verified:
         raise InvalidInput(
             {
@@ -113,9 +118,9 @@ def effect_verify(violation: Violation, data: dict[str, Any], actor: Actor, at: 
             }
         )
     inspection = None
-    if data.get("inspection"):
+    if facts["inspection"]:
         inspection = Inspection.objects.filter(
-            pk=data["inspection"], state="completed", establishment=violation.establishment_id
+            pk=facts["inspection"], state="completed", establishment=violation.establishment_id
         ).first()
         if inspection is None:
             raise InvalidInput(
@@ -130,15 +135,15 @@ def effect_verify(violation: Violation, data: dict[str, Any], actor: Actor, at: 
             "ceased_on": ceased,
             "verified_by": actor,
             "inspection": inspection,
-            "decision_note": (data.get("note") or "").strip(),
+            "decision_note": facts["note"].strip(),
         },
         "verify",
     )
 
 
-def effect_reject(violation: Violation, data: dict[str, Any], actor: Actor, at: datetime) -> None:
+def effect_reject(violation: Violation, facts: RejectionFacts, actor: Actor, at: datetime) -> None:
     pending = pending_correction(violation)
-    rejected = data["rejected_on"]
+    rejected = facts["rejected_on"]
     if pending is not None and rejected < pending.reported_on:
         raise InvalidInput(
             {
@@ -154,7 +159,7 @@ def effect_reject(violation: Violation, data: dict[str, Any], actor: Actor, at: 
         violation,
         actor,
         at,
-        {"rejected_on": data["rejected_on"], "rejected_by": actor},
+        {"rejected_on": rejected, "rejected_by": actor},
         "reject_correction",
     )
     violation.state = correction.returns_to

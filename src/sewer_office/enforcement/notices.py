@@ -10,7 +10,6 @@ days) rolls everything back. The delivery starts the correction period that the 
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any
 
 from django.utils import timezone
 
@@ -23,6 +22,7 @@ from .choices import (
     RESPONSE_REFERRALS,
     ServiceMethod,
 )
+from .facts import DeliveryFacts, IssueFacts, ServiceFacts, SupersedeFacts
 from .liability import notices_in_force
 from .models import Notice, Violation
 
@@ -36,16 +36,18 @@ def current_notice(violation: Violation) -> Notice | None:
 def _create_notice(
     violation: Violation,
     response: rules.Response,
-    data: dict[str, Any],
+    terms: IssueFacts,
     actor: Actor,
     at: datetime,
     supersedes: Notice | None = None,
     reason: str = "",
 ) -> Notice:
+    """The notice of ``response`` on the ``terms`` a form gave (its nature and period, the
+    facts of issuing, superseding and escalating alike), with its audit event and letter."""
     day = timezone.localdate(at)
     period: int | None = None
     if response.correction_clock:
-        period = data.get("period_days")
+        period = terms["period_days"]
         if period is None:
             period = rules.least_period(day)
         rules.deadline(day, period)  # refuses a period under the article's 10 days
@@ -55,7 +57,7 @@ def _create_notice(
         response=response.code,
         response_label=response.label,
         citation=str(response.citation),
-        nature=(data.get("nature") or "").strip() or violation.description,
+        nature=terms["nature"].strip() or violation.description,
         section=violation.section,
         correction_clock=response.correction_clock,
         period_days=period,
@@ -81,7 +83,7 @@ def _create_notice(
     return notice
 
 
-def guard_issue(violation: Violation, data: dict[str, Any]) -> str | None:
+def guard_issue(violation: Violation, facts: IssueFacts) -> str | None:
     # a violation recorded before the rule of grounds is left as it was, but gets no notice
     if (refused := grounds.refusal(violation.section, violation.finding)) is not None:
         return f"No notice can be issued: {refused}"
@@ -100,7 +102,7 @@ def guard_issue(violation: Violation, data: dict[str, Any]) -> str | None:
     return None
 
 
-def effect_issue(violation: Violation, data: dict[str, Any], actor: Actor, at: datetime) -> None:
+def effect_issue(violation: Violation, facts: IssueFacts, actor: Actor, at: datetime) -> None:
     """§ 196-22 A: the written notice stating the nature of the violation, the section and the
     correction period (at least 10 days) — the response the plan names first for the kind and
     the violation's severity (:func:`.plan.severity`)."""
@@ -108,20 +110,20 @@ def effect_issue(violation: Violation, data: dict[str, Any], actor: Actor, at: d
     first = rules.first(
         violation.kind, violation.section, day, plan.severity(violation, day).severity
     )
-    _create_notice(violation, first, data, actor, at)
+    _create_notice(violation, first, facts, actor, at)
 
 
 def effect_supersede(
-    violation: Violation, data: dict[str, Any], actor: Actor, at: datetime
+    violation: Violation, facts: SupersedeFacts, actor: Actor, at: datetime
 ) -> None:
     old = current_notice(violation)
     if old is None:
         raise Blocked("There is no notice to supersede.")
-    reason = (data.get("reason") or "").strip()
-    _create_notice(violation, rules.response(old.response), data, actor, at, old, reason)
+    reason = facts["reason"].strip()
+    _create_notice(violation, rules.response(old.response), facts, actor, at, old, reason)
 
 
-def effect_serve(violation: Violation, data: dict[str, Any], actor: Actor, at: datetime) -> None:
+def effect_serve(violation: Violation, facts: ServiceFacts, actor: Actor, at: datetime) -> None:
     """§ 196-22 A: the notice served on a recorded day by a recorded method.
 
     Personal service is complete on the day of delivery, e-mail service (only with the
@@ -133,7 +135,7 @@ def effect_serve(violation: Violation, data: dict[str, Any], actor: Actor, at: d
     notice = current_notice(violation)
     if notice is None or notice.served or notice.mailed_on is not None:
         raise Blocked("There is no issued notice awaiting service.")
-    day = data["served_on"]
+    day = facts["served_on"]
     if day < notice.issued_on:
         raise InvalidInput(
             {
@@ -147,10 +149,10 @@ def effect_serve(violation: Violation, data: dict[str, Any], actor: Actor, at: d
         raise InvalidInput({"served_on": [f"{day} is in the future: record service once made."]})
     before = audit.snapshot(Notice.objects.get(pk=notice.pk))
     notice.served_by = signed_in(actor)
-    notice.service_method = data["service_method"]
-    notice.receipt_number = (data.get("receipt_number") or "").strip()
-    notice.email_address = (data.get("email_address") or "").strip()
-    notice.email_consent = bool(data.get("email_consent"))
+    notice.service_method = facts["service_method"]
+    notice.receipt_number = facts["receipt_number"].strip()
+    notice.email_address = facts["email_address"].strip()
+    notice.email_consent = facts["email_consent"]
     if notice.service_method == ServiceMethod.CERTIFIED_MAIL:
         notice.mailed_on = day
         violation.state = "mailed"
@@ -188,14 +190,14 @@ def _complete_service(notice: Notice, day: date) -> None:
         }
 
 
-def effect_deliver(violation: Violation, data: dict[str, Any], actor: Actor, at: datetime) -> None:
+def effect_deliver(violation: Violation, facts: DeliveryFacts, actor: Actor, at: datetime) -> None:
     """§ 196-22 A: a notice mailed by certified mail is served on the day of delivery shown by
     the return receipt (or the carrier's record), recorded by the clerk; the period runs from
     that day, never from the mailing. Recorded once, like every fact of service."""
     notice = current_notice(violation)
     if notice is None or not notice.awaiting_delivery or notice.mailed_on is None:
         raise Blocked("There is no mailed notice awaiting its delivery.")
-    delivered = data["delivered_on"]
+    delivered = facts["delivered_on"]
     if delivered < notice.mailed_on:
         raise InvalidInput(
             {
@@ -210,7 +212,7 @@ def effect_deliver(violation: Violation, data: dict[str, Any], actor: Actor, at:
             {"delivered_on": [f"{delivered} is in the future: record delivery once made."]}
         )
     before = audit.snapshot(Notice.objects.get(pk=notice.pk))
-    notice.delivery_proof = data["delivery_proof"]
+    notice.delivery_proof = facts["delivery_proof"]
     _complete_service(notice, delivered)
     notice.save()
     audit.record(

@@ -6,7 +6,6 @@ inside :func:`sewer_office.core.services.perform`'s transaction."""
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any
 
 from django.utils import timezone
 
@@ -20,6 +19,7 @@ from .choices import (
     RESPONSE_REFERRALS,
     ReferralKind,
 )
+from .facts import EscalationFacts, FineReferralFacts, ReferralFacts
 from .liability import fines, fines_as_referred
 from .models import Referral, Violation
 from .notices import _create_notice
@@ -38,7 +38,7 @@ def next_step(violation: Violation, day: date | None = None) -> rules.Response |
     return rules.following(violation.kind, day or timezone.localdate(), responses_taken(violation))
 
 
-def guard_escalate(violation: Violation, data: dict[str, Any]) -> str | None:
+def guard_escalate(violation: Violation, facts: EscalationFacts) -> str | None:
     if (refused := grounds.refusal(violation.section, violation.finding)) is not None:
         return f"No further notice or referral can be made: {refused}"
     if next_step(violation) is None:
@@ -84,7 +84,7 @@ def _create_referral(
     return referral
 
 
-def guard_refer_fine(violation: Violation, data: dict[str, Any]) -> str | None:
+def guard_refer_fine(violation: Violation, facts: FineReferralFacts) -> str | None:
     """A violation corrected after its deadline still owes the fine for the days it continued
     (§ 196-22 B: "shall be fined ... for each violation" continued beyond the time limit); the
     correction ends the count, not the liability. Refused when nothing is owed or the fine is
@@ -98,7 +98,7 @@ def guard_refer_fine(violation: Violation, data: dict[str, Any]) -> str | None:
 
 
 def effect_refer_fine(
-    violation: Violation, data: dict[str, Any], actor: Actor, at: datetime
+    violation: Violation, facts: FineReferralFacts, actor: Actor, at: datetime
 ) -> None:
     """The fine for the days late referred for prosecution (§ 196-22 B); the violation stays
     where it is (corrected, or its correction under review): only a court imposes the fine."""
@@ -107,13 +107,15 @@ def effect_refer_fine(
         ReferralKind.TOWN_ATTORNEY,
         actor,
         timezone.localdate(at),
-        referred_to=data.get("referred_to") or "",
-        note=data.get("note") or "",
+        referred_to=facts["referred_to"],
+        note=facts["note"],
         at=at,
     )
 
 
-def effect_escalate(violation: Violation, data: dict[str, Any], actor: Actor, at: datetime) -> None:
+def effect_escalate(
+    violation: Violation, facts: EscalationFacts, actor: Actor, at: datetime
+) -> None:
     """The guide's next step after an uncorrected deadline: a second notice or an order
     (§ 196-22 A), a referral to the Town Attorney for prosecution (§ 196-22 B) or a request for
     an injunction (§ 196-22 D), recorded; the court's proceedings are not the office's."""
@@ -127,20 +129,20 @@ def effect_escalate(violation: Violation, data: dict[str, Any], actor: Actor, at
             actor,
             timezone.localdate(at),
             response=step.code,
-            referred_to=data.get("referred_to") or "Town Attorney",
+            referred_to=facts["referred_to"] or "Town Attorney",
             at=at,
         )
         violation.state = "referred"
     else:
-        _create_notice(violation, step, data, actor, at)
+        _create_notice(violation, step, facts, actor, at)
         violation.state = "notice_issued"
 
 
-def effect_refer(violation: Violation, data: dict[str, Any], actor: Actor, at: datetime) -> None:
+def effect_refer(violation: Violation, facts: ReferralFacts, actor: Actor, at: datetime) -> None:
     """A referral recorded: to the police for arrest (§ 196-20; the chapter is enforced by the
     police and the Superintendent of Highways, § 196-21 D), to the Town Attorney for
     prosecution (§ 196-22 B) or for an injunction (§ 196-22 D)."""
-    kind = data["kind"]
+    kind = facts["kind"]
     code = next((c for c, k in RESPONSE_REFERRALS.items() if k == kind), "")
     _create_referral(
         violation,
@@ -148,7 +150,7 @@ def effect_refer(violation: Violation, data: dict[str, Any], actor: Actor, at: d
         actor,
         timezone.localdate(at),
         response=code,
-        referred_to=data.get("referred_to") or "",
-        note=data.get("note") or "",
+        referred_to=facts["referred_to"],
+        note=facts["note"],
         at=at,
     )

@@ -34,6 +34,7 @@ from sewer_office.findings.services import findings_of, record_finding
 
 from . import letters, rules
 from .choices import ImposedBy
+from .facts import MilestoneCompletionFacts
 from .models import ComplianceSchedule, Milestone, Notice, Violation
 from .services import open_violation
 from .states import SCHEDULERS
@@ -225,10 +226,10 @@ def amend_schedule(
 
 
 def effect_complete_milestone(
-    milestone: Milestone, data: dict[str, Any], actor: Actor, at: datetime
+    milestone: Milestone, facts: MilestoneCompletionFacts, actor: Actor, at: datetime
 ) -> None:
     """Effect of ``complete_milestone``: the day and the report, once (a later day refused)."""
-    done = data["completed_on"]
+    done = facts["completed_on"]
     if done > timezone.localdate(at):
         raise InvalidInput({"completed_on": ["A milestone cannot be completed in the future."]})
     created = timezone.localdate(milestone.schedule.created_at)
@@ -237,7 +238,7 @@ def effect_complete_milestone(
             {"completed_on": [f"Before the schedule was imposed ({created}): not a completion."]}
         )
     milestone.completed_on = done
-    milestone.completion_report = data["completion_report"].strip()
+    milestone.completion_report = facts["completion_report"].strip()
     milestone.recorded_by = person_or_none(actor)
 
 

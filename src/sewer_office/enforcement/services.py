@@ -1,6 +1,7 @@
 """Opening violations, costs, and the daily clock (§ 196-22); the other services of the
 workflow stand beside them, one concept each: notices and their service (:mod:`.notices`),
-corrections (:mod:`.corrections`), escalation and referral (:mod:`.referrals`).
+corrections (:mod:`.corrections`), escalation and referral (:mod:`.referrals`); the one line
+per violation that the list's download and ``sewer-use violations`` show is :mod:`.summary`.
 
 What a violation owes (the fine count, the costs recorded) is computed in :mod:`.liability`
 (the letters read it too, and these services issue the letters); the pages, the API and
@@ -36,7 +37,7 @@ from .choices import (
     FINDING_SECTIONS,
     ReferralKind,
 )
-from .liability import fines, verified_correction
+from .liability import verified_correction
 from .models import Cost, Finding, Violation
 from .notices import current_notice
 from .referrals import _create_referral
@@ -358,48 +359,3 @@ def advance_clocks(day: date | None = None, *, at: datetime | None = None) -> in
 
 def is_outside(user: Actor) -> bool:
     return not is_staff_member(user)
-
-
-# --- one line per violation (the CLI, the exports) ------------------------------------------
-
-#: What the office shows in place of an amount (§ 196-22 B: a fine is imposed on conviction).
-SUBJECT_TO_CONVICTION = "accrued, subject to conviction"
-NOT_CONFIGURED = "not configured"
-
-
-# A JSON object on purpose, not a dataclass: ``sewer-use violations`` prints it as JSON (its
-# keys are the command's published output) and the list's download reads it by column name.
-def violation_summary(violation: Violation, today: date | None = None) -> dict[str, Any]:
-    """The violation as the list and ``sewer-use violations`` show it, with plain field names:
-    the deadline of the notice in force, the days of continuing violation past it, the fine
-    accrued ("accrued, subject to conviction", or "not configured" with the resolution to
-    record), as of ``today``."""
-    today = today or timezone.localdate()
-    f = fines(violation, today)
-    notice = current_notice(violation)
-    if f.total is not None:
-        fines_status = SUBJECT_TO_CONVICTION
-    elif f.unconfigured:
-        fines_status = NOT_CONFIGURED
-    else:
-        fines_status = f.message
-    # days of continuing violation past the deadline (to the verified correction, if any)
-    days_late = f.computation.days if f.computation is not None else None
-    return {
-        "id": violation.pk,
-        "number": violation.number,
-        "facility": violation.subject,
-        "person": violation.person.name,
-        "section": violation.section,
-        "kind": violation.kind,
-        "state": violation.state,
-        "stage": violation.state_label,
-        "observed_on": violation.observed_on.isoformat(),
-        "notice_deadline": notice.deadline.isoformat() if notice and notice.deadline else None,
-        "days_late": days_late,
-        "fines_accrued": None if f.total is None else str(f.total),
-        "fines_status": fines_status,
-        "fines_note": f.unconfigured,
-        # recorded before the rule of grounds and refused by it now (the record is unchanged)
-        "would_now_be_refused": grounds.refusal(violation.section, violation.finding),
-    }

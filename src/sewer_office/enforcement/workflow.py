@@ -17,16 +17,31 @@
     open / notice_issued ──dismiss (a reason)──▶ dismissed
 
 A violation of § 196-20 is opened directly as ``referred`` (for immediate arrest): it never
-has a notice or a clock. The effects and guards live in :mod:`.services` (a milestone's in
-:mod:`.schedules`), the states and roles in :mod:`.states`; this module only declares.
+has a notice or a clock. The effects and guards live in :mod:`.notices`, :mod:`.corrections`
+and :mod:`.referrals` (a milestone's in :mod:`.schedules`), the facts each transition records
+(its form's cleaned data, typed) in :mod:`.facts`, the states and roles in :mod:`.states`;
+this module only declares.
 """
 
 from __future__ import annotations
 
-from sewer_office.core.workflow import REASON_REQUIRED, Transition, Workflow
+from sewer_office.core.workflow import REASON_REQUIRED, NoFacts, Transition, Workflow
 
 from . import corrections, notices, notify, referrals, schedules
 from . import forms as eforms
+from .facts import (
+    CorrectionReportFacts,
+    DeliveryFacts,
+    EscalationFacts,
+    FineReferralFacts,
+    IssueFacts,
+    MilestoneCompletionFacts,
+    ReferralFacts,
+    RejectionFacts,
+    ServiceFacts,
+    SupersedeFacts,
+    VerificationFacts,
+)
 from .states import (
     ISSUERS,
     MILESTONE_RECORDERS,
@@ -53,6 +68,7 @@ WORKFLOW = Workflow(
             "§ 196-22 A",
             roles=ISSUERS,
             form=eforms.IssueForm,
+            facts=IssueFacts,
             guard=notices.guard_issue,
             effect=notices.effect_issue,
             help="The response the guide names first for this kind, with its correction period.",
@@ -65,6 +81,7 @@ WORKFLOW = Workflow(
             "§ 196-22 A",
             roles=SERVERS,
             form=eforms.ServeForm,
+            facts=ServiceFacts,
             effect=notices.effect_serve,
             outcomes=("served", "mailed"),
             help="Personal service or e-mail (with the person's written agreement): the day "
@@ -79,6 +96,7 @@ WORKFLOW = Workflow(
             "§ 196-22 A",
             roles=SERVERS,
             form=eforms.DeliveryForm,
+            facts=DeliveryFacts,
             effect=notices.effect_deliver,
             help="The day of delivery shown by the return receipt (or the carrier's record): "
             "service is complete that day and the correction period runs from the day after.",
@@ -92,6 +110,7 @@ WORKFLOW = Workflow(
             roles=ISSUERS,
             reason=REASON_REQUIRED,
             form=eforms.SupersedeForm,
+            facts=SupersedeFacts,
             effect=notices.effect_supersede,
             queue=False,
             help="An issued notice is never edited: a new notice replaces it, with the reason.",
@@ -105,6 +124,7 @@ WORKFLOW = Workflow(
             roles=REPORTERS,
             applicant=True,
             form=eforms.CorrectionForm,
+            facts=CorrectionReportFacts,
             effect=corrections.effect_report,
         ),
         Transition(
@@ -115,6 +135,7 @@ WORKFLOW = Workflow(
             "§ 196-22 B",
             roles=VERIFIERS,
             form=eforms.VerifyForm,
+            facts=VerificationFacts,
             effect=corrections.effect_verify,
         ),
         Transition(
@@ -126,6 +147,7 @@ WORKFLOW = Workflow(
             roles=VERIFIERS,
             reason=REASON_REQUIRED,
             form=eforms.RejectForm,
+            facts=RejectionFacts,
             effect=corrections.effect_reject,
             outcomes=REPORTABLE,  # back where it was before the report
             danger=True,
@@ -136,6 +158,7 @@ WORKFLOW = Workflow(
             ("served",),
             "fines_accruing",
             "§ 196-22 B",
+            facts=NoFacts,
             queue=False,
             help="Recorded by the daily run (sewer-use flag-overdue), never by hand.",
         ),
@@ -147,6 +170,7 @@ WORKFLOW = Workflow(
             "§ 196-22",
             roles=ISSUERS,
             form=eforms.EscalateForm,
+            facts=EscalationFacts,
             guard=referrals.guard_escalate,
             effect=referrals.effect_escalate,
             outcomes=("notice_issued", "referred"),
@@ -159,6 +183,7 @@ WORKFLOW = Workflow(
             "§ 196-22",
             roles=ISSUERS,
             form=eforms.ReferForm,
+            facts=ReferralFacts,
             effect=referrals.effect_refer,
             queue=False,
         ),
@@ -170,6 +195,7 @@ WORKFLOW = Workflow(
             "§ 196-22 B",
             roles=ISSUERS,
             form=eforms.ReferFineForm,
+            facts=FineReferralFacts,
             guard=referrals.guard_refer_fine,
             effect=referrals.effect_refer_fine,
             queue=False,
@@ -186,6 +212,7 @@ WORKFLOW = Workflow(
             "§ 196-22 A",
             roles=ISSUERS,
             reason=REASON_REQUIRED,
+            facts=NoFacts,
             queue=False,
             danger=True,
         ),
@@ -209,6 +236,7 @@ MILESTONE_WORKFLOW = Workflow(
             roles=MILESTONE_RECORDERS,
             applicant=True,
             form=eforms.MilestoneCompletionForm,
+            facts=MilestoneCompletionFacts,
             effect=schedules.effect_complete_milestone,
             help="The day it was completed and the report of completion (40 CFR 403.12(c)).",
         ),

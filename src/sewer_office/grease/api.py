@@ -91,7 +91,7 @@ class InterceptorSerializer(serializers.ModelSerializer[GreaseInterceptor]):
     def get_cleaning(self, obj: GreaseInterceptor) -> dict[str, Any] | None:
         if not obj.active:
             return None
-        return services.status_of(obj, timezone.localdate()).as_dict()
+        return dict(services.status_of(obj, timezone.localdate()).as_dict())
 
 
 class InterceptorCreateSerializer(serializers.Serializer[Any]):

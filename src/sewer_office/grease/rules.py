@@ -3,8 +3,9 @@
 Nothing is recomputed here: the sizing (PDI G-101, UPC table, the dated
 ``grease_interceptor.sizing_method``) and the cleaning clock (``cleaning_status``, with
 ``grease_interceptor.cleaning_interval_days`` or an establishment's own interval) are those of
-:mod:`sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors`. This module only
-turns office records into their inputs and their errors into :class:`InvalidInput`.
+:mod:`sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors` and
+``grease_pump_outs``. This module only turns office records into their inputs and their errors
+into :class:`InvalidInput`.
 """
 
 from __future__ import annotations
@@ -19,15 +20,17 @@ from django.conf import settings
 from sewer_office.core.errors import InvalidInput
 from sewer_rules.findings import Check
 from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors import (
-    CLEANING_INTERVAL,
     F2,
-    MAINTENANCE,
     PDI_DRAIN_MINUTES,
-    CleaningStatus,
     GreaseSizingError,
-    cleaning_status,
     size_gravity,
     size_hydromechanical,
+)
+from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_pump_outs import (
+    CLEANING_INTERVAL,
+    MAINTENANCE,
+    CleaningStatus,
+    cleaning_status,
 )
 from sewer_rules.parameters import ParameterError, ParameterSet, load_jurisdiction
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
@@ -13,7 +15,6 @@ from django.views.decorators.http import require_POST
 
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import InvalidInput, OfficeError
 from sewer_office.core.exports import Column, export
 from sewer_office.core.form_actions import form_action
 from sewer_office.core.paging import page_of
@@ -205,30 +206,46 @@ def inspection_complete(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _post_action(request: HttpRequest, pk: int, run: Any, done: str) -> HttpResponse:
-    """Run a POSTed action on a visible inspection; errors return to its page with a message."""
+#: What an action of the inspection's page does with the inspection and its form's data.
+DetailAct = Callable[[Inspection, dict[str, Any]], object]
+
+
+def _detail_action(
+    request: HttpRequest, pk: int, name: str, form: forms.Form, act: DetailAct, done: str
+) -> HttpResponse:
+    """One of the inspection page's forms (``name`` in its context), POSTed: through
+    :func:`form_action`, the refusal keeping its status (a state conflict: 409). The page
+    comes back with the refused form where it offers that form; where it no longer does (the
+    inspection was completed meanwhile), with the refusal as a message."""
     inspection = _inspection(request, pk)
-    try:
-        run(inspection)
-    except OfficeError as e:
-        messages.error(request, e.message)
-        return render(
-            request,
-            "inspections/detail.html",
-            _detail_context(request, inspection),
-            status=e.status_code,
-        )
-    messages.success(request, done)
-    return redirect(inspection.get_absolute_url())
+
+    def again(status: int) -> HttpResponse:
+        context = _detail_context(request, inspection)
+        if context.get(name) is not None:
+            context[name] = form
+        else:
+            for errors in form.errors.values():
+                for error in errors:
+                    messages.error(request, str(error))
+        return render(request, "inspections/detail.html", context, status=status)
+
+    def acted(_: object) -> HttpResponse:
+        messages.success(request, done)
+        return redirect(inspection.get_absolute_url())
+
+    outcome = form_action(request, form, lambda d: act(inspection, d), error_status=True)
+    return outcome.respond(then=acted, show=again)
 
 
 @require_POST
 @office_view(*services.PERFORMERS)
 def inspection_cancel(request: HttpRequest, pk: int) -> HttpResponse:
-    return _post_action(
+    return _detail_action(
         request,
         pk,
-        lambda i: services.cancel(i, request.user, request.POST.get("reason", "")),
+        "cancel_form",
+        iforms.CancelForm(request.POST),
+        lambda i, d: services.cancel(i, request.user, d["reason"]),
         "Inspection cancelled.",
     )
 
@@ -236,48 +253,38 @@ def inspection_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @office_view(*services.PERFORMERS)
 def inspection_photo(request: HttpRequest, pk: int) -> HttpResponse:
-    def run(i: Inspection) -> None:
-        upload = request.FILES.get("photo")
-        if upload is None:
-            raise InvalidInput({"photo": ["Choose a photo to upload."]})
-        services.add_photo(i, request.user, upload, request.POST.get("title", ""))
-
-    return _post_action(request, pk, run, "Photo added.")
+    return _detail_action(
+        request,
+        pk,
+        "photo_form",
+        iforms.PhotoForm(request.POST, request.FILES),
+        lambda i, d: services.add_photo(i, request.user, d["photo"], d["title"]),
+        "Photo added.",
+    )
 
 
 @require_POST
 @office_view(*services.PERFORMERS)
 def inspection_addendum(request: HttpRequest, pk: int) -> HttpResponse:
-    return _post_action(
+    return _detail_action(
         request,
         pk,
-        lambda i: services.add_addendum(i, request.user, request.POST.get("text", "")),
+        "addendum_form",
+        iforms.AddendumForm(request.POST),
+        lambda i, d: services.add_addendum(i, request.user, d["text"]),
         "Addendum appended.",
     )
-
-
-def _form_action(
-    request: HttpRequest, pk: int, form_class: Any, run: Any, done: str
-) -> HttpResponse:
-    """A POSTed form on a visible inspection: its fields checked, then the service run."""
-
-    def checked(inspection: Inspection) -> None:
-        form = form_class(request.POST)
-        if not form.is_valid():
-            raise InvalidInput({k: [str(m) for m in v] for k, v in form.errors.items()})
-        run(inspection, form.cleaned_data)
-
-    return _post_action(request, pk, checked, done)
 
 
 @require_POST
 @office_view(*services.PERFORMERS)
 def inspection_agency(request: HttpRequest, pk: int) -> HttpResponse:
     """Record an EPA, DEC or County Health inspector taking part (§ 196-21 A)."""
-    return _form_action(
+    return _detail_action(
         request,
         pk,
-        iforms.AgencyInspectorForm,
+        "agency_form",
+        iforms.AgencyInspectorForm(request.POST),
         lambda i, d: entry.add_agency_inspector(i, request.user, **d),
         "Agency inspector recorded.",
     )
@@ -287,10 +294,11 @@ def inspection_agency(request: HttpRequest, pk: int) -> HttpResponse:
 @office_view(*services.PERFORMERS)
 def inspection_refusal(request: HttpRequest, pk: int) -> HttpResponse:
     """Record a refusal of entry: a finding under § 196-21 A (or B), to open a violation from."""
-    return _form_action(
+    return _detail_action(
         request,
         pk,
-        iforms.RefusalForm,
+        "refusal_form",
+        iforms.RefusalForm(request.POST),
         lambda i, d: entry.record_refusal(i, request.user, **d),
         "Refusal of entry recorded, with its finding (§ 196-21 A).",
     )

@@ -10,9 +10,8 @@ from django.shortcuts import redirect, render
 from sewer_office.accounts.actors import signed_in
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import Column, export
-from sewer_office.core.forms import add_office_error
+from sewer_office.core.form_actions import form_action
 from sewer_office.core.paging import page_of
 
 from . import services
@@ -28,16 +27,21 @@ PAGE_SIZE = 25
 def preferences(request: HttpRequest) -> HttpResponse:
     current = services.preferences(signed_in(request.user))
     form = PreferencesForm(request.POST or None, current=current)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.set_preferences(request.user, form.wanted())
-        except OfficeError as e:
-            add_office_error(form, e)
-        else:
-            messages.success(request, "Your choice of reminders is saved.")
-            return redirect("mail:preferences")
     always = [Topic(t).label for t in Topic.values if t in ALWAYS_SENT]
-    return render(request, "mail/preferences.html", {"form": form, "always": always})
+
+    def saved(_: object) -> HttpResponse:
+        messages.success(request, "Your choice of reminders is saved.")
+        return redirect("mail:preferences")
+
+    act = form_action(
+        request, form, lambda d: services.set_preferences(request.user, form.wanted())
+    )
+    return act.respond(
+        then=saved,
+        show=lambda status: render(
+            request, "mail/preferences.html", {"form": form, "always": always}, status=status
+        ),
+    )
 
 
 #: The messages' download (``/mail/messages/?format=csv``); "To" for staff only, as the page.

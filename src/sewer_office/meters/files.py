@@ -24,9 +24,9 @@ from typing import Any
 
 import polars as pl
 
-from sewer_engines.monitoring.readings import MAX_DECIMALS
 from sewer_engines.monitoring.series import Series
 from sewer_engines.monitoring.source import ReadingsError, ReadOptions, RowError
+from sewer_engines.monitoring.value_column import MAX_DECIMALS
 from sewer_io.meter_files import open_readings
 from sewer_io.readings import parquet_size
 from sewer_office.core.errors import OfficeError, shorten, upload_cap, upload_refused

@@ -15,17 +15,16 @@ from django.views.decorators.http import require_POST
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import has_role
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import Column, export
 from sewer_office.core.form_actions import form_action
-from sewer_office.core.forms import add_office_error
 from sewer_office.core.paging import page_of
 
 from . import charts, judging, services
 from .baselines import BASELINE_ROLES, record_meter_baseline
 from .files import stored_upload
 from .forms import BaselineForm, MeterForm, ReportForm, UploadForm
-from .models import Meter, SlugEvent
+from .judging import UploadResult
+from .models import Meter, MeterBaseline, SlugEvent
 
 PAGE_SIZE = 25
 
@@ -155,53 +154,68 @@ def meter_detail(
 @require_POST
 @office_view()
 def meter_upload(request: HttpRequest, pk: int) -> HttpResponse:
+    """Append a readings file and judge it; a refusal keeps its status (a file refused row by
+    row, 400, lists its rows; a conflict, 409) so that a client tells them apart."""
     meter = get_object_or_404(_meters(request), pk=pk)
     form = UploadForm(request.POST, request.FILES)
-    if not form.is_valid():
-        return meter_detail(request, pk, upload_form=form, status=400)
-    upload = form.cleaned_data["file"]
-    try:
-        with stored_upload(upload) as path:
-            result = services.upload_readings(meter, path, request.user, source_name=upload.name)
-    except services.UploadRefused as e:
-        form.add_error(None, e.message)
-        return meter_detail(request, pk, upload_form=form, refused=e, status=400)
-    except OfficeError as e:
-        form.add_error(None, e.message)
-        return meter_detail(request, pk, upload_form=form, status=e.status_code)
-    u = result.upload
-    messages.success(
-        request,
-        f"Stored {u.count} readings ({u.first_at:%Y-%m-%d %H:%M} to {u.last_at:%Y-%m-%d %H:%M}): "
-        f"{len(result.slugs)} slug(s), {len(result.excursions)} excursion(s).",
+    rows_refused: list[services.UploadRefused] = []
+
+    def upload(d: dict[str, Any]) -> UploadResult:
+        file = d["file"]
+        try:
+            with stored_upload(file) as path:
+                return services.upload_readings(meter, path, request.user, source_name=file.name)
+        except services.UploadRefused as e:
+            rows_refused.append(e)  # the page lists the refused rows under the form
+            raise
+
+    def stored(result: UploadResult) -> HttpResponse:
+        u = result.upload
+        messages.success(
+            request,
+            f"Stored {u.count} readings ({u.first_at:%Y-%m-%d %H:%M} to "
+            f"{u.last_at:%Y-%m-%d %H:%M}): "
+            f"{len(result.slugs)} slug(s), {len(result.excursions)} excursion(s).",
+        )
+        return redirect("meters:detail", pk=pk)
+
+    return form_action(request, form, upload, error_status=True).respond(
+        then=stored,
+        show=lambda status: meter_detail(
+            request,
+            pk,
+            upload_form=form,
+            refused=rows_refused[0] if rows_refused else None,
+            status=status,
+        ),
     )
-    return redirect("meters:detail", pk=pk)
 
 
 @require_POST
 @office_view()
 def slug_report(request: HttpRequest, pk: int) -> HttpResponse:
-    """Record a report of one of this meter's slugs (the slug's id in the form)."""
+    """Record a report of one of this meter's slugs (the slug's id in the form); a refusal
+    keeps its status (a report the record does not admit: 409)."""
     meter = get_object_or_404(_meters(request), pk=pk)
     form = ReportForm(request.POST)
-    if not form.is_valid():
-        return meter_detail(request, pk, report_form=form, status=400)
-    slug = get_object_or_404(
-        visible(SlugEvent.objects.filter(meter=meter), request.user), pk=form.cleaned_data["slug"]
-    )
-    try:
-        services.record_slug_report(
-            slug,
-            request.user,
-            reported_at=form.cleaned_data["reported_at"],
-            channel=form.cleaned_data["channel"],
-            text=form.cleaned_data["text"],
+
+    def report(d: dict[str, Any]) -> SlugEvent:
+        slug = get_object_or_404(
+            visible(SlugEvent.objects.filter(meter=meter), request.user), pk=d["slug"]
         )
-    except OfficeError as e:
-        add_office_error(form, e)
-        return meter_detail(request, pk, report_form=form, status=e.status_code)
-    messages.success(request, f"Report of the slug of {slug.start:%Y-%m-%d %H:%M} recorded.")
-    return redirect("meters:detail", pk=pk)
+        services.record_slug_report(
+            slug, request.user, reported_at=d["reported_at"], channel=d["channel"], text=d["text"]
+        )
+        return slug
+
+    def recorded(slug: SlugEvent) -> HttpResponse:
+        messages.success(request, f"Report of the slug of {slug.start:%Y-%m-%d %H:%M} recorded.")
+        return redirect("meters:detail", pk=pk)
+
+    return form_action(request, form, report, error_status=True).respond(
+        then=recorded,
+        show=lambda status: meter_detail(request, pk, report_form=form, status=status),
+    )
 
 
 @office_view()
@@ -225,23 +239,26 @@ def meter_baseline(request: HttpRequest, pk: int) -> HttpResponse:
     under it only by a re-evaluation (``sewer-use reevaluate-slugs``)."""
     meter = get_object_or_404(_meters(request), pk=pk)
     form = BaselineForm(request.POST)
-    if not form.is_valid():
-        return meter_detail(request, pk, baseline_form=form, status=400)
-    d = form.cleaned_data
-    try:
-        record = record_meter_baseline(
+
+    def record(d: dict[str, Any]) -> MeterBaseline:
+        return record_meter_baseline(
             meter,
             request.user,
             value=d["value"],
             effective_from=d["effective_from"],
             authority=d["authority"],
         )
-    except OfficeError as e:
-        add_office_error(form, e)
-        return meter_detail(request, pk, baseline_form=form, status=e.status_code)
-    messages.success(
-        request,
-        f"Baseline {record.value} {meter.unit} from {record.effective_from:%Y-%m-%d %H:%M} "
-        "recorded; run a re-evaluation to judge readings already stored under it.",
+
+    def recorded(baseline: MeterBaseline) -> HttpResponse:
+        messages.success(
+            request,
+            f"Baseline {baseline.value} {meter.unit} from "
+            f"{baseline.effective_from:%Y-%m-%d %H:%M} "
+            "recorded; run a re-evaluation to judge readings already stored under it.",
+        )
+        return redirect("meters:detail", pk=pk)
+
+    return form_action(request, form, record, error_status=True).respond(
+        then=recorded,
+        show=lambda status: meter_detail(request, pk, baseline_form=form, status=status),
     )
-    return redirect("meters:detail", pk=pk)

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import polars as pl
 
-from sewer_engines.evaluation.prepare import parse_datetimes
+from sewer_engines.evaluation.times import parse_datetimes
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.actors import Actor
 from sewer_office.registry.models import Establishment

@@ -5,6 +5,7 @@ review and sampling due."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sewer_office.accounts.access import visible
@@ -19,6 +20,7 @@ from sewer_office.accounts.roles import (
 from sewer_office.core.firsts import first_ids
 from sewer_office.core.panels import Panel
 from sewer_office.findings.choices import ReviewState
+from sewer_office.findings.models import Finding
 from sewer_office.findings.queries import (
     by_severity,
     capped_counts_by_facility,
@@ -28,7 +30,14 @@ from sewer_office.findings.queries import (
 from sewer_office.registry.models import Establishment
 
 from . import queries
-from .models import DischargeLimit, LabImport, LabMapping, SamplingEvent, SamplingPoint
+from .models import (
+    DischargeLimit,
+    LabImport,
+    LabMapping,
+    LabResult,
+    SamplingEvent,
+    SamplingPoint,
+)
 from .services import MAPPERS, SAMPLERS
 
 DASHBOARD_ROWS = 8
@@ -81,6 +90,23 @@ HOME_COUNT_CAP = 1000
 HOME_DUE_DAYS = 31
 
 
+@dataclass(frozen=True)
+class HomeFacility:
+    """One facility on the outside user's home: its sampling due, latest results, worst open
+    findings, and how many findings are open (``count_label`` says "1,000+" past the cap)."""
+
+    est: Establishment
+    due: list[queries.SamplingDue]
+    results: list[LabResult]
+    findings: list[Finding]
+    findings_count: int
+    findings_count_label: str
+
+
+def _count_label(count: int, cap: int) -> str:
+    return f"{cap:,}+" if count > cap else f"{count:,}"
+
+
 def home_panel(user: Actor) -> Panel | None:
     """An outside user's facilities at a glance: sampling due, latest results with their
     status and citations, open findings. Bounded: a fixed number of queries per facility and
@@ -100,25 +126,20 @@ def home_panel(user: Actor) -> Panel | None:
     worst_ids = first_ids(
         [by_severity(mine.filter(establishment=e))[:HOME_ROWS] for e in shown if counts.get(e.pk)]
     )
-    worst: dict[int | None, list[Any]] = {}
+    worst: dict[int | None, list[Finding]] = {}
     for f in by_severity(mine.filter(pk__in=worst_ids)):  # no ids: Django runs no query
         worst.setdefault(f.establishment_id, []).append(f)
-    rows = []
-    for est in shown:
-        rows.append(
-            {
-                "est": est,
-                "due": [d for d in due if d["point"].establishment_id == est.pk][:HOME_ROWS],
-                "results": results[est.pk],
-                "findings": worst.get(est.pk, []),
-                "findings_count": min(counts.get(est.pk, 0), HOME_COUNT_CAP),
-                "findings_count_label": (
-                    f"{HOME_COUNT_CAP:,}+"
-                    if counts.get(est.pk, 0) > HOME_COUNT_CAP
-                    else f"{counts.get(est.pk, 0):,}"
-                ),
-            }
+    rows = [
+        HomeFacility(
+            est=est,
+            due=[d for d in due if d.point.establishment_id == est.pk][:HOME_ROWS],
+            results=results[est.pk],
+            findings=worst.get(est.pk, []),
+            findings_count=min(counts.get(est.pk, 0), HOME_COUNT_CAP),
+            findings_count_label=_count_label(counts.get(est.pk, 0), HOME_COUNT_CAP),
         )
+        for est in shown
+    ]
     return Panel(
         title="My facility at a glance",
         template="monitoring/_home_panel.html",

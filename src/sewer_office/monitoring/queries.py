@@ -7,7 +7,8 @@ handful of indexed queries.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -154,10 +155,21 @@ def chart(est: Any, analyte: str) -> str:
     )
 
 
-def sampling_due(user: Actor, within_days: int = 7) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class SamplingDue:
+    """A sampling point whose programme's next sampling falls soon (§ 196-19 D(7)): when it
+    was last sampled (None: never), the day it is due, and whether that day has passed."""
+
+    point: SamplingPoint
+    last: datetime | None
+    due: date
+    overdue: bool
+
+
+def sampling_due(user: Actor, within_days: int = 7) -> list[SamplingDue]:
     """Sampling points with a programme whose next sampling falls within ``within_days``."""
     today = timezone.localdate()
-    out = []
+    out: list[SamplingDue] = []
     points = (
         visible(
             SamplingPoint.objects.filter(active=True, sampling_interval_days__isnull=False),
@@ -174,5 +186,5 @@ def sampling_due(user: Actor, within_days: int = 7) -> list[dict[str, Any]]:
             else today
         )
         if due <= today + timedelta(days=within_days):
-            out.append({"point": sp, "last": last, "due": due, "overdue": due < today})
-    return sorted(out, key=lambda d: d["due"])
+            out.append(SamplingDue(sp, last, due, due < today))
+    return sorted(out, key=lambda d: d.due)

@@ -139,7 +139,9 @@ def _mapping_form(
 @office_view(*IMPORT_ROLES)
 def mapping_choose(request: HttpRequest, digest: str) -> HttpResponse:
     """Step 2: which column holds each field (a saved mapping with the file's header is
-    chosen for it), and what the words of the kind column mean."""
+    chosen for it), and what the words of the kind column mean. Not through
+    ``form_action``: a step of a multi-step import whose form is shown again, unsaved, when
+    the kind column changes (its words to be mapped), and whose sheet can be changed too."""
     held = _held(digest)
     if request.method == "POST" and "choose_sheet" in request.POST:
         wanted = request.POST.get("sheet", "")

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 import polars as pl
 from django.db import transaction
@@ -32,6 +31,7 @@ from sewer_office.registry.models import Property, ServiceArea
 
 from . import store
 from .choices import ImportKind, Outcome
+from .import_reports import DistrictReport, DistrictRow
 from .models import Retirement, RollImport
 from .services import ImportPreview, Stale, check_importer, lock_register
 
@@ -48,16 +48,16 @@ class DistrictPreview(ImportPreview):
     taken_at: datetime
     previous: RollImport | None
     refusals: list[tuple[int, str, str]]
-    rows: list[dict[str, Any]]
+    rows: list[DistrictRow]
     #: ``id, service_area_id, old`` of the properties whose area changes
     moves: pl.DataFrame
     counts: dict[str, int] = field(default_factory=dict)
     #: code → the file's boundary (GeoJSON) of the new and changed districts
     geometry: dict[str, str] = field(default_factory=dict)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> DistrictReport:
         listed = [r for r in self.rows if r["outcome"] != Outcome.UNCHANGED]
-        out: dict[str, Any] = {
+        out: DistrictReport = {
             "new": self.counts.get("new", 0),
             "changed": self.counts.get("changed", 0),
             "unchanged": self.counts.get("unchanged", 0),
@@ -118,7 +118,7 @@ def preview_districts(df: DistrictFile) -> DistrictPreview:
     refusals = [(int(r.row), r.field, r.message) for r in df.refused]
     areas = {a.code: a for a in ServiceArea.objects.all()}
     first_row: dict[str, int] = {}
-    rows: list[dict[str, Any]] = []
+    rows: list[DistrictRow] = []
     for rec in df.districts.iter_rows(named=True):
         row, code = int(rec["row"]), str(rec["code"] or "").strip()
         name, geometry = str(rec["name"] or "").strip(), str(rec["geometry"] or "")
@@ -197,9 +197,16 @@ def preview_districts(df: DistrictFile) -> DistrictPreview:
     drawn.update({r["code"]: r["geometry"] for r in rows if "geometry" in r})
     moves = _placed(sorted(drawn.items())) if not refusals and drawn else _placed([])
     counts = {k: sum(1 for r in rows if r["outcome"] == k) for k in Outcome.values}
-    public_rows = [{k: v for k, v in r.items() if k != "geometry"} for r in rows]
+    public_rows = [_without_geometry(r) for r in rows]
     drawn_now = {r["code"]: r["geometry"] for r in rows if "geometry" in r}
     return DistrictPreview(df, taken_at, previous, refusals, public_rows, moves, counts, drawn_now)
+
+
+def _without_geometry(row: DistrictRow) -> DistrictRow:
+    """The row as the report lists it; its boundary is kept apart (``DistrictPreview.geometry``)."""
+    shown = row.copy()
+    shown.pop("geometry", None)
+    return shown
 
 
 def apply_districts(preview: DistrictPreview, actor: Actor) -> RollImport:

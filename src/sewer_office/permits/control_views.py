@@ -16,8 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import InvalidInput, OfficeError
-from sewer_office.core.forms import add_office_error
+from sewer_office.core.form_actions import form_action
 
 from .control_forms import IcisIdForm, SelfMonitoringForm, TermsForm
 from .control_page import control_context
@@ -34,24 +33,26 @@ def _submit(
     act: Callable[[Any, forms.Form], object],
     done: str,
 ) -> HttpResponse:
+    """One of the control mechanism's forms through :func:`form_action`: bad input is
+    refused on the form (400); a conflict (decided meanwhile, already recorded: 409) keeps
+    its status and is said above the page, where the form may no longer be offered."""
     record = _record(request, KINDS["industrial"], pk)
     form = make_form(record)
-    status = 400
-    message = "Please correct the errors below."
-    if form.is_valid():
-        try:
-            act(record, form)
-        except InvalidInput as e:
-            add_office_error(form, e)
-        except OfficeError as e:  # decided meanwhile, already recorded: said above the page
-            message, status = e.message, e.status_code
-        else:
-            messages.success(request, f"{record.number}: {done}")
-            return redirect(record.get_absolute_url())
-    messages.error(request, message)
-    context = _detail_context(request, record)
-    context.update(control_context(request.user, record, {name: form}))
-    return render(request, "permits/detail.html", context, status=status)
+
+    def recorded(_: object) -> HttpResponse:
+        messages.success(request, f"{record.number}: {done}")
+        return redirect(record.get_absolute_url())
+
+    def again(status: int) -> HttpResponse:
+        # the forms show their fields' errors; a refusal of the whole is said above the page
+        for error in form.non_field_errors() or ["Please correct the errors below."]:
+            messages.error(request, str(error))
+        context = _detail_context(request, record)
+        context.update(control_context(request.user, record, {name: form}))
+        return render(request, "permits/detail.html", context, status=status)
+
+    outcome = form_action(request, form, lambda d: act(record, form), error_status=True)
+    return outcome.respond(then=recorded, show=again)
 
 
 @require_POST

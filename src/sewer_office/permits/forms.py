@@ -19,12 +19,12 @@ from sewer_office.core.forms import DateInput
 from sewer_office.registry.models import Building, Establishment, Person, Property
 from sewer_office.registry.pickers import use_pickers
 from sewer_rules.hostile import JSONRefused, loads_json
-from sewer_rules.ordinance.s196_18_building_sewers import (
+from sewer_rules.ordinance.s196_18_building_sewers.design import BuildingSewerDesign
+from sewer_rules.ordinance.s196_18_building_sewers.design_fields import DesignError
+from sewer_rules.ordinance.s196_18_building_sewers.vocabulary import (
     LIFTS,
     SANITARY_SOURCES,
     SURFACE_OR_GROUNDWATER_SOURCES,
-    BuildingSewerDesign,
-    DesignError,
 )
 
 from .choices import DischargeKind, InterceptorKind, PermitClass, ServiceUse, SystemType

@@ -7,8 +7,10 @@ so that the one list and a kind's list answer the same filter the same way.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from datetime import date
+from typing import Any, TypedDict
 
 from django import forms
 from django.db.models import CharField, Count, Q, QuerySet, Value
@@ -22,6 +24,21 @@ from .kinds import KINDS, Kind
 
 #: The filters the list of all permits shares with every kind's list.
 SHARED_FILTERS = ("q", "open", "property", "filed_after", "filed_before")
+
+
+class PermitFilters(TypedDict, total=False):
+    """The filters of the list of every permit (``AllPermitsForm``'s cleaned data, the fields
+    left blank left out): ``kind`` picks one kind, the others (:data:`SHARED_FILTERS`) go to
+    every kind's filter set."""
+
+    q: str
+    kind: str
+    open: str
+    property: str
+    filed_after: date
+    filed_before: date
+
+
 COLUMNS = ("pk", "number", "filed_on", "state", "applicant__name", "property__address")
 
 
@@ -65,9 +82,10 @@ def kind_counts(user: Actor, may_file: Any) -> list[KindCount]:
     return out
 
 
-def _one_kind(k: Kind, user: Actor, data: dict[str, Any]) -> QuerySet[Any]:
+def _one_kind(k: Kind, user: Actor, data: PermitFilters) -> QuerySet[Any]:
     base = visible(k.model.objects.all(), user)
-    shared = {name: data[name] for name in SHARED_FILTERS if data.get(name) not in (None, "")}
+    given: Mapping[str, object] = data
+    shared = {name: given[name] for name in SHARED_FILTERS if given.get(name) not in (None, "")}
     fs = k.filterset(shared or None, queryset=base)
     qs: QuerySet[Any] = fs.qs if fs.is_bound and fs.is_valid() else base
     rows: QuerySet[Any] = (
@@ -78,10 +96,11 @@ def _one_kind(k: Kind, user: Actor, data: dict[str, Any]) -> QuerySet[Any]:
     return rows
 
 
-def all_permits(user: Actor, data: dict[str, Any]) -> QuerySet[Any]:
+def all_permits(user: Actor, data: PermitFilters) -> QuerySet[Any]:
     """The records of every kind (or of ``data["kind"]``) as rows of :data:`COLUMNS` and
     ``kind_slug``, newest filing first; a queryset, so that a page of it is one query."""
-    chosen = [KINDS[data["kind"]]] if data.get("kind") in KINDS else list(KINDS.values())
+    kind = data.get("kind", "")
+    chosen = [KINDS[kind]] if kind in KINDS else list(KINDS.values())
     parts = [_one_kind(k, user, data) for k in chosen]
     qs = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
     return qs.order_by("-filed_on", "-number")

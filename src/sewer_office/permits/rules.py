@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import polars as pl
 from django.conf import settings
@@ -19,11 +19,9 @@ from sewer_engines.evaluation.engine import evaluate_table
 from sewer_rules.analytes import ANALYTES, UnknownAnalyte
 from sewer_rules.analytes import resolve as resolve_analyte
 from sewer_rules.ordinance.s196_16_subdivision_sewers import subdivision_sewer_duty as duty
-from sewer_rules.ordinance.s196_18_building_sewers import (
-    BuildingSewerDesign,
-    check_building_sewer,
-    permit_fee,
-)
+from sewer_rules.ordinance.s196_18_building_sewers.checks import check_building_sewer
+from sewer_rules.ordinance.s196_18_building_sewers.design import BuildingSewerDesign
+from sewer_rules.ordinance.s196_18_building_sewers.permit_class import permit_fee
 from sewer_rules.ordinance.s196_19_use_of_public_sewers.grinders import check_grinder
 from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import (
     plant_influent_temperature,
@@ -42,10 +40,29 @@ def params() -> ParameterSet:
     return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
 
 
-def parameter_dict(pv: ParameterValue) -> dict[str, Any]:
+class StoredBracket(TypedDict):
+    """One bracket of a schedule as stored: the rate up to an amount (None: above the last)."""
+
+    up_to: str | None
+    rate: str
+
+
+class StoredParameter(TypedDict):
+    """A dated parameter value as a record stores it (JSON): what the determination used."""
+
+    name: str
+    value: str | None
+    unit: str
+    effective: str
+    reference: str
+    authority: str
+    table: NotRequired[list[StoredBracket]]
+
+
+def parameter_dict(pv: ParameterValue) -> StoredParameter:
     """A dated parameter value as stored with a decision or a charge: name, value, unit,
     effective date, reference, authority — and a bracket schedule's brackets, as written."""
-    out: dict[str, Any] = {
+    out: StoredParameter = {
         "name": pv.name,
         "value": None if pv.value is None else str(pv.value),
         "unit": pv.unit,

@@ -5,19 +5,20 @@ Views parse requests and call services; every rule lives in the services and wor
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.actors import Actor, signed_in
-from sewer_office.accounts.roles import APPLICANT, is_staff_member, role_label, roles_of
+from sewer_office.accounts.roles import APPLICANT, is_staff_member, roles_of
 from sewer_office.core import audit
 from sewer_office.core.attachments import DOCUMENT_KINDS, attach_all
 from sewer_office.core.decorators import office_view
@@ -35,6 +36,7 @@ from .kinds import KINDS, Kind, kind_of, may_file
 from .services.building_sewer import class_preview, design_checks, next_steps, plan_checks
 from .services.common import may_upload
 from .services.subdivision import sewer_duty
+from .waiting import waiting_on
 
 PAGE_SIZE = 25
 
@@ -86,56 +88,15 @@ def _kind(slug: str) -> Kind:
         raise Http404("No such kind of application.") from None
 
 
-def _applicant(record: Any) -> str:
-    """The applicant by name, and how it stands to the property: "J. Smith (owner)"."""
-    person = getattr(record, "applicant", None)
-    if person is None:
-        return "the applicant"
-    prop = getattr(record, "property", None)
-    stands = "owner" if prop is not None and prop.owner_id == person.pk else "applicant"
-    return f"{person.name} ({stands})"
+@dataclass(frozen=True)
+class RefusedTransition:
+    """A transition the service refused for its input: the transition's form bound to what
+    was sent (``None`` when it has none) and the errors by field (the reason's among them),
+    shown again on the page under that transition's button."""
 
-
-def _staff(role: str) -> str:
-    """The one active person holding ``role`` by name ("Ann Lee (Clerk)"), else the role."""
-    label = role_label(role)
-    holders = list(
-        get_user_model()
-        .objects.filter(groups__name=role, is_active=True)
-        .values_list("first_name", "last_name")[:2]
-    )
-    if len(holders) == 1 and " ".join(holders[0]).strip():
-        return f"{' '.join(holders[0]).strip()} ({label})"
-    return f"the {label}"
-
-
-def _doing(label: str) -> str:
-    """A transition's button label as what someone does: "Notify: ready for inspection" ->
-    "notify (ready for inspection)"."""
-    head, _, tail = label.partition(": ")
-    text = f"{head} ({tail})" if tail else head
-    return text[:1].lower() + text[1:]
-
-
-def waiting_on(wf: Any, record: Any, user: Actor | None = None) -> list[dict[str, Any]]:
-    """Who the record waits for, by name, and to do what; ``you`` marks what ``user`` does
-    (its button is on the page)."""
-    mine = {t.name for t in wf.available(user, record)} if user is not None else set()
-    out: list[dict[str, Any]] = []
-    seen: set[tuple[str, str]] = set()
-    for t in wf.transitions:
-        if record.state in t.sources and t.queue:
-            names = [_staff(r) for r in sorted(t.roles)]
-            if t.applicant:
-                names.insert(0, _applicant(record))
-            who = " or ".join(names) if names else "the office"
-            what = _doing(t.label)
-            if (who, what) in seen:
-                continue
-            seen.add((who, what))
-            out.append({"who": who, "what": what, "label": t.label, "you": t.name in mine})
-    out.sort(key=lambda w: not w["you"])
-    return out
+    name: str
+    form: Form | None
+    errors: dict[str, list[str]]
 
 
 def _record(request: HttpRequest, kind: Kind, pk: int) -> Any:
@@ -148,9 +109,12 @@ def index(request: HttpRequest) -> HttpResponse:
     form = pforms.AllPermitsForm(
         request.GET or None, kinds=[(k.slug, k.plural) for k in KINDS.values()]
     )
-    data: dict[str, Any] = {}
+    data = listing.PermitFilters()
     if form.is_bound and form.is_valid():
-        data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
+        data = cast(
+            listing.PermitFilters,
+            {k: v for k, v in form.cleaned_data.items() if v not in (None, "")},
+        )
     rows = listing.all_permits(request.user, data)
     if (download := export(request, listing.labelled(rows), ALL_COLUMNS, "permits")) is not None:
         return download
@@ -202,15 +166,17 @@ def record_list(request: HttpRequest, kind: str) -> HttpResponse:
 
 
 def _detail_context(
-    request: HttpRequest, record: Any, forms: dict[str, Any] | None = None
+    request: HttpRequest, record: Any, refused: RefusedTransition | None = None
 ) -> dict[str, Any]:
+    """The record's page: its actions (the ``refused`` one with its form and errors), who it
+    waits on, its timeline and files, and what its kind adds."""
     k = kind_of(record)
     wf = record.WORKFLOW
-    submitted = forms or {}
     actions = []
     for t in wf.available(request.user, record):
-        form = submitted.get(t.name) or (t.form() if t.form else None)
-        actions.append({"t": t, "form": form, "errors": submitted.get(f"{t.name}:errors")})
+        mine = refused if refused is not None and refused.name == t.name else None
+        form = (mine.form if mine else None) or (t.form() if t.form else None)
+        actions.append({"t": t, "form": form, "errors": mine.errors if mine else None})
     extra: dict[str, Any] = {}
     if k.slug == "building-sewer":
         # the applicant sees the design checks staff see (§ 196-18 D, F, G, H)
@@ -248,6 +214,8 @@ def record_detail(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
 
 @office_view()
 def record_create(request: HttpRequest, kind: str) -> HttpResponse:
+    """File a new record of ``kind``. Not through ``form_action``: a building sewer's filing
+    is two steps, its design checks shown first (200) and filed once confirmed."""
     k = _kind(kind)
     if unlinked(request.user):
         messages.info(
@@ -309,6 +277,9 @@ def record_create(request: HttpRequest, kind: str) -> HttpResponse:
 @require_POST
 @office_view()
 def record_transition(request: HttpRequest, kind: str, pk: int, name: str) -> HttpResponse:
+    """Perform one of the record's transitions. Not through ``form_action``: the workflow
+    binds and checks the transition's own form inside the service (``perform``), so the view
+    has no form until the refusal brings it back."""
     k = _kind(kind)
     record = _record(request, k, pk)
     try:
@@ -321,13 +292,11 @@ def record_transition(request: HttpRequest, kind: str, pk: int, name: str) -> Ht
             reason=request.POST.get("reason", ""),
         )
     except InvalidInput as e:
-        forms: dict[str, Any] = {}
-        if e.form is not None:
-            forms[name] = e.form
-        forms[f"{name}:errors"] = e.errors
+        form = e.form if isinstance(e.form, Form) else None
+        refused = RefusedTransition(name, form, e.errors)
         messages.error(request, "Please correct the errors below.")
         return render(
-            request, "permits/detail.html", _detail_context(request, record, forms), status=400
+            request, "permits/detail.html", _detail_context(request, record, refused), status=400
         )
     except OfficeError as e:
         messages.error(request, e.message)

@@ -32,13 +32,9 @@ from sewer_office.core import audit
 from sewer_office.core.errors import Blocked
 from sewer_office.monitoring.in_force import params_in_force
 from sewer_office.registry.models import Establishment
-from sewer_rules.federal.snc_determination import (
-    PeriodError,
-    SNCReport,
-    Window,
-    criterion,
-    six_month_windows,
-)
+from sewer_rules.federal.snc_criteria import criterion
+from sewer_rules.federal.snc_determination import SNCReport
+from sewer_rules.federal.snc_periods import PeriodError, Window, six_month_windows
 from sewer_rules.federal.snc_scope import Scope, split_reports
 from sewer_rules.parameters import ParameterError
 

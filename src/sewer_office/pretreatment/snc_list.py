@@ -11,9 +11,7 @@ from datetime import date
 
 from sewer_office.monitoring.in_force import params_in_force
 from sewer_office.registry.models import Establishment
-from sewer_rules.federal.snc_determination import (
-    criterion,
-)
+from sewer_rules.federal.snc_criteria import criterion
 
 from . import snc_scope as scoping
 from .models import SNCDetermination

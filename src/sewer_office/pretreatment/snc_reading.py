@@ -27,15 +27,10 @@ from sewer_office.enforcement.schedules import missed_milestones
 from sewer_office.monitoring.in_force import permit_limits
 from sewer_office.monitoring.models import DischargeLimit, LabResult
 from sewer_office.registry.models import Establishment
-from sewer_rules.federal.snc_determination import (
-    Determination,
-    PeriodError,
-    Report,
-    Window,
-    criterion,
-    parse_period,
-    six_month_windows,
-)
+from sewer_rules.federal.snc_chronic_and_trc import Determination
+from sewer_rules.federal.snc_criteria import criterion
+from sewer_rules.federal.snc_late_reports import Report
+from sewer_rules.federal.snc_periods import PeriodError, Window, parse_period, six_month_windows
 from sewer_rules.parameters import ParameterError, ParameterSet
 
 from .choices import REPORT_CITATIONS

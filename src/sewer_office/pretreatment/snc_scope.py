@@ -25,7 +25,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from sewer_office.monitoring.models import LabResult
-from sewer_rules.federal.snc_determination import Report, ReportDetermination, Window, WindowCount
+from sewer_rules.federal.snc_chronic_and_trc import WindowCount
+from sewer_rules.federal.snc_late_reports import Report, ReportDetermination
+from sewer_rules.federal.snc_periods import Window
 from sewer_rules.federal.snc_scope import (
     ANY_USER,
     NEVER_DECIDED,

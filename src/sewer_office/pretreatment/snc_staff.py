@@ -14,9 +14,7 @@ from django.utils import timezone
 from sewer_office.accounts.actors import Actor, signed_in
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, InvalidInput
-from sewer_rules.federal.snc_determination import (
-    criterion,
-)
+from sewer_rules.federal.snc_criteria import criterion
 from sewer_rules.federal.snc_scope import ANY_USER
 
 from . import snc_scope as scoping

@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from sewer_office.accounts.access import visible
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import Column, export
+from sewer_office.core.form_actions import form_action
 from sewer_office.core.pickers import MATCHES
 
 from . import merge, pickers
@@ -101,25 +101,30 @@ def merge_person(request: HttpRequest, pk: int) -> HttpResponse:
     duplicate = get_object_or_404(Person, pk=pk)
     initial = {"survivor": request.GET.get("into")} if request.GET.get("into") else {}
     form = MergeForm(request.POST or None, duplicate=duplicate, initial=initial)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            survivor = form.cleaned_data["survivor"]
-            try:
-                merge.merge_person(
-                    duplicate, survivor, request.user, reason=form.cleaned_data["reason"]
-                )
-            except OfficeError as e:
-                form.add_error(None, e.message)
-                status = e.status_code
-            else:
-                messages.success(
-                    request,
-                    f"{duplicate.name} (#{duplicate.pk}) merged into {survivor.name} "
-                    f"(#{survivor.pk}); both records are kept.",
-                )
-                return redirect("registry:person", pk=survivor.pk)
+
+    def merged(survivor: Person) -> HttpResponse:
+        messages.success(
+            request,
+            f"{duplicate.name} (#{duplicate.pk}) merged into {survivor.name} "
+            f"(#{survivor.pk}); both records are kept.",
+        )
+        return redirect("registry:person", pk=survivor.pk)
+
+    def merge_into(d: dict[str, Any]) -> Person:
+        survivor: Person = d["survivor"]
+        merge.merge_person(duplicate, survivor, request.user, reason=d["reason"])
+        return survivor
+
+    act = form_action(request, form, merge_into, error_status=True)
+    return act.respond(
+        then=merged, show=lambda status: _merge_page(request, duplicate, form, status)
+    )
+
+
+def _merge_page(
+    request: HttpRequest, duplicate: Person, form: MergeForm, status: int
+) -> HttpResponse:
+    """The merge form under the duplicate's description (refused: with why, 400 or 409)."""
     prepared = pickers.prepare_persons(Person.objects.filter(pk=duplicate.pk)).get()
     return render(
         request,

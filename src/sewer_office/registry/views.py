@@ -19,7 +19,6 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import Column, export
 from sewer_office.core.form_actions import form_action
 from sewer_office.core.forms import DateInput
@@ -235,19 +234,25 @@ def area_detail(
 def area_declare(request: HttpRequest, pk: int) -> HttpResponse:
     area = get_object_or_404(ServiceArea, pk=pk)
     form = AvailabilityForm(request.POST)
-    if not form.is_valid():
-        return area_detail(request, pk, form=form, status=400)
-    try:
-        services.declare_public_sewer_available(
-            area, form.cleaned_data["available_from"], form.cleaned_data["act"], request.user
+
+    def declared(_: object) -> HttpResponse:
+        messages.success(
+            request,
+            f"Public sewer recorded available to {area.name}; connection requirements opened.",
         )
-    except OfficeError as e:
-        form.add_error(None, e.message)
-        return area_detail(request, pk, form=form, status=e.status_code)
-    messages.success(
-        request, f"Public sewer recorded available to {area.name}; connection requirements opened."
+        return redirect("registry:area", pk=pk)
+
+    act = form_action(
+        request,
+        form,
+        lambda d: services.declare_public_sewer_available(
+            area, d["available_from"], d["act"], request.user
+        ),
+        error_status=True,
     )
-    return redirect("registry:area", pk=pk)
+    return act.respond(
+        then=declared, show=lambda status: area_detail(request, pk, form=form, status=status)
+    )
 
 
 # --- intake (the clerk) ------------------------------------------------------------------------

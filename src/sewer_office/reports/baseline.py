@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
 
@@ -31,6 +30,10 @@ from sewer_office.pretreatment.models import ReportDue
 from sewer_rules.federal import cfr403_baseline as rule
 
 from .models import BaselineStatement
+from .report_data import ApprovalData, AttachmentData, BaselineSection, ReportData
+
+#: The check of one element against a report's data: what it lacks, in plain words.
+Check = Callable[[ReportData], list[str]]
 
 #: The version of 40 CFR 403.12(b) the table follows, and since when.
 RULE = rule.RULE
@@ -42,11 +45,11 @@ DIAGRAM = "Process diagram"
 ATTACHMENT_KINDS = (DIAGRAM, "Laboratory report", "Compliance schedule", "Other")
 
 
-def _has(value: Any) -> bool:
+def _has(value: object) -> bool:
     return value not in (None, "", [], {})
 
 
-def _identifying(d: dict[str, Any]) -> list[str]:
+def _identifying(d: ReportData) -> list[str]:
     f = d.get("facility", {})
     b = d.get("baseline", {})
     out = []
@@ -61,14 +64,14 @@ def _identifying(d: dict[str, Any]) -> list[str]:
     return out
 
 
-def _permits(d: dict[str, Any]) -> list[str]:
+def _permits(d: ReportData) -> list[str]:
     b = d.get("baseline", {})
     if _has(b.get("approvals")) or _has(b.get("permits_held")):
         return []
     return ["the environmental control permits held by or for the facility (write “none” if none)"]
 
 
-def _operations(d: dict[str, Any]) -> list[str]:
+def _operations(d: ReportData) -> list[str]:
     b = d.get("baseline", {})
     out = []
     if not _has(b.get("operations")):
@@ -84,7 +87,7 @@ def _operations(d: dict[str, Any]) -> list[str]:
     return out
 
 
-def _flow(d: dict[str, Any]) -> list[str]:
+def _flow(d: ReportData) -> list[str]:
     b = d.get("baseline", {})
     out = []
     if not _has(b.get("average_flow_gpd")):
@@ -94,7 +97,7 @@ def _flow(d: dict[str, Any]) -> list[str]:
     return out
 
 
-def _pollutants(d: dict[str, Any]) -> list[str]:
+def _pollutants(d: ReportData) -> list[str]:
     out = []
     if not _has(d.get("baseline", {}).get("standards_applicable")):
         out.append("the categorical pretreatment standards applicable to each regulated process")
@@ -106,7 +109,7 @@ def _pollutants(d: dict[str, Any]) -> list[str]:
     return out
 
 
-def _certification(d: dict[str, Any]) -> list[str]:
+def _certification(d: ReportData) -> list[str]:
     b = d.get("baseline", {})
     if b.get("meets_standards") is None:
         return [
@@ -117,7 +120,7 @@ def _certification(d: dict[str, Any]) -> list[str]:
     return []
 
 
-def _schedule(d: dict[str, Any]) -> list[str]:
+def _schedule(d: ReportData) -> list[str]:
     b = d.get("baseline", {})
     if b.get("meets_standards") is False and not _has(b.get("compliance_schedule")):
         return ["the shortest schedule by which the additional measures will be provided"]
@@ -129,7 +132,7 @@ class Item:
     """One element of 40 CFR 403.12(b) and the check of a report's data against it."""
 
     element: rule.Element
-    check: Callable[[dict[str, Any]], list[str]]
+    check: Check
 
     @property
     def code(self) -> str:
@@ -149,7 +152,7 @@ class Item:
 
 
 #: Each element's check of the report's data, by the element's code.
-CHECKS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+CHECKS: dict[str, Check] = {
     "b1": _identifying,
     "b2": _permits,
     "b3": _operations,
@@ -180,17 +183,17 @@ class Gap:
         return f"{self.item.title} ({self.item.citation}): {'; '.join(self.lacks)}."
 
 
-def _items_of(data: dict[str, Any]) -> tuple[Item, ...]:
+def _items_of(data: ReportData) -> tuple[Item, ...]:
     due_on = data.get("report", {}).get("due_on")
     return items_on(date.fromisoformat(due_on)) if due_on else ITEMS
 
 
-def _explanation(data: dict[str, Any], code: str) -> str:
+def _explanation(data: ReportData, code: str) -> str:
     explanations = data.get("baseline", {}).get("explanations") or {}
     return str(explanations.get(code, "")).strip()
 
 
-def missing(data: dict[str, Any]) -> list[Gap]:
+def missing(data: ReportData) -> list[Gap]:
     """The elements of 40 CFR 403.12(b) the report's data lack and the facility did not
     explain, in the rule's order (none for a report of another kind)."""
     if data.get("report", {}).get("kind") != ReportKind.BASELINE:
@@ -203,7 +206,7 @@ def missing(data: dict[str, Any]) -> list[Gap]:
     return gaps
 
 
-def _files(data: dict[str, Any], code: str) -> str:
+def _files(data: ReportData, code: str) -> str:
     """The attached files an element is given in (the process diagram of (b)(3))."""
     if code != "b3":
         return ""
@@ -211,7 +214,7 @@ def _files(data: dict[str, Any], code: str) -> str:
     return "; ".join(t for t in titles if t.startswith(DIAGRAM))
 
 
-def checklist(data: dict[str, Any], where: str) -> dict[str, dict[str, str]]:
+def checklist(data: ReportData, where: str) -> dict[str, dict[str, str]]:
     """The checklist of a report's data (``where``: the report, e.g. "the signed report
     RPT-12"): each element given (in the report, and the files), explained (the facility's
     words; the compliance schedule where the standards are met), or missing."""
@@ -240,50 +243,47 @@ def attachments_of(due: ReportDue) -> list[Attachment]:
     return list(Attachment.objects.filter(content_type=ct, object_id=str(due.pk)).order_by("id"))
 
 
-def attachments_data(due: ReportDue) -> list[dict[str, Any]]:
+def attachments_data(due: ReportDue) -> list[AttachmentData]:
     """The files sent with the report, as its data list them (the signature binds their
     hashes)."""
     return [{"title": a.title, "sha256": a.sha256, "size": a.size} for a in attachments_of(due)]
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def section(due: ReportDue) -> dict[str, Any]:
+def section(due: ReportDue) -> BaselineSection:
     """The baseline part of the report's data: the Town's records of the facility and the
     facility's statement."""
     est = due.establishment
     prop = est.building.property
-    approvals = [
+    approvals: list[ApprovalData] = [
         {"number": a.number, "state": a.state_label, "decided_on": _text(a.decided_on)}
         for a in est.discharge_approvals.order_by("id")
         if a.number
     ]
     statement = BaselineStatement.objects.filter(due=due).first()
-    out: dict[str, Any] = {
+
+    def stated(name: str) -> str:
+        return _text(getattr(statement, name, "")).strip() if statement else ""
+
+    explained = (statement.explanations or {}) if statement else {}
+    return {
         "rule": RULE,
         "address": prop.address,
         "operator": est.operator.name,
         "owner": prop.owner.name,
         "approvals": approvals,
+        "permits_held": stated("permits_held"),
+        "operations": stated("operations"),
+        "standards_applicable": stated("standards_applicable"),
+        "sic_codes": stated("sic_codes"),
+        "production_rate": stated("production_rate"),
+        "average_flow_gpd": stated("average_flow_gpd"),
+        "maximum_flow_gpd": stated("maximum_flow_gpd"),
+        "additional_measures": stated("additional_measures"),
+        "compliance_schedule": stated("compliance_schedule"),
+        "meets_standards": statement.meets_standards if statement else None,
+        "explanations": {k: str(v).strip() for k, v in sorted(explained.items()) if str(v).strip()},
     }
-    fields = (
-        "permits_held",
-        "operations",
-        "standards_applicable",
-        "sic_codes",
-        "production_rate",
-        "average_flow_gpd",
-        "maximum_flow_gpd",
-        "additional_measures",
-        "compliance_schedule",
-    )
-    for name in fields:
-        out[name] = _text(getattr(statement, name, "")).strip() if statement else ""
-    out["meets_standards"] = statement.meets_standards if statement else None
-    explained = (statement.explanations or {}) if statement else {}
-    out["explanations"] = {
-        k: str(v).strip() for k, v in sorted(explained.items()) if str(v).strip()
-    }
-    return out

@@ -14,9 +14,7 @@ from __future__ import annotations
 import calendar
 import hashlib
 import json
-from collections.abc import Mapping
 from datetime import date, datetime, timedelta
-from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -36,6 +34,7 @@ from sewer_office.pretreatment.models import ReportDue
 from . import baseline
 from .choices import CERTIFICATION, CERTIFICATION_CITATION
 from .models import Report
+from .report_data import FlowData, ReportData, stored
 
 
 def _month_end(d: date) -> date:
@@ -56,7 +55,7 @@ def period_of(due: ReportDue) -> tuple[date, date]:
     return _months_back(end, months - 1), end
 
 
-def _flow(due: ReportDue, start: date, end: date) -> dict[str, Any]:
+def _flow(due: ReportDue, start: date, end: date) -> FlowData:
     meters = Meter.objects.filter(
         sampling_point__establishment=due.establishment, parameter="flow"
     ).order_by("ident")
@@ -75,7 +74,7 @@ def _flow(due: ReportDue, start: date, end: date) -> dict[str, Any]:
     return {"source": "none: no meter readings and no declared flow"}
 
 
-def report_data(due: ReportDue) -> dict[str, Any]:
+def report_data(due: ReportDue) -> ReportData:
     """Everything the report states, as JSON-ready values (decimals as their exact texts)."""
     start, end = period_of(due)
     est = due.establishment
@@ -89,7 +88,7 @@ def report_data(due: ReportDue) -> dict[str, Any]:
         .select_related("event__sampling_point")
         .order_by("sampled_at", "parameter", "id")
     )
-    return {
+    data: ReportData = {
         "facility": {"id": est.pk, "name": est.name, "code": est.code},
         "report": {
             "kind": due.kind,
@@ -116,11 +115,13 @@ def report_data(due: ReportDue) -> dict[str, Any]:
         "flow": _flow(due, start, end),
         "certification": {"citation": CERTIFICATION_CITATION, "text": CERTIFICATION},
         "attachments": baseline.attachments_data(due),
-        **({"baseline": baseline.section(due)} if due.kind == ReportKind.BASELINE else {}),
     }
+    if due.kind == ReportKind.BASELINE:
+        data["baseline"] = baseline.section(due)
+    return data
 
 
-def canonical(data: dict[str, Any]) -> bytes:
+def canonical(data: ReportData) -> bytes:
     return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
 
 
@@ -171,7 +172,7 @@ def _day(iso: str) -> str:
     return long_date(date.fromisoformat(iso))
 
 
-def copy_context(data: Mapping[str, Any]) -> dict[str, str]:
+def copy_context(data: ReportData) -> dict[str, str]:
     """The merge values of a report's data (and nothing else: the same data, the same words)."""
     rep, fac = data["report"], data["facility"]
     flow = data["flow"]
@@ -205,11 +206,11 @@ def copy_context(data: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-def _context(report: Any) -> dict[str, str]:
-    return copy_context(json.loads(report.data))
+def _context(report: Report) -> dict[str, str]:
+    return copy_context(stored(report.data))
 
 
-def _records() -> QuerySet[Any]:
+def _records() -> QuerySet[Report]:
     return Report.objects.select_related("establishment").order_by("-assembled_at", "-id")
 
 
@@ -230,7 +231,7 @@ KIND = letters.register(
 )
 
 
-def report_pdf(data: dict[str, Any], made_at: datetime) -> bytes:
+def report_pdf(data: ReportData, made_at: datetime) -> bytes:
     """The PDF of the data (and nothing else: the same data and template make the same bytes),
     with the report's template as it stands when the report is assembled."""
     rep, fac = data["report"], data["facility"]
@@ -244,7 +245,7 @@ def report_pdf(data: dict[str, Any], made_at: datetime) -> bytes:
     )
 
 
-def issue_copy(report: Any, actor: Actor) -> IssuedDocument:
+def issue_copy(report: Report, actor: Actor) -> IssuedDocument:
     """Keep the signed report's copy of record: the very bytes the signature binds (assembled
     with the template current then), not a new rendering."""
     return letters.issue(

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Max
@@ -49,6 +47,7 @@ from sewer_office.registry.models import Establishment
 from . import baseline, documents
 from .choices import CERTIFICATION, Decision, SignatoryKind
 from .models import Report, Review, Signatory, Signature, SigningCode
+from .report_data import ReportData, stored
 
 #: Who records signatories and reviews reports.
 OFFICE = (SUPERINTENDENT, ENGINEER, CLERK)
@@ -183,7 +182,7 @@ def assemble(actor: Actor, due: ReportDue) -> Report:
         )
 
 
-def refuse_incomplete(data: dict[str, Any]) -> None:
+def refuse_incomplete(data: ReportData) -> None:
     """Refuse a baseline report that lacks an item of 40 CFR 403.12(b), naming each."""
     gaps = baseline.missing(data)
     if gaps:
@@ -293,7 +292,7 @@ def sign(actor: Actor, report: Report, *, password: str, code: str) -> Signature
         raise Blocked(
             f"{report}: its stored document does not match its hashes: it cannot be signed."
         )
-    refuse_incomplete(json.loads(report.data))
+    refuse_incomplete(stored(report.data))
     current = documents.canonical(documents.report_data(report.due))
     if documents.sha256(current) != report.data_sha256:
         raise Blocked(
@@ -352,7 +351,7 @@ def _checklist(report: Report) -> pretreatment_baseline.Filing | None:
         return None
     where = f"the signed report RPT-{report.pk}"
     return pretreatment_baseline.Filing(
-        baseline.checklist(json.loads(report.data), where),
+        baseline.checklist(stored(report.data), where),
         source=ChecklistSource.SIGNED,
         report_ref=f"RPT-{report.pk}",
     )

@@ -4,7 +4,6 @@ sign for a facility) are :mod:`.signatory_views`."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +32,7 @@ from .choices import CERTIFICATION, CERTIFICATION_CITATION
 from .filters import ReportFilter
 from .forms import AttachForm, ReviewForm, SignForm, StatementForm
 from .models import BaselineStatement, Report
+from .report_data import ReportData, stored
 
 PAGE_SIZE = 25
 
@@ -136,11 +136,11 @@ def assemble(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("reports:detail", report.pk)
 
 
-def _statement_initial(due: ReportDue) -> dict[str, Any]:
+def _statement_initial(due: ReportDue) -> dict[str, object]:
     found = BaselineStatement.objects.filter(due=due).first()
     if found is None:
         return {}
-    initial = {f: getattr(found, f) for f in statements.STATEMENT_FIELDS}
+    initial: dict[str, object] = {f: getattr(found, f) for f in statements.STATEMENT_FIELDS}
     for code, why in (found.explanations or {}).items():
         initial[f"explain_{code}"] = why
     return initial
@@ -161,9 +161,9 @@ def due_detail(request: HttpRequest, pk: int) -> HttpResponse:
     is_baseline = due.kind == ReportKind.BASELINE
     staff = is_staff_member(request.user)
     writable = not staff and due.received_on is None and not standing.in_review
-    data = documents.report_data(due) if is_baseline else {}
-    gaps = baseline.missing(data) if is_baseline and writable else []
-    answers = baseline.checklist(data, "this report") if is_baseline else {}
+    data = documents.report_data(due) if is_baseline else None
+    gaps = baseline.missing(data) if data is not None and writable else []
+    answers = baseline.checklist(data, "this report") if data is not None else {}
     statement_form = StatementForm(request.POST or None, initial=_statement_initial(due))
     if request.method == "POST" and not writable:
         raise PermissionDenied("This report's statement is not open to you.")
@@ -219,17 +219,26 @@ def _report(request: HttpRequest, pk: int) -> Report:
     return found
 
 
-def _readable(data: dict[str, Any]) -> dict[str, Any]:
-    """The data as the page shows them: each sample's moment (stored in UTC, ISO 8601) in
-    the Town's time."""
-    for r in data.get("results", []):
-        r["sampled_local"] = local(datetime.fromisoformat(r["sampled_at"]))
-    if "baseline" in data:  # each explanation under its element's title and citation
+def _readable(data: ReportData) -> dict[str, object]:
+    """The data as the page shows them (for the template, beside the stored keys): each
+    sample's moment (stored in UTC, ISO 8601) in the Town's time, and each explanation of a
+    baseline report under its element's title and citation."""
+    readable: dict[str, object] = {
+        **data,
+        "results": [
+            {**r, "sampled_local": local(datetime.fromisoformat(r["sampled_at"]))}
+            for r in data.get("results", [])
+        ],
+    }
+    if "baseline" in data:
         why = data["baseline"].get("explanations") or {}
-        data["baseline"]["explained_rows"] = [
-            (i.element.label, why[i.code]) for i in baseline.ITEMS if i.code in why
-        ]
-    return data
+        readable["baseline"] = {
+            **data["baseline"],
+            "explained_rows": [
+                (i.element.label, why[i.code]) for i in baseline.ITEMS if i.code in why
+            ],
+        }
+    return readable
 
 
 @office_view()
@@ -246,7 +255,7 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "report": report,
             "data": _readable(
-                json.loads(Report.objects.values_list("data", flat=True).get(pk=report.pk))
+                stored(Report.objects.values_list("data", flat=True).get(pk=report.pk))
             ),
             "signature": signed,
             "review": getattr(report, "review", None),

@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from .cfr403_snc import CITATION
-from .snc_determination import Measurement, Report
+from .snc_chronic_and_trc import Measurement
+from .snc_late_reports import Report
 
 #: The criteria that make only a significant industrial user in significant noncompliance.
 SIU_ONLY = frozenset({"A", "B", "E", "F", "G"})

@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .build import RawFeature, build_network
+from .build import build_network
+from .feature_fields import RawFeature
 from .geo import CRS, CRSError, parse_crs
 from .model import NetworkFormatError
 from .network import Network

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
 
 from .geo import radii_of_curvature
+from .geojson_types import ConnectionProperties, Feature, FeatureCollection
 
 ORIGIN = (-73.9107, 41.5843)  # near the Tri-Municipal plant, Wappinger (illustrative only)
 
@@ -30,7 +30,7 @@ def generate_network(
     continue_line: float = 0.8,
     private_share: float = 0.05,
     connections_per_manhole: tuple[float, float, float] = (0.3, 0.5, 0.2),
-) -> dict[str, Any]:
+) -> FeatureCollection:
     """A FeatureCollection of ``n`` manholes, ``n - 1`` pipes and their parcel connections."""
     if n < 1:
         raise ValueError("a network needs at least one manhole")
@@ -73,7 +73,7 @@ def generate_network(
     def mh(i: int) -> str:
         return f"MH{i:0{width}d}"
 
-    features: list[dict[str, Any]] = []
+    features: list[Feature] = []
     for i in range(n):
         features.append(
             {
@@ -114,7 +114,7 @@ def generate_network(
     for i in range(1, n):
         for _ in range(rng.choices(counts, weights=connections_per_manhole)[0]):
             parcel += 1
-            props: dict[str, Any] = {"kind": "connection", "parcel": f"GEN-{parcel:06d}"}
+            props: ConnectionProperties = {"kind": "connection", "parcel": f"GEN-{parcel:06d}"}
             if rng.random() < 0.1:
                 props["manhole"] = mh(i)
                 point = xy[i]

@@ -22,17 +22,28 @@ ignored. ``diameter_in`` is optional; ids may be strings or integers (read as te
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sewer_rules.hostile import JSONRefused, TextRefused, loads_json, utf8_text
+from sewer_rules.json_input import JsonObject, JsonValue
 
-from .build import RawFeature, build_network
+from .build import build_network
+from .feature_fields import RawFeature
 from .geo import CRS, CRSError, parse_crs
-from .model import NetworkFormatError
+from .geojson_types import (
+    ConnectionFeature,
+    ConnectionProperties,
+    CrsName,
+    Feature,
+    FeatureCollection,
+    NamedCrs,
+    PipeProperties,
+    PointGeometry,
+)
+from .model import Connection, NetworkFormatError
 from .network import Network
 
 
-def read_crs(data: dict[str, Any], default: CRS | None = None) -> CRS:
+def read_crs(data: JsonObject, default: CRS | None = None) -> CRS:
     """The CRS a FeatureCollection declares (``default``, else WGS 84, when it declares none)."""
     crs = data.get("crs")
     if crs is None:
@@ -49,7 +60,7 @@ def read_crs(data: dict[str, Any], default: CRS | None = None) -> CRS:
         raise NetworkFormatError(f"crs: {e}") from None
 
 
-def parse_geojson(data: Any, *, default_crs: CRS | None = None) -> Network:
+def parse_geojson(data: JsonValue, *, default_crs: CRS | None = None) -> Network:
     """Validate a GeoJSON FeatureCollection (already decoded) and build the network.
 
     Raises :class:`NetworkFormatError` when it is not a FeatureCollection or its CRS is not
@@ -87,10 +98,10 @@ def load_geojson(path: str | Path, *, default_crs: CRS | None = None) -> Network
     return loads_geojson(text, default_crs=default_crs)
 
 
-def to_geojson(network: Network) -> dict[str, Any]:
+def to_geojson(network: Network) -> FeatureCollection:
     """The network back as a FeatureCollection of the same contract (manholes, pipes,
     connections, in that order; a ``crs`` member unless WGS 84 longitude/latitude)."""
-    features: list[dict[str, Any]] = []
+    features: list[Feature] = []
     for m in network.manholes.values():
         features.append(
             {
@@ -100,12 +111,25 @@ def to_geojson(network: Network) -> dict[str, Any]:
             }
         )
     for p in network.pipes.values():
-        props: dict[str, Any] = {"kind": "pipe", "id": p.id, "from": p.from_manhole}
-        props["to"] = p.to_manhole
+        props: PipeProperties
         if p.diameter_in is not None:
             d = p.diameter_in
-            props["diameter_in"] = int(d) if d == d.to_integral_value() else float(d)
-        props["public"] = p.public
+            props = {
+                "kind": "pipe",
+                "id": p.id,
+                "from": p.from_manhole,
+                "to": p.to_manhole,
+                "diameter_in": int(d) if d == d.to_integral_value() else float(d),
+                "public": p.public,
+            }
+        else:
+            props = {
+                "kind": "pipe",
+                "id": p.id,
+                "from": p.from_manhole,
+                "to": p.to_manhole,
+                "public": p.public,
+            }
         features.append(
             {
                 "type": "Feature",
@@ -113,23 +137,25 @@ def to_geojson(network: Network) -> dict[str, Any]:
                 "properties": props,
             }
         )
-    for c in network.connections:
-        cprops: dict[str, Any] = {"kind": "connection", "parcel": c.parcel}
-        if c.id is not None:
-            cprops["id"] = c.id
-        if c.pipe is not None:
-            cprops["pipe"] = c.pipe
-        else:
-            cprops["manhole"] = c.manhole
-        geometry = (
-            None if c.position is None else {"type": "Point", "coordinates": list(c.position)}
-        )
-        features.append({"type": "Feature", "geometry": geometry, "properties": cprops})
-    out: dict[str, Any] = {"type": "FeatureCollection"}
-    if network.crs.kind != "geographic":
-        crs_props = {"name": network.crs.name}
-        if network.crs.kind == "planar":
-            crs_props["units"] = network.crs.unit
-        out["crs"] = {"type": "name", "properties": crs_props}
-    out["features"] = features
-    return out
+    features.extend(_connection_feature(c) for c in network.connections)
+    if network.crs.kind == "geographic":
+        return {"type": "FeatureCollection", "features": features}
+    crs_props: CrsName = {"name": network.crs.name}
+    if network.crs.kind == "planar":
+        crs_props["units"] = network.crs.unit
+    crs: NamedCrs = {"type": "name", "properties": crs_props}
+    return {"type": "FeatureCollection", "crs": crs, "features": features}
+
+
+def _connection_feature(c: Connection) -> ConnectionFeature:
+    cprops: ConnectionProperties = {"kind": "connection", "parcel": c.parcel}
+    if c.id is not None:
+        cprops["id"] = c.id
+    if c.pipe is not None:
+        cprops["pipe"] = c.pipe
+    elif c.manhole is not None:
+        cprops["manhole"] = c.manhole
+    geometry: PointGeometry | None = (
+        None if c.position is None else {"type": "Point", "coordinates": list(c.position)}
+    )
+    return {"type": "Feature", "geometry": geometry, "properties": cprops}

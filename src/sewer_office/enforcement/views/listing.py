@@ -26,6 +26,7 @@ from sewer_office.enforcement.filters import ViolationFilter
 from sewer_office.enforcement.models import Notice, Violation
 from sewer_office.enforcement.queries import violations
 from sewer_office.enforcement.states import OPEN_STATES
+from sewer_office.enforcement.summary import ViolationSummary, violation_summary
 from sewer_office.enforcement.workflow import WORKFLOW
 
 WEEK = 7
@@ -40,7 +41,7 @@ def _day(iso: str | None) -> date | None:
     return date.fromisoformat(iso) if iso else None
 
 
-#: One row per violation (``services.violation_summary``), as ``sewer-use violations``.
+#: One row per violation (:func:`..summary.violation_summary`), as ``sewer-use violations``.
 VIOLATION_COLUMNS = (
     Column("Id", _key("id")),
     Column("Number", _key("number")),
@@ -87,11 +88,11 @@ def deadlines_between(request: HttpRequest, first: date, last: date) -> Any:
     )
 
 
-def _summaries(qs: QuerySet[Violation], today: date) -> Iterator[dict[str, Any]]:
+def _summaries(qs: QuerySet[Violation], today: date) -> Iterator[ViolationSummary]:
     """One row per violation for a download, read only when a download is asked for (a generator
     function: a generator expression would run the query, and its prefetches, at once)."""
     for v in qs.prefetch_related("notices__superseded_by", "corrections"):
-        yield services.violation_summary(v, today)
+        yield violation_summary(v, today)
 
 
 @office_view()

@@ -2,8 +2,7 @@
 shows, every field editable), and recording the § 196-19 D opinion a finding may need first.
 
 The open form's refusals keep the service's status (409 when the finding is already a
-violation or no violation), so they stay hand-written rather than the 400-only
-:func:`core.form_actions.form_action`."""
+violation or no violation): :func:`core.form_actions.form_action` with ``error_status``."""
 
 from __future__ import annotations
 
@@ -17,7 +16,7 @@ from django.utils import timezone
 from sewer_office.accounts.access import visible
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
-from sewer_office.core.forms import add_office_error
+from sewer_office.core.form_actions import form_action
 from sewer_office.enforcement import forms as eforms
 from sewer_office.enforcement import grounds, rules, services
 from sewer_office.enforcement.choices import FINDING_KINDS
@@ -36,7 +35,9 @@ from sewer_office.findings.words import capitalized, describe
 def violation_open(request: HttpRequest) -> HttpResponse:
     """Open a violation by hand, or from a finding (``?finding=<id>``): the form filled from
     the finding (facility, person responsible, section, nature in plain words), every field
-    editable. A POST of the finding alone opens it as the finding shows it."""
+    editable. A POST of the finding alone opens it as the finding shows it. The form goes
+    through ``form_action``; that one-button POST has no form to show errors on, so it refuses
+    by hand, with the finding's page and the service's own status."""
     today = timezone.localdate()
     finding = None
     if request.GET.get("finding") or request.POST.get("finding"):
@@ -72,21 +73,23 @@ def violation_open(request: HttpRequest) -> HttpResponse:
         finding_section=services._violated_section(finding) if finding is not None else "",
         initial=_from_finding(finding) if finding is not None else None,
     )
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            try:
-                v = services.open_violation(request.user, finding=finding, **form.cleaned_data)
-            except OfficeError as e:
-                add_office_error(form, e)
-                if not isinstance(e, InvalidInput):
-                    status = e.status_code
-            else:
-                source = f" from finding #{finding.pk}" if finding is not None else ""
-                messages.success(request, f"{v.number} opened{source}.")
-                return redirect(v.get_absolute_url())
-    return render(request, "enforcement/open.html", {**context, "form": form}, status=status)
+    source = f" from finding #{finding.pk}" if finding is not None else ""
+
+    def opened(v: Violation) -> HttpResponse:
+        messages.success(request, f"{v.number} opened{source}.")
+        return redirect(v.get_absolute_url())
+
+    return form_action(
+        request,
+        form,
+        lambda d: services.open_violation(request.user, finding=finding, **d),
+        error_status=True,
+    ).respond(
+        then=opened,
+        show=lambda status: render(
+            request, "enforcement/open.html", {**context, "form": form}, status=status
+        ),
+    )
 
 
 def _from_finding(finding: Finding) -> dict[str, Any]:
@@ -122,7 +125,10 @@ def _finding_context(request: HttpRequest, finding: Finding) -> dict[str, Any]:
 
 
 def _record_opinion(request: HttpRequest, finding: Finding) -> HttpResponse:
-    """Record the engineer's/Superintendent's § 196-19 D opinion, then back to the finding."""
+    """Record the engineer's/Superintendent's § 196-19 D opinion, then back to the finding.
+
+    Not :func:`~sewer_office.core.form_actions.form_action`: no form of its own (two buttons
+    on the finding's panel), its refusal is a message above the finding, not a form's error."""
     choice = request.POST.get("opinion", "")
     try:
         if choice not in ("harm_likely", "harm_not_likely"):

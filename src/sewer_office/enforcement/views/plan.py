@@ -1,8 +1,8 @@
 """The enforcement response plan's page: the plan in force (kinds × severities × response, time
 frame, official), its investigation procedure, its adoption, and — for the Superintendent — the
 form that records the Town's adoption (:func:`..plan.adopt_plan`). A second adoption of a
-version is refused with 409 (``Blocked``), so the form stays hand-written rather than the
-400-only :func:`core.form_actions.form_action`."""
+version is refused with 409 (``Blocked``): :func:`core.form_actions.form_action` with
+``error_status``."""
 
 from __future__ import annotations
 
@@ -17,10 +17,11 @@ from django.utils import timezone
 
 from sewer_office.accounts.roles import STAFF_ROLES
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import Forbidden, InvalidInput, OfficeError
-from sewer_office.core.forms import add_office_error
+from sewer_office.core.errors import Forbidden
+from sewer_office.core.form_actions import form_action
 from sewer_office.enforcement import plan, rules
 from sewer_office.enforcement.forms import DATE
+from sewer_office.enforcement.models import PlanAdoption
 from sewer_office.enforcement.proposals import plan_words
 from sewer_rules.enforcement_plan import INVESTIGATION, OFFICIALS, PLAN, TIME_FRAMES, plan_rows
 
@@ -60,45 +61,45 @@ def plan_page(request: HttpRequest) -> HttpResponse:
     may_adopt = plan.may_adopt(request.user)
     versions = _versions()
     form = None
-    status = 200
     if may_adopt and versions:
         initial = {"effective": version.effective.isoformat(), "adopted_on": today}
         form = AdoptPlanForm(request.POST or None, initial=initial, versions=versions)
-    if request.method == "POST":
-        if form is None:
+
+    def page(status: int) -> HttpResponse:
+        context = {
+            "version": version,
+            "plan": version.plan,
+            "rows": plan_rows(version),
+            "kinds": list(version.kinds.values()),
+            "significant_kinds": sorted(version.plan.severity.significant_kinds)
+            if version.plan
+            else [],
+            "adoption": adoption,
+            "words": plan_words(version, adoption),
+            "fingerprint": plan.fingerprint(version) if version.is_plan else "",
+            "adoptions": plan.adoptions(),
+            "form": form,
+            "citations": {
+                "plan": PLAN,
+                "investigation": INVESTIGATION,
+                "time_frames": TIME_FRAMES,
+                "officials": OFFICIALS,
+            },
+        }
+        return render(request, "enforcement/plan.html", context, status=status)
+
+    if form is None:
+        if request.method == "POST":
             raise Forbidden(
                 "Recording the adoption of the enforcement response plan: reserved to the "
                 f"Superintendent ({PLAN})."
             )
-        status = 400
-        if form.is_valid():
-            try:
-                done = plan.adopt_plan(request.user, **form.cleaned_data)
-            except OfficeError as e:
-                add_office_error(form, e)
-                if not isinstance(e, InvalidInput):
-                    status = e.status_code
-            else:
-                messages.success(request, f"Enforcement response plan {done.reference}.")
-                return redirect("enforcement:plan")
-    context = {
-        "version": version,
-        "plan": version.plan,
-        "rows": plan_rows(version),
-        "kinds": list(version.kinds.values()),
-        "significant_kinds": sorted(version.plan.severity.significant_kinds)
-        if version.plan
-        else [],
-        "adoption": adoption,
-        "words": plan_words(version, adoption),
-        "fingerprint": plan.fingerprint(version) if version.is_plan else "",
-        "adoptions": plan.adoptions(),
-        "form": form,
-        "citations": {
-            "plan": PLAN,
-            "investigation": INVESTIGATION,
-            "time_frames": TIME_FRAMES,
-            "officials": OFFICIALS,
-        },
-    }
-    return render(request, "enforcement/plan.html", context, status=status)
+        return page(200)
+
+    def adopted(done: PlanAdoption) -> HttpResponse:
+        messages.success(request, f"Enforcement response plan {done.reference}.")
+        return redirect("enforcement:plan")
+
+    return form_action(
+        request, form, lambda d: plan.adopt_plan(request.user, **d), error_status=True
+    ).respond(then=adopted, show=page)

@@ -204,7 +204,9 @@ def schedule_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @office_view()
 def milestone_complete(request: HttpRequest, pk: int) -> HttpResponse:
-    """Record a milestone's completion (staff, or the facility itself), through perform."""
+    """Record a milestone's completion (staff, or the facility itself), through perform. Not
+    ``form_action``: the workflow binds and checks the transition's form inside ``perform``
+    (as a violation's actions do), and the refused form comes back on the error."""
     milestone = get_object_or_404(
         visible(Milestone.objects.select_related("schedule"), request.user), pk=pk
     )

@@ -23,7 +23,6 @@ from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import InvalidInput, OfficeError
 from sewer_office.core.form_actions import form_action
-from sewer_office.core.forms import add_office_error
 from sewer_office.core.panels import violation_context
 from sewer_office.core.services import perform
 from sewer_office.enforcement import forms as eforms
@@ -36,7 +35,7 @@ from sewer_office.enforcement import (
     rules,
     services,
 )
-from sewer_office.enforcement.models import Violation
+from sewer_office.enforcement.models import Judgment, Violation
 from sewer_office.enforcement.money_forms import JudgmentForm
 from sewer_office.enforcement.queries import violations
 from sewer_office.enforcement.states import COST_RECORDERS
@@ -195,6 +194,11 @@ def violation_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @office_view()
 def violation_action(request: HttpRequest, pk: int, name: str) -> HttpResponse:
+    """Make the workflow's transition ``name`` with the POST as its facts.
+
+    Not :func:`~sewer_office.core.form_actions.form_action`: the transition's form (or none) is
+    bound and validated by :func:`~sewer_office.core.services.perform` itself, the one place
+    a workflow's facts are cleaned, so the page has no form of its own to validate first."""
     violation = _violation(request, pk)
     try:
         violation = perform(
@@ -277,14 +281,22 @@ def violation_judgment(request: HttpRequest, pk: int) -> HttpResponse:
     """Record the court's judgment on the referral for prosecution (§ 196-22 B)."""
     violation = _violation(request, pk)
     form = JudgmentForm(request.POST, referrals=money.judgeable_referrals(violation))
-    if not form.is_valid():
-        return refused(request, violation, form_errors(form), {"judgment": form})
-    d = form.cleaned_data
-    referral = violation.referrals.filter(pk=d.pop("referral")).first()
-    try:
-        money.record_judgment(violation, request.user, referral=referral, **d)
-    except OfficeError as e:
-        add_office_error(form, e)
-        return refused(request, violation, e, {"judgment": form})
-    messages.success(request, f"{violation.number}: judgment recorded (§ 196-22 B).")
-    return redirect(violation.get_absolute_url())
+
+    def record(d: dict[str, Any]) -> Judgment:
+        referral = violation.referrals.filter(pk=d.pop("referral")).first()
+        return money.record_judgment(violation, request.user, referral=referral, **d)
+
+    def recorded(_: Judgment) -> HttpResponse:
+        messages.success(request, f"{violation.number}: judgment recorded (§ 196-22 B).")
+        return redirect(violation.get_absolute_url())
+
+    # a second judgment on a referral is a conflict (409), not bad input
+    return form_action(request, form, record, error_status=True).respond(
+        then=recorded,
+        show=lambda status: render(
+            request,
+            "enforcement/detail.html",
+            detail_context(request, violation, {"judgment": form}),
+            status=status,
+        ),
+    )

@@ -43,7 +43,9 @@ IMPORT_COLUMNS = (
 @office_view(*REPORTERS)
 def import_file(request: HttpRequest) -> HttpResponse:
     """Upload a laboratory file: the report lists every failing row and field, or the result.
-    A laboratory's own layout is read through the mapping chosen (:mod:`.mappings`)."""
+    A laboratory's own layout is read through the mapping chosen (:mod:`.mappings`).
+    Not through ``form_action``: a dry run answers with the row report, not a redirect, and a
+    report with failing rows refuses (400) without the service raising."""
     source = source_for(request.user)
     form = mforms.LabFileForm(
         request.POST or None,

@@ -75,7 +75,8 @@ def mapping_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     *Read the sample* shows each column of the file and what the office reads in it, with a
     first draft of the mapping (nothing ambiguous chosen); *Check* reads the sample through
     the mapping and shows its first rows as the project reads them and every refusal; *Save*
-    stores it (audited)."""
+    stores it (audited). Not through ``form_action``: one form in three steps, of which only
+    *Save* calls a service, and *Check* refuses on the sample's rows, not on the form."""
     record = get_object_or_404(LabMapping, pk=pk) if pk is not None else None
     action = request.POST.get("action", "") if request.method == "POST" else ""
     text = request.POST.get("sample_text", "") if request.method == "POST" else ""

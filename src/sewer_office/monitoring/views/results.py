@@ -12,7 +12,6 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit, reading
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import Column, export
 from sewer_office.core.form_actions import form_action
 from sewer_office.core.paging import page_of
@@ -68,7 +67,14 @@ def result_list(request: HttpRequest) -> HttpResponse:
 
 
 @office_view()
-def result_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def result_detail(
+    request: HttpRequest,
+    pk: int,
+    correction_form: mforms.CorrectionForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """One result with its findings and history, and the correction form (refused: again
+    with its errors, ``status`` 400 or the service's 409)."""
     result = get_object_or_404(
         visible(
             LabResult.objects.select_related(
@@ -94,32 +100,40 @@ def result_detail(request: HttpRequest, pk: int) -> HttpResponse:
             and visible(LabImport.objects.filter(pk=result.lab_import_id), request.user).exists(),
             "may_correct": has_role(request.user, *OFFICERS)
             and result.state != ResultState.SUPERSEDED,
-            "form": mforms.CorrectionForm(
-                initial={"value": result.value_text, "unit": result.unit}
-            ),
+            "form": correction_form
+            or mforms.CorrectionForm(initial={"value": result.value_text, "unit": result.unit}),
             "timeline": audit.timeline(result),
         },
+        status=status,
     )
 
 
 @require_POST
 @office_view(*OFFICERS)
 def result_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record a correction: a new result that supersedes this one (a result already
+    superseded: 409, the page again with the refusal on the form)."""
     result = get_object_or_404(visible(LabResult.objects.all(), request.user), pk=pk)
     form = mforms.CorrectionForm(request.POST)
-    if form.is_valid():
-        try:
-            new = services.correct_result(result, request.user, **form.cleaned_data)
-        except OfficeError as e:
-            messages.error(request, e.message)
-        else:
-            messages.success(request, f"Result #{result.pk} corrected by #{new.pk}.")
-            return redirect("monitoring:result", new.pk)
-    else:
-        messages.error(
-            request, "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in form.errors.items())
-        )
-    return redirect("monitoring:result", result.pk)
+
+    def corrected(new: LabResult) -> HttpResponse:
+        messages.success(request, f"Result #{result.pk} corrected by #{new.pk}.")
+        return redirect("monitoring:result", new.pk)
+
+    act = form_action(
+        request,
+        form,
+        lambda d: services.correct_result(result, request.user, **d),
+        error_status=True,
+    )
+
+    def again(status: int) -> HttpResponse:
+        if LabResult.objects.filter(pk=pk, state=ResultState.SUPERSEDED).exists():
+            for error in form.non_field_errors():  # the page no longer offers the form
+                messages.error(request, str(error))
+        return result_detail(request, pk, correction_form=form, status=status)
+
+    return act.respond(then=corrected, show=again)
 
 
 @office_view(*REPORTERS)

@@ -1,6 +1,6 @@
 """The planner: reads the registry once (parcels, persons, facilities) and decides each row
-against it — its parcel (:mod:`~sewer_office.onboarding.matching`), its operator, its building
-and its facility — remembering within the file what earlier rows took (a facility code, a
+against it — its parcel (:mod:`~sewer_office.onboarding.matching`), its operator
+(:mod:`.operators`), its building and its facility — remembering within the file what earlier rows took (a facility code, a
 facility, a new person or building, a row already queued).
 
 It reads and never writes: :mod:`~sewer_office.onboarding.services` writes the
@@ -9,27 +9,25 @@ It reads and never writes: :mod:`~sewer_office.onboarding.services` writes the
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
 from sewer_office.onboarding.choices import RowOutcome
-from sewer_office.onboarding.matching import ParcelIndex, PersonIndex, mailing_key
+from sewer_office.onboarding.matching import ParcelIndex, PersonIndex
 from sewer_office.onboarding.models import ReviewItem
 from sewer_office.onboarding.spreadsheet import Sheet
 from sewer_office.registry.choices import (
     BuildingUse,
-    ContactKind,
     EstablishmentKind,
-    PersonKind,
 )
-from sewer_office.registry.models import Building, Contact, Establishment, Person
-from sewer_office.registry.names import normalized, person_kind
+from sewer_office.registry.models import Building, Establishment
+from sewer_office.registry.names import normalized
 from sewer_rules.hostile import shorten
 
 from .checks import check_row
-from .plan import NewBuilding, NewPerson, PersonUpdate, Plan, RowPlan
+from .operators import OperatorPlanner
+from .plan import NewBuilding, Plan, RowPlan
 from .targets import USE_WORDS, MappingSpec, values_key, word_key
 
 #: The use a new building is given when the row names none: the kind's.
@@ -52,13 +50,6 @@ class EstInfo:
     operator_id: int  # the current person (a merged operator stands for its survivor)
     property_id: int
     label: str
-
-
-def contact_key(kind: str, value: str) -> tuple[str, str]:
-    """A contact as compared: a telephone number by its digits, an e-mail address case aside."""
-    if kind == ContactKind.PHONE:
-        return kind, re.sub(r"\D", "", value)
-    return kind, value.strip().casefold()
 
 
 class Planner:
@@ -87,135 +78,12 @@ class Planner:
                 self.by_code[code.upper()] = info
             self.by_place[(property_id, normalized(name))].append(info)
         self._buildings: dict[int, list[tuple[int | None, str, tuple[int, str] | None]]] = {}
-        self._contacts: dict[int, set[tuple[str, str]]] = {}
-        self._mailing: dict[int, bool] = {}
         self.plan = Plan(source_name, mapping)
+        self.operators = OperatorPlanner(mapping, self.persons, self.plan)
         # within the file: facility code → row, facility → row, queued values → row
         self._codes: dict[str, int] = {}
         self._facilities: dict[tuple[Any, ...], int] = {}
         self._queued_rows: dict[str, int] = {}
-
-    # --- the operator --------------------------------------------------------------------------
-
-    def _operator(self, plan: RowPlan) -> None:
-        v = plan.values
-        name = v["operator_name"]
-        mailing = {
-            "mail_street": v.get("mailing_street", ""),
-            "mail_city": v.get("mailing_city", ""),
-            "mail_state": v.get("mailing_state", ""),
-            "mail_zip": v.get("mailing_zip", ""),
-        }
-        has_mailing = any(mailing.values())
-        key = mailing_key(mailing["mail_street"], mailing["mail_zip"])
-        contacts: list[tuple[str, str]] = [
-            (str(kind), text)
-            for kind, text in (
-                (ContactKind.EMAIL, v.get("email", "")),
-                (ContactKind.PHONE, v.get("phone", "")),
-            )
-            if text
-        ]
-        found = self.persons.candidates(name)
-        chosen: int | None = None
-        if key:
-            same = {pk for pk in found if key in self.persons.mailings.get(pk, ())}
-            blank = {pk for pk in found if pk not in self.persons.with_mailing}
-            if len(same) > 1:
-                plan.errors.append(self._ambiguous(name, same, "at that mailing address"))
-                return
-            if same:
-                chosen = next(iter(same))
-            elif len(blank) > 1:
-                plan.errors.append(self._ambiguous(name, blank, "without a mailing address"))
-                return
-            elif blank:
-                chosen = next(iter(blank))
-            elif found:
-                plan.notes.append(
-                    f"a person named {name!r} is registered at another mailing address: "
-                    "a new person is registered for this one"
-                )
-        else:
-            if len(found) > 1:
-                plan.errors.append(self._ambiguous(name, found, ""))
-                return
-            if found:
-                chosen = next(iter(found))
-        if chosen is not None:
-            plan.operator_id = chosen
-            self._update_person(plan, chosen, mailing if has_mailing else {}, contacts)
-            return
-        self._new_person(plan, name, key, mailing, contacts)
-
-    def _ambiguous(self, name: str, ids: set[int], where: str) -> tuple[str, str]:
-        listed = ", ".join(f"#{i}" for i in sorted(ids))
-        named = " ".join(p for p in (f"{len(ids)} persons named {shorten(name)!r}", where) if p)
-        return (
-            self.mapping.column("operator_name"),
-            f"{named} in the registry ({listed}): give the operator's mailing address to tell "
-            "them apart, or merge them first",
-        )
-
-    def _new_person(
-        self,
-        plan: RowPlan,
-        name: str,
-        key: str,
-        mailing: dict[str, str],
-        contacts: list[tuple[str, str]],
-    ) -> None:
-        pkey = f"{normalized(name)}|{key}"
-        person = self.plan.new_persons.get(pkey)
-        if person is None and not key:
-            # a row without a mailing address joins the one person of that name the file
-            # registers (with an address given on another row)
-            same_name = [
-                p for k, p in self.plan.new_persons.items() if k.startswith(f"{normalized(name)}|")
-            ]
-            if len(same_name) == 1:
-                person = same_name[0]
-        if person is None:
-            person = NewPerson(pkey, name.strip(), person_kind(name, PersonKind.FIRM), mailing)
-            self.plan.new_persons[pkey] = person
-        elif not any(person.mailing.values()) and any(mailing.values()):
-            person.mailing = mailing
-        for contact in contacts:
-            if contact_key(*contact) not in {contact_key(*c) for c in person.contacts}:
-                person.contacts.append(contact)
-        person.rows.append(plan.row)
-        plan.new_person = person
-
-    def _update_person(
-        self,
-        plan: RowPlan,
-        person_id: int,
-        mailing: dict[str, str],
-        contacts: list[tuple[str, str]],
-    ) -> None:
-        if person_id not in self._contacts:
-            person = Person.objects.get(pk=person_id)
-            self._mailing[person_id] = any(
-                (p or "").strip()
-                for p in (person.mail_street, person.mail_city, person.mail_state, person.mail_zip)
-            )
-            self._contacts[person_id] = {
-                contact_key(k, val)
-                for k, val in Contact.objects.filter(person_id=person_id).values_list(
-                    "kind", "value"
-                )
-            }
-        update = self.plan.person_updates.setdefault(person_id, PersonUpdate(person_id))
-        if mailing and not self._mailing[person_id] and not update.mailing:
-            update.mailing = mailing
-            plan.person_changes.append("operator's mailing address recorded (it had none)")
-        for kind, text in contacts:
-            ckey = contact_key(kind, text)
-            if ckey in self._contacts[person_id]:
-                continue
-            self._contacts[person_id].add(ckey)
-            update.contacts.append((kind, text))
-            plan.person_changes.append(f"operator's {ContactKind(kind).label.lower()} {text} added")
 
     # --- the facility --------------------------------------------------------------------------
 
@@ -336,7 +204,7 @@ class Planner:
             )
             return
         self._facilities[facility_key] = plan.row
-        self._operator(plan)
+        self.operators.plan_operator(plan)
         if plan.errors:
             return
         if existing is not None:

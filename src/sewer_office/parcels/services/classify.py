@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from sewer_io.parcels import ParcelFile, district_of
 from sewer_office.parcels.choices import ImportKind, Outcome, ReviewKind
+from sewer_office.parcels.import_reports import ParcelChange, RollReport, RollRow
 from sewer_office.parcels.models import RollImport
 from sewer_office.registry.models import ServiceArea
 
@@ -52,7 +53,7 @@ class RollPreview(ImportPreview):
     new: pl.DataFrame
     #: ``pid`` and the property columns to set on the changed properties
     changed: pl.DataFrame
-    changes: list[dict[str, Any]]
+    changes: list[ParcelChange]
     persons_new: pl.DataFrame
     person_updates: pl.DataFrame
     owner_changes: pl.DataFrame
@@ -61,13 +62,13 @@ class RollPreview(ImportPreview):
     areas_assigned: int = 0
     counts: dict[str, int] = field(default_factory=dict)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> RollReport:
         """The import's report as the command line's JSON writes it."""
         keys = {
             r: (k or "", p or "")
             for r, k, p in self.outcomes.select("row", "key", "parcel_id").iter_rows()
         }
-        rows: list[dict[str, Any]] = []
+        rows: list[RollRow] = []
         for r, f, m in self.refusals:
             key, pid = keys.get(r, ("", ""))
             swis, sbl = _swis_sbl(key)
@@ -87,7 +88,7 @@ class RollPreview(ImportPreview):
             pl.col("outcome").is_in([Outcome.NEW, Outcome.CHANGED, Outcome.REVIEW])
         ).iter_rows(named=True):
             swis, sbl = _swis_sbl(rec["key"] or "")
-            item: dict[str, Any] = {
+            item: RollRow = {
                 "row": rec["row"],
                 "swis": swis,
                 "sbl": sbl,
@@ -102,7 +103,7 @@ class RollPreview(ImportPreview):
                 item["review"] = rec["review_kind"]
             rows.append(item)
         rows.sort(key=lambda x: (x["row"], x["outcome"] != Outcome.REFUSED))
-        out: dict[str, Any] = {
+        out: RollReport = {
             "new": self.counts.get("new", 0),
             "changed": self.counts.get("changed", 0),
             "unchanged": self.counts.get("unchanged", 0),
@@ -294,13 +295,13 @@ def _plain_value(value: Any) -> Any:
     return value
 
 
-def _changes(changed: pl.DataFrame, movers: pl.DataFrame) -> list[dict[str, Any]]:
+def _changes(changed: pl.DataFrame, movers: pl.DataFrame) -> list[ParcelChange]:
     """Each changed row: its property and, per field, ``[before, after]``."""
     moved = {
         rec["id"]: {c: [rec[f"old_{c}"], rec[c]] for c in MAIL_FIELDS if rec[c] != rec[f"old_{c}"]}
         for rec in movers.iter_rows(named=True)
     }
-    out: list[dict[str, Any]] = []
+    out: list[ParcelChange] = []
     for rec in changed.sort("row").iter_rows(named=True):
         fields: dict[str, list[Any]] = {}
         for c in PROPERTY_FIELDS:

@@ -20,7 +20,7 @@ from django.db import models
 
 from sewer_office.core.models import AuditEvent
 from sewer_office.permits.choices import PermitClass, ServiceUse
-from sewer_rules.ordinance.s196_18_permit_class import CLASS_TEXT
+from sewer_rules.ordinance.s196_18_building_sewers.permit_class import CLASS_TEXT
 
 from .base import Application, filed_order_index
 

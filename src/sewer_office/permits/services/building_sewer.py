@@ -14,8 +14,9 @@ from sewer_office.core.errors import InvalidInput
 from sewer_office.permits import rules
 from sewer_office.permits.models.building_sewer import BuildingSewerPermit
 from sewer_office.registry.models import Building, Person, Property
-from sewer_rules.ordinance.s196_18_building_sewers import BuildingSewerDesign, DesignError
-from sewer_rules.ordinance.s196_18_permit_class import PermitClass, classify_service
+from sewer_rules.ordinance.s196_18_building_sewers.design import BuildingSewerDesign
+from sewer_rules.ordinance.s196_18_building_sewers.design_fields import DesignError
+from sewer_rules.ordinance.s196_18_building_sewers.permit_class import PermitClass, classify_service
 from sewer_rules.parameters import ParameterValue
 
 from .common import check_may_apply, create_application
