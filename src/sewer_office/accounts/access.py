@@ -78,32 +78,11 @@ def visible(qs: models.QuerySet[M], user: Actor | None) -> models.QuerySet[M]:
     if not paths:
         return qs.none()
     # Every path follows foreign keys only (no many-valued joins): no DISTINCT needed.
-    qs = qs.filter(_reaching_for(user, qs.model, paths, ids))
+    qs = qs.filter(_reaching(qs.model, paths, ids))
     # A model may hide some of its records from outside users whatever the path (an
     # inspection before it is completed: unscheduled inspections are never announced).
     outside_only = getattr(qs.model, "OUTSIDE_FILTER", None)
     return qs.filter(outside_only) if outside_only is not None else qs
-
-
-def _reaching_for(
-    user: Actor | None, model: type[models.Model], paths: tuple[str, ...], ids: list[int]
-) -> Q:
-    """:func:`_reaching`, built once per model for the user object (a page asks for the same
-    models many times: the menu, the panels, the lists). The condition is only read by the
-    querysets that use it (Django resolves its subqueries into clones), so sharing it is safe;
-    it lives as long as :func:`person_ids`'s cache, on the same object."""
-    person = person_or_none(user)
-    cache: dict[tuple[type[models.Model], tuple[str, ...]], Q] | None = getattr(
-        person, "_sewer_reaching", None
-    )
-    if cache is None:
-        cache = {}
-        setattr(person, "_sewer_reaching", cache)  # noqa: B010 (a cache, not a field of User)
-    key = (model, paths)
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = _reaching(model, paths, ids)
-    return found
 
 
 def _reaching(model: type[models.Model], paths: tuple[str, ...], ids: list[int]) -> Q:
@@ -113,11 +92,11 @@ def _reaching(model: type[models.Model], paths: tuple[str, ...], ids: list[int])
     the same way), not a join: an OR of conditions on joined tables reads every row of both
     (a building sewer permit's "applicant or property owner" read every permit and every
     property), where an OR of a column and an uncorrelated subquery is an index lookup and a
-    hashed set read once. Each subquery is compiled to SQL here, once (:class:`RawSQL`): a page
-    that narrows twenty lists for an outside user no longer has Django resolve and compile the
-    same nest of subqueries twenty times (the condition is cached per user object, and the
-    database still evaluates the subquery in every statement that uses it: nothing is read
-    ahead, so a record written during the request is seen as before)."""
+    hashed set read once. Each subquery is SQL compiled once per process (:func:`_subquery`,
+    used as :class:`RawSQL`): a page that narrows twenty lists for an outside user no longer
+    has Django resolve and compile the same nest of subqueries twenty times, and the database
+    still evaluates the subquery in every statement that uses it (nothing is read ahead, so a
+    record written during the request is seen as before)."""
     hops: dict[str, list[str]] = {}
     cond = Q()
     for path in paths:

@@ -162,14 +162,18 @@ def capped_status_counts(
     return _labelled(_capped_counts(qs, list(LEDGER_STATUSES), cap), LEDGER_STATUSES, cap)
 
 
+def capped_label(count: int, cap: int) -> str:
+    """A count as a page shows it: "``cap``+" once it passed ``cap`` (a count read only to
+    ``cap`` + 1), else the count itself."""
+    return f"{cap:,}+" if count > cap else f"{count:,}"
+
+
 def _labelled(
     capped: dict[Any, int], codes: Iterable[str], cap: int
 ) -> tuple[list[tuple[str, int, str]], bool]:
     """``(status, count, label)`` of each of ``codes`` present, in their order, the count at
     most ``cap`` and labelled "``cap``+" past it; and whether any count stopped."""
     counts = [
-        (code, min(n, cap), f"{cap:,}+" if n > cap else f"{n:,}")
-        for code in codes
-        if (n := capped.get(code, 0))
+        (code, min(n, cap), capped_label(n, cap)) for code in codes if (n := capped.get(code, 0))
     ]
     return counts, any(n > cap for _code, n in capped.items())

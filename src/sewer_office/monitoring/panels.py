@@ -24,6 +24,7 @@ from sewer_office.findings.models import Finding
 from sewer_office.findings.queries import (
     by_severity,
     capped_counts_by_facility,
+    capped_label,
     open_findings,
     severity_queue,
 )
@@ -103,10 +104,6 @@ class HomeFacility:
     findings_count_label: str
 
 
-def _count_label(count: int, cap: int) -> str:
-    return f"{cap:,}+" if count > cap else f"{count:,}"
-
-
 def home_panel(user: Actor) -> Panel | None:
     """An outside user's facilities at a glance: sampling due, latest results with their
     status and citations, open findings. Bounded: a fixed number of queries per facility and
@@ -136,7 +133,7 @@ def home_panel(user: Actor) -> Panel | None:
             results=results[est.pk],
             findings=worst.get(est.pk, []),
             findings_count=min(counts.get(est.pk, 0), HOME_COUNT_CAP),
-            findings_count_label=_count_label(counts.get(est.pk, 0), HOME_COUNT_CAP),
+            findings_count_label=capped_label(counts.get(est.pk, 0), HOME_COUNT_CAP),
         )
         for est in shown
     ]
