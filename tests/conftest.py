@@ -27,6 +27,8 @@ from typing import Any
 import pytest
 import yaml
 
+from sewer_rules.law_cases import mismatches
+
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
     if file_path.suffix == ".yaml" and file_path.parent.name == "cases":
@@ -90,37 +92,3 @@ def plain(value: Any) -> Any:
     if hasattr(value, "value") and type(value).__name__ in {"Status", "Coverage"}:
         return str(value)
     return value
-
-
-def _as_decimal(v: Any) -> Decimal | None:
-    if isinstance(v, bool) or v is None:
-        return None
-    try:
-        return Decimal(str(v))
-    except Exception:
-        return None
-
-
-def mismatches(expected: Any, actual: Any, path: str):  # type: ignore[no-untyped-def]
-    if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            yield f"{path}: expected a mapping, got {actual!r}"
-            return
-        for k, v in expected.items():
-            if k not in actual:
-                yield f"{path}.{k}: missing"
-            else:
-                yield from mismatches(v, actual[k], f"{path}.{k}")
-    elif isinstance(expected, list):
-        if not isinstance(actual, list) or len(actual) != len(expected):
-            yield f"{path}: expected {len(expected)} item(s), got {actual!r}"
-            return
-        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            yield from mismatches(e, a, f"{path}[{i}]")
-    else:
-        de, da = _as_decimal(expected), _as_decimal(actual)
-        if de is not None and da is not None:
-            if de != da:
-                yield f"{path}: expected {expected!r}, got {actual!r}"
-        elif plain(expected) != actual and str(expected) != str(actual):
-            yield f"{path}: expected {expected!r}, got {actual!r}"

@@ -6,6 +6,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from sewer_rules.law_package import load_law
 from sewer_rules.parameters import (
     BUNDLED,
     Bracket,
@@ -87,12 +88,14 @@ def test_demo_extends_wappinger_with_labelled_amounts() -> None:
 def test_every_month_has_exactly_one_value_in_force(name: str) -> None:
     """Temporal walk: from 1992-09 to a year ahead, no gap (and, keyed by date, no overlap)."""
     params = load_jurisdiction(name)
+    start = load_law(name).in_force
+    assert start is not None, f"{name}: its law.yaml says from when it is in force"
     end = datetime.now(ZoneInfo("America/New_York")).date() + timedelta(days=366)
     for p in params:
         dates = [v.effective for v in p.values]
         assert dates == sorted(set(dates)), f"{p.name}: effective dates repeat"
-        assert dates[0] <= date(1992, 9, 28), f"{p.name} starts after the article"
-        month = date(1992, 9, 28)
+        assert dates[0] <= start, f"{p.name} starts after the law is in force ({start})"
+        month = start
         while month <= end:
             in_force = [v for v in p.values if v.effective <= month]
             assert in_force, f"{p.name}: gap on {month}"

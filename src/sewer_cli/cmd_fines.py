@@ -37,6 +37,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from .common import add_common, header, iso_date, jurisdiction, money, today
+from .ladder_response import counts_a_daily_fine, law_of, run_response
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json, table
 
@@ -55,8 +56,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=__doc__.split("\n\nThis module")[0] if __doc__ else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--served", type=iso_date, metavar="DATE", help="day the notice was served")
     p.add_argument(
-        "--served", type=iso_date, required=True, metavar="DATE", help="day the notice was served"
+        "--mailed",
+        type=iso_date,
+        metavar="DATE",
+        help="day the notice was mailed (a law that counts from mailing: the Town of Poughkeepsie's)",
+    )
+    p.add_argument(
+        "--received",
+        type=iso_date,
+        metavar="DATE",
+        help="day the notice or order was received (a law that counts from receipt)",
     )
     p.add_argument(
         "--period",
@@ -121,6 +132,14 @@ def run(args: argparse.Namespace) -> int:
     from sewer_rules.ordinance.s196_22_penalties import ClockError, accrued_fines, procedure_for
     from sewer_rules.parameters import ParameterError
 
+    law = law_of(args.jurisdiction)
+    if not counts_a_daily_fine(law):
+        assert law is not None
+        return run_response(args, law)
+    if args.served is None:
+        raise UsageError(
+            "--served is required: the notice's period runs from its service (§ 196-22 A)"
+        )
     params = jurisdiction(args.jurisdiction)
     procedure = None
     if args.violation:

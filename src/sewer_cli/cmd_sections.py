@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 # sewer_rules.sections.Coverage, restated so that --help builds no registry
 # (tests/test_cli_startup.py checks they agree).
-STATUSES = ("implemented", "not_formalized", "informational")
+STATUSES = ("implemented", "not_formalized", "informational", "not_configured")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,7 +42,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--jurisdiction",
         default="wappinger",
-        help="whose parameter values to show with one provision (default wappinger)",
+        help="whose registry, and whose parameter values with one provision: wappinger "
+        "(default), demo, town-of-poughkeepsie, or a jurisdiction package's directory",
     )
     p.add_argument(
         "--on",
@@ -55,6 +56,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .ladder_response import law_of
+
+    law = law_of(args.jurisdiction)
+    if law is not None and not law.rules_registry:  # a registry written as data
+        from .package_sections import run_package
+
+        return run_package(args, law)
     if args.citation is not None:
         return run_one(args)
     if args.on is not None:

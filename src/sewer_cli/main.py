@@ -106,6 +106,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "import records of the past (permits, approvals, inspections, violations)",
     ),
     "import-results": ("cmd_import_results", "import a laboratory results file into the office"),
+    "jurisdiction": (
+        "cmd_jurisdiction",
+        "a town's law as a package: new (from a model ordinance), list, show, check",
+    ),
     "network-check": (
         "cmd_network_check",
         "validate a sewer network (GeoJSON or CSV) and summarise it",

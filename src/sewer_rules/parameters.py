@@ -153,7 +153,18 @@ def _extend(parent: Parameter, added: tuple[DatedValue, ...]) -> Parameter:
     )
 
 
-BUNDLED = ("wappinger", "demo")
+#: The jurisdictions shipped with the software: each directory of ``jurisdictions/`` with a
+#: ``parameters.yaml`` (Wappinger first, the default).
+BUNDLED = tuple(
+    sorted(
+        (
+            d.name
+            for d in resources.files("sewer_rules").joinpath("jurisdictions").iterdir()
+            if d.is_dir() and d.joinpath("parameters.yaml").is_file()
+        ),
+        key=lambda name: (name != "wappinger", name),
+    )
+)
 
 
 def _bundled_text(name: str) -> tuple[str, str]:

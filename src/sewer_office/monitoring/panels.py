@@ -113,7 +113,11 @@ def home_panel(user: Actor) -> Panel | None:
     if not shown:
         return None
     due = queries.sampling_due(user, within_days=HOME_DUE_DAYS)
-    mine = open_findings(user).filter(establishment__in=shown)
+    # Each read below names one facility at a time (establishment = X), never the list of
+    # shown facilities as well: the two conditions on one column make PostgreSQL expect a
+    # single row, and it then sorts a facility's every open finding (4 ms a facility at two
+    # million results) instead of reading the first rows of its severity index (0.3 ms).
+    mine = open_findings(user)
     # one query for every facility's count (each stopping at HOME_COUNT_CAP: a facility's
     # long history costs no more than a new one's), one for every shown result's citations
     counts = capped_counts_by_facility(mine, [e.pk for e in shown], HOME_COUNT_CAP)
