@@ -287,3 +287,15 @@ def test_cli_fines_and_sections_under_poughkeepsie(capsys: pytest.CaptureFixture
         == 1
     )
     assert json.loads(capsys.readouterr().out)["total"] == "1550.00"
+
+
+def test_commands_of_wappingers_article_refuse_another_law(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Another town's law is never judged by Wappinger's article: check, slugs and the other
+    article commands refuse it and say where to read what its law does."""
+    results = Path(__file__).resolve().parents[1] / "examples" / "lab-results-2026-03.csv"
+    assert main(["check", str(results), "--jurisdiction", "town-of-poughkeepsie"]) == 2
+    err = capsys.readouterr().err
+    assert "Article VII" in err and "sections --jurisdiction town-of-poughkeepsie" in err
+    assert main(["params", "--jurisdiction", "town-of-poughkeepsie", "--format", "json"]) == 0

@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         if args.on or args.jurisdiction:
             raise UsageError("--check FILE checks a file; --on and --jurisdiction do not apply")
         return check(args.check, args.format, args.output)
-    params = jurisdiction(args.jurisdiction or "wappinger")
+    params = jurisdiction(args.jurisdiction or "wappinger", article_rules=False)
     try:
         on = date.fromisoformat(args.on) if args.on else today(params)
     except ValueError:

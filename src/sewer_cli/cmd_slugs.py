@@ -162,11 +162,12 @@ def _baseline_from(args: argparse.Namespace) -> int | None:
     from zoneinfo import ZoneInfo
 
     from sewer_rules.monitoring.instants import to_us
-    from sewer_rules.parameters import ParameterError, load_jurisdiction
+
+    from .common import jurisdiction
 
     try:
-        tz = ZoneInfo(load_jurisdiction(args.jurisdiction).timezone)
-    except (ParameterError, OSError) as e:
+        tz = ZoneInfo(jurisdiction(args.jurisdiction).timezone)
+    except OSError as e:
         raise UsageError(str(e)) from None
     text = args.baseline_from.strip()
     try:
@@ -227,6 +228,9 @@ def run(args: argparse.Namespace) -> int:
     from sewer_io.meter_files import analyse
     from sewer_rules.parameters import ParameterError
 
+    from .common import jurisdiction
+
+    jurisdiction(args.jurisdiction)  # § 196-15 SLUG is Wappinger's article: refuse another law
     options = _options(args)
     try:
         report = analyse(args.readings, options)

@@ -31,11 +31,24 @@ def add_common(p: argparse.ArgumentParser, *, on_date: bool = False) -> None:
     p.add_argument("--format", choices=("table", "json"), default="table")
 
 
-def jurisdiction(name: str) -> ParameterSet:
+def jurisdiction(name: str, *, article_rules: bool = True) -> ParameterSet:
+    """The parameters of ``name``. ``article_rules``: the command computes rules written for
+    Wappinger's Article VII (and the demo town that shares it), so a jurisdiction whose
+    package keeps a registry of its own law is refused, with where to read what its law does,
+    rather than judged by another town's article."""
     from sewer_rules.parameters import ParameterError, load_jurisdiction
 
+    from .ladder_response import law_of
+
+    law = law_of(name)
+    if article_rules and law is not None and not law.rules_registry:
+        raise UsageError(
+            f"{law.name}: this command computes the rules of Town Code Chapter 196, Article VII "
+            f"(Wappinger's article), which {law.name}'s law, as its package holds it, does not "
+            f"contain; what its law does: sewer-use sections --jurisdiction {name}"
+        )
     try:
-        return load_jurisdiction(name)
+        return load_jurisdiction(law.parameters if law is not None else name)
     except ParameterError as e:
         raise UsageError(str(e)) from None
 
