@@ -188,7 +188,7 @@ def main() -> int:
 
     if args.keepdb:
         setup_test_environment()
-        old = setup_databases(verbosity=0, interactive=False, keepdb=True)
+        old = setup_databases(verbosity=0, interactive=False, keepdb=True, serialized_aliases=set())
         state = (old, True)
     else:
         state = office_pages.bench_database(args.smoke)

@@ -23,7 +23,7 @@ from django.db import connection
 from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 
-from sewer_office.accounts.access import person_ids, visible
+from sewer_office.accounts.access import compiled_for, person_ids, visible
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.context import MENU, menu_of
 from sewer_office.core.firsts import first_ids
@@ -220,3 +220,45 @@ def test_a_superuser_without_roles_counts_every_open_record(town: Town) -> None:
     for queue in built["queues"]:
         open_states = queue["kind"].model.WORKFLOW.open_states
         assert queue["count"] == queue["kind"].model.objects.filter(state__in=open_states).count()
+
+
+def test_a_compiled_statement_is_built_once_and_reads_what_is_written_after_it(
+    town: Town,
+) -> None:
+    """``compiled_for`` keeps the text of a statement, never its rows: a facility added after
+    the statement was compiled is counted by the next run of the same text; another user (other
+    persons) gets a statement of their own."""
+    built: list[str] = []
+
+    def statement(user: Any) -> tuple[str, tuple[Any, ...]]:
+        def build() -> tuple[str, tuple[Any, ...]]:
+            built.append(user.username)
+            qs = visible(Establishment.objects.all(), user).order_by().values("pk")
+            sql, params = qs.query.sql_with_params()
+            return sql, tuple(params)
+
+        return compiled_for(user, ("test: facilities", town.owner_person.pk), build)
+
+    def count(user: Any) -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(*statement(user))
+            return len(cursor.fetchall())
+
+    owner = town.u("owner")
+    before = count(owner)
+    Establishment.objects.create(
+        name="Olive's Second Diner",
+        operator=town.owner_person,
+        building=town.owner_shop_building,
+        kind=EstablishmentKind.RESTAURANT,
+    )
+    assert count(owner) == before + 1
+    assert built == ["owner"]  # compiled once, run twice
+    other = [
+        u
+        for u in get_user_model().objects.all()
+        if person_ids(u) and person_ids(u) != person_ids(owner)
+    ]
+    if other:
+        count(other[0])
+        assert built[-1] == other[0].username

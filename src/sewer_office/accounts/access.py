@@ -9,6 +9,7 @@ record simply does not exist for them: 404).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -17,7 +18,7 @@ from django.db.models import Lookup, Q
 from django.db.models.expressions import RawSQL
 
 from .actors import Actor, person_or_none
-from .roles import is_office_user, is_staff_member
+from .roles import is_office_user, is_staff_member, roles_of
 from .second_factor import unverified_where_required
 
 M = TypeVar("M", bound=models.Model)
@@ -146,6 +147,38 @@ def _subquery(
     inner = model._base_manager.filter(_reaching(model, paths, list(ids))).values("pk")
     sql, params = inner.query.sql_with_params()
     return sql, tuple(params)
+
+
+#: Statements compiled once per process for what a user may see (:func:`compiled_for`).
+_STATEMENTS: dict[Hashable, Any] = {}
+STATEMENTS_KEPT = 4096
+S = TypeVar("S")
+
+
+def compiled_for(user: Actor | None, key: Hashable, build: Callable[[], S]) -> S:
+    """What ``build`` compiles for ``user`` — the SQL of a statement made of :func:`visible`
+    querysets (the menu's EXISTS tests, the permits' counts) — compiled once per process.
+
+    :func:`visible` depends on the user only through the persons they act for, their roles
+    (and whether they are staff, which a superuser is without one) and whether they still owe
+    a second factor; with ``key`` (what else the statement is
+    built from, e.g. the states counted) those make the cache's key, so the same text serves
+    every request of the same persons, and a merge of persons or a change of roles builds a
+    new one. ``build`` must return SQL and parameters only, never rows: the database
+    evaluates the statement every time, so nothing is read ahead."""
+    full = (
+        tuple(person_ids(user)),
+        roles_of(user),
+        is_staff_member(user),  # a superuser is staff without a role
+        unverified_where_required(user),
+        key,
+    )
+    if full not in _STATEMENTS:
+        if len(_STATEMENTS) >= STATEMENTS_KEPT:
+            _STATEMENTS.clear()
+        _STATEMENTS[full] = build()
+    found: S = _STATEMENTS[full]
+    return found
 
 
 def can_see(user: Actor | None, obj: models.Model) -> bool:

@@ -17,7 +17,7 @@ from django.db import connection
 from django.http import HttpRequest
 from django.urls import reverse
 
-from sewer_office.accounts.access import visible
+from sewer_office.accounts.access import compiled_for, visible
 from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import (
     APPLICANT,
@@ -77,11 +77,32 @@ MENU: tuple[MenuItem, ...] = (
 )
 
 
+@dataclass(frozen=True)
+class _Tests:
+    """The menu's statement: one ``EXISTS`` column for each model of ``labels``."""
+
+    labels: tuple[str, ...]
+    sql: str
+    params: tuple[Any, ...]
+
+
 def _theirs(labels: list[str], user: Actor | None) -> set[str]:
     """Which of the models ``labels`` ("app.Model") hold a record ``user`` may see: one
-    statement of ``EXISTS`` subqueries (one round trip, whatever the menu's length)."""
-    found: set[str] = set()
-    tests: list[tuple[str, str, tuple[Any, ...]]] = []
+    statement of ``EXISTS`` subqueries (one round trip, whatever the menu's length), its text
+    compiled once per process for the same persons and roles (:func:`compiled_for`)."""
+    tests = compiled_for(user, ("menu", tuple(labels)), lambda: _tests(labels, user))
+    if not tests.labels:
+        return set()
+    with connection.cursor() as cursor:
+        cursor.execute(tests.sql, tests.params)
+        row = cursor.fetchone()
+    return {label for label, there in zip(tests.labels, row, strict=True) if there}
+
+
+def _tests(labels: list[str], user: Actor | None) -> _Tests:
+    tested: list[str] = []
+    parts: list[str] = []
+    params: list[Any] = []
     for label in labels:
         try:
             model = apps.get_model(label)
@@ -90,15 +111,11 @@ def _theirs(labels: list[str], user: Actor | None) -> set[str]:
         qs = visible(model._default_manager.all(), user)
         if qs.query.is_empty():  # visible() saw nothing to look for: no query
             continue
-        sql, params = qs.order_by().values("pk").query.sql_with_params()
-        tests.append((label, f"EXISTS ({sql})", params))
-    if not tests:
-        return found
-    select = ", ".join(t for _label, t, _params in tests)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {select}", [p for _l, _t, params in tests for p in params])
-        row = cursor.fetchone()
-    return {label for (label, _t, _p), there in zip(tests, row, strict=True) if there}
+        sql, part_params = qs.order_by().values("pk").query.sql_with_params()
+        tested.append(label)
+        parts.append(f"EXISTS ({sql})")
+        params += part_params
+    return _Tests(tuple(tested), "SELECT " + ", ".join(parts), tuple(params))
 
 
 def shows(item: MenuItem, user: Actor | None, roles: frozenset[str], theirs: set[str]) -> bool:

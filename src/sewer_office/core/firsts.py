@@ -23,12 +23,27 @@ def first_ids(parts: Sequence[QuerySet[Any]]) -> list[Any]:
     """The primary keys of every part (each an ordered, sliced queryset of one database)."""
     if not parts:
         return []
+    return ids_of(parts[0].db, statement_of(parts))
+
+
+def statement_of(parts: Sequence[QuerySet[Any]]) -> tuple[str, tuple[Any, ...]]:
+    """The one statement of :func:`first_ids`, compiled: a caller whose parts depend only on
+    the user's persons and a few ids keeps it (``accounts.access.compiled_for``) and runs it
+    again with :func:`ids_of`, without building the querysets again."""
     pieces: list[str] = []
     params: list[Any] = []
-    for i, part in enumerate(parts):
+    for i, part in enumerate(p for p in parts if not p.query.is_empty()):
         sql, part_params = part.values_list("pk", flat=True).query.sql_with_params()
         pieces.append(f"SELECT * FROM ({sql}) p{i}")
         params += part_params
-    with connections[parts[0].db].cursor() as cursor:
-        cursor.execute(" UNION ALL ".join(pieces), params)
+    return " UNION ALL ".join(pieces), tuple(params)
+
+
+def ids_of(db: str, statement: tuple[str, tuple[Any, ...]]) -> list[Any]:
+    """The ids a statement of :func:`statement_of` gives (none for an empty statement)."""
+    sql, params = statement
+    if not sql:
+        return []
+    with connections[db].cursor() as cursor:
+        cursor.execute(sql, params)
         return [row[0] for row in cursor.fetchall()]

@@ -94,15 +94,32 @@ def _capped_counts(
     capped counts, each part compiled by the ORM), not one query per value."""
     if not codes:
         return {}
+    return counted(qs.db, capped_statement(qs, codes, cap, field), codes)
+
+
+def capped_statement(
+    qs: QuerySet[Finding], codes: list[Any], cap: int, field: str = "status"
+) -> tuple[str, tuple[Any, ...]]:
+    """The one statement of :func:`_capped_counts`, compiled (a caller whose ``qs`` depends
+    only on the user's persons keeps it: ``accounts.access.compiled_for``)."""
     parts: list[str] = []
     params: list[Any] = []
+    if qs.query.is_empty():  # nothing the user may see: every count 0, no statement
+        return "", ()
     for code in codes:
         inner = qs.filter(**{field: code}).order_by().values("id")[: cap + 1]
         sql, inner_params = _with_literal_last(*inner.query.sql_with_params(), code)
         parts.append(f"SELECT %s, (SELECT COUNT(*) FROM ({sql}) capped)")
         params += [code, *inner_params]
-    with connections[qs.db].cursor() as cursor:
-        cursor.execute(" UNION ALL ".join(parts), params)
+    return " UNION ALL ".join(parts), tuple(params)
+
+
+def counted(db: str, statement: tuple[str, tuple[Any, ...]], codes: list[Any]) -> dict[Any, int]:
+    """code → count, from a statement of :func:`capped_statement` over ``codes``."""
+    if not statement[0]:
+        return dict.fromkeys(codes, 0)
+    with connections[db].cursor() as cursor:
+        cursor.execute(*statement)
         found = {str(code): int(n) for code, n in cursor.fetchall()}
     return {code: found.get(str(code), 0) for code in codes}
 
@@ -132,15 +149,6 @@ def _with_literal_last(sql: str, params: tuple[Any, ...], value: Any) -> tuple[s
 
 
 _CODE = re.compile(r"[a-z][a-z0-9_]*")
-
-
-def capped_counts_by_facility(
-    qs: QuerySet[Finding], establishment_ids: list[int], cap: int
-) -> dict[int, int]:
-    """establishment id → the count of ``qs`` at it, stopping at ``cap`` + 1 (the outside
-    user's home: a few facilities, each counted over its open findings' index, so that a
-    facility with a long history costs what a new one does)."""
-    return _capped_counts(qs, list(establishment_ids), cap, field="establishment_id")
 
 
 #: Every status a finding is written with: the rules' own (most severe first), then the

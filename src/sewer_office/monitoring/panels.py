@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sewer_office.accounts.access import visible
+from sewer_office.accounts.access import compiled_for, visible
 from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import (
     APPLICANT,
@@ -17,14 +17,15 @@ from sewer_office.accounts.roles import (
     has_role,
     is_staff_member,
 )
-from sewer_office.core.firsts import first_ids
+from sewer_office.core.firsts import ids_of, statement_of
 from sewer_office.core.panels import Panel
 from sewer_office.findings.choices import ReviewState
 from sewer_office.findings.models import Finding
 from sewer_office.findings.queries import (
     by_severity,
-    capped_counts_by_facility,
     capped_label,
+    capped_statement,
+    counted,
     open_findings,
     severity_queue,
 )
@@ -120,12 +121,30 @@ def home_panel(user: Actor) -> Panel | None:
     mine = open_findings(user)
     # one query for every facility's count (each stopping at HOME_COUNT_CAP: a facility's
     # long history costs no more than a new one's), one for every shown result's citations
-    counts = capped_counts_by_facility(mine, [e.pk for e in shown], HOME_COUNT_CAP)
+    ids = [e.pk for e in shown]
+    counts = counted(
+        Finding.objects.db,
+        compiled_for(
+            user,
+            ("facility counts", tuple(ids), HOME_COUNT_CAP),
+            lambda: capped_statement(mine, ids, HOME_COUNT_CAP, "establishment_id"),
+        ),
+        ids,
+    )
     results = queries.recent_results_of(shown, user, HOME_ROWS)
     queries.with_citations([r for rs in results.values() for r in rs])
-    # each facility's worst open findings: their ids in one statement, then the rows
-    worst_ids = first_ids(
-        [by_severity(mine.filter(establishment=e))[:HOME_ROWS] for e in shown if counts.get(e.pk)]
+    # each facility's worst open findings: their ids in one statement (compiled once for the
+    # same persons and facilities), then the rows
+    with_findings = tuple(e.pk for e in shown if counts.get(e.pk))
+    worst_ids = ids_of(
+        Finding.objects.db,
+        compiled_for(
+            user,
+            ("worst findings", with_findings, HOME_ROWS),
+            lambda: statement_of(
+                [by_severity(mine.filter(establishment_id=pk))[:HOME_ROWS] for pk in with_findings]
+            ),
+        ),
     )
     worst: dict[int | None, list[Finding]] = {}
     for f in by_severity(mine.filter(pk__in=worst_ids)):  # no ids: Django runs no query

@@ -16,9 +16,9 @@ from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from sewer_engines.evaluation.engine import RULES
-from sewer_office.accounts.access import visible
+from sewer_office.accounts.access import compiled_for, visible
 from sewer_office.accounts.actors import Actor
-from sewer_office.core.firsts import first_ids
+from sewer_office.core.firsts import ids_of, statement_of
 from sewer_office.core.statuses import SEVERITY
 from sewer_office.findings.models import Finding
 from sewer_rules.analytes import BY_NAME, resolve
@@ -56,8 +56,14 @@ def recent_results_of(ests: list[Any], user: Actor, limit: int) -> dict[int, lis
     """:func:`recent_results` of each of ``ests`` (establishment id → its rows), in two queries
     whatever their number: the ids of each one's latest in one statement
     (:func:`sewer_office.core.firsts.first_ids`), then the rows."""
-    base = _current_results(user)
-    ids = first_ids([base.filter(establishment=e).order_by(*_NEWEST)[:limit] for e in ests])
+
+    def build() -> tuple[str, tuple[Any, ...]]:
+        base = _current_results(user)
+        return statement_of([base.filter(establishment=e).order_by(*_NEWEST)[:limit] for e in ests])
+
+    # the statement depends on the user's persons and the facilities only: compiled once
+    key = ("recent results", tuple(e.pk for e in ests), limit)
+    ids = ids_of(LabResult.objects.db, compiled_for(user, key, build)) if ests else []
     out: dict[int, list[LabResult]] = {e.pk: [] for e in ests}
     rows = LabResult.objects.filter(pk__in=ids).select_related(*_SHOWN_WITH).order_by(*_NEWEST)
     for r in rows:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
 from django.db.models import CharField, Count, Value
 
-from sewer_office.accounts.access import visible
+from sewer_office.accounts.access import compiled_for, visible
 from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import APPLICANT, is_staff_member, roles_of
 
@@ -80,17 +81,36 @@ def _queue_rows(
 
 def _visible_counts(user: Actor, wanted: dict[str, list[str]]) -> dict[str, dict[str, int]]:
     """kind → state → count of the records ``user`` may see in the ``wanted`` states of each
-    kind, in one query (a UNION ALL of each kind's GROUP BY over what :func:`visible` leaves)."""
-    parts = [
-        visible(KINDS[slug].list_queryset().filter(state__in=states), user)
-        .order_by()
-        .values_list("state")
-        .annotate(n=Count("id"), kind=Value(slug, output_field=CharField()))
-        .values_list("kind", "state", "n")
-        for slug, states in wanted.items()
-        if states
-    ]
-    return _gathered(parts)
+    kind, in one query (a UNION ALL of each kind's GROUP BY over what :func:`visible` leaves),
+    its text compiled once per process for the same persons and roles (:func:`compiled_for`)."""
+
+    def build() -> tuple[str, tuple[Any, ...]] | None:
+        parts = [
+            visible(KINDS[slug].list_queryset().filter(state__in=states), user)
+            .order_by()
+            .values_list("state")
+            .annotate(n=Count("id"), kind=Value(slug, output_field=CharField()))
+            .values_list("kind", "state", "n")
+            for slug, states in wanted.items()
+            if states
+        ]
+        parts = [p for p in parts if not p.query.is_empty()]  # nothing they may see: no part
+        if not parts:
+            return None
+        union = parts[0].union(*parts[1:], all=True)
+        sql, params = union.query.sql_with_params()
+        return sql, tuple(params)
+
+    key = ("permit counts", tuple((slug, tuple(states)) for slug, states in wanted.items()))
+    statement = compiled_for(user, key, build)
+    counts: dict[str, dict[str, int]] = {}
+    if statement is None:
+        return counts
+    with connection.cursor() as cursor:
+        cursor.execute(*statement)
+        for slug, state, n in cursor.fetchall():
+            counts.setdefault(slug, {})[state] = n
+    return counts
 
 
 def _gathered(parts: list[Any]) -> dict[str, dict[str, int]]:
