@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from decimal import Decimal
+from itertools import pairwise
 
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sewer_rules.calendars import non_business_day
+from sewer_rules.ordinance.s196_22_computation import Span, counted_spans
 from sewer_rules.ordinance.s196_22_penalties import accrued_fines
 from sewer_rules.parameters import ParameterSet, load_jurisdiction, parse_parameter_text
 
@@ -164,3 +166,41 @@ def test_later_notices_take_their_own_periods_out_of_a_day_by_day_count(
     assert sum(p.days for p in fc.spans) == fc.days
     # a later notice never adds a day to the count without it
     assert fc.days <= accrued_fines(served, ceased, ceased, params).days
+
+
+def _day_by_day(deadline: date, end: date, suspended: list[Span]) -> set[date]:
+    """The reading of § 196-22 B one day at a time: every day after the deadline up to the end,
+    unless a later notice's period holds it."""
+    days, day = set(), deadline + timedelta(days=1)
+    while day <= end:
+        if not any(s.first <= day <= s.last for s in suspended):
+            days.add(day)
+        day += timedelta(days=1)
+    return days
+
+
+spans_drawn = st.lists(
+    st.tuples(st.integers(min_value=-30, max_value=400), st.integers(min_value=-5, max_value=90)),
+    max_size=5,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    deadline=served_dates,
+    length=st.integers(min_value=-5, max_value=500),
+    cuts=spans_drawn,
+)
+def test_counted_spans_are_the_days_counted_one_by_one(
+    deadline: date, length: int, cuts: list[tuple[int, int]]
+) -> None:
+    end = deadline + timedelta(days=length)
+    suspended = [
+        Span(deadline + timedelta(days=a), deadline + timedelta(days=a + n)) for a, n in cuts
+    ]
+    spans = counted_spans(deadline, end, suspended)
+    counted = {s.first + timedelta(days=i) for s in spans for i in range(s.days)}
+    assert counted == _day_by_day(deadline, end, suspended)
+    assert sum(s.days for s in spans) == len(counted)  # no day twice
+    # maximal: two spans are never adjacent
+    assert all(a.last + timedelta(days=1) < b.first for a, b in pairwise(spans))

@@ -81,22 +81,22 @@ def suspension(later: Deadline) -> Span:
 
 
 def counted_spans(deadline: date, end: date, suspended: list[Span]) -> tuple[Span, ...]:
-    """The days after ``deadline`` up to ``end`` inclusive, less the ``suspended`` spans."""
+    """The days after ``deadline`` up to ``end`` inclusive, less the ``suspended`` spans.
+
+    The interval is cut by each suspension in the order they begin (overlapping ones as
+    one), so that a violation open for years costs what one open for days does; the tests
+    check it against the count day by day (tests/test_fines_properties.py)."""
     spans: list[Span] = []
-    day = deadline + timedelta(days=1)
-    start: date | None = None
-    while day <= end:
-        if any(s.contains(day) for s in suspended):
-            if start is not None:
-                spans.append(Span(start, day - timedelta(days=1)))
-                start = None
-            # jump to the end of the suspension that holds the day
-            day = max(s.last for s in suspended if s.contains(day)) + timedelta(days=1)
+    start = deadline + timedelta(days=1)
+    for cut in sorted((s for s in suspended if s.first <= s.last), key=lambda s: s.first):
+        if cut.first > end:
+            break
+        if cut.last < start:
             continue
-        if start is None:
-            start = day
-        day += timedelta(days=1)
-    if start is not None:
+        if cut.first > start:
+            spans.append(Span(start, cut.first - timedelta(days=1)))
+        start = cut.last + timedelta(days=1)
+    if start <= end:
         spans.append(Span(start, end))
     return tuple(spans)
 
