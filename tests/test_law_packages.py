@@ -22,7 +22,7 @@ from sewer_rules.citation_grammar import (
 )
 from sewer_rules.citations import Citation, CitationError
 from sewer_rules.enforcement_ladder import Clock, ClockStart, DayCount, Step
-from sewer_rules.law_cases import check_cases
+from sewer_rules.law_cases import Case, CaseFileError, check_cases, run_case
 from sewer_rules.law_package import LawPackageError, bundled_laws, load_law
 from sewer_rules.ordinance.s196_22_penalties import notice_deadline
 from sewer_rules.parameters import load_jurisdiction
@@ -267,7 +267,7 @@ def test_cli_fines_and_sections_under_poughkeepsie(capsys: pytest.CaptureFixture
     assert "mailing" in capsys.readouterr().err
     assert main(["sections", "--jurisdiction", "town-of-poughkeepsie", "--format", "json"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert listed["coverage"]["implemented"] == 3
+    assert listed["coverage"]["implemented"] == 4
     assert main(["sections", "--jurisdiction", "town-of-poughkeepsie", "§ 196-22 A"]) == 2
     # Wappinger's answers stay as they were
     assert (
@@ -299,3 +299,38 @@ def test_commands_of_wappingers_article_refuse_another_law(
     err = capsys.readouterr().err
     assert "Article VII" in err and "sections --jurisdiction town-of-poughkeepsie" in err
     assert main(["params", "--jurisdiction", "town-of-poughkeepsie", "--format", "json"]) == 0
+
+
+def test_a_rule_case_calls_only_what_the_registry_names() -> None:
+    """A package's ``rule`` case runs a function its registry says implements a provision,
+    never any function a case file names."""
+    town = load_law("town-of-poughkeepsie")
+    named = Case(
+        "x.yaml",
+        "n",
+        "rule",
+        {
+            "rule": "sewer_rules.local.town_of_poughkeepsie.explosion_hazard",
+            "args": {"readings": ["41"], "taken_on": "2026-03-02"},
+        },
+        [],
+    )
+    assert run_case(town, named) == [
+        {
+            "test": "a single reading",
+            "readings": [1],
+            "percents": ["41"],
+            "limit": "40",
+            "limit_authority": "L.L. No. 4-1999",
+            "citation": "T. Poughkeepsie Code [ecode360 6322550] A(1)",
+        }
+    ]
+    stranger = Case(
+        "x.yaml",
+        "s",
+        "rule",
+        {"rule": "sewer_rules.calendars.election_day", "args": {"year": 2026}},
+        [],
+    )
+    with pytest.raises(CaseFileError, match="implements no provision"):
+        run_case(town, stranger)

@@ -8,7 +8,10 @@ by item, numbers as decimals). The kinds a package's law answers through shared 
   ``input: {step, served | mailed | received, stated_days}``;
 - ``petition`` — the last day to petition against a step
   (:func:`.response_clock.petition_due`): ``input: {step, received | served | mailed}``;
-- ``section`` — a provision of the registry: ``input: {citation}`` → its row.
+- ``section`` — a provision of the registry: ``input: {citation}`` → its row;
+- ``rule`` — a function the registry names as implementing a provision (a jurisdiction's own
+  rule, :mod:`sewer_rules.local`): ``input: {rule: <dotted name>, args: {...}}``, called with
+  the package's parameters; its answer (each item's ``as_dict()``) is matched.
 
 An error the law gives (a clock counted from an event not given) answers
 ``{error: <class>, message}``, so that a case can expect a refusal. ``sewer-use jurisdiction
@@ -18,6 +21,7 @@ template starts with none and passes.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -30,7 +34,7 @@ from .enforcement_ladder import LadderError
 from .law_package import LawPackage
 from .response_clock import Events, ResponseClockError, petition_due, response_due
 
-KINDS = ("response", "petition", "section")
+KINDS = ("response", "petition", "section", "rule")
 
 
 class CaseFileError(ValueError):
@@ -105,6 +109,8 @@ def run_case(law: LawPackage, case: Case) -> object:
     try:
         if case.kind == "section":
             return law.section(str(data["citation"])).as_dict()
+        if case.kind == "rule":
+            return _run_rule(law, data)
         step = law.ladder.step(str(data["step"]))
         if case.kind == "petition":
             return petition_due(step, _events(data), law.params()).as_dict()
@@ -114,6 +120,27 @@ def run_case(law: LawPackage, case: Case) -> object:
         ).as_dict()
     except (ResponseClockError, LadderError, CitationError) as e:
         return {"error": type(e).__name__, "message": str(e)}
+
+
+def _run_rule(law: LawPackage, data: Mapping[str, object]) -> object:
+    """A rule the package's registry names, called with the case's ``args`` and the package's
+    parameters; a refusal (a ValueError of the rule) answers ``{error, message}``."""
+    name = str(data["rule"])
+    named = {n for row in law.sections for n in row.implemented_by}
+    if name not in named:
+        raise CaseFileError(f"{law.key}: {name} implements no provision of its registry")
+    module, _, attr = name.rpartition(".")
+    rule = getattr(importlib.import_module(module), attr)
+    args = data.get("args") or {}
+    if not isinstance(args, Mapping):
+        raise CaseFileError(f"{law.key}: args of {name} is a mapping")
+    try:
+        answer = rule(**{str(k): v for k, v in args.items()}, params=law.params())
+    except ValueError as e:
+        return {"error": type(e).__name__, "message": str(e)}
+    if isinstance(answer, list | tuple):
+        return [a.as_dict() if hasattr(a, "as_dict") else a for a in answer]
+    return answer.as_dict() if hasattr(answer, "as_dict") else answer
 
 
 def check_cases(law: LawPackage) -> list[CaseOutcome]:
