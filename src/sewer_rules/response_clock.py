@@ -25,6 +25,8 @@ from .enforcement_ladder import DEMAND_WORDS, ClockStart, DayCount, Demand, Step
 from .parameters import ParameterError, ParameterSet
 
 ROLLOVER = "notice.deadline_rollover"
+#: Days a President or Governor appointed as public holidays (N.Y. Gen. Constr. Law § 24):
+#: an entry of value 1 on the day (the day after returns to 0).
 APPOINTED = "holiday.appointed"
 
 

@@ -36,7 +36,7 @@ half-up, only at the end. The records returned are in :mod:`.s196_22_computation
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -44,6 +44,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from sewer_rules.calendars import NonBusinessDay, next_business_day
 from sewer_rules.citations import Citation, FederalCitation, cite, read_cited
 from sewer_rules.parameters import ParameterSet, ParameterValue
+from sewer_rules.response_clock import ROLLOVER
+from sewer_rules.response_clock import appointed_days as appointed_holidays
 from sewer_rules.sections import implements
 
 from .s196_22_computation import (
@@ -66,16 +68,13 @@ __all__ = [
     "FineComputation",
     "FineSegment",
     "Span",
+    "appointed_holidays",
 ]
 
 PROTECTION_FROM_DAMAGE = cite("§ 196-20")
 
 CORRECTION_DAYS = "notice.correction_days"
-ROLLOVER = "notice.deadline_rollover"
 DAILY_AMOUNT = "fine.daily_amount"
-#: Days a President or Governor appointed as public holidays (N.Y. Gen. Constr. Law § 24):
-#: an entry of value 1 on the day (the day after returns to 0).
-APPOINTED = "holiday.appointed"
 
 
 class ClockError(ValueError):
@@ -189,13 +188,6 @@ def correction_deadline(served: date, params: ParameterSet) -> tuple[date, Param
     """The deadline of a notice stating the article's own period (see :func:`notice_deadline`)."""
     d = notice_deadline(served, params)
     return d.deadline, d.minimum
-
-
-def appointed_holidays(params: ParameterSet) -> Mapping[date, str]:
-    """The days a President or Governor appointed (``holiday.appointed``), date → authority."""
-    if APPOINTED not in params.parameters:
-        return {}
-    return {v.effective: v.authority for v in params.parameter(APPOINTED).values if v.value == 1}
 
 
 @implements("§ 196-22 B")
