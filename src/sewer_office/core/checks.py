@@ -1,4 +1,10 @@
-"""Deployment checks of the office (``sewer-use manage check --deploy``).
+"""The office's own system checks: the jurisdiction it runs, and (``sewer-use manage check
+--deploy``) the database role it connects as.
+
+:func:`check_jurisdiction` runs with every management command: the office's rules (permits,
+limits, slugs, the § 196-22 clock) are Wappinger's Article VII, so a jurisdiction whose
+package keeps a law of its own (the Town of Poughkeepsie's) is refused before anything is
+judged by another town's article.
 
 The triggers that guard the records of legal weight bind every role but the tables' owner (and
 a superuser), who can disable them: a production office that connects as the owner has guards
@@ -14,11 +20,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core import checks
 from django.db import DatabaseError, connections
 
+from sewer_rules.law_package import LawPackageError, load_law
+
 from .db_roles import exposure, exposure_message
 
+#: The office is set to a jurisdiction whose law it does not compute.
+FOREIGN_LAW = "sewer_use.E001"
 #: The connected role owns tables of the office.
 OWNS_TABLES = "sewer_use.W001"
 #: The connected role is a superuser.
@@ -61,6 +72,34 @@ def check_runtime_role(
     return out
 
 
+def check_jurisdiction(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """An error when ``SEWER_USE_JURISDICTION`` names a package that keeps a law of its own.
+
+    A bare ``parameters.yaml`` (Wappinger's article with other values) passes: its loader
+    reports its own errors where it is read."""
+    name = str(settings.SEWER_USE_JURISDICTION)
+    try:
+        law = load_law(name)
+    except LawPackageError:
+        return []
+    if law.rules_registry:
+        return []
+    return [
+        checks.Error(
+            f"SEWER_USE_JURISDICTION={name!r}: {law.name}'s law is a package of its own, and "
+            "the office computes Town Code Chapter 196, Article VII (Wappinger's article); "
+            "it would judge that town's records by another town's law",
+            hint=(
+                "Run the office with wappinger or demo. Under its own law, "
+                f"`sewer-use fines --jurisdiction {name}` and `sewer-use sections "
+                f"--jurisdiction {name}` answer (docs/jurisdictions.md)."
+            ),
+            id=FOREIGN_LAW,
+        )
+    ]
+
+
 def register() -> None:
     """Register the checks (from the core app's ``ready``)."""
+    checks.register(check_jurisdiction)
     checks.register(check_runtime_role, checks.Tags.security, checks.Tags.database, deploy=True)
