@@ -36,8 +36,8 @@ from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from .common import add_common, header, iso_date, jurisdiction, money, today
-from .ladder_response import counts_a_daily_fine, law_of, run_response
+from .common import add_common, header, iso_date, jurisdiction, law_of, money, today
+from .ladder_response import counts_a_daily_fine, run_response
 from .main import EXIT_FOUND, EXIT_OK, UsageError
 from .output import dump_json, table
 

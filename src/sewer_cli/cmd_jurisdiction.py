@@ -23,7 +23,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
-from .common import iso_date
+from .common import clock_days, iso_date
 from .main import EXIT_FOUND, EXIT_OK, EXIT_UNUSABLE, UsageError
 
 if TYPE_CHECKING:
@@ -324,14 +324,14 @@ def _step_data(step: Step, ladder: Ladder, params: ParameterSet, on: date) -> St
         "found_by": ladder.official(step.found_by).title if step.found_by else None,
         "demands": None if step.demand is None else DEMAND_WORDS[step.demand],
         "counted_from": None if step.clock is None else _from(step.clock),
-        "days": None if step.clock is None else _days(step.clock, params, on),
+        "days": None if step.clock is None else clock_days(step.clock, params, on),
         "petition": None
         if petition is None
         else {
             "to": ladder.official(petition.to).title,
             "citation": petition.citation,
             "counted_from": _from(petition.clock),
-            "days": _days(petition.clock, params, on),
+            "days": clock_days(petition.clock, params, on),
         },
         "may_end_service": step.may_end_service,
     }
@@ -339,26 +339,6 @@ def _step_data(step: Step, ladder: Ladder, params: ParameterSet, on: date) -> St
 
 def _from(clock: Clock) -> str:
     return f"{clock.start} ({clock.count} days)"
-
-
-def _days(clock: Clock, params: ParameterSet, on: date) -> str:
-    """The clock's days as the law gives them: a number, the parameter holding them with its
-    value on ``on``, or "not configured"."""
-    from sewer_rules.parameters import ParameterError
-
-    more = " (at least: the notice may state more)" if clock.at_least else ""
-    if clock.days is not None:
-        return f"{clock.days}{more}"
-    if not clock.parameter:
-        return "not configured"
-    if clock.parameter not in params.parameters:
-        return f"{clock.parameter}: not in the jurisdiction's parameters"
-    try:
-        value = params.get(clock.parameter, on).value
-    except ParameterError:  # the law's values begin after ``on``
-        return f"{clock.parameter}: no value yet on {on}"
-    shown = "not configured" if value is None else str(value) + more
-    return f"{clock.parameter} = {shown}"
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .ladder_response import law_of
+    from .common import law_of
 
     law = law_of(args.jurisdiction)
     if law is not None and not law.rules_registry:  # a registry written as data

@@ -13,6 +13,8 @@ from zoneinfo import ZoneInfo
 from .main import UsageError
 
 if TYPE_CHECKING:  # parameters and units load pint: imported where used (see main.py)
+    from sewer_rules.enforcement_ladder import Clock
+    from sewer_rules.law_package import LawPackage
     from sewer_rules.parameters import ParameterSet, ParameterValue
 
 
@@ -38,8 +40,6 @@ def jurisdiction(name: str, *, article_rules: bool = True) -> ParameterSet:
     rather than judged by another town's article."""
     from sewer_rules.parameters import ParameterError, load_jurisdiction
 
-    from .ladder_response import law_of
-
     law = law_of(name)
     if article_rules and law is not None and not law.rules_registry:
         raise UsageError(
@@ -51,6 +51,43 @@ def jurisdiction(name: str, *, article_rules: bool = True) -> ParameterSet:
         return load_jurisdiction(law.parameters if law is not None else name)
     except ParameterError as e:
         raise UsageError(str(e)) from None
+
+
+def law_of(name: str) -> LawPackage | None:
+    """The jurisdiction package ``name`` names; None for a bare parameters file (Wappinger's
+    article with other values, as ``--jurisdiction PATH`` always meant)."""
+    from pathlib import Path
+
+    from sewer_rules.law_package import LawPackageError, load_law
+
+    try:
+        return load_law(name)
+    except LawPackageError as e:
+        path = Path(name)
+        if path.is_file() and not (path.parent / "law.yaml").is_file():
+            return None
+        raise UsageError(str(e)) from None
+
+
+def clock_days(clock: Clock, params: ParameterSet, on: date) -> str:
+    """A clock's days as the law gives them, for a reader: a number, the parameter holding them
+    with its value on ``on``, or why there is none (``jurisdiction show``, the petition window
+    of ``fines``)."""
+    from sewer_rules.parameters import ParameterError
+
+    more = " (at least: the notice may state more)" if clock.at_least else ""
+    if clock.days is not None:
+        return f"{clock.days}{more}"
+    if not clock.parameter:
+        return "not configured"
+    if clock.parameter not in params.parameters:
+        return f"{clock.parameter}: not in the jurisdiction's parameters"
+    try:
+        value = params.get(clock.parameter, on).value
+    except ParameterError:  # the law's values begin after ``on``
+        return f"{clock.parameter}: no value yet on {on}"
+    shown = "not configured" if value is None else str(value) + more
+    return f"{clock.parameter} = {shown}"
 
 
 def iso_date(text: str) -> date:

@@ -16,7 +16,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from .common import header
+from .common import clock_days, header, jurisdiction
 from .main import EXIT_OK, UsageError
 from .output import dump_json
 
@@ -29,22 +29,6 @@ if TYPE_CHECKING:
     from sewer_rules.response_clock import ResponseDue
 
 
-def law_of(name: str) -> LawPackage | None:
-    """The jurisdiction package ``name`` names; None for a bare parameters file (Wappinger's
-    article with other values, as ``--jurisdiction PATH`` always meant)."""
-    from pathlib import Path
-
-    from sewer_rules.law_package import LawPackageError, load_law
-
-    try:
-        return load_law(name)
-    except LawPackageError as e:
-        path = Path(name)
-        if path.is_file() and not (path.parent / "law.yaml").is_file():
-            return None
-        raise UsageError(str(e)) from None
-
-
 def counts_a_daily_fine(law: LawPackage | None) -> bool:
     """Whether the law's fine is a daily amount the software counts (§ 196-22 B's kind)."""
     return law is None or bool(law.ladder.fine.daily_amount_parameter)
@@ -54,7 +38,7 @@ def run_response(args: argparse.Namespace, law: LawPackage) -> int:
     from sewer_rules.enforcement_ladder import DEMAND_WORDS
     from sewer_rules.response_clock import Events, ResponseClockError, response_due
 
-    params = law.params()
+    params = jurisdiction(args.jurisdiction, article_rules=False)
     if not law.ladder.steps:
         raise UsageError(f"{law.name}: its law declares no enforcement step")
     first = law.ladder.steps[0]
@@ -109,14 +93,10 @@ def _window(law: LawPackage, step: Step, params: ParameterSet, on: date) -> str:
     petition = step.petition
     assert petition is not None
     clock = petition.clock
-    days = str(clock.days) if clock.days is not None else "(days not configured)"
-    if clock.parameter:
-        value = params.get(clock.parameter, on).value
-        days = "(days not configured)" if value is None else str(value)
     to = law.ladder.official(petition.to).title
     return (
-        f"the user may petition the {to} within {days} {clock.count} days of the day of its "
-        f"{clock.start} ({petition.citation})"
+        f"the user may petition the {to} within {clock_days(clock, params, on)} {clock.count} "
+        f"days of the day of its {clock.start} ({petition.citation})"
     )
 
 

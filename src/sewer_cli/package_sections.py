@@ -75,10 +75,10 @@ def _detail(row: SectionRow) -> str:
 def _one(args: argparse.Namespace, law: LawPackage) -> int:
     from sewer_rules.citations import CitationError
 
-    from .common import today
+    from .common import jurisdiction, today
     from .output import destination, dump_json
 
-    params = law.params()
+    params = jurisdiction(args.jurisdiction, article_rules=False)
     on = args.on or today(params)
     try:
         row = law.section(args.citation)

@@ -10,6 +10,7 @@ and the first rows of each kind they have. None grows with the number of records
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection
@@ -103,21 +104,17 @@ def _visible_counts(user: Actor, wanted: dict[str, list[str]]) -> dict[str, dict
 
     key = ("permit counts", tuple((slug, tuple(states)) for slug, states in wanted.items()))
     statement = compiled_for(user, key, build)
-    counts: dict[str, dict[str, int]] = {}
     if statement is None:
-        return counts
+        return {}
     with connection.cursor() as cursor:
         cursor.execute(*statement)
-        for slug, state, n in cursor.fetchall():
-            counts.setdefault(slug, {})[state] = n
-    return counts
+        return _gathered(cursor.fetchall())
 
 
-def _gathered(parts: list[Any]) -> dict[str, dict[str, int]]:
+def _gathered(rows: Iterable[tuple[str, str, int]]) -> dict[str, dict[str, int]]:
+    """kind → state → count, from rows of (kind, state, count)."""
     counts: dict[str, dict[str, int]] = {}
-    if not parts:
-        return counts
-    for slug, state, n in parts[0].union(*parts[1:], all=True):
+    for slug, state, n in rows:
         counts.setdefault(slug, {})[state] = n
     return counts
 
@@ -132,4 +129,4 @@ def _state_counts() -> dict[str, dict[str, int]]:
         .values_list("kind", "state", "n")
         for slug, kind in KINDS.items()
     ]
-    return _gathered(parts)
+    return _gathered(parts[0].union(*parts[1:], all=True)) if parts else {}
