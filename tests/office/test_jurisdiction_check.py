@@ -28,5 +28,16 @@ def test_a_law_of_its_own_is_refused_with_what_answers_under_it() -> None:
         assert error.id == FOREIGN_LAW
         assert "Town of Poughkeepsie" in error.msg
         assert "sewer-use fines --jurisdiction town-of-poughkeepsie" in str(error.hint)
-        with pytest.raises(SystemCheckError, match="E001"):
+        with pytest.raises(SystemCheckError, match="E004"):
             call_command("check")
+
+
+def test_a_member_town_under_a_law_of_its_own_is_refused_too() -> None:
+    """Several member towns in one office: each must be a law the office computes."""
+    with override_settings(
+        SEWER_USE_JURISDICTION="demo", SEWER_USE_JURISDICTIONS=["demo", "town-of-poughkeepsie"]
+    ):
+        (error,) = check_jurisdiction()
+        assert error.id == FOREIGN_LAW and "SEWER_USE_JURISDICTIONS" in error.msg
+    with override_settings(SEWER_USE_JURISDICTIONS=["demo", "wappinger"]):
+        assert check_jurisdiction() == []

@@ -1,6 +1,7 @@
 """Per-object access: which records a user may see.
 
-Staff see everything. An outside user represents one or more persons of the registry
+Staff see everything of the jurisdictions they act for (every record, in an installation of
+one town; :mod:`.jurisdictions`). An outside user represents one or more persons of the registry
 (``Person.representatives``); they see a record when one of those persons is its applicant or
 owns its property. Every list, detail page, file download and API endpoint filters through
 :func:`visible`, so an applicant cannot reach another's record by guessing its URL (the
@@ -18,6 +19,7 @@ from django.db.models import Lookup, Q
 from django.db.models.expressions import RawSQL
 
 from .actors import Actor, person_or_none
+from .jurisdictions import jurisdictions_of, within
 from .roles import is_office_user, is_staff_member, roles_of
 from .second_factor import unverified_where_required
 
@@ -67,7 +69,7 @@ def visible(qs: models.QuerySet[M], user: Actor | None) -> models.QuerySet[M]:
     if unverified_where_required(user):
         return qs.none()
     if is_staff_member(user):
-        return qs
+        return _in_jurisdictions(qs, user)
     if not is_office_user(user):
         return qs.none()
     if getattr(qs.model, "PUBLIC_TO_OFFICE_USERS", False):
@@ -84,6 +86,16 @@ def visible(qs: models.QuerySet[M], user: Actor | None) -> models.QuerySet[M]:
     # inspection before it is completed: unscheduled inspections are never announced).
     outside_only = getattr(qs.model, "OUTSIDE_FILTER", None)
     return qs.filter(outside_only) if outside_only is not None else qs
+
+
+def _in_jurisdictions(qs: models.QuerySet[M], user: Actor | None) -> models.QuerySet[M]:
+    """``qs`` narrowed to the jurisdictions a staff member acts for (unchanged for those who
+    see every one: the installation's only town, the coordinator, a superuser)."""
+    codes = jurisdictions_of(user)
+    if codes is None:
+        return qs
+    cond = within(qs.model, codes)
+    return qs if cond is None else qs.filter(cond)
 
 
 def _reaching(model: type[models.Model], paths: tuple[str, ...], ids: list[int]) -> Q:
@@ -170,6 +182,7 @@ def compiled_for(user: Actor | None, key: Hashable, build: Callable[[], S]) -> S
         tuple(person_ids(user)),
         roles_of(user),
         is_staff_member(user),  # a superuser is staff without a role
+        jurisdictions_of(user),
         unverified_where_required(user),
         key,
     )
@@ -179,6 +192,17 @@ def compiled_for(user: Actor | None, key: Hashable, build: Callable[[], S]) -> S
         _STATEMENTS[full] = build()
     found: S = _STATEMENTS[full]
     return found
+
+
+def sees_every_record(user: Actor | None) -> bool:
+    """Whether nothing narrows what ``user`` sees: staff of the installation's only town, the
+    plant's coordinator, a superuser. A page may then skip :func:`visible`'s work; a staff
+    member of one member town among several may not."""
+    return (
+        is_staff_member(user)
+        and jurisdictions_of(user) is None
+        and not unverified_where_required(user)
+    )
 
 
 def can_see(user: Actor | None, obj: models.Model) -> bool:

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from .forms import AdminSignInForm
-from .models import RegistrationAttempt, SignInFailure, SignInPace
+from .jurisdictions import installed
+from .models import RegistrationAttempt, SignInFailure, SignInPace, StaffJurisdiction
+from .services import grant_jurisdiction, withdraw_jurisdiction
 
 admin.site.login_form = AdminSignInForm
 
@@ -67,3 +70,33 @@ class RegistrationAttemptAdmin(_ReadOnly):
 
     list_display = ("address", "email", "at")
     search_fields = ("address", "email")
+
+
+@admin.register(StaffJurisdiction)
+class StaffJurisdictionAdmin(admin.ModelAdmin[StaffJurisdiction]):
+    """The jurisdictions each staff member acts for, in an installation of several towns:
+    granted and withdrawn through the services, each an audit event; never edited in place."""
+
+    list_display = ("user", "jurisdiction", "granted_at")
+    list_filter = ("jurisdiction",)
+    search_fields = ("user__username", "jurisdiction")
+    fields = ("user", "jurisdiction")
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "jurisdiction":  # only the towns this installation serves
+            return forms.ChoiceField(choices=[(j, j) for j in installed()], label="Jurisdiction")
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return obj is None  # the add form; a grant is withdrawn and granted again, not edited
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        found = grant_jurisdiction(obj.user, obj.jurisdiction, actor=request.user)
+        obj.pk, obj.granted_at = found.pk, found.granted_at
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        withdraw_jurisdiction(obj.user, obj.jurisdiction, actor=request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        for row in list(queryset):
+            withdraw_jurisdiction(row.user, row.jurisdiction, actor=request.user)

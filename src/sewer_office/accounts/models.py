@@ -85,3 +85,33 @@ class RegistrationAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.email} from {self.address or 'unknown address'} at {_local(self.at)}"
+
+
+class StaffJurisdiction(models.Model):
+    """A jurisdiction a staff member acts for, in an installation serving several towns.
+
+    The user's roles (their groups) are held in each jurisdiction granted here: a clerk
+    granted Wappinger sees and acts for Wappinger's records only
+    (:mod:`~sewer_office.accounts.jurisdictions`). An installation of one town needs none.
+    Granted and withdrawn in the back office, each change an audit event."""
+
+    user = models.ForeignKey(
+        "auth.User", on_delete=models.CASCADE, related_name="staff_jurisdictions"
+    )
+    jurisdiction = models.CharField(
+        max_length=40, help_text="the law package's name, e.g. wappinger or town-of-poughkeepsie"
+    )
+    granted_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("user", "jurisdiction")
+        verbose_name = "jurisdiction acted for"
+        verbose_name_plural = "jurisdictions acted for"
+        constraints = (
+            models.UniqueConstraint(
+                fields=["user", "jurisdiction"], name="accounts_staff_jurisdiction_once"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user} acts for {self.jurisdiction}"

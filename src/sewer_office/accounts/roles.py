@@ -2,7 +2,10 @@
 
 Staff roles (§ 196-15 ENGINEER and SUPERINTENDENT; the Building Inspector of § 196-17 C; the
 Town clerk who takes applications and fees; the Highway Superintendent of § 196-18 K; viewers
-such as the Town Board) see every record. Outside users (``applicant``: owners, agents,
+such as the Town Board) see every record of the jurisdictions they act for
+(:mod:`sewer_office.accounts.jurisdictions`); the plant's pretreatment coordinator (the
+Control Authority's person, 40 CFR 403.8) sees every member town's and runs the program's
+plant-wide work. Outside users (``applicant``: owners, agents,
 developers, industrial users' representatives) see and act only on the records of the persons
 they represent (:mod:`sewer_office.accounts.access`).
 """
@@ -17,6 +20,7 @@ BUILDING_INSPECTOR = "building_inspector"
 CLERK = "clerk"
 HIGHWAY = "highway_superintendent"
 VIEWER = "viewer"
+COORDINATOR = "coordinator"
 APPLICANT = "applicant"
 
 STAFF_ROLES: tuple[str, ...] = (
@@ -26,6 +30,7 @@ STAFF_ROLES: tuple[str, ...] = (
     CLERK,
     HIGHWAY,
     VIEWER,
+    COORDINATOR,
 )
 ALL_ROLES: tuple[str, ...] = (*STAFF_ROLES, APPLICANT)
 
@@ -36,6 +41,7 @@ LABELS: dict[str, str] = {
     CLERK: "Clerk",
     HIGHWAY: "Highway Superintendent",
     VIEWER: "Viewer",
+    COORDINATOR: "Pretreatment Coordinator (plant)",
     APPLICANT: "Applicant",
 }
 

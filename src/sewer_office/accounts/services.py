@@ -1,4 +1,5 @@
-"""Creating users with roles (used by the demo town and the back office)."""
+"""Creating users with roles, and granting the jurisdictions they act for (used by the demo
+town and the back office)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from django.db import transaction
 
 from . import audit_trail
 from .actors import Actor
+from .jurisdictions import forget_jurisdictions, installed
+from .models import StaffJurisdiction
 from .roles import ALL_ROLES, forget_roles
 
 
@@ -21,9 +24,11 @@ def create_user(
     first_name: str = "",
     last_name: str = "",
     email: str = "",
+    jurisdictions: tuple[str, ...] = (),
     actor: Actor | None = None,
 ) -> Any:
-    """A user in the given role groups, with an audit event."""
+    """A user in the given role groups, acting for ``jurisdictions`` (in an installation of
+    several towns), with an audit event."""
     unknown = [r for r in roles if r not in ALL_ROLES]
     if unknown:
         raise ValueError(f"unknown role(s): {', '.join(unknown)}")
@@ -46,4 +51,46 @@ def create_user(
             obj=user,
             after={"username": username, "roles": sorted(roles)},
         )
+        for code in jurisdictions:
+            grant_jurisdiction(user, code, actor=actor)
     return user
+
+
+def grant_jurisdiction(user: Any, jurisdiction: str, *, actor: Actor | None = None) -> Any:
+    """``user`` acts for ``jurisdiction`` from now on (idempotent), with an audit event.
+
+    Refused for a jurisdiction the installation does not serve (``SEWER_USE_JURISDICTIONS``):
+    a grant for a town whose records the office does not hold would be a grant of nothing."""
+    if jurisdiction not in installed():
+        raise ValueError(
+            f"jurisdiction {jurisdiction!r}: this installation serves {', '.join(installed())}"
+        )
+    with transaction.atomic():
+        row, created = StaffJurisdiction.objects.get_or_create(user=user, jurisdiction=jurisdiction)
+        if created:
+            audit_trail.record(
+                actor=actor,
+                action="grant_jurisdiction",
+                obj=user,
+                after={"jurisdiction": jurisdiction},
+            )
+    forget_jurisdictions(user)
+    return row
+
+
+def withdraw_jurisdiction(
+    user: Any, jurisdiction: str, *, actor: Actor | None = None, reason: str = ""
+) -> None:
+    """``user`` no longer acts for ``jurisdiction``, with an audit event (nothing when they
+    did not)."""
+    with transaction.atomic():
+        deleted, _ = StaffJurisdiction.objects.filter(user=user, jurisdiction=jurisdiction).delete()
+        if deleted:
+            audit_trail.record(
+                actor=actor,
+                action="withdraw_jurisdiction",
+                obj=user,
+                before={"jurisdiction": jurisdiction},
+                reason=reason,
+            )
+    forget_jurisdictions(user)

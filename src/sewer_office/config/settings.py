@@ -245,6 +245,13 @@ SEWER_USE_MIN_FREE_BYTES = int(os.environ.get("SEWER_USE_MIN_FREE_BYTES", str(1 
 
 #: Which parameter file the rules read: ``wappinger`` (amounts not configured) or ``demo``.
 SEWER_USE_JURISDICTION = os.environ.get("SEWER_USE_JURISDICTION", "wappinger")
+#: The member towns one installation serves (comma-separated law packages, e.g.
+#: ``wappinger,town-of-poughkeepsie``); ``SEWER_USE_JURISDICTION`` is always one of them, the
+#: one a record belongs to when nothing says otherwise. With more than one, a staff member sees
+#: the towns they are granted (sewer_office.accounts.jurisdictions).
+SEWER_USE_JURISDICTIONS = [
+    j.strip() for j in os.environ.get("SEWER_USE_JURISDICTIONS", "").split(",") if j.strip()
+]
 #: The office's reading of "immediately" (§ 196-19 D(9)(d)): hours after a slug's start within
 #: which the user's report counts as immediate. Local policy, not a number of the law.
 SEWER_USE_SLUG_REPORT_HOURS = int(os.environ.get("SEWER_USE_SLUG_REPORT_HOURS", "24"))

@@ -4,7 +4,8 @@
 :func:`check_jurisdiction` runs with every management command: the office's rules (permits,
 limits, slugs, the § 196-22 clock) are Wappinger's Article VII, so a jurisdiction whose
 package keeps a law of its own (the Town of Poughkeepsie's) is refused before anything is
-judged by another town's article.
+judged by another town's article — the primary one (``SEWER_USE_JURISDICTION``) or any member
+town of ``SEWER_USE_JURISDICTIONS``.
 
 The triggers that guard the records of legal weight bind every role but the tables' owner (and
 a superuser), who can disable them: a production office that connects as the owner has guards
@@ -29,7 +30,7 @@ from sewer_rules.law_package import LawPackageError, load_law
 from .db_roles import exposure, exposure_message
 
 #: The office is set to a jurisdiction whose law it does not compute.
-FOREIGN_LAW = "sewer_use.E001"
+FOREIGN_LAW = "sewer_use.E004"
 #: The connected role owns tables of the office.
 OWNS_TABLES = "sewer_use.W001"
 #: The connected role is a superuser.
@@ -73,30 +74,38 @@ def check_runtime_role(
 
 
 def check_jurisdiction(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    """An error when ``SEWER_USE_JURISDICTION`` names a package that keeps a law of its own.
+    """An error for each jurisdiction of the installation whose package keeps a law of its own.
 
     A bare ``parameters.yaml`` (Wappinger's article with other values) passes: its loader
     reports its own errors where it is read."""
-    name = str(settings.SEWER_USE_JURISDICTION)
+    listed = [str(j) for j in getattr(settings, "SEWER_USE_JURISDICTIONS", ()) if j]
+    names = dict.fromkeys([str(settings.SEWER_USE_JURISDICTION), *listed])
+    return [error for name in names if (error := _foreign(name)) is not None]
+
+
+def _foreign(name: str) -> checks.CheckMessage | None:
     try:
         law = load_law(name)
     except LawPackageError:
-        return []
+        return None
     if law.rules_registry:
-        return []
-    return [
-        checks.Error(
-            f"SEWER_USE_JURISDICTION={name!r}: {law.name}'s law is a package of its own, and "
-            "the office computes Town Code Chapter 196, Article VII (Wappinger's article); "
-            "it would judge that town's records by another town's law",
-            hint=(
-                "Run the office with wappinger or demo. Under its own law, "
-                f"`sewer-use fines --jurisdiction {name}` and `sewer-use sections "
-                f"--jurisdiction {name}` answer (docs/jurisdictions.md)."
-            ),
-            id=FOREIGN_LAW,
-        )
-    ]
+        return None
+    setting = (
+        "SEWER_USE_JURISDICTION"
+        if name == str(settings.SEWER_USE_JURISDICTION)
+        else "SEWER_USE_JURISDICTIONS"
+    )
+    return checks.Error(
+        f"{setting} names {name!r}: {law.name}'s law is a package of its own, and "
+        "the office computes Town Code Chapter 196, Article VII (Wappinger's article); "
+        "it would judge that town's records by another town's law",
+        hint=(
+            "Run the office with wappinger or demo. Under its own law, "
+            f"`sewer-use fines --jurisdiction {name}` and `sewer-use sections "
+            f"--jurisdiction {name}` answer (docs/jurisdictions.md)."
+        ),
+        id=FOREIGN_LAW,
+    )
 
 
 def register() -> None:

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import redirect
 
 from sewer_office.accounts import second_factor
+from sewer_office.accounts.jurisdictions import sees_every_jurisdiction
 from sewer_office.accounts.roles import has_role, is_office_user
 
 # A page: its own signature and response type (a FileResponse is no HttpResponse), kept.
@@ -40,6 +41,29 @@ def office_view(*roles: str) -> Callable[[View], View]:
             return view(request, *args, **kwargs)
 
         # the same signature; the response is the view's own or a redirect to the login page
+        return cast(View, wrapper)
+
+    return decorate
+
+
+def plant_wide_view(*roles: str) -> Callable[[View], View]:
+    """:func:`office_view`, and, in an installation of several member towns, for those who see
+    every one of them (the plant's pretreatment coordinator, a superuser): the program's
+    plant-wide work — the SNC determinations, their list, the annual report and its ICIS
+    export — covers every member town's users under the plant's permit (40 CFR 403.8, 403.12(i)),
+    so a staff member of one town would sign a document of records they may not see."""
+
+    def decorate(view: View) -> View:
+        @office_view(*roles)
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if not sees_every_jurisdiction(request.user):
+                raise PermissionDenied(
+                    "The plant's program is the pretreatment coordinator's: your account acts "
+                    "for some of its member towns only."
+                )
+            return view(request, *args, **kwargs)
+
         return cast(View, wrapper)
 
     return decorate

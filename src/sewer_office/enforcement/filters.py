@@ -14,8 +14,7 @@ from django.forms.utils import flatatt
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from sewer_office.accounts.access import visible
-from sewer_office.accounts.roles import is_staff_member
+from sewer_office.accounts.access import sees_every_record, visible
 from sewer_office.registry.models import Establishment, Person
 
 from . import grounds
@@ -86,7 +85,7 @@ class ViolationFilter(django_filters.FilterSet):
         super().__init__(*args, **kwargs)
         user = getattr(self.request, "user", None)
         # an outside user's choices name only its own facilities and persons
-        mine = None if is_staff_member(user) else visible(Violation.objects.all(), user)
+        mine = None if sees_every_record(user) else visible(Violation.objects.all(), user)
         self.filters["establishment"].extra["choices"] = _lazy_names(
             _with_violations(Establishment, "establishment_id", mine)
         )
@@ -126,7 +125,7 @@ class ScheduleFilter(django_filters.FilterSet):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         user = getattr(self.request, "user", None)
-        if not is_staff_member(user):
+        if not sees_every_record(user):
             mine = visible(ComplianceSchedule.objects.all(), user)
             establishment = cast(django_filters.ModelChoiceFilter, self.filters["establishment"])
             establishment.queryset = Establishment.objects.filter(

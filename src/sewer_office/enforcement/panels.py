@@ -17,6 +17,7 @@ from typing import Any
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import has_role, is_staff_member
 from sewer_office.core.links import link
 from sewer_office.core.panels import Action, Panel
@@ -73,8 +74,9 @@ def property_panel(request: Any, prop: Any) -> Panel | None:
 def dashboard_panel(request: Any) -> Panel | None:
     if not is_staff_member(request.user):
         return _outside_panel(request)
+    user = request.user
     counts = dict(
-        Violation.objects.filter(state__in=OPEN_STATES)
+        visible(Violation.objects.filter(state__in=OPEN_STATES), user)
         .order_by()
         .values("state")
         .annotate(n=Count("id"))
@@ -84,7 +86,9 @@ def dashboard_panel(request: Any) -> Panel | None:
     today = timezone.localdate()
     # the cards show each notice's violation number and person: joining the facility and the
     # property too made these two queries cost more to plan than to run
-    in_force = Notice.objects.filter(superseded_by__isnull=True).select_related("violation__person")
+    in_force = visible(Notice.objects.filter(superseded_by__isnull=True), user).select_related(
+        "violation__person"
+    )
     to_serve: list[Notice] = []
     if has_role(request.user, *SERVERS):
         # with those mailed by certified mail whose delivery the clerk has still to record
@@ -101,7 +105,7 @@ def dashboard_panel(request: Any) -> Panel | None:
     )
     accruing = [
         (v, liability.fines(v, today))
-        for v in Violation.objects.filter(state="fines_accruing")
+        for v in visible(Violation.objects.filter(state="fines_accruing"), user)
         .select_related("person")
         .prefetch_related("notices__superseded_by", "corrections")
         .order_by("observed_on", "id")[:DASHBOARD_ROWS]
@@ -109,7 +113,7 @@ def dashboard_panel(request: Any) -> Panel | None:
     to_verify: list[Violation] = []
     if has_role(request.user, *VERIFIERS):
         to_verify = list(
-            Violation.objects.filter(state="correction_reported")
+            visible(Violation.objects.filter(state="correction_reported"), user)
             .select_related("person")
             .order_by("observed_on", "id")[:DASHBOARD_ROWS]
         )

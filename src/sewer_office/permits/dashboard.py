@@ -31,8 +31,9 @@ def build(user: Actor) -> dict[str, Any]:
     summary: list[dict[str, Any]] = []
     acting = roles - {APPLICANT}
     staff = is_staff_member(user)
-    # staff see every record: the summary's counts by state are their queues' counts too
-    counts = _state_counts() if acting or staff else {}
+    # staff see every record of their towns: the summary's counts by state are their queues'
+    # counts too
+    counts = _state_counts(user) if acting or staff else {}
     wanted: dict[str, list[str]] = {}
     for slug, kind in KINDS.items():
         wf = kind.model.WORKFLOW
@@ -119,11 +120,13 @@ def _gathered(rows: Iterable[tuple[str, str, int]]) -> dict[str, dict[str, int]]
     return counts
 
 
-def _state_counts() -> dict[str, dict[str, int]]:
-    """kind → state → count of records, every kind in one query (a UNION ALL of each kind's
-    GROUP BY) rather than one round trip per kind."""
+def _state_counts(user: Actor) -> dict[str, dict[str, int]]:
+    """kind → state → count of the records a staff member sees (every record of their towns),
+    every kind in one query (a UNION ALL of each kind's GROUP BY) rather than one round trip
+    per kind."""
     parts = [
-        kind.model.objects.order_by()
+        visible(kind.model.objects.all(), user)
+        .order_by()
         .values_list("state")
         .annotate(n=Count("id"), kind=Value(slug, output_field=CharField()))
         .values_list("kind", "state", "n")

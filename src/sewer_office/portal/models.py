@@ -65,6 +65,8 @@ class LinkRequest(TimeStamped):
     #: Staff see every request; an outside user reaches their own through the portal's pages
     #: (filtered by ``user``), never through the persons' paths.
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = ()
+    #: An account asks to act for a person of the plant's one register of persons.
+    JURISDICTION_SHARED: ClassVar[str] = "a request to act for a person of the shared register"
 
     class Meta:
         ordering = ("-created_at", "-id")
@@ -91,6 +93,8 @@ class IdentityCheck(WrittenOnce):
     note = models.TextField(blank=True)
 
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = ()
+    #: An account asks to act for a person of the plant's one register of persons.
+    JURISDICTION_SHARED: ClassVar[str] = "a request to act for a person of the shared register"
 
     class Meta:
         ordering = ("-checked_at", "-id")

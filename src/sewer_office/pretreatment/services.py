@@ -21,7 +21,14 @@ from django.utils import timezone
 
 from sewer_engines.monitoring.daily import DayTotal
 from sewer_office.accounts.actors import Actor, signed_in
-from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role, is_staff_member
+from sewer_office.accounts.roles import (
+    CLERK,
+    COORDINATOR,
+    ENGINEER,
+    SUPERINTENDENT,
+    has_role,
+    is_staff_member,
+)
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.meters import days
@@ -37,7 +44,8 @@ from .choices import BASIS_CITATIONS, DesignationBasis, DesignationStatus
 from .models import Designation
 
 #: The Control Authority's decisions (designation, report requirements, SNC runs).
-DECIDERS = frozenset({SUPERINTENDENT, ENGINEER})
+#: The plant's pretreatment coordinator decides for the Control Authority as well.
+DECIDERS = frozenset({SUPERINTENDENT, ENGINEER, COORDINATOR})
 #: Who records that a report was received.
 RECEIVERS = frozenset({SUPERINTENDENT, ENGINEER, CLERK})
 SNC_KIND = "significant_noncompliance"

@@ -28,8 +28,9 @@ from sewer_engines.federal.snc_columnar import determine_table
 from sewer_engines.federal.snc_inputs import split_rows
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.actors import Actor, signed_in
+from sewer_office.accounts.jurisdictions import sees_every_jurisdiction
 from sewer_office.core import audit
-from sewer_office.core.errors import Blocked
+from sewer_office.core.errors import Blocked, Forbidden
 from sewer_office.monitoring.in_force import params_in_force
 from sewer_office.registry.models import Establishment
 from sewer_rules.federal.snc_criteria import criterion
@@ -78,6 +79,11 @@ def compute_snc(
     designations; the rest is set aside, and each determination says what and why
     (:mod:`.snc_scope`). A user never designated is judged under (C), (D), (H) only."""
     _require(actor, DECIDERS, "Determining significant noncompliance", "40 CFR 403.8(f)(2)(viii)")
+    if not sees_every_jurisdiction(actor):
+        raise Forbidden(
+            "Determining significant noncompliance is the plant's work (40 CFR 403.8(f)(2)(viii)),"
+            " the pretreatment coordinator's: your account acts for some member towns only."
+        )
     params = params_in_force()
     period, chosen = read_period(period_text, rolling, params)
     keys, limits, measurements, reports, row_ids = snc_inputs_for(

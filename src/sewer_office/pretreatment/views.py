@@ -19,9 +19,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from sewer_office.accounts.access import visible
+from sewer_office.accounts.access import sees_every_record, visible
 from sewer_office.accounts.roles import STAFF_ROLES
-from sewer_office.core.decorators import office_view
+from sewer_office.core.decorators import office_view, plant_wide_view
 from sewer_office.core.exports import Column, export
 from sewer_office.core.form_actions import form_action
 from sewer_office.core.paging import page_of
@@ -65,8 +65,17 @@ def _index_context(request: HttpRequest, run_form: RunForm | None = None) -> dic
         "staff": services.is_staff(request.user),
         "year": today.year - 1,
         # the Town's own inspection and sampling of each SIU this program year (staff only)
-        "oversight": oversight.year_status(today) if services.is_staff(request.user) else None,
+        "oversight": oversight.year_status(today, _seen_establishments(request))
+        if services.is_staff(request.user)
+        else None,
     }
+
+
+def _seen_establishments(request: HttpRequest) -> Any:
+    """The establishments the staff member sees (``None``: every one, nothing to narrow)."""
+    if sees_every_record(request.user):
+        return None
+    return visible(Establishment.objects.all(), request.user)
 
 
 def _last_half(today: date) -> str:
@@ -98,7 +107,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@office_view(*DECIDERS)
+@plant_wide_view(*DECIDERS)
 def snc_run(request: HttpRequest) -> HttpResponse:
     form = RunForm(request.POST)
 
@@ -319,7 +328,7 @@ def _file(data: bytes, content_type: str, name: str, inline: bool = False) -> Ht
     return r
 
 
-@office_view(*STAFF_ROLES)
+@plant_wide_view(*STAFF_ROLES)
 def snc_list_page(request: HttpRequest, year: int) -> HttpResponse:
     listed = snc_list.snc_list(year)
     town = params_in_force().name
@@ -330,17 +339,17 @@ def snc_list_page(request: HttpRequest, year: int) -> HttpResponse:
     )
 
 
-@office_view(*STAFF_ROLES)
+@plant_wide_view(*STAFF_ROLES)
 def snc_list_pdf(request: HttpRequest, year: int) -> HttpResponse:
     return _file(reports.snc_list_pdf(year), "application/pdf", f"snc-list-{year}.pdf", True)
 
 
-@office_view(*STAFF_ROLES)
+@plant_wide_view(*STAFF_ROLES)
 def snc_list_csv(request: HttpRequest, year: int) -> HttpResponse:
     return _file(reports.snc_list_csv(year), "text/csv; charset=utf-8", f"snc-list-{year}.csv")
 
 
-@office_view(*STAFF_ROLES)
+@plant_wide_view(*STAFF_ROLES)
 def annual_page(request: HttpRequest, year: int) -> HttpResponse:
     report = reports.annual_report(year)
     return _annual(request, report, icis.missing(report))
@@ -365,17 +374,17 @@ def _annual(
     )
 
 
-@office_view(*STAFF_ROLES)
+@plant_wide_view(*STAFF_ROLES)
 def annual_pdf(request: HttpRequest, year: int) -> HttpResponse:
     return _file(reports.annual_pdf(year), "application/pdf", f"pretreatment-{year}.pdf", True)
 
 
-@office_view(*STAFF_ROLES)
+@plant_wide_view(*STAFF_ROLES)
 def annual_csv(request: HttpRequest, year: int) -> HttpResponse:
     return _file(reports.annual_csv(year), "text/csv; charset=utf-8", f"pretreatment-{year}.csv")
 
 
-@office_view(*STAFF_ROLES)
+@plant_wide_view(*STAFF_ROLES)
 def annual_xml(request: HttpRequest, year: int) -> HttpResponse:
     """The year's report as ICIS-NPDES XML for EPA (40 CFR 403.12(i)); refused, the annual
     page says what is missing (409), never a broken download."""

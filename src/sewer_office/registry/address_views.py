@@ -1,5 +1,6 @@
-"""Pages to record a postal address: a person's mailing address and a property's postal
-locality (the links the violation and invoice pages show when a letter's address has gaps)."""
+"""Pages to record facts of the register that letters and the law rest on: a person's mailing
+address and a property's postal locality (the links the violation and invoice pages show when
+a letter's address has gaps), and the member town whose law governs a parcel."""
 
 from __future__ import annotations
 
@@ -13,21 +14,28 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from sewer_office.accounts.access import visible
 from sewer_office.core.decorators import office_view
 from sewer_office.core.form_actions import form_action
 
-from . import addresses
+from . import addresses, services
 from .address_forms import MailingAddressForm, PostalAddressForm
+from .forms import JurisdictionForm
 from .models import Person, Property
 
 
 def _page(
-    request: HttpRequest, form: forms.Form, title: str, back: str, status: int = 200
+    request: HttpRequest,
+    form: forms.Form,
+    title: str,
+    back: str,
+    status: int = 200,
+    button: str = "Save the address",
 ) -> HttpResponse:
     return render(
         request,
         "registry/address_form.html",
-        {"form": form, "title": title, "back": back},
+        {"form": form, "title": title, "back": back, "button": button},
         status=status,
     )
 
@@ -40,6 +48,7 @@ def _edit(
     title: str,
     save: Callable[[dict[str, Any]], None],
     done: tuple[str, str],
+    button: str = "Save the address",
 ) -> HttpResponse:
     """One address form's page: shown, checked, saved by ``save`` (a registry service, which
     audits it), then back to ``?next=`` or the record's page; ``done`` is the success message
@@ -53,7 +62,8 @@ def _edit(
         return redirect(_safe(request, back) or reverse(url_name, args=[record.pk]))
 
     return form_action(request, form, save).respond(
-        then=saved, show=lambda status: _page(request, form, title, back, status=status)
+        then=saved,
+        show=lambda status: _page(request, form, title, back, status=status, button=button),
     )
 
 
@@ -86,7 +96,7 @@ def person_address(request: HttpRequest, pk: int) -> HttpResponse:
 @office_view(*addresses.EDIT_ROLES)
 def property_address(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a property's street line and its postal town, state and ZIP code."""
-    prop = get_object_or_404(Property, pk=pk)
+    prop = get_object_or_404(visible(Property.objects.all(), request.user), pk=pk)
     initial = {k: getattr(prop, k) for k in PostalAddressForm.base_fields}
     initial["state"] = prop.state or "NY"
 
@@ -108,6 +118,28 @@ def property_address(request: HttpRequest, pk: int) -> HttpResponse:
         f"Postal address of parcel {prop.parcel_id}",
         save,
         (f"Postal address of {prop.parcel_id} recorded.", "registry:property"),
+    )
+
+
+@office_view(*services.JURISDICTION_ROLES)
+def property_jurisdiction(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record that a parcel passed under another member town's law, from a date, by an act."""
+    prop = get_object_or_404(visible(Property.objects.all(), request.user), pk=pk)
+
+    def save(d: dict[str, Any]) -> None:
+        services.move_to_jurisdiction(
+            request.user, prop, d["jurisdiction"], d["since"], d["reason"]
+        )
+
+    return _edit(
+        request,
+        prop,
+        JurisdictionForm,
+        {"jurisdiction": prop.jurisdiction},
+        f"Jurisdiction of parcel {prop.parcel_id}",
+        save,
+        (f"Jurisdiction of {prop.parcel_id} recorded.", "registry:property"),
+        button="Record the jurisdiction",
     )
 
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+
+from sewer_office.accounts.jurisdictions import installed, several
+from sewer_office.core.forms import DateInput
 
 from .address_forms import MailingFields, PostalFields
 from .choices import BuildingUse, EstablishmentKind, PersonKind
@@ -31,6 +36,21 @@ class PropertyForm(PostalFields):
         label="Building use",
     )
     dwelling_units = forms.IntegerField(min_value=0, required=False, initial=1)
+    jurisdiction = forms.ChoiceField(
+        required=False,
+        label="Town whose law governs the parcel",
+        help_text="Its service area's town; without an area, the town chosen here, else the "
+        "one you act for.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not several():  # an office of one town: nothing to choose
+            del self.fields["jurisdiction"]
+        else:
+            field = self.fields["jurisdiction"]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = [("", "—"), *((j, j) for j in installed())]
 
     def clean_parcel_id(self) -> str:
         parcel: str = self.cleaned_data["parcel_id"].strip()
@@ -50,3 +70,24 @@ class EstablishmentForm(forms.Form):
     kind = forms.ChoiceField(choices=EstablishmentKind.choices)
     operator = PersonField()
     building = BuildingField(help_text="The building: type its property's address or parcel.")
+
+
+class JurisdictionForm(forms.Form):
+    """The member town whose law governs a parcel from a date, and the act that says so."""
+
+    jurisdiction = forms.ChoiceField(label="Town whose law governs the parcel")
+    since = forms.DateField(
+        label="From", help_text="The day the act takes effect.", widget=DateInput()
+    )
+    reason = forms.CharField(
+        max_length=300,
+        label="Act",
+        help_text="What moved the parcel: a boundary change, an intermunicipal agreement "
+        "(name and date).",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["jurisdiction"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(j, j) for j in installed()]

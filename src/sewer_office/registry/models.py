@@ -15,6 +15,7 @@ from datetime import date
 from django.conf import settings
 from django.db import models
 
+from sewer_office.accounts.jurisdictions import primary
 from sewer_office.core.models import TimeStamped
 
 from .choices import (
@@ -66,6 +67,9 @@ class Person(TimeStamped):
     )
 
     ACCESS_PATHS = ("id",)
+    #: One register of persons serves the plant's member towns: an owner or a company may
+    #: hold parcels in two towns, and each town's staff must find them to name them.
+    JURISDICTION_SHARED = "a person may hold parcels in several member towns"
 
     class Meta:
         ordering = ("name", "id")
@@ -120,6 +124,9 @@ class ServiceArea(TimeStamped):
     code = models.SlugField(max_length=40, unique=True)
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=20, choices=AreaKind.choices)
+    #: The member town whose law governs the area (a law package's name): a property in the
+    #: area belongs to it (:attr:`Property.jurisdiction`).
+    jurisdiction = models.CharField(max_length=40, default=primary, db_index=True)
     parent = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="parts"
     )
@@ -132,6 +139,7 @@ class ServiceArea(TimeStamped):
 
     #: Service areas and their availability are public acts of the Town: every user sees them.
     PUBLIC_TO_OFFICE_USERS = True
+    JURISDICTION_PATHS = ("jurisdiction",)
 
     class Meta:
         ordering = ("code",)
@@ -176,8 +184,17 @@ class Property(TimeStamped):
         max_length=20, choices=WastewaterService.choices, default=WastewaterService.NONE
     )
     service_since = models.DateField(null=True, blank=True)
+    #: The member town whose law governs the parcel (a law package's name, one of
+    #: ``SEWER_USE_JURISDICTIONS``), and since when: every record of the parcel, its buildings
+    #: and establishments belongs to it. Changed only through
+    #: :func:`~sewer_office.registry.services.move_to_jurisdiction`, with an audit event.
+    jurisdiction = models.CharField(max_length=40, default=primary, db_index=True)
+    jurisdiction_since = models.DateField(
+        null=True, blank=True, help_text="since when the parcel is governed by that town's law"
+    )
 
     ACCESS_PATHS = ("owner",)
+    JURISDICTION_PATHS = ("jurisdiction",)
 
     class Meta:
         ordering = ("parcel_id",)

@@ -11,7 +11,8 @@ from typing import Any
 from django.db import transaction
 
 from sewer_office.accounts.actors import Actor
-from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
+from sewer_office.accounts.jurisdictions import installed, jurisdictions_of, primary
+from sewer_office.accounts.roles import CLERK, COORDINATOR, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 
@@ -144,10 +145,16 @@ def register_property(
     building_use: str = "",
     dwelling_units: int = 0,
     postal: dict[str, str] | None = None,
+    jurisdiction: str = "",
 ) -> Property:
     """A tax parcel with its owner, area, postal locality (``city``, ``state``, ``zip``) and
-    (optionally) its building, audited."""
+    (optionally) its building, audited.
+
+    The parcel belongs to its service area's jurisdiction; without an area, to
+    ``jurisdiction``, else to the one town the clerk acts for, else to the installation's
+    primary town (:func:`jurisdiction_for`)."""
     _require_intake(actor, "a property")
+    governed_by = jurisdiction_for(actor, service_area, jurisdiction)
     with transaction.atomic():
         prop = audit.create_recorded(
             Property,
@@ -158,6 +165,7 @@ def register_property(
                 "owner": owner,
                 "service_area": service_area,
                 "acreage": acreage,
+                "jurisdiction": governed_by,
             },
             actor=actor,
             action="register",
@@ -166,6 +174,70 @@ def register_property(
             Building.objects.create(
                 property=prop, name="Main building", use=building_use, dwelling_units=dwelling_units
             )
+    return prop
+
+
+def jurisdiction_for(actor: Actor, area: ServiceArea | None, asked: str = "") -> str:
+    """The jurisdiction a new parcel belongs to: its service area's; else ``asked``; else the
+    one the actor acts for; else the primary. Refused when the actor does not act for it (a
+    Wappinger clerk registers no Poughkeepsie parcel) or the installation does not serve it."""
+    acts_for = jurisdictions_of(actor)
+    if area is not None:
+        found = area.jurisdiction
+        if asked and asked != found:
+            raise InvalidInput(
+                {"jurisdiction": [f"{area.name} is governed by {found}'s law, not {asked}'s"]}
+            )
+    elif asked:
+        found = asked
+    elif acts_for is not None and len(acts_for) == 1:
+        found = next(iter(acts_for))
+    else:
+        found = primary()
+    if found not in installed():
+        raise InvalidInput(
+            {"jurisdiction": [f"this installation serves {', '.join(installed())}, not {found}"]}
+        )
+    if acts_for is not None and found not in acts_for:
+        raise Forbidden(f"Your account does not act for {found}.")
+    return found
+
+
+#: Who records that a parcel passed under another member town's law.
+JURISDICTION_ROLES = (CLERK, SUPERINTENDENT, COORDINATOR)
+
+
+def move_to_jurisdiction(
+    actor: Actor, prop: Property, jurisdiction: str, since: date, reason: str
+) -> Property:
+    """Record that ``prop`` is governed by ``jurisdiction``'s law from ``since`` (a boundary
+    change, an intermunicipal agreement), with the act in ``reason``, audited.
+
+    Every record of the parcel follows it from then on; the records already made keep the
+    determinations they made under the law of their day. The actor acts for both towns."""
+    if not has_role(actor, *JURISDICTION_ROLES):
+        raise Forbidden("Recording a parcel's jurisdiction is the clerk's or the coordinator's.")
+    if jurisdiction not in installed():
+        raise InvalidInput({"jurisdiction": [f"this installation serves {', '.join(installed())}"]})
+    acts_for = jurisdictions_of(actor)
+    if acts_for is not None and not {prop.jurisdiction, jurisdiction} <= acts_for:
+        raise Forbidden("Moving a parcel between towns takes an account acting for both.")
+    if jurisdiction == prop.jurisdiction:
+        raise Blocked(f"{prop.parcel_id} is already governed by {jurisdiction}'s law.")
+    if not reason.strip():
+        raise InvalidInput({"reason": ["name the act that moved the parcel"]})
+    with transaction.atomic():
+        before = {"jurisdiction": prop.jurisdiction, "since": str(prop.jurisdiction_since or "")}
+        prop.jurisdiction, prop.jurisdiction_since = jurisdiction, since
+        prop.save(update_fields=["jurisdiction", "jurisdiction_since", "updated_at"])
+        audit.record(
+            actor=actor,
+            action="move_jurisdiction",
+            obj=prop,
+            before=before,
+            after={"jurisdiction": jurisdiction, "since": str(since)},
+            reason=reason.strip(),
+        )
     return prop
 
 

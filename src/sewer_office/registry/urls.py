@@ -15,6 +15,11 @@ urlpatterns = [
     path("persons/", views.person_list, name="persons"),
     path("persons/<int:pk>/address/", address_views.person_address, name="person-address"),
     path("properties/<int:pk>/address/", address_views.property_address, name="property-address"),
+    path(
+        "properties/<int:pk>/jurisdiction/",
+        address_views.property_jurisdiction,
+        name="property-jurisdiction",
+    ),
     path("persons/<int:pk>/", views.person_detail, name="person"),
     path("persons/duplicates/", people.duplicates, name="person-duplicates"),
     path("persons/<int:pk>/merge/", people.merge_person, name="person-merge"),

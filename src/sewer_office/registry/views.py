@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.jurisdictions import several
 from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
@@ -98,6 +99,9 @@ def property_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "available": prop.service_area.public_sewer_available(timezone.localdate())
         if prop.service_area
         else False,
+        # an office of several member towns shows whose law governs the parcel
+        "several_towns": several(),
+        "may_move_jurisdiction": has_role(request.user, *services.JURISDICTION_ROLES),
     }
     context.update(property_context(request, prop))
     context["panels"] = property_panels(request, prop)
@@ -232,7 +236,7 @@ def area_detail(
 @require_POST
 @office_view(*services.AVAILABILITY_ROLES)
 def area_declare(request: HttpRequest, pk: int) -> HttpResponse:
-    area = get_object_or_404(ServiceArea, pk=pk)
+    area = get_object_or_404(visible(ServiceArea.objects.all(), request.user), pk=pk)
     form = AvailabilityForm(request.POST)
 
     def declared(_: object) -> HttpResponse:
@@ -314,6 +318,7 @@ def property_create(request: HttpRequest) -> HttpResponse:
             acreage=d.get("acreage"),
             building_use=d.get("building_use") or "",
             dwelling_units=d.get("dwelling_units") or 0,
+            jurisdiction=d.get("jurisdiction") or "",
         )
 
     return _intake(request, rforms.PropertyForm, "Register a property", save)

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import OfficeError
@@ -77,7 +78,7 @@ def signatories(request: HttpRequest) -> HttpResponse:
 @office_view()
 @require_POST
 def end_signatory(request: HttpRequest, pk: int) -> HttpResponse:
-    signatory = get_object_or_404(Signatory, pk=pk)
+    signatory = get_object_or_404(visible(Signatory.objects.all(), request.user), pk=pk)
     form = EndForm(request.POST)
     if form.is_valid():
         try:

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import STAFF_ROLES, is_staff_member
 from sewer_office.billing import (
     balances,
@@ -341,10 +342,10 @@ def accounting_export(request: HttpRequest) -> HttpResponse:
 # --- permit fees ------------------------------------------------------------------------------
 
 
-def _fee_permits() -> list[Any]:
+def _fee_permits(user: Actor) -> list[Any]:
     rows = []
     for model in (BuildingSewerPermit, SubdivisionSewer):
-        for record in model.objects.filter(state="submitted").select_related(
+        for record in visible(model.objects.filter(state="submitted"), user).select_related(
             "applicant", "property"
         ):
             amount, _, blocked = fees.fee_assessment(record)
@@ -363,7 +364,7 @@ def _fee_permits() -> list[Any]:
 @office_view(*STAFF_ROLES)
 def permit_fees(request: HttpRequest) -> HttpResponse:
     """Permits whose fee is due: its amount, its invoice (issue it), then the payment."""
-    rows = _fee_permits()
+    rows = _fee_permits(request.user)
     left = payments.outstanding_of([r["invoice"] for r in rows if r["invoice"]])
     for r in rows:
         r["outstanding"] = left.get(r["invoice"].pk) if r["invoice"] else None
@@ -382,7 +383,7 @@ def permit_fee_invoice(request: HttpRequest, kind: str, pk: int) -> HttpResponse
     model = {"building-sewer": BuildingSewerPermit, "subdivision": SubdivisionSewer}.get(kind)
     if model is None:
         return HttpResponse(status=404)
-    record = get_object_or_404(model, pk=pk)
+    record = get_object_or_404(visible(model._default_manager.all(), request.user), pk=pk)
     try:
         invoice = fees.issue_permit_fee_invoice(request.user, record)
     except OfficeError as e:

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import STAFF_ROLES
 from sewer_office.billing import exports
 from sewer_office.billing import surcharge_basis as basis
@@ -72,7 +73,9 @@ def _facility_page(
 
 @office_view(*STAFF_ROLES)
 def surcharge_facility(request: HttpRequest, pk: int) -> HttpResponse:
-    return _facility_page(request, get_object_or_404(Establishment, pk=pk))
+    return _facility_page(
+        request, get_object_or_404(visible(Establishment.objects.all(), request.user), pk=pk)
+    )
 
 
 def _superseded(model: Any, value: Any) -> Any:
@@ -82,7 +85,7 @@ def _superseded(model: Any, value: Any) -> Any:
 @require_POST
 @office_view(*basis.DECISION_ROLES)
 def decision_new(request: HttpRequest, pk: int) -> HttpResponse:
-    est = get_object_or_404(Establishment, pk=pk)
+    est = get_object_or_404(visible(Establishment.objects.all(), request.user), pk=pk)
     form = DecisionForm(request.POST)
 
     def record(d: dict[str, Any]) -> SurchargeDecision:
@@ -113,7 +116,7 @@ def _recorded(request: HttpRequest, rec: basis.SurchargeRecord, pk: int) -> Http
 @require_POST
 @office_view(*basis.AGREEMENT_ROLES)
 def agreement_new(request: HttpRequest, pk: int) -> HttpResponse:
-    est = get_object_or_404(Establishment, pk=pk)
+    est = get_object_or_404(visible(Establishment.objects.all(), request.user), pk=pk)
     form = AgreementForm(request.POST)
 
     def record(d: dict[str, Any]) -> SurchargeAgreement:
@@ -164,10 +167,14 @@ def _end(request: HttpRequest, record: basis.SurchargeRecord) -> HttpResponse:
 @require_POST
 @office_view(*basis.DECISION_ROLES)
 def decision_end(request: HttpRequest, pk: int) -> HttpResponse:
-    return _end(request, get_object_or_404(SurchargeDecision, pk=pk))
+    return _end(
+        request, get_object_or_404(visible(SurchargeDecision.objects.all(), request.user), pk=pk)
+    )
 
 
 @require_POST
 @office_view(*basis.AGREEMENT_ROLES)
 def agreement_end(request: HttpRequest, pk: int) -> HttpResponse:
-    return _end(request, get_object_or_404(SurchargeAgreement, pk=pk))
+    return _end(
+        request, get_object_or_404(visible(SurchargeAgreement.objects.all(), request.user), pk=pk)
+    )

@@ -296,6 +296,8 @@ FREE: dict[str, str] = {
     "accounts.SignInPace": "the throttle's pace for a name under attack, pruned by age",
     "accounts.RegistrationAttempt": "the throttle's count of registrations per address, "
     "pruned by age",
+    "accounts.StaffJurisdiction": "the towns a staff member acts for, granted and withdrawn "
+    "through audited services",
     "mail.Preference": "a person's choice of reminders, theirs to change",
     "registry.Person": "the register of persons: kept current (addresses, names), audited",
     "registry.Contact": "a person's contact details, kept current",
@@ -303,7 +305,7 @@ FREE: dict[str, str] = {
     "available is audited and its consequences (the duty to connect) are recorded on the "
     "private systems, guarded",
     "registry.Property": "the register of properties, kept current; its wastewater service "
-    "changes by audited service calls",
+    "and its jurisdiction change by audited service calls",
     "registry.Building": "the register of buildings, kept current",
     "registry.Establishment": "the register of facilities, kept current",
     "network.NetworkVersion": "versions of the sewer map, replaced by the next import",

@@ -1,0 +1,111 @@
+"""Which towns' records a user sees, in an installation that serves several.
+
+A plant's pretreatment program serves several member towns, each under its own law; one
+installation of the office can hold them all (``SEWER_USE_JURISDICTIONS``). Every property
+belongs to the jurisdiction whose law governs it (``registry.Property.jurisdiction``), and the
+records reach it by their ``JURISDICTION_PATHS``. A staff member acts for the jurisdictions
+they were granted (:class:`~sewer_office.accounts.models.StaffJurisdiction`): a Wappinger
+clerk sees and acts for Wappinger only. The plant's pretreatment coordinator (the Control
+Authority's role) and a back-office superuser see every member town.
+
+An installation of one town has nothing to narrow: every staff member sees every record, as
+before, and no grant is needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from .actors import Actor, person_or_none
+from .roles import COORDINATOR, roles_of
+
+_CACHE = "_sewer_jurisdictions"
+
+
+def installed() -> tuple[str, ...]:
+    """The installation's jurisdictions, the primary (``SEWER_USE_JURISDICTION``) first."""
+    primary = str(settings.SEWER_USE_JURISDICTION)
+    listed = [str(j) for j in getattr(settings, "SEWER_USE_JURISDICTIONS", ()) if j]
+    return (primary, *(j for j in dict.fromkeys(listed) if j != primary))
+
+
+def primary() -> str:
+    """The jurisdiction a record belongs to when nothing says otherwise: in a one-town
+    installation, the town."""
+    return str(settings.SEWER_USE_JURISDICTION)
+
+
+def several() -> bool:
+    return len(installed()) > 1
+
+
+def jurisdictions_of(user: Actor | None) -> frozenset[str] | None:
+    """The jurisdictions whose records ``user`` sees as staff, or ``None`` for every one.
+
+    ``None`` in a one-town installation, for a superuser and for the plant's coordinator;
+    otherwise the user's grants (none: nothing, rather than everything)."""
+    if not several():
+        return None
+    person = person_or_none(user)
+    if person is None:
+        return frozenset()
+    if person.is_superuser or COORDINATOR in roles_of(person):
+        return None
+    cached: frozenset[str] | None = getattr(person, _CACHE, None)
+    if cached is None:
+        # Through the reverse accessor of ``StaffJurisdiction.user``.
+        granted = person.staff_jurisdictions.values_list("jurisdiction", flat=True)
+        cached = frozenset(granted) & frozenset(installed())
+        setattr(person, _CACHE, cached)
+    return cached
+
+
+def forget_jurisdictions(user: Actor | None) -> None:
+    """Drop the cached grants (after granting or withdrawing one)."""
+    if hasattr(user, _CACHE):
+        delattr(user, _CACHE)
+
+
+def sees_every_jurisdiction(user: Actor | None) -> bool:
+    return jurisdictions_of(user) is None
+
+
+def jurisdiction_paths(model: type[models.Model]) -> tuple[str, ...]:
+    """The lookups from a record of ``model`` to the jurisdiction it belongs to.
+
+    Declared as ``JURISDICTION_PATHS``, or read from ``ACCESS_PATHS``: a path through a
+    property ends at that property's jurisdiction (``establishment__building__property__owner``
+    → ``establishment__building__property__jurisdiction``); a path to a person alone says
+    nothing (a person may own in two towns). A model whose records belong to no one town says
+    why in ``JURISDICTION_SHARED``."""
+    declared: Sequence[str] | None = getattr(model, "JURISDICTION_PATHS", None)
+    if declared is not None:
+        return tuple(declared)
+    out: list[str] = []
+    for path in getattr(model, "ACCESS_PATHS", ()):
+        parts = path.split("__")
+        if "property" in parts:
+            cut = parts[: parts.index("property") + 1]
+            out.append("__".join([*cut, "jurisdiction"]))
+    return tuple(dict.fromkeys(out))
+
+
+def shared_reason(model: type[models.Model]) -> str:
+    """Why ``model``'s records belong to no one town ("" when they do)."""
+    return str(getattr(model, "JURISDICTION_SHARED", ""))
+
+
+def within(model: type[models.Model], codes: frozenset[str]) -> Q | None:
+    """The records of ``model`` that belong to one of ``codes`` (``None``: every record, the
+    model being shared by the member towns)."""
+    if shared_reason(model):
+        return None
+    paths = jurisdiction_paths(model)
+    cond = Q(pk__in=[])
+    for path in paths:
+        cond |= Q(**{f"{path}__in": sorted(codes)})
+    return cond
