@@ -109,3 +109,20 @@ def within(model: type[models.Model], codes: frozenset[str]) -> Q | None:
     for path in paths:
         cond |= Q(**{f"{path}__in": sorted(codes)})
     return cond
+
+
+def jurisdiction_of(record: object) -> str:
+    """The member town ``record`` belongs to: the first of its model's paths that reaches a
+    town (a violation of a facility through the facility's parcel, one of a parcel through the
+    parcel), else the primary town (a record of no one town: a person, an invoice)."""
+    model = type(record)
+    paths = jurisdiction_paths(model) if issubclass(model, models.Model) else ()
+    for path in paths:
+        value: object = record
+        for hop in path.split("__"):
+            value = getattr(value, hop, None)
+            if value is None:
+                break
+        if isinstance(value, str) and value:
+            return value
+    return primary()

@@ -16,6 +16,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from sewer_office.accounts.actors import Actor
+from sewer_office.accounts.jurisdictions import installed, jurisdictions_of, primary
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
 
 from . import audit, letter_pdf, letters
@@ -106,11 +107,21 @@ def check_logo(upload: Any) -> tuple[bytes, str]:
 
 
 def save_letterhead(
-    fields: dict[str, Any], *, actor: Actor, logo: Any = None, keep_logo: bool = True
+    fields: dict[str, Any],
+    *,
+    actor: Actor,
+    logo: Any = None,
+    keep_logo: bool = True,
+    jurisdiction: str = "",
 ) -> Letterhead:
-    """Store the next letterhead version. Without a new ``logo``, the current logo is kept
-    (unless ``keep_logo`` is false: the logo is removed)."""
+    """Store the next letterhead version of a town (``jurisdiction``, else the primary). Without
+    a new ``logo``, the current logo is kept (unless ``keep_logo`` is false: the logo is
+    removed). The editor acts for the town."""
     _editor(actor)
+    town = jurisdiction or primary()
+    theirs = jurisdictions_of(actor)
+    if town not in installed() or (theirs is not None and town not in theirs):
+        raise PermissionDenied(f"Your account does not keep {town}'s letterhead.")
     errors: dict[str, list[str]] = {}
     for name, label in (
         ("town_name", "Town name"),
@@ -122,14 +133,14 @@ def save_letterhead(
             errors[name] = [f"{label} is required."]
     if errors:
         raise ValidationError(errors)
-    current = letter_pdf.current_letterhead()
+    current = letter_pdf.current_letterhead(jurisdiction=town)
     data, kind = b"", ""
     if logo is not None:
         data, kind = check_logo(logo)
     elif keep_logo and current is not None:
         data, kind = bytes(current.logo or b""), current.logo_type
     with transaction.atomic():
-        last = Letterhead.objects.aggregate(v=Max("version"))["v"] or 0
+        last = Letterhead.objects.filter(jurisdiction=town).aggregate(v=Max("version"))["v"] or 0
         values = {
             k: str(fields.get(k, "")).strip()
             for k in (
@@ -149,6 +160,7 @@ def save_letterhead(
             Letterhead,
             {
                 **values,
+                "jurisdiction": town,
                 "version": last + 1,
                 "logo": data,
                 "logo_type": kind,

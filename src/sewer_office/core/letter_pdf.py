@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.conf import settings
 from fpdf import FPDF
 
+from sewer_office.accounts.jurisdictions import primary
 from sewer_rules.parameters import load_jurisdiction
 
 from .models import Letterhead as LetterheadModel
@@ -113,12 +113,13 @@ class Head:
         return [name for name, value in wanted.items() if not value]
 
 
-def bundled_head() -> Head:
-    """The letterhead before the office stores one: the Town's name from the jurisdiction's
-    parameters and the office named by the article (§ 196-15 SUPERINTENDENT); the address, phone,
-    e-mail and hours are the office's to complete (the editor says so)."""
+def bundled_head(jurisdiction: str = "") -> Head:
+    """The letterhead before the office stores one for the town (``jurisdiction``, else the
+    primary): the Town's name from its parameters and the office named by the article
+    (§ 196-15 SUPERINTENDENT); the address, phone, e-mail and hours are the office's to
+    complete (the editor says so)."""
     return Head(
-        town_name=load_jurisdiction(settings.SEWER_USE_JURISDICTION).name,
+        town_name=load_jurisdiction(jurisdiction or primary()).name,
         office_name="Office of the Superintendent of the Sewer Districts",
         address_lines=(),
         phone="",
@@ -128,9 +129,10 @@ def bundled_head() -> Head:
     )
 
 
-def head_of(letterhead: LetterheadModel | None) -> Head:
+def head_of(letterhead: LetterheadModel | None, jurisdiction: str = "") -> Head:
+    """The head a letter is printed with: the stored version, else the town's bundled one."""
     if letterhead is None:
-        return bundled_head()
+        return bundled_head(jurisdiction)
     return Head(
         town_name=letterhead.town_name,
         office_name=letterhead.office_name,
@@ -144,10 +146,12 @@ def head_of(letterhead: LetterheadModel | None) -> Head:
     )
 
 
-def current_letterhead(at: datetime | None = None) -> LetterheadModel | None:
-    """The newest stored letterhead version (at ``at``, if given; None: the bundled one is
-    current)."""
-    found = LetterheadModel.objects.all()
+def current_letterhead(
+    at: datetime | None = None, jurisdiction: str = ""
+) -> LetterheadModel | None:
+    """The newest stored letterhead version of the town (``jurisdiction``, else the primary),
+    at ``at`` if given (None: the bundled one is current)."""
+    found = LetterheadModel.objects.filter(jurisdiction=jurisdiction or primary())
     if at is not None:
         found = found.filter(created_at__lte=at)
     return found.order_by("-version").first()

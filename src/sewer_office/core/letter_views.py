@@ -15,8 +15,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 
+from sewer_office.accounts.jurisdictions import installed, jurisdictions_of, several
 from sewer_office.accounts.roles import STAFF_ROLES
 
 from . import letter_edits, letter_pdf, letters
@@ -222,11 +225,36 @@ def letter_preview(request: HttpRequest, key: str) -> HttpResponse:
     return letters.bytes_response(content, f"preview-{kind.filename(record)}")
 
 
+def _town(request: HttpRequest) -> str:
+    """The member town whose letterhead the page shows (``?jurisdiction=``): one the user acts
+    for, else 404; without one, the first of theirs (in an office of one town, the town)."""
+    theirs = jurisdictions_of(request.user)
+    towns = list(installed()) if theirs is None else sorted(theirs)
+    asked = request.GET.get("jurisdiction", "")
+    if asked:
+        if asked not in towns:
+            raise Http404("No such town among yours.")
+        return asked
+    if not towns:
+        raise PermissionDenied("Your account acts for no town of this office.")
+    return towns[0]
+
+
+def _towns(request: HttpRequest) -> list[str]:
+    """The towns whose letterheads the user may switch between (none: an office of one)."""
+    if not several():
+        return []
+    theirs = jurisdictions_of(request.user)
+    return list(installed()) if theirs is None else sorted(theirs)
+
+
 @office_view(*STAFF_ROLES)
 def letterhead_edit(request: HttpRequest) -> HttpResponse:
-    """``/letters/letterhead/``: the letterhead (a new version per edit) and its history."""
-    current = letter_pdf.current_letterhead()
-    head = letter_pdf.head_of(current)
+    """``/letters/letterhead/``: a town's letterhead (a new version per edit) and its history
+    (``?jurisdiction=``: in an office of several towns, each has its own)."""
+    town = _town(request)
+    current = letter_pdf.current_letterhead(jurisdiction=town)
+    head = letter_pdf.head_of(current, town)
     initial = {
         "town_name": head.town_name,
         "office_name": head.office_name,
@@ -248,6 +276,7 @@ def letterhead_edit(request: HttpRequest) -> HttpResponse:
             try:
                 saved = letter_edits.save_letterhead(
                     data,
+                    jurisdiction=town,
                     actor=request.user,
                     logo=data.get("logo"),
                     keep_logo=not data.get("remove_logo"),
@@ -258,8 +287,12 @@ def letterhead_edit(request: HttpRequest) -> HttpResponse:
                 messages.success(
                     request, f"Letterhead version {saved.version} saved; the next letters use it."
                 )
-                return redirect("letters:letterhead")
-    history = list(Letterhead.objects.select_related("created_by").order_by("-version"))
+                return redirect(_with_town(reverse("letters:letterhead"), request, town))
+    history = list(
+        Letterhead.objects.filter(jurisdiction=town)
+        .select_related("created_by")
+        .order_by("-version")
+    )
     return render(
         request,
         "core/letters/letterhead.html",
@@ -269,22 +302,32 @@ def letterhead_edit(request: HttpRequest) -> HttpResponse:
             "missing": head.missing,
             "history": history,
             "may_edit": letter_edits.may_edit(request.user),
+            "town": town,
+            "towns": _towns(request),
         },
     )
+
+
+def _with_town(url: str, request: HttpRequest, town: str) -> str:
+    """``url`` naming the town when the office has several (else as it is)."""
+    return f"{url}?{urlencode({'jurisdiction': town})}" if several() else url
 
 
 @office_view(*STAFF_ROLES)
 def letterhead_preview(request: HttpRequest) -> HttpResponse:
     """A sample page with the letterhead (a stored version with ``?version=``, else the current
     one), inline."""
+    town = _town(request)
     chosen = None
     if request.GET.get("version"):
-        chosen = Letterhead.objects.filter(version=request.GET["version"]).first()
+        chosen = Letterhead.objects.filter(
+            jurisdiction=town, version=request.GET["version"]
+        ).first()
         if chosen is None:
             raise Http404("No such letterhead version.")
     else:
-        chosen = letter_pdf.current_letterhead()
-    head = letter_pdf.head_of(chosen)
+        chosen = letter_pdf.current_letterhead(jurisdiction=town)
+    head = letter_pdf.head_of(chosen, town)
     blocks: list[letter_pdf.Block] = [
         ("title", "Letterhead preview"),
         (

@@ -44,6 +44,7 @@ from django.template.base import VariableNode
 from django.utils import timezone
 
 from sewer_office.accounts.actors import Actor, person_or_none
+from sewer_office.accounts.jurisdictions import jurisdiction_of
 
 from . import audit
 from .imported import is_imported
@@ -273,6 +274,9 @@ def render(key: str, record: Any, *, body: str | None = None, head: Head | None 
     """The PDF of ``record``'s letter as the templates stand now (previews, and documents that
     are not of record such as a statement or a yearly list)."""
     k = kind(key)
+    if head is None and k.letterhead:  # the record's town's letterhead
+        town = jurisdiction_of(record)
+        head = head_of(current_letterhead(jurisdiction=town), town)
     return render_pdf(
         compose(key, record, body=body),
         title=k.title(record),
@@ -320,7 +324,8 @@ def issue(
     k = kind(key)
     ct, pk = _record_key(record)
     template = current_template(key, at=rendered_at)
-    letterhead = current_letterhead(at=rendered_at) if k.letterhead else None
+    town = jurisdiction_of(record)  # each member town's letters carry its own letterhead
+    letterhead = current_letterhead(at=rendered_at, jurisdiction=town) if k.letterhead else None
     if content is None:
         body = template.body if template is not None else k.default_body
         content = render_pdf(
@@ -328,7 +333,7 @@ def issue(
             title=k.title(record),
             created=k.moment(record),
             letterhead=k.letterhead,
-            head=head_of(letterhead) if k.letterhead else None,
+            head=head_of(letterhead, town) if k.letterhead else None,
         )
     with transaction.atomic():
         return audit.create_recorded(

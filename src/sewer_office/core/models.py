@@ -18,6 +18,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
+from sewer_office.accounts.jurisdictions import primary
+
 from .filetypes import by_media_type, download_name
 from .moments import local
 
@@ -181,11 +183,14 @@ class LetterTemplate(WrittenOnce):
 
 
 class Letterhead(WrittenOnce):
-    """One version of the office's letterhead (name, address, contact, logo). The logo is kept
+    """One version of a town's letterhead (name, address, contact, logo). The logo is kept
     in the row as bytes: a small image, written once with the version that uses it, so an old
     version still renders exactly as it did and no file can go missing from storage."""
 
-    version = models.PositiveIntegerField(unique=True)
+    #: The member town whose letters carry it (a law package's name): in an office of several
+    #: towns each keeps its own versions.
+    jurisdiction = models.CharField(max_length=40, default=primary, db_index=True)
+    version = models.PositiveIntegerField()
     town_name = models.CharField(max_length=200)
     office_name = models.CharField(max_length=200)
     address = models.TextField(help_text="The complete mailing address, one line per line.")
@@ -203,6 +208,11 @@ class Letterhead(WrittenOnce):
 
     class Meta:
         ordering = ("-version",)
+        constraints = (
+            models.UniqueConstraint(
+                fields=["jurisdiction", "version"], name="core_letterhead_version_per_town"
+            ),
+        )
 
     def __str__(self) -> str:
         return f"letterhead version {self.version}"
