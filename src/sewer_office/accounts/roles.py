@@ -4,7 +4,7 @@ Staff roles (§ 196-15 ENGINEER and SUPERINTENDENT; the Building Inspector of §
 Town clerk who takes applications and fees; the Highway Superintendent of § 196-18 K; viewers
 such as the Town Board) see every record of the jurisdictions they act for
 (:mod:`sewer_office.accounts.jurisdictions`); the plant's pretreatment coordinator (the
-Control Authority's person, 40 CFR 403.8) sees every member town's and runs the program's
+Control Authority's person, 40 CFR 403.3(f)) sees every member town's and runs the program's
 plant-wide work. Outside users (``applicant``: owners, agents,
 developers, industrial users' representatives) see and act only on the records of the persons
 they represent (:mod:`sewer_office.accounts.access`).

@@ -50,7 +50,8 @@ def plant_wide_view(*roles: str) -> Callable[[View], View]:
     """:func:`office_view`, and, in an installation of several member towns, for those who see
     every one of them (the plant's pretreatment coordinator, a superuser): the program's
     plant-wide work — the SNC determinations, their list, the annual report and its ICIS
-    export — covers every member town's users under the plant's permit (40 CFR 403.8, 403.12(i)),
+    export — covers every member town's users under the plant's permit (40 CFR 403.8(f)(2)(viii),
+    40 CFR 403.12(i)),
     so a staff member of one town would sign a document of records they may not see."""
 
     def decorate(view: View) -> View:

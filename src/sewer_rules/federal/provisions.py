@@ -37,6 +37,7 @@ SUBJECTS: dict[str, str] = {
     "40 CFR 261.33(e)": "acute hazardous commercial chemical products (the P list)",
     "40 CFR 401.17": "pH effluent limitations under continuous monitoring",
     "40 CFR 403": "general pretreatment regulations",
+    "40 CFR 403.3(f)": "definition: Control Authority",
     "40 CFR 403.3(v)": "definition: significant industrial user",
     "40 CFR 403.3(v)(1)": "significant industrial user: who is one",
     "40 CFR 403.3(v)(1)(i)": "significant industrial user: subject to categorical standards",

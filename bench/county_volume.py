@@ -1,0 +1,234 @@
+"""A county in one installation: do the pages of one member town stay fast among twenty?
+
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/sewer_bench .venv/bin/python bench/county_volume.py
+    ... bench/county_volume.py --keepdb            # keep the county; measure it again next time
+
+Builds, in a throw-away test database (``test_<name>`` on PostgreSQL), a county of ``--towns``
+member towns (default 20) in one office: ``--properties`` parcels (200,000) with
+``--permits`` building permits and their histories, ``--facilities`` industrial users
+(2,000), ``--years`` years of laboratory results (10; ``--results`` in all, imported through
+the office's own importer, findings included) and ``--violations`` violations with their
+notices. The parcels are dealt to the towns in turn; every record follows its parcel.
+
+Then it measures, through the Django test client, the pages of a clerk and a Superintendent
+who act for one town (their records are a twentieth of the county's) and of the plant's
+pretreatment coordinator, who sees every town: p50 and p95 over ``--repeat`` requests and the
+SQL queries of each. Target: p95 ≤ 100 ms for every page. ``--explain`` prints EXPLAIN ANALYZE
+of each query over 5 ms; ``--smoke`` runs every code path at a tiny size on SQLite (the test
+suite does, so the bench cannot rot unseen).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import office_monitoring  # noqa: E402  (bench helpers: the laboratory file generator)
+import office_pages  # noqa: E402  (bench helpers: the large town)
+import office_volume  # noqa: E402  (bench helpers: facilities, violations, EXPLAIN)
+
+FIRST_YEAR = 2016
+
+
+def towns(n: int) -> list[str]:
+    """The member towns: the installation's primary (``demo``, whose parameters the office
+    reads) and ``county-town-02`` … : generated, as the county is."""
+    return ["demo", *(f"county-town-{k:02d}" for k in range(2, n + 1))]
+
+
+def deal_parcels(codes: list[str]) -> None:
+    """Every parcel and service area to a town in turn (by id), in one statement per town."""
+    from django.db import connection
+
+    with connection.cursor() as c:
+        for k, code in enumerate(codes):
+            for table in ("registry_property", "registry_servicearea"):
+                c.execute(
+                    f"UPDATE {table} SET jurisdiction = %s WHERE id %% %s = %s",  # noqa: S608
+                    [code, len(codes), k],
+                )
+
+
+def staff(codes: list[str]) -> dict[str, Any]:
+    """A clerk and a Superintendent of the second town, and the plant's coordinator."""
+    from sewer_office.accounts import roles
+    from sewer_office.accounts.services import create_user
+
+    town = codes[1]
+    return {
+        "town clerk": create_user("tclerk", "bench", (roles.CLERK,), jurisdictions=(town,)),
+        "town superintendent": create_user(
+            "tsup", "bench", (roles.SUPERINTENDENT,), jurisdictions=(town,)
+        ),
+        "coordinator": create_user("coord", "bench", (roles.COORDINATOR,)),
+    }
+
+
+def store_results(args: argparse.Namespace, ests: list[Any], actor: Any) -> None:
+    """``--results`` laboratory results over ``--years`` years, one file a year, imported as the
+    operator's command imports them."""
+    codes = [e.code for e in ests]
+    per_year = max(1, args.results // args.years)
+    for k in range(args.years):
+        data = office_monitoring.lab_file(per_year, codes, FIRST_YEAR + k, seed=k + 1)
+        office_monitoring.timed_import(data, f"county-{FIRST_YEAR + k}.csv", actor)
+
+
+def build(args: argparse.Namespace, codes: list[str]) -> dict[str, Any]:
+    from django.db import connection
+
+    t0 = time.perf_counter()
+    town = office_pages.generate(args.properties, args.permits)
+    users = town["users"]
+    ests = office_volume.register_facilities(args.facilities, users)
+    deal_parcels(codes)
+    print(
+        f"county: {len(codes)} towns, {args.properties:,} properties, {town['records']:,} "
+        f"permits, {args.facilities:,} industrial users ({time.perf_counter() - t0:.0f} s)"
+    )
+    from sewer_office.accounts.services import grant_jurisdiction
+
+    for code in codes:  # the importing Superintendent acts for the whole county
+        grant_jurisdiction(users["superintendent"], code)
+    t0 = time.perf_counter()
+    store_results(args, ests, users["superintendent"])
+    office_volume.store_violations(args.violations, ests, users)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as c:
+            c.execute("VACUUM ANALYZE")
+    print(f"results and violations stored ({time.perf_counter() - t0:.0f} s)")
+    return staff(codes)
+
+
+def reuse() -> dict[str, Any] | None:
+    """The three accounts of a county a previous ``--keepdb`` run built (None: build one)."""
+    from django.contrib.auth import get_user_model
+
+    from sewer_office.monitoring.models import LabResult
+
+    found = {u.username: u for u in get_user_model().objects.filter(username__in=_NAMES.values())}
+    if len(found) < len(_NAMES) or not LabResult.objects.exists():
+        return None
+    return {label: found[name] for label, name in _NAMES.items()}
+
+
+_NAMES = {"town clerk": "tclerk", "town superintendent": "tsup", "coordinator": "coord"}
+
+
+def pages(codes: list[str]) -> list[tuple[str, str, str]]:
+    """(label, who, url): a town's staff on their town's busiest facility and parcel, the
+    coordinator on the plant's lists."""
+    from sewer_office.registry.models import Establishment, Property
+
+    town = codes[1]
+    facility = (
+        Establishment.objects.filter(building__property__jurisdiction=town, code__startswith="F")
+        .order_by("code")
+        .first()
+    )
+    parcel = Property.objects.filter(jurisdiction=town).order_by("id").first()
+    assert facility is not None and parcel is not None
+    year = FIRST_YEAR + 9
+    return [
+        ("baseline /healthz", "town clerk", "/healthz"),
+        ("dashboard (town clerk)", "town clerk", "/"),
+        ("dashboard (town superintendent)", "town superintendent", "/"),
+        ("dashboard (coordinator)", "coordinator", "/"),
+        ("properties list (town clerk)", "town clerk", "/registry/properties/"),
+        ("permits list (town clerk)", "town clerk", "/permits/building-sewer/"),
+        ("property page (town clerk)", "town clerk", f"/registry/properties/{parcel.pk}/"),
+        (
+            "facility page (town superintendent)",
+            "town superintendent",
+            f"/registry/establishments/{facility.pk}/",
+        ),
+        ("findings list (town superintendent)", "town superintendent", "/monitoring/findings/"),
+        ("findings list (coordinator)", "coordinator", "/monitoring/findings/"),
+        ("violations list (town superintendent)", "town superintendent", "/enforcement/"),
+        ("violations list (coordinator)", "coordinator", "/enforcement/"),
+        ("program page (coordinator)", "coordinator", "/pretreatment/"),
+        ("annual report (coordinator)", "coordinator", f"/pretreatment/annual/{year}/"),
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--towns", type=int, default=20)
+    parser.add_argument("--properties", type=int, default=200_000)
+    parser.add_argument("--permits", type=int, default=200_000)
+    parser.add_argument("--facilities", type=int, default=2000)
+    parser.add_argument("--results", type=int, default=2_400_000)
+    parser.add_argument("--years", type=int, default=10)
+    parser.add_argument("--violations", type=int, default=20_000)
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--explain", action="store_true")
+    parser.add_argument(
+        "--keepdb", action="store_true", help="keep the test database; reuse it when built"
+    )
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny sizes, SQLite in a temporary directory"
+    )
+    args = parser.parse_args()
+    if args.smoke:
+        args.towns, args.properties, args.permits, args.facilities = 3, 60, 60, 6
+        args.results, args.years, args.violations, args.repeat = 300, 2, 30, 1
+        args.keepdb = False
+        office_pages.smoke_django()
+    else:
+        office_pages.setup_django()
+    from django.conf import settings
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import setup_databases, setup_test_environment
+
+    codes = towns(args.towns)
+    settings.SEWER_USE_JURISDICTIONS = codes
+    if args.keepdb:
+        setup_test_environment()
+        old = setup_databases(verbosity=0, interactive=False, keepdb=True, serialized_aliases=set())
+        state = (old, True)
+    else:
+        state = office_pages.bench_database(args.smoke)
+    try:
+        users = reuse() if args.keepdb else None
+        if users is None:
+            users = build(args, codes)
+        else:
+            print(f"database: {connection.vendor}; reused (--keepdb)")
+        measured = pages(codes)
+        clients: dict[str, Any] = {}
+        for label, user in users.items():
+            clients[label] = Client()
+            clients[label].force_login(user)
+        for _, who, url in measured:  # warm templates and caches; every page must answer
+            status = clients[who].get(url).status_code
+            assert status == 200, f"{url} as {who}: {status}"
+        print(f"{'page':<40} {'p50':>7} {'p95':>7} {'queries':>8}")
+        slow = []
+        for label, who, url in measured:
+            times, queries = office_volume.measure(clients[who], url, args.repeat)
+            p95 = office_pages.p95(times)
+            print(f"{label:<40} {statistics.median(times):>7.1f} {p95:>7.1f} {queries:>8}")
+            if p95 > 100:
+                slow.append(label)
+        print("p95 target (≤ 100 ms):", "met" if not slow else f"NOT met for {', '.join(slow)}")
+        if args.explain:
+            for _, who, url in measured:
+                office_volume.explain_slow(clients[who], url)
+    finally:
+        office_pages.drop_bench_database(state)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
