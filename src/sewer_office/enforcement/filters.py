@@ -2,56 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache, partial
-from html import escape
 from typing import Any, cast
 
 import django_filters
-from django import forms
 from django.db import models
-from django.forms.utils import flatatt
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
 
 from sewer_office.accounts.access import sees_every_record, visible
+from sewer_office.accounts.roles import is_staff_member
 from sewer_office.registry.models import Establishment, Person
+from sewer_office.registry.pickers import use_pickers
 
 from . import grounds
 from .models import ComplianceSchedule, Violation
 from .states import OPEN_STATES, VIOLATION_STATE_CHOICES
-
-
-class NamesSelect(forms.Select):
-    """A select of names rendered in Python, escaped with the standard library, instead of a
-    template per option: the facilities and persons with violations are hundreds of options,
-    which the template-rendered select would take most of the page's time to draw."""
-
-    def render(
-        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
-    ) -> SafeString:
-        chosen = "" if value is None else str(value)
-        final = self.build_attrs(self.attrs, {**(attrs or {}), "name": name})
-        options = "".join(
-            f'<option value="{escape(str(key))}"{" selected" if str(key) == chosen else ""}>'
-            f"{escape(str(label))}</option>"
-            for key, label in self.choices
-        )
-        return format_html("<select{}>{}</select>", flatatt(final), mark_safe(options))
-
-
-def _names(qs: models.QuerySet[Any]) -> list[tuple[str, str]]:
-    """(id, name) of ``qs`` without building its model instances: the filter's choices."""
-    return [(str(pk), name) for pk, name in qs.values_list("pk", "name")]
-
-
-def _lazy_names(qs: models.QuerySet[Any]) -> Callable[[], list[tuple[str, str]]]:
-    """:func:`_names` as a callable, read once when the select is drawn or a value checked.
-
-    A form copies its fields' choices deeply each time it is built; a list of a town's
-    1,600 persons copied (and normalised) that way cost more than the rest of the page's
-    filter, where a cached callable is copied as a reference."""
-    return cache(partial(_names, qs))
 
 
 def _with_violations(
@@ -65,12 +28,14 @@ def _with_violations(
 
 class ViolationFilter(django_filters.FilterSet):
     state = django_filters.ChoiceFilter(choices=VIOLATION_STATE_CHOICES)
-    # Choices of ids with names (an id outside them is refused, as a model choice would be).
-    establishment = django_filters.ChoiceFilter(
-        field_name="establishment", label="Facility", widget=NamesSelect, choices=list
+    # The facilities and persons the violations concern: picked by search by the office (a
+    # county's thousands of names are not drawn into the page), from their own few by an
+    # outside user; an id outside them is refused with a message naming the field.
+    establishment = django_filters.ModelChoiceFilter(
+        queryset=Establishment.objects.none(), label="Facility"
     )
-    person = django_filters.ChoiceFilter(
-        field_name="person", label="Person responsible", widget=NamesSelect, choices=list
+    person = django_filters.ModelChoiceFilter(
+        queryset=Person.objects.none(), label="Person responsible"
     )
     open = django_filters.BooleanFilter(method="filter_open", label="Open only")
     refused = django_filters.BooleanFilter(
@@ -86,12 +51,13 @@ class ViolationFilter(django_filters.FilterSet):
         user = getattr(self.request, "user", None)
         # an outside user's choices name only its own facilities and persons
         mine = None if sees_every_record(user) else visible(Violation.objects.all(), user)
-        self.filters["establishment"].extra["choices"] = _lazy_names(
-            _with_violations(Establishment, "establishment_id", mine)
-        )
-        self.filters["person"].extra["choices"] = _lazy_names(
-            _with_violations(Person, "person_id", mine)
-        )
+        for name, model, column in (
+            ("establishment", Establishment, "establishment_id"),
+            ("person", Person, "person_id"),
+        ):
+            chosen = cast(django_filters.ModelChoiceFilter, self.filters[name])
+            chosen.queryset = _with_violations(model, column, mine)
+        use_pickers(self.form, ("establishment", "person"), select=not is_staff_member(user))
 
     def filter_open(
         self, qs: models.QuerySet[Any], name: str, value: bool | None
