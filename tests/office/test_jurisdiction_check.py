@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 from django.test import override_settings
 
-from sewer_office.core.checks import FOREIGN_LAW, check_jurisdiction
+from sewer_office.core.checks import FOREIGN_LAW, MEMBER_VALUES, check_jurisdiction
 
 pytestmark = pytest.mark.database_free
 
@@ -39,5 +39,21 @@ def test_a_member_town_under_a_law_of_its_own_is_refused_too() -> None:
     ):
         (error,) = check_jurisdiction()
         assert error.id == FOREIGN_LAW and "SEWER_USE_JURISDICTIONS" in error.msg
-    with override_settings(SEWER_USE_JURISDICTIONS=["demo", "wappinger"]):
+    with override_settings(SEWER_USE_JURISDICTION="wappinger", SEWER_USE_JURISDICTIONS=[]):
         assert check_jurisdiction() == []
+
+
+def test_a_member_town_with_other_values_or_none_is_refused() -> None:
+    """The office reads the primary's values for every record: a member town with its own
+    (the demo's fees beside Wappinger's unconfigured ones) would be charged by another town's
+    resolutions; a name that is no jurisdiction is refused too."""
+    with override_settings(
+        SEWER_USE_JURISDICTION="wappinger", SEWER_USE_JURISDICTIONS=["wappinger", "demo"]
+    ):
+        (error,) = check_jurisdiction()
+        assert error.id == MEMBER_VALUES and "'demo'" in error.msg and "fee" in error.msg
+    with override_settings(
+        SEWER_USE_JURISDICTION="demo", SEWER_USE_JURISDICTIONS=["demo", "no-such-town"]
+    ):
+        (error,) = check_jurisdiction()
+        assert error.id == MEMBER_VALUES and "no jurisdiction" in error.msg

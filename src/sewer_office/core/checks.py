@@ -26,11 +26,14 @@ from django.core import checks
 from django.db import DatabaseError, connections
 
 from sewer_rules.law_package import LawPackageError, load_law
+from sewer_rules.parameters import ParameterError, load_jurisdiction
 
 from .db_roles import exposure, exposure_message
 
 #: The office is set to a jurisdiction whose law it does not compute.
 FOREIGN_LAW = "sewer_use.E004"
+#: A member town the office would judge by the primary town's parameters, or none at all.
+MEMBER_VALUES = "sewer_use.E005"
 #: The connected role owns tables of the office.
 OWNS_TABLES = "sewer_use.W001"
 #: The connected role is a superuser.
@@ -78,9 +81,52 @@ def check_jurisdiction(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
 
     A bare ``parameters.yaml`` (Wappinger's article with other values) passes: its loader
     reports its own errors where it is read."""
+    primary = str(settings.SEWER_USE_JURISDICTION)
     listed = [str(j) for j in getattr(settings, "SEWER_USE_JURISDICTIONS", ()) if j]
-    names = dict.fromkeys([str(settings.SEWER_USE_JURISDICTION), *listed])
-    return [error for name in names if (error := _foreign(name)) is not None]
+    names = dict.fromkeys([primary, *listed])
+    out = [error for name in names if (error := _foreign(name)) is not None]
+    if out:
+        return out
+    return [error for name in names if (error := _other_values(name, primary)) is not None]
+
+
+def _other_values(name: str, primary: str) -> checks.CheckMessage | None:
+    """An error when member town ``name`` does not keep the primary's dated values.
+
+    The office reads the primary town's parameters for every record (a fee, a fine's daily
+    amount, the clock's rollover): a member town under Wappinger's article with values of its
+    own would be charged and clocked by another town's resolutions. Until each record's rules
+    read its own town's values, the member towns must keep the same ones."""
+    if name == primary:
+        return None
+    try:
+        theirs, ours = load_jurisdiction(name), load_jurisdiction(primary)
+    except ParameterError as e:
+        return checks.Error(
+            f"SEWER_USE_JURISDICTIONS names {name!r}, which is no jurisdiction: {e}",
+            hint="Name the member towns by their packages (sewer-use jurisdiction list).",
+            id=MEMBER_VALUES,
+        )
+    if (theirs.parameters, theirs.timezone, theirs.holidays) == (
+        ours.parameters,
+        ours.timezone,
+        ours.holidays,
+    ):
+        return None
+    differ = sorted(
+        k
+        for k in {*theirs.parameters, *ours.parameters}
+        if theirs.parameters.get(k) != ours.parameters.get(k)
+    )
+    return checks.Error(
+        f"SEWER_USE_JURISDICTIONS names {name!r}, whose dated values differ from {primary!r}'s "
+        f"({', '.join(differ[:5])}{'…' if len(differ) > 5 else ''}): the office reads "
+        f"{primary!r}'s values for every record, so {name!r}'s would be charged and clocked "
+        "by another town's resolutions",
+        hint="Serve towns with other values from installations of their own until the office "
+        "reads each record's town's values (docs/jurisdictions.md).",
+        id=MEMBER_VALUES,
+    )
 
 
 def _foreign(name: str) -> checks.CheckMessage | None:
