@@ -342,3 +342,30 @@ def test_a_district_row_refused_refuses_the_file(town: Town, rolls: dict[str, Pa
     with pytest.raises(Blocked, match="4 row errors"):
         districts.apply_districts(preview, town.u("clerk"))
     assert not ServiceArea.objects.exclude(boundary="").exists()
+
+
+def test_in_an_office_of_several_towns_a_new_parcel_takes_its_areas_town(
+    two_towns: Town, rolls: dict[str, Path]
+) -> None:
+    """The districts place the roll's new parcels; each belongs to its district's town (the
+    rest to the primary). The roll touches every town's parcels: a clerk of one town may not
+    import it, a clerk of both may."""
+    from .jurisdiction_support import HOME, OTHER
+
+    preview = districts.preview_districts(read_districts(rolls["districts"]))
+    districts.apply_districts(preview, two_towns.u("superintendent"))
+    other_area = ServiceArea.objects.filter(boundary__gt="").order_by("code").first()
+    assert other_area is not None
+    ServiceArea.objects.filter(pk=other_area.pk).update(jurisdiction=OTHER)
+    roll = services.preview(read_parcels(rolls["good"]))
+    with pytest.raises(Forbidden):
+        services.apply(roll, two_towns.u("hclerk"), ROLL_DATE)
+    services.apply(roll, two_towns.u("bothclerk"), ROLL_DATE)
+    placed = Property.objects.exclude(sbl="")
+    assert placed.filter(service_area=other_area).exists()
+    assert set(placed.filter(service_area=other_area).values_list("jurisdiction", flat=True)) == {
+        OTHER
+    }
+    assert set(placed.exclude(service_area=other_area).values_list("jurisdiction", flat=True)) == {
+        HOME
+    }

@@ -46,8 +46,9 @@ def several() -> bool:
 def jurisdictions_of(user: Actor | None) -> frozenset[str] | None:
     """The jurisdictions whose records ``user`` sees as staff, or ``None`` for every one.
 
-    ``None`` in a one-town installation, for a superuser and for the plant's coordinator;
-    otherwise the user's grants (none: nothing, rather than everything)."""
+    ``None`` in a one-town installation, for a superuser, for the plant's coordinator and for
+    an account granted every member town; otherwise the user's grants (none: nothing, rather
+    than everything)."""
     if not several():
         return None
     person = person_or_none(user)
@@ -61,7 +62,7 @@ def jurisdictions_of(user: Actor | None) -> frozenset[str] | None:
         granted = person.staff_jurisdictions.values_list("jurisdiction", flat=True)
         cached = frozenset(granted) & frozenset(installed())
         setattr(person, _CACHE, cached)
-    return cached
+    return None if cached == frozenset(installed()) else cached
 
 
 def forget_jurisdictions(user: Actor | None) -> None:

@@ -32,6 +32,7 @@ from . import owners
 from .choices import ReviewState
 from .models import ParcelReview, Retirement
 from .services import MAIL_FIELDS, PROPERTY_FIELDS, check_importer, persons_frame
+from .services.common import area_towns, town_of
 
 __all__ = ["confirm", "reject"]
 
@@ -83,7 +84,13 @@ def _create(row: dict[str, Any]) -> Property:
     for c in ("swis", "sbl", "parcel_id", "property_class", "address", "city", "state", "zip"):
         values[c] = values[c] or ""
     values["geometry"] = values["geometry"] or ""
-    return Property.objects.create(**values, owner=_owner(row), service_area_id=row.get("area"))
+    area = row.get("area")
+    return Property.objects.create(
+        **values,
+        owner=_owner(row),
+        service_area_id=area,
+        jurisdiction=town_of(area, area_towns()),  # the area's town, as the import's new parcels
+    )
 
 
 def confirm(review: ParcelReview, actor: Actor, note: str = "") -> ParcelReview:

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from sewer_office.accounts.actors import Actor, person_or_none
+from sewer_office.accounts.jurisdictions import primary
 from sewer_office.core import audit, bulk
 from sewer_office.core.errors import Blocked
 from sewer_office.parcels import owners, store
@@ -30,6 +31,7 @@ from .common import (
     PROPERTY_FIELDS,
     TEXT_FIELDS,
     Stale,
+    area_towns,
     check_importer,
     lock_register,
 )
@@ -166,6 +168,7 @@ def _create_properties(new: pl.DataFrame, idents: dict[str, int], now: datetime)
     if new.height == 0:
         return
     frame = _with_ids(new.sort("row"), Property).with_columns(_owner_id(idents))
+    towns = area_towns()  # a new parcel in a service area belongs to the area's town
     bulk.insert(
         Property,
         frame.select(
@@ -173,6 +176,10 @@ def _create_properties(new: pl.DataFrame, idents: dict[str, int], now: datetime)
             *PROPERTY_COLUMNS,
             "owner_id",
             pl.col("area").alias("service_area_id"),
+            pl.col("area")
+            .replace_strict(towns, default=primary(), return_dtype=pl.String)
+            .fill_null(primary())
+            .alias("jurisdiction"),
             pl.lit(now).alias("created_at"),
             pl.lit(now).alias("updated_at"),
         ),

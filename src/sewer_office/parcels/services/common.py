@@ -12,11 +12,12 @@ from django.utils import timezone
 
 from sewer_io.parcels import PARCEL_COLUMNS, DistrictFile, ParcelFile
 from sewer_office.accounts.actors import Actor
+from sewer_office.accounts.jurisdictions import primary, sees_every_jurisdiction
 from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import bulk
 from sewer_office.core.errors import Blocked, Forbidden
 from sewer_office.parcels.models import RollImport
-from sewer_office.registry.models import Person, Property
+from sewer_office.registry.models import Person, Property, ServiceArea
 
 #: Who imports the roll and the districts, and decides the reviews (the office's clerk keeps
 #: the register; the engineer and the Superintendent may do what the clerk does here).
@@ -40,9 +41,27 @@ DEGREE_PLACES = 7
 
 
 def check_importer(actor: Actor | None) -> None:
-    """``actor`` None is the command line at the server, which acts for the office."""
+    """``actor`` None is the command line at the server, which acts for the office.
+
+    In an office of several member towns the roll (a county's) touches every town's parcels:
+    it is imported by an account that acts for all of them."""
     if actor is not None and not has_role(actor, *IMPORTERS):
         raise Forbidden("Importing the roll is for the clerk, the engineer and the Superintendent.")
+    if actor is not None and not sees_every_jurisdiction(actor):
+        raise Forbidden(
+            "The roll touches every member town's parcels: import it with an account that acts "
+            "for all of them."
+        )
+
+
+def area_towns() -> dict[int, str]:
+    """Each service area's town: a parcel the roll places in an area belongs to its town."""
+    return dict(ServiceArea.objects.values_list("id", "jurisdiction"))
+
+
+def town_of(area: int | None, towns: dict[int, str]) -> str:
+    """The town of a new parcel in ``area`` (none: the primary)."""
+    return towns.get(area, primary()) if area is not None else primary()
 
 
 def lock_register() -> None:
