@@ -18,7 +18,6 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 
 from .actors import Actor, person_or_none
 from .roles import COORDINATOR, roles_of
@@ -98,18 +97,6 @@ def jurisdiction_paths(model: type[models.Model]) -> tuple[str, ...]:
 def shared_reason(model: type[models.Model]) -> str:
     """Why ``model``'s records belong to no one town ("" when they do)."""
     return str(getattr(model, "JURISDICTION_SHARED", ""))
-
-
-def within(model: type[models.Model], codes: frozenset[str]) -> Q | None:
-    """The records of ``model`` that belong to one of ``codes`` (``None``: every record, the
-    model being shared by the member towns)."""
-    if shared_reason(model):
-        return None
-    paths = jurisdiction_paths(model)
-    cond = Q(pk__in=[])
-    for path in paths:
-        cond |= Q(**{f"{path}__in": sorted(codes)})
-    return cond
 
 
 def jurisdiction_of(record: object) -> str:

@@ -339,9 +339,12 @@ def _enforcement(lines: dict[int, FacilityLine], ids: list[int], first: date, la
         lines[est].penalties_assessed = total.quantize(ZERO)
     for est, total in collected.items():
         lines[est].penalties_collected = total.quantize(ZERO)
-    for v in Violation.objects.filter(
-        establishment_id__in=ids, notices__served_on__lte=last
-    ).distinct():
+    # what each fine reads, fetched with the violations (no query per violation)
+    for v in (
+        Violation.objects.filter(establishment_id__in=ids, notices__served_on__lte=last)
+        .distinct()
+        .prefetch_related("notices__superseded_by", "corrections")
+    ):
         f = liability.fines(v, last)
         if v.establishment_id is None:
             continue
