@@ -19,7 +19,7 @@ from django.db.models import Lookup, Q
 from django.db.models.expressions import RawSQL
 
 from .actors import Actor, person_or_none
-from .jurisdictions import jurisdiction_paths, jurisdictions_of, shared_reason
+from .jurisdictions import jurisdictions_of, within
 from .roles import is_office_user, is_staff_member, roles_of
 from .second_factor import unverified_where_required
 
@@ -92,51 +92,10 @@ def _in_jurisdictions(qs: models.QuerySet[M], user: Actor | None) -> models.Quer
     """``qs`` narrowed to the jurisdictions a staff member acts for (unchanged for those who
     see every one: the installation's only town, the coordinator, a superuser)."""
     codes = jurisdictions_of(user)
-    if codes is None or shared_reason(qs.model):
+    if codes is None:
         return qs
-    paths = jurisdiction_paths(qs.model)
-    if not paths:
-        return qs.none()
-    return qs.filter(_governed(qs.model, paths, tuple(sorted(codes))))
-
-
-def _governed(model: type[models.Model], paths: tuple[str, ...], codes: tuple[str, ...]) -> Q:
-    """The records of ``model`` that one of ``paths`` leads to a town of ``codes``.
-
-    As for an outside user's persons (:func:`_reaching`), each first hop is the foreign key
-    being one of the ids of the related records in those towns (``fk = ANY(ARRAY(…))`` on
-    PostgreSQL), a set read once before the scan, never an OR of joined tables: a town's
-    findings are then an index lookup by its facilities, not a join of a county's findings
-    through buildings to parcels. The related ids are read by a plain join (one path each),
-    compiled once per process (:func:`_governed_ids`)."""
-    hops: dict[str, list[str]] = {}
-    cond = Q()
-    for path in paths:
-        first, _, rest = path.partition("__")
-        if rest:
-            hops.setdefault(first, []).append(rest)
-        else:
-            cond |= Q(**{f"{first}__in": codes})
-    for first, rests in hops.items():
-        related = model._meta.get_field(first).related_model
-        assert isinstance(related, type)  # a foreign key: the paths follow no generic relation
-        sql, params = _governed_ids(related, tuple(rests), codes)
-        raw = RawSQL(sql, params, output_field=models.BigIntegerField())
-        cond |= Q(**{f"{first}__{AnyOf.lookup_name}": raw})
-    return cond
-
-
-@lru_cache(maxsize=1024)
-def _governed_ids(
-    model: type[models.Model], paths: tuple[str, ...], codes: tuple[str, ...]
-) -> tuple[str, tuple[Any, ...]]:
-    """The SQL of "the ids of ``model``'s records that ``paths`` lead to a town of ``codes``":
-    depends on the schema and the towns only, so one text serves every request."""
-    cond = Q()
-    for path in paths:
-        cond |= Q(**{f"{path}__in": codes})
-    sql, params = model._base_manager.filter(cond).values("pk").query.sql_with_params()
-    return sql, tuple(params)
+    cond = within(qs.model, codes)
+    return qs if cond is None else qs.filter(cond)
 
 
 def _reaching(model: type[models.Model], paths: tuple[str, ...], ids: list[int]) -> Q:

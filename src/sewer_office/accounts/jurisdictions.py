@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from .actors import Actor, person_or_none
 from .roles import COORDINATOR, roles_of
@@ -97,6 +98,23 @@ def jurisdiction_paths(model: type[models.Model]) -> tuple[str, ...]:
 def shared_reason(model: type[models.Model]) -> str:
     """Why ``model``'s records belong to no one town ("" when they do)."""
     return str(getattr(model, "JURISDICTION_SHARED", ""))
+
+
+def within(model: type[models.Model], codes: frozenset[str]) -> Q | None:
+    """The records of ``model`` that belong to one of ``codes`` (``None``: every record, the
+    model being shared by the member towns)."""
+    if shared_reason(model):
+        return None
+    paths = jurisdiction_paths(model)
+    if not paths:
+        return Q(pk__in=[])
+    # One condition per path, OR-ed only when there are several: an OR makes Django join
+    # with LEFT OUTER JOINs, which keep PostgreSQL from starting at the town's parcels (an
+    # index) and reaching the records from them.
+    cond = Q(**{f"{paths[0]}__in": sorted(codes)})
+    for path in paths[1:]:
+        cond |= Q(**{f"{path}__in": sorted(codes)})
+    return cond
 
 
 def jurisdiction_of(record: object) -> str:
