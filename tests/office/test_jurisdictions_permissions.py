@@ -258,3 +258,32 @@ def test_the_intake_form_names_the_town_only_in_an_office_of_several(
     )  # fmt: skip
     assert r.status_code == 302, r.content.decode()[:2000]
     assert Property.objects.get(parcel_id="OT-9").jurisdiction == OTHER
+
+
+def test_a_facility_keeps_its_parcels_town(two_towns: Town) -> None:
+    """Registered on a parcel, moved with it: a facility's town is always its parcel's (its
+    records are found by it)."""
+    from sewer_office.registry.models import Establishment
+    from sewer_office.registry.services import register_establishment
+
+    plant, diner = two_towns.other_plant, two_towns.owner_restaurant
+    assert plant is not None and diner is not None
+    plant.refresh_from_db()
+    assert (plant.jurisdiction, diner.jurisdiction) == (OTHER, HOME)
+    other_building = plant.building
+    new = register_establishment(
+        two_towns.u("bothclerk"), name="Other Bakery", kind="restaurant",
+        operator=two_towns.other_person, building=other_building,  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert new.jurisdiction == OTHER
+    home = diner.building.property  # type: ignore[union-attr]
+    move_to_jurisdiction(two_towns.u("bothclerk"), home, OTHER, date(2026, 5, 1), "IMA 2026-5")
+    assert set(
+        Establishment.objects.filter(building__property=home).values_list("jurisdiction", flat=True)
+    ) == {OTHER}
+    mismatched = [
+        e.pk
+        for e in Establishment.objects.select_related("building__property")
+        if e.jurisdiction != e.building.property.jurisdiction
+    ]
+    assert not mismatched

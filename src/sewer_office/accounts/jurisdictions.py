@@ -79,8 +79,9 @@ def jurisdiction_paths(model: type[models.Model]) -> tuple[str, ...]:
     """The lookups from a record of ``model`` to the jurisdiction it belongs to.
 
     Declared as ``JURISDICTION_PATHS``, or read from ``ACCESS_PATHS``: a path through a
-    property ends at that property's jurisdiction (``establishment__building__property__owner``
-    → ``establishment__building__property__jurisdiction``); a path to a person alone says
+    facility ends at the facility's town, which it keeps (``establishment__building__property__owner``
+    → ``establishment__jurisdiction``), one through a property at the property's
+    (``property__owner`` → ``property__jurisdiction``); a path to a person alone says
     nothing (a person may own in two towns). A model whose records belong to no one town says
     why in ``JURISDICTION_SHARED``."""
     declared: Sequence[str] | None = getattr(model, "JURISDICTION_PATHS", None)
@@ -89,9 +90,11 @@ def jurisdiction_paths(model: type[models.Model]) -> tuple[str, ...]:
     out: list[str] = []
     for path in getattr(model, "ACCESS_PATHS", ()):
         parts = path.split("__")
-        if "property" in parts:
-            cut = parts[: parts.index("property") + 1]
-            out.append("__".join([*cut, "jurisdiction"]))
+        # a facility keeps its parcel's town itself: stop there, not at the parcel
+        for stop in ("establishment", "property"):
+            if stop in parts:
+                out.append("__".join([*parts[: parts.index(stop) + 1], "jurisdiction"]))
+                break
     return tuple(dict.fromkeys(out))
 
 

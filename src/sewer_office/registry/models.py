@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 from datetime import date
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -238,8 +239,15 @@ class Establishment(TimeStamped):
     operator = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="establishments")
     building = models.ForeignKey(Building, on_delete=models.PROTECT, related_name="establishments")
     kind = models.CharField(max_length=20, choices=EstablishmentKind.choices)
+    #: The member town of the facility's parcel, kept with the facility (set from the parcel
+    #: whenever the facility is saved with its building, and by
+    #: :func:`~sewer_office.registry.services.move_to_jurisdiction`): a town's results,
+    #: findings, limits and reports are found by their facility's town, an index lookup among
+    #: a few thousand facilities, not a join of every record through buildings to parcels.
+    jurisdiction = models.CharField(max_length=40, default=primary, db_index=True, editable=False)
 
     ACCESS_PATHS = ("operator", "building__property__owner")
+    JURISDICTION_PATHS = ("jurisdiction",)
 
     class Meta:
         ordering = ("name", "id")
@@ -255,6 +263,21 @@ class Establishment(TimeStamped):
     @builtins.property
     def is_food(self) -> bool:
         return self.kind in EstablishmentKind.food()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Saved with its building, the facility takes its parcel's town."""
+        fields = kwargs.get("update_fields")
+        if self.building_id is not None and (fields is None or "building" in fields):
+            town = (
+                Property.objects.filter(buildings=self.building_id)
+                .values_list("jurisdiction", flat=True)
+                .first()
+            )
+            if town:
+                self.jurisdiction = town
+                if fields is not None:
+                    kwargs["update_fields"] = {*fields, "jurisdiction"}
+        super().save(*args, **kwargs)
 
 
 __all__ = [

@@ -230,6 +230,8 @@ def move_to_jurisdiction(
         before = {"jurisdiction": prop.jurisdiction, "since": str(prop.jurisdiction_since or "")}
         prop.jurisdiction, prop.jurisdiction_since = jurisdiction, since
         prop.save(update_fields=["jurisdiction", "jurisdiction_since", "updated_at"])
+        # the parcel's facilities keep its town (their records are found by it)
+        Establishment.objects.filter(building__property=prop).update(jurisdiction=jurisdiction)
         audit.record(
             actor=actor,
             action="move_jurisdiction",
