@@ -205,6 +205,9 @@ def main() -> int:
             users = build(args, codes)
         else:
             print(f"database: {connection.vendor}; reused (--keepdb)")
+            if connection.vendor == "postgresql":
+                with connection.cursor() as c:  # a migration may have rewritten a column
+                    c.execute("ANALYZE")
         measured = pages(codes)
         clients: dict[str, Any] = {}
         for label, user in users.items():
