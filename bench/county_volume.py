@@ -45,16 +45,22 @@ def towns(n: int) -> list[str]:
 
 
 def deal_parcels(codes: list[str]) -> None:
-    """Every parcel and service area to a town in turn (by id), in one statement per town."""
+    """Every parcel and service area to a town in turn (by id), in one statement per town;
+    then each facility to its parcel's town, as the office keeps it."""
     from django.db import connection
+    from django.db.models import OuterRef, Subquery
+
+    from sewer_office.registry.models import Establishment, Property
 
     with connection.cursor() as c:
         for k, code in enumerate(codes):
             for table in ("registry_property", "registry_servicearea"):
                 c.execute(
-                    f"UPDATE {table} SET jurisdiction = %s WHERE id %% %s = %s",  # noqa: S608
+                    f"UPDATE {table} SET jurisdiction = %s WHERE id %% %s = %s",
                     [code, len(codes), k],
                 )
+    parcel = Property.objects.filter(buildings=OuterRef("building_id")).values("jurisdiction")
+    Establishment.objects.update(jurisdiction=Subquery(parcel[:1]))
 
 
 def staff(codes: list[str]) -> dict[str, Any]:
@@ -189,16 +195,10 @@ def main() -> int:
     from django.conf import settings
     from django.db import connection
     from django.test import Client
-    from django.test.utils import setup_databases, setup_test_environment
 
     codes = towns(args.towns)
     settings.SEWER_USE_JURISDICTIONS = codes
-    if args.keepdb:
-        setup_test_environment()
-        old = setup_databases(verbosity=0, interactive=False, keepdb=True, serialized_aliases=set())
-        state = (old, True)
-    else:
-        state = office_pages.bench_database(args.smoke)
+    state = office_pages.open_bench_database(args.keepdb, args.smoke)
     try:
         users = reuse() if args.keepdb else None
         if users is None:

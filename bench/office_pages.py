@@ -123,6 +123,19 @@ def bench_database(smoke: bool) -> tuple[Any, bool]:
     return old, keep
 
 
+def open_bench_database(keepdb: bool, smoke: bool) -> tuple[Any, bool]:
+    """The database a bench measures: with ``keepdb`` the kept test database (created and
+    migrated when missing, kept at the end; nothing serialized), else :func:`bench_database`.
+    Returns what :func:`drop_bench_database` takes."""
+    if not keepdb:
+        return bench_database(smoke)
+    from django.test.utils import setup_databases, setup_test_environment
+
+    setup_test_environment()
+    old = setup_databases(verbosity=0, interactive=False, keepdb=True, serialized_aliases=set())
+    return old, True
+
+
 def drop_bench_database(state: tuple[Any, bool]) -> None:
     from django.test.utils import teardown_databases, teardown_test_environment
 

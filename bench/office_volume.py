@@ -181,17 +181,8 @@ def main() -> int:
         office_pages.setup_django()
     from django.db import connection
     from django.test import Client
-    from django.test.utils import (
-        setup_databases,
-        setup_test_environment,
-    )
 
-    if args.keepdb:
-        setup_test_environment()
-        old = setup_databases(verbosity=0, interactive=False, keepdb=True, serialized_aliases=set())
-        state = (old, True)
-    else:
-        state = office_pages.bench_database(args.smoke)
+    state = office_pages.open_bench_database(args.keepdb, args.smoke)
     try:
         t0 = time.perf_counter()
         built = reuse(args) if args.keepdb else None
