@@ -122,8 +122,8 @@ def within(model: type[models.Model], codes: frozenset[str]) -> Q | None:
 
 def jurisdiction_of(record: object) -> str:
     """The member town ``record`` belongs to: the first of its model's paths that reaches a
-    town (a violation of a facility through the facility's parcel, one of a parcel through the
-    parcel), else the primary town (a record of no one town: a person, an invoice)."""
+    town (a violation of a facility through the facility, one of a parcel through the parcel),
+    else the primary town (a record of no one town: a person, an invoice)."""
     model = type(record)
     paths = jurisdiction_paths(model) if issubclass(model, models.Model) else ()
     for path in paths:
