@@ -146,6 +146,12 @@ def head_of(letterhead: LetterheadModel | None, jurisdiction: str = "") -> Head:
     )
 
 
+def town_head(jurisdiction: str) -> Head:
+    """The head of a letter of ``jurisdiction``'s records: its newest letterhead, else its
+    bundled one."""
+    return head_of(current_letterhead(jurisdiction=jurisdiction), jurisdiction)
+
+
 def current_letterhead(
     at: datetime | None = None, jurisdiction: str = ""
 ) -> LetterheadModel | None:

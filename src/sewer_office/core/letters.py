@@ -48,7 +48,7 @@ from sewer_office.accounts.jurisdictions import jurisdiction_of
 
 from . import audit
 from .imported import is_imported
-from .letter_pdf import Block, Head, current_letterhead, head_of, render_pdf
+from .letter_pdf import Block, Head, current_letterhead, head_of, render_pdf, town_head
 from .models import IssuedDocument, LetterTemplate
 
 if TYPE_CHECKING:
@@ -274,15 +274,12 @@ def render(key: str, record: Any, *, body: str | None = None, head: Head | None 
     """The PDF of ``record``'s letter as the templates stand now (previews, and documents that
     are not of record such as a statement or a yearly list)."""
     k = kind(key)
-    if head is None and k.letterhead:  # the record's town's letterhead
-        town = jurisdiction_of(record)
-        head = head_of(current_letterhead(jurisdiction=town), town)
     return render_pdf(
         compose(key, record, body=body),
         title=k.title(record),
         created=k.moment(record),
         letterhead=k.letterhead,
-        head=head,
+        head=head or (town_head(jurisdiction_of(record)) if k.letterhead else None),
     )
 
 
