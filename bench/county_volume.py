@@ -166,9 +166,7 @@ def pages(codes: list[str]) -> list[tuple[str, str, str]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = office_pages.volume_parser(__doc__)
     parser.add_argument("--towns", type=int, default=20)
     parser.add_argument("--properties", type=int, default=200_000)
     parser.add_argument("--permits", type=int, default=200_000)
@@ -176,14 +174,6 @@ def main() -> int:
     parser.add_argument("--results", type=int, default=2_400_000)
     parser.add_argument("--years", type=int, default=10)
     parser.add_argument("--violations", type=int, default=20_000)
-    parser.add_argument("--repeat", type=int, default=30)
-    parser.add_argument("--explain", action="store_true")
-    parser.add_argument(
-        "--keepdb", action="store_true", help="keep the test database; reuse it when built"
-    )
-    parser.add_argument(
-        "--smoke", action="store_true", help="tiny sizes, SQLite in a temporary directory"
-    )
     args = parser.parse_args()
     if args.smoke:
         args.towns, args.properties, args.permits, args.facilities = 3, 60, 60, 6

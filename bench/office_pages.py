@@ -123,6 +123,23 @@ def bench_database(smoke: bool) -> tuple[Any, bool]:
     return old, keep
 
 
+def volume_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The options the full-volume benches share: ``--repeat``, ``--explain``, ``--keepdb``
+    and ``--smoke``; each bench adds its sizes."""
+    parser = argparse.ArgumentParser(
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--explain", action="store_true")
+    parser.add_argument(
+        "--keepdb", action="store_true", help="keep the test database; reuse it when built"
+    )
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny sizes, SQLite in a temporary directory"
+    )
+    return parser
+
+
 def open_bench_database(keepdb: bool, smoke: bool) -> tuple[Any, bool]:
     """The database a bench measures: with ``keepdb`` the kept test database (created and
     migrated when missing, kept at the end; nothing serialized), else :func:`bench_database`.

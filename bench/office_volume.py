@@ -153,24 +153,14 @@ def explain_slow(client: Any, url: str, threshold_ms: float = 5.0) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = office_pages.volume_parser(__doc__)
     parser.add_argument("--properties", type=int, default=5000)
     parser.add_argument("--permits", type=int, default=20000)
     parser.add_argument("--facilities", type=int, default=200)
     parser.add_argument("--results", type=int, default=2_000_000)
     parser.add_argument("--file-rows", type=int, default=1_000_000)
     parser.add_argument("--violations", type=int, default=5000)
-    parser.add_argument("--repeat", type=int, default=30)
-    parser.add_argument("--explain", action="store_true")
     parser.add_argument("--profile", metavar="LABEL", help="cProfile this page at full volume")
-    parser.add_argument(
-        "--keepdb", action="store_true", help="keep the test database; reuse it when built"
-    )
-    parser.add_argument(
-        "--smoke", action="store_true", help="tiny sizes, SQLite in a temporary directory"
-    )
     args = parser.parse_args()
     if args.smoke:
         args.properties, args.permits, args.facilities = 40, 80, 3

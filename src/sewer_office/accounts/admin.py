@@ -17,9 +17,9 @@ from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from .forms import AdminSignInForm
-from .jurisdictions import installed
 from .models import RegistrationAttempt, SignInFailure, SignInPace, StaffJurisdiction
 from .services import grant_jurisdiction, withdraw_jurisdiction
+from .towns import installed
 
 admin.site.login_form = AdminSignInForm
 

@@ -16,31 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from .actors import Actor, person_or_none
 from .roles import COORDINATOR, roles_of
+from .towns import installed, primary, several
 
 _CACHE = "_sewer_jurisdictions"
-
-
-def installed() -> tuple[str, ...]:
-    """The installation's jurisdictions, the primary (``SEWER_USE_JURISDICTION``) first."""
-    primary = str(settings.SEWER_USE_JURISDICTION)
-    listed = [str(j) for j in getattr(settings, "SEWER_USE_JURISDICTIONS", ()) if j]
-    return (primary, *(j for j in dict.fromkeys(listed) if j != primary))
-
-
-def primary() -> str:
-    """The jurisdiction a record belongs to when nothing says otherwise: in a one-town
-    installation, the town."""
-    return str(settings.SEWER_USE_JURISDICTION)
-
-
-def several() -> bool:
-    return len(installed()) > 1
 
 
 def jurisdictions_of(user: Actor | None) -> frozenset[str] | None:
@@ -73,6 +56,17 @@ def forget_jurisdictions(user: Actor | None) -> None:
 
 def sees_every_jurisdiction(user: Actor | None) -> bool:
     return jurisdictions_of(user) is None
+
+
+def acts_for(user: Actor | None, town: str) -> bool:
+    """Whether ``user`` acts for ``town`` (every town: see :func:`jurisdictions_of`)."""
+    codes = jurisdictions_of(user)
+    return codes is None or town in codes
+
+
+def towns_of(user: Actor | None) -> tuple[str, ...]:
+    """The installation's towns ``user`` acts for, in the installation's order."""
+    return tuple(town for town in installed() if acts_for(user, town))
 
 
 def jurisdiction_paths(model: type[models.Model]) -> tuple[str, ...]:

@@ -11,9 +11,10 @@ from django.db import transaction
 
 from . import audit_trail
 from .actors import Actor
-from .jurisdictions import forget_jurisdictions, installed
+from .jurisdictions import forget_jurisdictions
 from .models import StaffJurisdiction
 from .roles import ALL_ROLES, forget_roles
+from .towns import installed
 
 
 def create_user(

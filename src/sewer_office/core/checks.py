@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.core import checks
 from django.db import DatabaseError, connections
 
+from sewer_office.accounts.towns import installed
 from sewer_rules.law_package import LawPackageError, load_law
 from sewer_rules.parameters import ParameterError, load_jurisdiction
 
@@ -81,13 +81,11 @@ def check_jurisdiction(app_configs: Any = None, **kwargs: Any) -> list[checks.Ch
 
     A bare ``parameters.yaml`` (Wappinger's article with other values) passes: its loader
     reports its own errors where it is read."""
-    primary = str(settings.SEWER_USE_JURISDICTION)
-    listed = [str(j) for j in getattr(settings, "SEWER_USE_JURISDICTIONS", ()) if j]
-    names = dict.fromkeys([primary, *listed])
-    out = [error for name in names if (error := _foreign(name)) is not None]
+    names = installed()
+    out = [error for name in names if (error := _foreign(name, names[0])) is not None]
     if out:
         return out
-    return [error for name in names if (error := _other_values(name, primary)) is not None]
+    return [error for name in names if (error := _other_values(name, names[0])) is not None]
 
 
 def _other_values(name: str, primary: str) -> checks.CheckMessage | None:
@@ -129,18 +127,14 @@ def _other_values(name: str, primary: str) -> checks.CheckMessage | None:
     )
 
 
-def _foreign(name: str) -> checks.CheckMessage | None:
+def _foreign(name: str, primary: str) -> checks.CheckMessage | None:
     try:
         law = load_law(name)
     except LawPackageError:
         return None
     if law.rules_registry:
         return None
-    setting = (
-        "SEWER_USE_JURISDICTION"
-        if name == str(settings.SEWER_USE_JURISDICTION)
-        else "SEWER_USE_JURISDICTIONS"
-    )
+    setting = "SEWER_USE_JURISDICTION" if name == primary else "SEWER_USE_JURISDICTIONS"
     return checks.Error(
         f"{setting} names {name!r}: {law.name}'s law is a package of its own, and "
         "the office computes Town Code Chapter 196, Article VII (Wappinger's article); "

@@ -16,8 +16,9 @@ from django.db.models import Max
 from django.utils import timezone
 
 from sewer_office.accounts.actors import Actor
-from sewer_office.accounts.jurisdictions import installed, jurisdictions_of, primary
+from sewer_office.accounts.jurisdictions import acts_for
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
+from sewer_office.accounts.towns import installed, primary
 
 from . import audit, letter_pdf, letters
 from .attachments import kind_of
@@ -119,8 +120,7 @@ def save_letterhead(
     removed). The editor acts for the town."""
     _editor(actor)
     town = jurisdiction or primary()
-    theirs = jurisdictions_of(actor)
-    if town not in installed() or (theirs is not None and town not in theirs):
+    if town not in installed() or not acts_for(actor, town):
         raise PermissionDenied(f"Your account does not keep {town}'s letterhead.")
     errors: dict[str, list[str]] = {}
     for name, label in (

@@ -19,7 +19,7 @@ from datetime import datetime
 
 from fpdf import FPDF
 
-from sewer_office.accounts.jurisdictions import primary
+from sewer_office.accounts.towns import primary
 from sewer_rules.parameters import load_jurisdiction
 
 from .models import Letterhead as LetterheadModel

@@ -19,8 +19,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 
-from sewer_office.accounts.jurisdictions import installed, jurisdictions_of, several
+from sewer_office.accounts.jurisdictions import towns_of
 from sewer_office.accounts.roles import STAFF_ROLES
+from sewer_office.accounts.towns import several
 
 from . import letter_edits, letter_pdf, letters
 from .decorators import office_view
@@ -228,8 +229,7 @@ def letter_preview(request: HttpRequest, key: str) -> HttpResponse:
 def _town(request: HttpRequest) -> str:
     """The member town whose letterhead the page shows (``?jurisdiction=``): one the user acts
     for, else 404; without one, the first of theirs (in an office of one town, the town)."""
-    theirs = jurisdictions_of(request.user)
-    towns = list(installed()) if theirs is None else sorted(theirs)
+    towns = towns_of(request.user)
     asked = request.GET.get("jurisdiction", "")
     if asked:
         if asked not in towns:
@@ -242,10 +242,7 @@ def _town(request: HttpRequest) -> str:
 
 def _towns(request: HttpRequest) -> list[str]:
     """The towns whose letterheads the user may switch between (none: an office of one)."""
-    if not several():
-        return []
-    theirs = jurisdictions_of(request.user)
-    return list(installed()) if theirs is None else sorted(theirs)
+    return list(towns_of(request.user)) if several() else []
 
 
 @office_view(*STAFF_ROLES)

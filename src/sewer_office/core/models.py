@@ -18,7 +18,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
-from sewer_office.accounts.jurisdictions import primary
+from sewer_office.accounts.towns import primary
 
 from .filetypes import by_media_type, download_name
 from .moments import local

@@ -67,7 +67,7 @@ def _owner(row: dict[str, Any]) -> Person:
     )
 
 
-def _create(row: dict[str, Any]) -> Property:
+def _create(row: dict[str, Any], towns: dict[int, str]) -> Property:
     swis, sbl = str(row["swis"]), str(row["sbl"])
     found = (
         Property.objects.filter(swis=swis, sbl=sbl, retirement__isnull=True).order_by("id").first()
@@ -89,7 +89,7 @@ def _create(row: dict[str, Any]) -> Property:
         **values,
         owner=_owner(row),
         service_area_id=area,
-        jurisdiction=town_of(area, area_towns()),  # the area's town, as the import's new parcels
+        jurisdiction=town_of(area, towns),  # the area's town, as the import's new parcels
     )
 
 
@@ -99,7 +99,8 @@ def confirm(review: ParcelReview, actor: Actor, note: str = "") -> ParcelReview:
     with transaction.atomic():
         locked = _pending(review)
         on: date = locked.roll_import.roll_date or timezone.localdate()
-        created = [_create(row).pk for row in locked.held]
+        towns = area_towns()
+        created = [_create(row, towns).pk for row in locked.held]
         retired = [int(g["property"]) for g in locked.gone]
         already = set(
             Retirement.objects.filter(property_id__in=retired).values_list("property_id", flat=True)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from sewer_office.accounts.jurisdictions import installed, several
+from sewer_office.accounts.towns import installed, several
 from sewer_office.core.forms import DateInput
 
 from .address_forms import MailingFields, PostalFields

@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from sewer_office.accounts.jurisdictions import primary
+from sewer_office.accounts.towns import primary
 from sewer_office.core.models import TimeStamped
 
 from .choices import (

@@ -11,8 +11,9 @@ from typing import Any
 from django.db import transaction
 
 from sewer_office.accounts.actors import Actor
-from sewer_office.accounts.jurisdictions import installed, jurisdictions_of, primary
+from sewer_office.accounts.jurisdictions import acts_for, jurisdictions_of
 from sewer_office.accounts.roles import CLERK, COORDINATOR, SUPERINTENDENT, has_role
+from sewer_office.accounts.towns import installed, primary
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 
@@ -181,7 +182,7 @@ def jurisdiction_for(actor: Actor, area: ServiceArea | None, asked: str = "") ->
     """The jurisdiction a new parcel belongs to: its service area's; else ``asked``; else the
     one the actor acts for; else the primary. Refused when the actor does not act for it (a
     Wappinger clerk registers no Poughkeepsie parcel) or the installation does not serve it."""
-    acts_for = jurisdictions_of(actor)
+    theirs = jurisdictions_of(actor)
     if area is not None:
         found = area.jurisdiction
         if asked and asked != found:
@@ -190,17 +191,22 @@ def jurisdiction_for(actor: Actor, area: ServiceArea | None, asked: str = "") ->
             )
     elif asked:
         found = asked
-    elif acts_for is not None and len(acts_for) == 1:
-        found = next(iter(acts_for))
+    elif theirs is not None and len(theirs) == 1:
+        found = next(iter(theirs))
     else:
         found = primary()
-    if found not in installed():
-        raise InvalidInput(
-            {"jurisdiction": [f"this installation serves {', '.join(installed())}, not {found}"]}
-        )
-    if acts_for is not None and found not in acts_for:
+    _require_served(found)
+    if not acts_for(actor, found):
         raise Forbidden(f"Your account does not act for {found}.")
     return found
+
+
+def _require_served(town: str) -> None:
+    """Refused: a town the installation does not serve (``SEWER_USE_JURISDICTIONS``)."""
+    if town not in installed():
+        raise InvalidInput(
+            {"jurisdiction": [f"this installation serves {', '.join(installed())}, not {town}"]}
+        )
 
 
 #: Who records that a parcel passed under another member town's law.
@@ -217,10 +223,8 @@ def move_to_jurisdiction(
     determinations they made under the law of their day. The actor acts for both towns."""
     if not has_role(actor, *JURISDICTION_ROLES):
         raise Forbidden("Recording a parcel's jurisdiction is the clerk's or the coordinator's.")
-    if jurisdiction not in installed():
-        raise InvalidInput({"jurisdiction": [f"this installation serves {', '.join(installed())}"]})
-    acts_for = jurisdictions_of(actor)
-    if acts_for is not None and not {prop.jurisdiction, jurisdiction} <= acts_for:
+    _require_served(jurisdiction)
+    if not (acts_for(actor, prop.jurisdiction) and acts_for(actor, jurisdiction)):
         raise Forbidden("Moving a parcel between towns takes an account acting for both.")
     if jurisdiction == prop.jurisdiction:
         raise Blocked(f"{prop.parcel_id} is already governed by {jurisdiction}'s law.")

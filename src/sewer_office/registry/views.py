@@ -16,8 +16,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.jurisdictions import several
 from sewer_office.accounts.roles import has_role
+from sewer_office.accounts.towns import several
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.exports import Column, export

@@ -136,9 +136,7 @@ class SigningCode(models.Model):
     used_at = models.DateTimeField(null=True, blank=True)
 
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = ()
-    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = (
-        "report__establishment__building__property__jurisdiction",
-    )
+    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = ("report__establishment__jurisdiction",)
 
     class Meta:
         ordering = ("-created_at", "-id")

@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.db import migrations, models
 
-import sewer_office.accounts.jurisdictions
+import sewer_office.accounts.towns
 
 
 class Migration(migrations.Migration):
@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
             model_name="letterhead",
             name="jurisdiction",
             field=models.CharField(
-                db_index=True, default=sewer_office.accounts.jurisdictions.primary, max_length=40
+                db_index=True, default=sewer_office.accounts.towns.primary, max_length=40
             ),
         ),
         migrations.AlterField(

@@ -16,7 +16,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from sewer_office.accounts.actors import Actor, person_or_none
-from sewer_office.accounts.jurisdictions import primary
 from sewer_office.core import audit, bulk
 from sewer_office.core.errors import Blocked
 from sewer_office.parcels import owners, store
@@ -31,9 +30,9 @@ from .common import (
     PROPERTY_FIELDS,
     TEXT_FIELDS,
     Stale,
-    area_towns,
     check_importer,
     lock_register,
+    towns_of_areas,
 )
 
 
@@ -168,7 +167,6 @@ def _create_properties(new: pl.DataFrame, idents: dict[str, int], now: datetime)
     if new.height == 0:
         return
     frame = _with_ids(new.sort("row"), Property).with_columns(_owner_id(idents))
-    towns = area_towns()  # a new parcel in a service area belongs to the area's town
     bulk.insert(
         Property,
         frame.select(
@@ -176,10 +174,7 @@ def _create_properties(new: pl.DataFrame, idents: dict[str, int], now: datetime)
             *PROPERTY_COLUMNS,
             "owner_id",
             pl.col("area").alias("service_area_id"),
-            pl.col("area")
-            .replace_strict(towns, default=primary(), return_dtype=pl.String)
-            .fill_null(primary())
-            .alias("jurisdiction"),
+            towns_of_areas(pl.col("area")).alias("jurisdiction"),  # the area's town
             pl.lit(now).alias("created_at"),
             pl.lit(now).alias("updated_at"),
         ),

@@ -8,12 +8,14 @@ the lock that makes imports one at a time (:func:`lock_register`).
 
 from __future__ import annotations
 
+import polars as pl
 from django.utils import timezone
 
 from sewer_io.parcels import PARCEL_COLUMNS, DistrictFile, ParcelFile
 from sewer_office.accounts.actors import Actor
-from sewer_office.accounts.jurisdictions import primary, sees_every_jurisdiction
+from sewer_office.accounts.jurisdictions import sees_every_jurisdiction
 from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
+from sewer_office.accounts.towns import primary
 from sewer_office.core import bulk
 from sewer_office.core.errors import Blocked, Forbidden
 from sewer_office.parcels.models import RollImport
@@ -60,8 +62,16 @@ def area_towns() -> dict[int, str]:
 
 
 def town_of(area: int | None, towns: dict[int, str]) -> str:
-    """The town of a new parcel in ``area`` (none: the primary)."""
+    """The town of a new parcel in ``area`` (none: the primary), ``towns`` being
+    :func:`area_towns` read once for a whole decision."""
     return towns.get(area, primary()) if area is not None else primary()
+
+
+def towns_of_areas(area: pl.Expr) -> pl.Expr:
+    """:func:`town_of` for a column of areas (the roll's new parcels, in one pass)."""
+    return area.replace_strict(area_towns(), default=primary(), return_dtype=pl.String).fill_null(
+        primary()
+    )
 
 
 def lock_register() -> None:

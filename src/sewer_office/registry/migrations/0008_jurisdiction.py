@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-import sewer_office.accounts.jurisdictions
+import sewer_office.accounts.towns
 
 
 class Migration(migrations.Migration):
@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
             model_name="property",
             name="jurisdiction",
             field=models.CharField(
-                db_index=True, default=sewer_office.accounts.jurisdictions.primary, max_length=40
+                db_index=True, default=sewer_office.accounts.towns.primary, max_length=40
             ),
         ),
         migrations.AddField(
@@ -31,7 +31,7 @@ class Migration(migrations.Migration):
             model_name="servicearea",
             name="jurisdiction",
             field=models.CharField(
-                db_index=True, default=sewer_office.accounts.jurisdictions.primary, max_length=40
+                db_index=True, default=sewer_office.accounts.towns.primary, max_length=40
             ),
         ),
     ]

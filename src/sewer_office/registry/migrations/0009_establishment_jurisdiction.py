@@ -4,7 +4,7 @@ from typing import Any
 
 from django.db import migrations, models
 
-import sewer_office.accounts.jurisdictions
+import sewer_office.accounts.towns
 
 
 def copy_towns(apps: Any, schema_editor: Any) -> None:
@@ -27,7 +27,7 @@ class Migration(migrations.Migration):
             name="jurisdiction",
             field=models.CharField(
                 db_index=True,
-                default=sewer_office.accounts.jurisdictions.primary,
+                default=sewer_office.accounts.towns.primary,
                 editable=False,
                 max_length=40,
             ),
