@@ -53,7 +53,12 @@ DEMO_LOGINS = (
     ("viewer", "Viewer (Town Board: read only)"),
     ("owner", "Homeowner with a building sewer permit in progress"),
     ("acme", "Acme Plating Corporation's representative (industrial user)"),
+    ("coordinator", "The plant's pretreatment coordinator (every member town)"),
+    ("poughkeepsie-clerk", "Town of Poughkeepsie clerk (that town's records only)"),
+    ("poughkeepsie-engineer", "Town of Poughkeepsie Town Engineer (that town's records only)"),
 )
+#: The towns ``sewer-use demo`` serves unless ``SEWER_USE_JURISDICTIONS`` says otherwise.
+DEMO_MEMBER_TOWNS = "demo,town-of-poughkeepsie"
 
 
 def register(subparsers: Any) -> None:
@@ -225,6 +230,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def run_demo(args: argparse.Namespace) -> int:
     os.environ.setdefault("SEWER_USE_JURISDICTION", "demo")
+    # the demo town and a member town under its own law, on one plant (docs/jurisdictions.md)
+    os.environ.setdefault("SEWER_USE_JURISDICTIONS", DEMO_MEMBER_TOWNS)
     settings = _setup()
     _call("migrate", interactive=False, verbosity=0)
     property_model = importlib.import_module("sewer_office.registry.models").Property
@@ -232,7 +239,10 @@ def run_demo(args: argparse.Namespace) -> int:
         print("Loading the demo town (first run)...", flush=True)
         _call("load_demo")
     print(f"\nThe sewer office: http://{args.host}:{args.port}/", flush=True)
-    print(f"Data directory: {settings.DATA_DIR}   Jurisdiction: {settings.SEWER_USE_JURISDICTION}")
+    towns = ", ".join(
+        dict.fromkeys([settings.SEWER_USE_JURISDICTION, *settings.SEWER_USE_JURISDICTIONS])
+    )
+    print(f"Data directory: {settings.DATA_DIR}   Jurisdictions: {towns}")
     print("Demo logins (password 'demo' for each):")
     for name, role in DEMO_LOGINS:
         print(f"  {name:<15} {role}")

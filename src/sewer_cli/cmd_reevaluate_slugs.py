@@ -39,9 +39,10 @@ def run(args: argparse.Namespace) -> int:
 
     _setup()
     from sewer_office.core.errors import OfficeError
+    from sewer_office.core.town_law import OtherLaw
     from sewer_office.meters.models import Meter
     from sewer_office.meters.reevaluation import DEFAULT_REASON, reevaluate_slugs
-    from sewer_office.meters.services import params
+    from sewer_office.meters.services import timezone_of
 
     meters = Meter.objects.select_related("sampling_point__establishment").order_by("ident")
     if args.meter is not None:
@@ -60,6 +61,11 @@ def run(args: argparse.Namespace) -> int:
             done = reevaluate_slugs(
                 meter, actor, reason=args.reason or DEFAULT_REASON, dry_run=args.dry_run
             )
+        except OtherLaw as refused:  # a meter of a town whose law is its own: not judged
+            print(f"reevaluate-slugs: {meter.ident}: {refused.message}", file=sys.stderr)
+            if args.meter is not None:
+                return EXIT_UNUSABLE
+            continue
         except OfficeError as refused:
             print(f"reevaluate-slugs: {refused.message}", file=sys.stderr)
             return EXIT_UNUSABLE
@@ -69,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             f"{meter.ident}: {done.readings} readings judged; {len(done.kept)} slug(s) kept, "
             f"{len(done.superseded)} {verb}, {len(done.new)} found anew"
         )
-        tz = params().timezone
+        tz = timezone_of(meter)
         for old in done.superseded:
             print(f"  - {old.start.isoformat()} to {old.end.isoformat()} ({old.readings} readings)")
         for slug in done.new:

@@ -18,7 +18,7 @@ from sewer_office.registry.models import Establishment
 from . import demo_cache
 from .browser_support import launch_browser
 from .factories import PASSWORD, Town, make_town
-from .jurisdiction_support import two_towns  # noqa: F401  (two member towns in one office)
+from .jurisdiction_support import article_towns, two_towns  # noqa: F401  (offices of two towns)
 from .smtp_support import smtp  # noqa: F401  (the SMTP server fixture of the e-mail tests)
 
 # Tests open connections from several threads (the live server of the browser test): close

@@ -35,7 +35,7 @@ def granted(town: Town, day: str = "2021-03-10", **data: Any) -> IndustrialDisch
 def test_expiry_is_the_day_before_the_anniversary() -> None:
     assert rules.approval_expiry(date(2021, 3, 10), 5) == date(2026, 3, 9)
     assert rules.approval_expiry(date(2024, 2, 29), 1) == date(2025, 2, 28)
-    assert rules.approval_term(date(2026, 1, 1)).value == 5
+    assert rules.approval_term("demo", date(2026, 1, 1)).value == 5
 
 
 def test_approval_takes_the_longest_term_or_a_shorter_one_never_longer(town: Town) -> None:

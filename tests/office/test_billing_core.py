@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from sewer_office.billing import charges, invoices
+from sewer_office.billing import charges, invoices, ledger
 from sewer_office.billing.models import Charge, Invoice, NumberSequence
 from sewer_office.billing.numbers import format_number
 from sewer_office.core import protection
@@ -17,6 +17,7 @@ from sewer_office.core.errors import Blocked, Forbidden, TransitionNotAllowed
 from sewer_office.core.models import AuditEvent
 
 from .factories import Town, new_record
+from .jurisdiction_support import all_of_town
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,8 @@ def test_building_sewer_fee_charge_cites_class_and_parameter(town: Town) -> None
 
 def test_wappinger_blocks_naming_the_parameter(town: Town, settings: Any) -> None:
     permit = new_record("industrial", town)
-    settings.SEWER_USE_JURISDICTION = "wappinger"
+    all_of_town(town, settings, "wappinger")  # the approval's facility is Wappinger's
+    permit.refresh_from_db()
     with pytest.raises(Blocked, match=r"fee\.industrial_discharge_approval is not configured"):
         charges.industrial_approval_fee(permit, town.u("clerk"))
     assert not Charge.objects.exists()
@@ -81,9 +83,21 @@ def test_invoices_are_numbered_per_year_without_gaps(town: Town) -> None:
 
 def test_due_days_not_configured_blocks(town: Town, settings: Any) -> None:
     clerk = town.u("clerk")
-    c = charges.article_copies(town.owner_person, 1, date(2026, 3, 2), clerk)
-    settings.SEWER_USE_JURISDICTION = "wappinger"
-    with pytest.raises(Blocked, match=r"invoice\.due_days is not configured"):
+    all_of_town(town, settings, "wappinger")
+    # a charge of Wappinger's that rests on no fee of its (none is configured)
+    c = ledger.create_charge(
+        source="other_fee",
+        source_key="test:wappinger",
+        person=town.owner_person,  # type: ignore[arg-type]
+        amount=Decimal("5.00"),
+        description="a Wappinger charge",
+        assessed_on=date(2026, 3, 2),
+        parameters=[],
+        steps=[],
+        actor=clerk,
+        town="wappinger",
+    )
+    with pytest.raises(Blocked, match=r"invoice\.due_days is not configured in wappinger"):
         invoices.issue_invoice(town.owner_person, [c], clerk, date(2026, 3, 2))
     assert not Invoice.objects.exists()
 

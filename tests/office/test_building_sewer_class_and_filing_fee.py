@@ -118,7 +118,7 @@ def test_the_filing_form_shows_class_and_fee_before_filing(town: Town, login: An
         "fee USD 500.00" in page
     )
     assert "You declared class 1" in page
-    preview = class_preview(GOOD_DESIGN, "residential", "", 1)
+    preview = class_preview("demo", GOOD_DESIGN, "residential", "", 1)
     assert preview["text"] == (
         "class 1 — residential and commercial service, § 196-18 B(1); fee USD 200.00"
     )

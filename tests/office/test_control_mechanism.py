@@ -326,8 +326,8 @@ def test_the_terms_form_prefills_the_towns_words_and_records_what_is_sent(
     )  # fmt: skip
     assert r.status_code == 400 and "40 CFR 403.12(g)(3)" in r.content.decode()
     assert (
-        "penalties" in standard_terms(date(2026, 1, 1))
-        and "§ 196-22 B" in standard_terms(date(2026, 1, 1))["penalties"]
+        "penalties" in standard_terms("demo", date(2026, 1, 1))
+        and "§ 196-22 B" in standard_terms("demo", date(2026, 1, 1))["penalties"]
     )
 
 

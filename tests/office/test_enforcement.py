@@ -15,6 +15,7 @@ from sewer_office.core.services import perform
 from sewer_office.enforcement import corrections, liability, notices, services
 from sewer_office.enforcement.models import Correction, Notice, Referral, Violation
 from sewer_office.findings.services import record_finding
+from sewer_office.registry.models import Establishment
 
 from .enforcement_factories import at, finding, issued, opened, overdue, reported, served
 from .factories import Town
@@ -260,8 +261,13 @@ def test_fines_while_continuing_and_corrected_in_time(town: Town) -> None:
 def test_unconfigured_daily_amount_says_which_resolution_to_record(
     town: Town, settings: Any
 ) -> None:
+    """A violation of a town whose values state no daily amount (Wappinger's: each record is
+    counted under its own town's values)."""
     v = overdue(town)
-    settings.SEWER_USE_JURISDICTION = "wappinger"
+    settings.SEWER_USE_JURISDICTIONS = ["demo", "wappinger"]
+    assert v.establishment is not None
+    Establishment.objects.filter(pk=v.establishment.pk).update(jurisdiction="wappinger")
+    v = Violation.objects.get(pk=v.pk)
     f = liability.fines(v, date(2026, 1, 20))
     assert f.total is None
     assert "fine.daily_amount" in f.unconfigured and "§ 122-20 Y" in f.unconfigured

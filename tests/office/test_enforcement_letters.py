@@ -248,7 +248,7 @@ def test_stored_computations_read_as_people_read_them() -> None:
         "mg/l × 0.123456789 MG × 8.34 = 83.2436173813 lb × USD 0.25/lb = USD "
         "234.3096055384615384615384616; surcharge.pounds_factor"
     )
-    text = readable(step)
+    text = readable(step, "demo")
     assert "80.85 mg/l" in text and "USD 234.31" in text and "83.24 lb" in text
     assert "0.1235 MG" in text and "January 1, 2026" in text
     assert "surcharge.pounds_factor" not in text and "Pounds per" in text

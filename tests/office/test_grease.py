@@ -22,6 +22,7 @@ from sewer_office.grease import installations, services
 from sewer_office.grease.choices import InterceptorKind
 from sewer_office.grease.models import GreaseInterceptor, PumpOut, SizingCheck
 from sewer_office.permits.services.minor import require_interceptor
+from sewer_office.registry.models import Establishment, Property
 
 from .factories import Town
 
@@ -42,6 +43,16 @@ def trap(town: Town, **kw: Any) -> GreaseInterceptor:
     }
     args.update(kw)
     return installations.register_interceptor(town.u("inspector"), **args)
+
+
+def as_wappinger(town: Town, settings: Any) -> None:
+    """A one-town Wappinger office: its records are Wappinger's (each is computed under its
+    own town's values, not the primary setting's)."""
+    settings.SEWER_USE_JURISDICTION = "wappinger"
+    Property.objects.update(jurisdiction="wappinger")
+    Establishment.objects.update(jurisdiction="wappinger")
+    assert town.owner_restaurant is not None
+    town.owner_restaurant.refresh_from_db()
 
 
 def pump(town: Town, t: GreaseInterceptor, days_ago: int, who: str = "inspector") -> PumpOut:
@@ -83,7 +94,7 @@ def test_upc_gravity_sizing_under_the_demo_method(town: Town) -> None:
 
 
 def test_under_wappinger_the_computation_is_a_reference(town: Town, settings: Any) -> None:
-    settings.SEWER_USE_JURISDICTION = "wappinger"
+    as_wappinger(town, settings)
     t = trap(town, rated_gpm=Decimal("4"), fixture_volume_in3=Decimal("13824"))
     check = t.sizing_check
     assert check.passed is None and check.determination is False
@@ -158,7 +169,7 @@ def test_own_interval_overrides_the_towns(town: Town) -> None:
 
 
 def test_wappinger_has_no_interval_configured(town: Town, settings: Any, login: Any) -> None:
-    settings.SEWER_USE_JURISDICTION = "wappinger"
+    as_wappinger(town, settings)
     t = trap(town)
     assert services.status_of(t, TODAY).status == "not_configured"
     assert services.overdue(GreaseInterceptor.objects.all(), TODAY) == []

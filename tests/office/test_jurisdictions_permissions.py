@@ -39,7 +39,8 @@ TOKENS = re.compile(rb'(csrfmiddlewaretoken" value="|nonce="|X-CSRFToken": ")[^"
 
 def _file_other_towns_records(town: Town) -> dict[str, Any]:
     """Every kind of permit, limits and results over them, an SIU designation and a violation
-    past its deadline, all of the other town's plant and parcels."""
+    past its deadline, all of the other town's plant and parcels (a town under the article:
+    the office makes none of the article's determinations for a town whose law is its own)."""
     plant = town.other_plant
     assert plant is not None
     records = {slug: new_record(slug, town, mine=False) for slug in KINDS}
@@ -73,24 +74,24 @@ def _snapshot(client: Any, urls: list[str]) -> dict[str, tuple[int, bytes]]:
     return shots
 
 
-def test_a_clerk_of_one_town_sees_nothing_of_the_other(two_towns: Town, login: Any) -> None:
+def test_a_clerk_of_one_town_sees_nothing_of_the_other(article_towns: Town, login: Any) -> None:
     c = login("hclerk")
     urls = _pages()
     before = _snapshot(c, urls)
     assert sum(1 for status, _ in before.values() if status == 200) > 20
-    _file_other_towns_records(two_towns)
+    _file_other_towns_records(article_towns)
     after = _snapshot(login("hclerk"), urls)
     changed = [u for u in urls if before[u] != after[u]]
     assert not changed, f"pages that show the other town's records: {changed}"
 
 
-def test_detail_pages_are_404_across_towns_and_200_within(two_towns: Town, login: Any) -> None:
-    records = _file_other_towns_records(two_towns)
+def test_detail_pages_are_404_across_towns_and_200_within(article_towns: Town, login: Any) -> None:
+    records = _file_other_towns_records(article_towns)
     details = [f"/permits/{slug}/{records[slug].pk}/" for slug in KINDS]
     details += [f"/api/permits/{slug}/{records[slug].pk}/" for slug in KINDS]
     details += [
-        f"/registry/properties/{two_towns.other_home.pk}/",  # type: ignore[union-attr]
-        f"/registry/establishments/{two_towns.other_plant.pk}/",  # type: ignore[union-attr]
+        f"/registry/properties/{article_towns.other_home.pk}/",  # type: ignore[union-attr]
+        f"/registry/establishments/{article_towns.other_plant.pk}/",  # type: ignore[union-attr]
         f"/enforcement/{records['violation'].pk}/",
     ]
     for username, expected in (
@@ -102,14 +103,14 @@ def test_detail_pages_are_404_across_towns_and_200_within(two_towns: Town, login
         c = login(username)
         for url in details:
             assert c.get(url).status_code == expected, (username, url)
-    mine = f"/registry/properties/{two_towns.owner_home.pk}/"  # type: ignore[union-attr]
+    mine = f"/registry/properties/{article_towns.owner_home.pk}/"  # type: ignore[union-attr]
     assert login("oclerk").get(mine).status_code == 404
     assert login("hclerk").get(mine).status_code == 200
 
 
-def test_a_clerk_acts_only_for_their_town(two_towns: Town, login: Any) -> None:
+def test_a_clerk_acts_only_for_their_town(article_towns: Town, login: Any) -> None:
     """Acting goes through the same lookups: a POST on the other town's record is a 404."""
-    record = new_record("building-sewer", two_towns, mine=False)
+    record = new_record("building-sewer", article_towns, mine=False)
     r = login("hclerk").post(
         f"/permits/building-sewer/{record.pk}/actions/withdraw/", {"reason": "x"}
     )

@@ -17,7 +17,7 @@ from sewer_office.core.models import IssuedDocument
 
 from . import enforcement_factories as ef
 from .factories import Town
-from .jurisdiction_support import HOME, OTHER
+from .jurisdiction_support import ARTICLE_MEMBER, HOME
 
 FIELDS = {
     "office_name": "Office of the Superintendent of the Sewer Districts",
@@ -35,29 +35,35 @@ def _save(town: Town, user: str, name: str, jurisdiction: str) -> Any:
     )
 
 
-def test_each_town_numbers_its_own_versions_and_prints_its_own(two_towns: Town) -> None:
-    home = _save(two_towns, "bothclerk", "Home Town", HOME)
-    other = _save(two_towns, "bothclerk", "Other Town", OTHER)
-    again = _save(two_towns, "oclerk", "Other Town (new address)", OTHER)
+def test_each_town_numbers_its_own_versions_and_prints_its_own(article_towns: Town) -> None:
+    home = _save(article_towns, "bothclerk", "Home Town", HOME)
+    other = _save(article_towns, "bothclerk", "Other Town", ARTICLE_MEMBER)
+    again = _save(article_towns, "oclerk", "Other Town (new address)", ARTICLE_MEMBER)
     assert (home.version, other.version, again.version) == (1, 1, 2)
-    ef.issued(two_towns, mine=False)  # the other's plant: a parcel of the other town
-    ef.issued(two_towns, mine=True)
+    ef.issued(article_towns, mine=False)  # the other's plant: a parcel of the other town
+    ef.issued(article_towns, mine=True)
     docs = IssuedDocument.objects.filter(kind="enforcement.notice").order_by("id")
-    assert [d.letterhead.jurisdiction for d in docs] == [OTHER, HOME]
+    assert [d.letterhead.jurisdiction for d in docs] == [ARTICLE_MEMBER, HOME]
     assert [d.letterhead.version for d in docs] == [2, 1]
 
 
-def test_a_clerk_keeps_only_their_towns_letterhead(two_towns: Town, login: Any) -> None:
+def test_a_clerk_keeps_only_their_towns_letterhead(article_towns: Town, login: Any) -> None:
     with pytest.raises(PermissionDenied):
-        _save(two_towns, "hclerk", "Other Town", OTHER)
+        _save(article_towns, "hclerk", "Other Town", ARTICLE_MEMBER)
     c = login("hclerk")
-    assert c.get(f"/letters/letterhead/?jurisdiction={OTHER}").status_code == 404
-    assert c.get(f"/letters/letterhead/preview.pdf?jurisdiction={OTHER}").status_code == 404
+    assert c.get(f"/letters/letterhead/?jurisdiction={ARTICLE_MEMBER}").status_code == 404
+    assert (
+        c.get(f"/letters/letterhead/preview.pdf?jurisdiction={ARTICLE_MEMBER}").status_code == 404
+    )
     page = c.get("/letters/letterhead/").content.decode()
     assert f"Letterhead of {HOME}" in page and 'id="letterhead-towns"' not in page
     c = login("bothclerk")
-    page = c.get(f"/letters/letterhead/?jurisdiction={OTHER}").content.decode()
-    assert f"Letterhead of {OTHER}" in page and 'id="letterhead-towns"' in page
-    r = c.post(f"/letters/letterhead/?jurisdiction={OTHER}", FIELDS | {"town_name": "Other Town"})
-    assert r.status_code == 302 and r["Location"].endswith(f"?jurisdiction={OTHER}")
-    assert c.get(f"/letters/letterhead/preview.pdf?jurisdiction={OTHER}").status_code == 200
+    page = c.get(f"/letters/letterhead/?jurisdiction={ARTICLE_MEMBER}").content.decode()
+    assert f"Letterhead of {ARTICLE_MEMBER}" in page and 'id="letterhead-towns"' in page
+    r = c.post(
+        f"/letters/letterhead/?jurisdiction={ARTICLE_MEMBER}", FIELDS | {"town_name": "Other Town"}
+    )
+    assert r.status_code == 302 and r["Location"].endswith(f"?jurisdiction={ARTICLE_MEMBER}")
+    assert (
+        c.get(f"/letters/letterhead/preview.pdf?jurisdiction={ARTICLE_MEMBER}").status_code == 200
+    )

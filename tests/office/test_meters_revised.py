@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from sewer_cli.main import main
 from sewer_engines.monitoring import series as series_rules
+from sewer_office.accounts.towns import primary
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.models import AuditEvent
 from sewer_office.meters import judging, reevaluation, services
@@ -32,8 +33,8 @@ pytestmark = pytest.mark.django_db
 
 def _cli(capsys: pytest.CaptureFixture[str], path: Path, *args: str) -> dict:  # type: ignore[type-arg]
     capsys.readouterr()
-    # the office's jurisdiction, as its uploads are judged
-    jurisdiction = services.params().jurisdiction
+    # the one town's jurisdiction, as its meters' uploads are judged
+    jurisdiction = services.params(primary()).jurisdiction
     main(["slugs", str(path), "--format", "json", "--jurisdiction", jurisdiction, *args])
     doc: dict = json.loads(capsys.readouterr().out)  # type: ignore[type-arg]
     return doc

@@ -127,10 +127,11 @@ def test_siu_designation_by_declared_flow_and_capacity(town: Town) -> None:
 
 
 def test_siu_flow_threshold_exact(town: Town, settings: Any) -> None:
+    from sewer_office.accounts.towns import primary
     from sewer_office.monitoring.in_force import params_in_force
     from sewer_rules.federal import cfr403_siu
 
-    p = params_in_force()
+    p = params_in_force(primary())
     on = date(2026, 1, 5)
     assert cfr403_siu.evaluate(p, on, flow_gpd=Decimal("25000"), flow_source="x").significant
     below = cfr403_siu.evaluate(p, on, flow_gpd=Decimal("24999.99"), flow_source="x")

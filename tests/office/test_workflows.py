@@ -25,6 +25,7 @@ from sewer_office.registry.services import declare_public_sewer_available
 
 from .billing_money_factories import pay_fee
 from .factories import BAD_DESIGN, Town, new_record
+from .jurisdiction_support import all_of_town
 from .paths import bsp_to, run_all
 
 
@@ -71,7 +72,7 @@ def test_fee_in_force_on_the_application_date_is_assessed(town: Town) -> None:
 
 
 def test_fee_not_configured_blocks_payment_with_a_clear_message(town: Town, settings: Any) -> None:
-    settings.SEWER_USE_JURISDICTION = "wappinger"
+    all_of_town(town, settings, "wappinger")
     p = new_record("building-sewer", town)
     assert p.fee_amount is None
     with pytest.raises(Blocked) as info:
@@ -315,7 +316,7 @@ def test_subdivision_provision_and_fee_follow_area_and_date(town: Town, settings
         estimated_cost=Decimal("12345.67"),
     )
     assert p3.provision == "private_systems" and p3.fee_amount == Decimal("246.91")
-    settings.SEWER_USE_JURISDICTION = "wappinger"
+    all_of_town(town, settings, "wappinger")
     blocked = new_record("subdivision", town)
     with pytest.raises(Blocked, match="not configured"):
         issue_permit_fee_invoice(town.u("clerk"), blocked)

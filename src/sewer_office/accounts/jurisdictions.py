@@ -20,7 +20,7 @@ from django.db import models
 from django.db.models import Q
 
 from .actors import Actor, person_or_none
-from .roles import COORDINATOR, roles_of
+from .roles import COORDINATOR, is_staff_member, roles_of
 from .towns import installed, primary, several
 
 _CACHE = "_sewer_jurisdictions"
@@ -129,3 +129,17 @@ def jurisdiction_of(record: object) -> str:
         if isinstance(value, str) and value:
             return value
     return primary()
+
+
+def foreign_to(actor: Actor | None, record: object) -> str | None:
+    """The town of ``record`` when ``actor`` is a staff member who does not act for it (the
+    services refuse them, as the pages and the API never show them the record); ``None``
+    otherwise: one town, a daily job, a person acting on their own records (their access is
+    by ownership), or a record of no one town."""
+    if not several() or actor is None or not is_staff_member(actor):
+        return None
+    model = type(record)
+    if not issubclass(model, models.Model) or not jurisdiction_paths(model):
+        return None
+    town = jurisdiction_of(record)
+    return None if acts_for(actor, town) else town

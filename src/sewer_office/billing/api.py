@@ -48,8 +48,8 @@ from . import (
     surcharge_api,
 )
 from .balances import with_balance
-from .charges import require_biller
 from .filters import ChargeFilter, InvoiceFilter, PaymentFilter
+from .ledger import require_biller
 from .models import Charge, Invoice, Payment
 from .payments import Allocation
 from .serializers import (

@@ -1,9 +1,11 @@
 """Charges from every source, each with its citation, the dated parameters it used and its steps.
 
-A charge is written once (:class:`~sewer_office.billing.models.Charge`) with its audit event;
-a source (``source_key``) is charged once. When the Town Board's amount is not configured in
-the jurisdiction's parameters the charge is refused (:class:`~sewer_office.core.errors.Blocked`)
-with the parameter's name and the resolution to record — never a made-up or zero amount.
+A charge is written once (:func:`.ledger.create_charge`) with its audit event; a source
+(``source_key``) is charged once. Each is computed under the values of the town of what it is
+for (the permit's, the facility's, the violation's: :mod:`.rules`), and refused for a record of
+a town whose law is its own. When the Town Board's amount is not configured in that town's
+parameters the charge is refused (:class:`~sewer_office.core.errors.Blocked`) with the
+parameter's name and the resolution to record — never a made-up or zero amount.
 
 Sources and their provisions:
 
@@ -20,19 +22,17 @@ Sources and their provisions:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
-from django.db import models, transaction
+from django.db import models
 
-from sewer_office.accounts.actors import Actor, person_or_none
-from sewer_office.accounts.roles import CLERK, ENGINEER, SUPERINTENDENT, has_role
-from sewer_office.core import audit
-from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.accounts.actors import Actor
+from sewer_office.core.errors import Blocked, InvalidInput
 from sewer_office.core.models import Attachment
+from sewer_office.core.town_law import require_article, require_article_for, town_of
 from sewer_office.enforcement.models import Cost
 from sewer_office.permits.models.building_sewer import BuildingSewerPermit
 from sewer_office.permits.models.industrial import IndustrialDischargeApproval
@@ -41,111 +41,21 @@ from sewer_office.registry.models import Person
 from sewer_rules.ordinance.s196_18_building_sewers.permit_class import permit_fee
 from sewer_rules.ordinance.s196_23_developers import subdivision_sewer_fee
 
-from .choices import SOURCE_CITATIONS, ChargeSource
+from .choices import ChargeSource
+from .ledger import BILLING_ROLES as BILLING_ROLES
+from .ledger import cents, create_charge, require_biller
+from .ledger import may_bill as may_bill
 from .models import Charge
-from .rules import StoredParameter, not_configured_message, parameter_dict, params
-
-CENT = Decimal("0.01")
-#: Who may assess charges and bill: the clerk takes fees (§ 196-18 B), the Superintendent and
-#: the engineer assess the surcharge and the Town's costs (§ 196-19 E(1)(d), § 196-22 C).
-BILLING_ROLES = (CLERK, SUPERINTENDENT, ENGINEER)
-
-
-def may_bill(actor: Actor) -> bool:
-    return has_role(actor, *BILLING_ROLES)
-
-
-def require_biller(actor: Actor) -> None:
-    if not may_bill(actor):
-        raise Forbidden(
-            "Billing: reserved to the clerk, the Superintendent and the engineer "
-            "(§ 196-18 B, § 196-19 E(1)(d), § 196-22 C)."
-        )
-
-
-def cents(x: Decimal) -> Decimal:
-    return x.quantize(CENT, rounding=ROUND_HALF_UP)
-
-
-def already_charged(source_key: str) -> bool:
-    """Whether ``source_key`` has a charge not credited away (a source is billed once)."""
-    charges = Charge.objects.filter(source_key=source_key)
-    for charge in charges:
-        credited = sum(
-            (line.amount for line in charge.invoice_lines.filter(invoice__kind="credit_note")),
-            Decimal(0),
-        )
-        voided = charge.invoice_lines.filter(invoice__kind="invoice", invoice__state="void")
-        if charge.amount + credited > 0 and not voided.exists():
-            return True
-    return False
-
-
-def create_charge(
-    *,
-    source: str,
-    source_key: str,
-    person: Person,
-    amount: Decimal,
-    description: str,
-    assessed_on: date,
-    parameters: Sequence[StoredParameter | Mapping[str, object]],
-    steps: list[str],
-    actor: Actor,
-    citation: str = "",
-    obj: models.Model | None = None,
-    establishment: Any = None,
-    property: Any = None,
-    period: tuple[date, date] | None = None,
-    extra: dict[str, Any] | None = None,
-    run: Any = None,
-    check_once: bool = True,
-) -> Charge:
-    """Write one charge and its audit event (in one transaction)."""
-    if amount < 0:
-        raise InvalidInput({"amount": ["A charge is not negative (a credit is a credit note)."]})
-    if check_once and already_charged(source_key):
-        raise Blocked(f"{source_key} is already charged (a correction is a credit note).")
-    cite = citation or SOURCE_CITATIONS.get(source, "")
-    computation: dict[str, Any] = {
-        "citation": cite,
-        "parameters": list(parameters),
-        "steps": steps,
-        "jurisdiction": params().version,
-        **(extra or {}),
-    }
-    fields: dict[str, Any] = {
-        "source": source,
-        "source_key": source_key,
-        "citation": cite,
-        "description": description[:300],
-        "person": person,
-        "establishment": establishment,
-        "property": property,
-        "assessed_on": assessed_on,
-        "amount": cents(amount),
-        "computation": computation,
-        "run": run,
-        "created_by": person_or_none(actor),
-    }
-    if obj is not None:
-        fields["content_type"] = ContentType.objects.get_for_model(obj)
-        fields["object_id"] = str(obj.pk)
-    if period is not None:
-        fields["period_start"], fields["period_end"] = period
-    with transaction.atomic():
-        return audit.create_recorded(
-            Charge, fields, actor=actor, action="billing.charge_created", citation=cite
-        )
+from .rules import not_configured_message, parameter_dict, params, person_fee_town, value_in
 
 
 def _key(obj: models.Model) -> str:
     return f"{obj._meta.label_lower}:{obj.pk}"
 
 
-def _fixed_fee(pv: Any, on: date, what: str) -> Decimal:
+def _fixed_fee(pv: Any, on: date, what: str, town: str) -> Decimal:
     if pv.value is None:
-        raise Blocked(not_configured_message(pv, on, what))
+        raise Blocked(not_configured_message(pv, on, what, town))
     return Decimal(pv.value)
 
 
@@ -154,10 +64,11 @@ def building_sewer_fee(permit: BuildingSewerPermit, actor: Actor) -> Charge:
     class for records filed before the rule decided it), on its application date — due "at the
     time the application is filed": the payment files the application."""
     require_biller(actor)
+    town = require_article_for(permit, "A building sewer permit fee (§ 196-18 B)")
     on = permit.filed_on
     cls = permit.charged_class
-    pv = permit_fee(cls, params(), on)
-    amount = _fixed_fee(pv, on, f"Building sewer permit {permit.number}")
+    pv = permit_fee(cls, params(town), on)
+    amount = _fixed_fee(pv, on, f"Building sewer permit {permit.number}", town)
     steps = [f"{permit.class_text}"]
     if permit.class_disagrees:
         steps.append(
@@ -182,6 +93,7 @@ def building_sewer_fee(permit: BuildingSewerPermit, actor: Actor) -> Charge:
         actor=actor,
         obj=permit,
         property=permit.property,
+        town=town,
     )
 
 
@@ -189,9 +101,10 @@ def industrial_approval_fee(approval: IndustrialDischargeApproval, actor: Actor)
     """The fee for the engineer's written approval (§ 196-16 E) that the Town Board's resolution
     sets (the article sets none), on the application date."""
     require_biller(actor)
+    town = require_article_for(approval, "A discharge approval fee (§ 196-16 E)")
     on = approval.filed_on
-    pv = params().get("fee.industrial_discharge_approval", on)
-    amount = _fixed_fee(pv, on, f"Industrial discharge approval {approval.number}")
+    pv = params(town).get("fee.industrial_discharge_approval", on)
+    amount = _fixed_fee(pv, on, f"Industrial discharge approval {approval.number}", town)
     return create_charge(
         source=ChargeSource.INDUSTRIAL_APPROVAL_FEE,
         source_key=_key(approval),
@@ -208,16 +121,19 @@ def industrial_approval_fee(approval: IndustrialDischargeApproval, actor: Actor)
         obj=approval,
         establishment=approval.establishment,
         property=approval.property,
+        town=town,
     )
 
 
 def subdivision_fee(subdivision: SubdivisionSewer, actor: Actor) -> Charge:
     """§ 196-23 C: the fee by the estimated cost of the sewer construction."""
     require_biller(actor)
+    town = require_article_for(subdivision, "A subdivision sewer permit fee (§ 196-23 C)")
     on = subdivision.filed_on
-    fee = subdivision_sewer_fee(subdivision.estimated_cost, params(), on)
+    fee = subdivision_sewer_fee(subdivision.estimated_cost, params(town), on)
     if fee.fee is None:
-        raise Blocked(not_configured_message(fee.rate, on, f"Subdivision {subdivision.number}"))
+        what = f"Subdivision {subdivision.number}"
+        raise Blocked(not_configured_message(fee.rate, on, what, town))
     return create_charge(
         source=ChargeSource.SUBDIVISION_FEE,
         source_key=_key(subdivision),
@@ -231,16 +147,22 @@ def subdivision_fee(subdivision: SubdivisionSewer, actor: Actor) -> Charge:
         obj=subdivision,
         property=subdivision.property,
         extra={"fee": fee.as_dict()},
+        town=town,
     )
 
 
-def article_copies(person: Person, copies: int, on: date, actor: Actor) -> Charge:
-    """§ 196-23 D: ``fee.article_copy`` × the number of copies."""
+def article_copies(
+    person: Person, copies: int, on: date, actor: Actor, *, town: str | None = None
+) -> Charge:
+    """§ 196-23 D: ``fee.article_copy`` × the number of copies, at ``town``'s fee (named in an
+    office of several towns: :func:`.rules.person_fee_town`)."""
     require_biller(actor)
+    town = person_fee_town(town, "Copies of the article")
+    require_article(town, "Copies of the article (§ 196-23 D)")
     if copies < 1:
         raise InvalidInput({"copies": ["At least one copy."]})
-    pv = params().get("fee.article_copy", on)
-    unit = _fixed_fee(pv, on, "Copies of the article")
+    pv = params(town).get("fee.article_copy", on)
+    unit = _fixed_fee(pv, on, "Copies of the article", town)
     amount = unit * copies
     return create_charge(
         source=ChargeSource.ARTICLE_COPY,
@@ -253,6 +175,7 @@ def article_copies(person: Person, copies: int, on: date, actor: Actor) -> Charg
         steps=[f"{copies} × USD {unit} ({pv.name}, since {pv.effective}) = USD {cents(amount)}"],
         actor=actor,
         check_once=False,
+        town=town,
     )
 
 
@@ -266,21 +189,24 @@ def other_fee(
     quantity: int = 1,
     source_key: str = "",
     obj: models.Model | None = None,
+    town: str | None = None,
 ) -> Charge:
-    """Another fee the jurisdiction file defines (``fee.*``, e.g. ``fee.reinspection``)."""
+    """Another fee the jurisdiction file defines (``fee.*``, e.g. ``fee.reinspection``): the
+    fee of the town of ``obj`` when it is charged for a record, else of ``town``."""
     require_biller(actor)
     if not parameter.startswith("fee."):
         raise InvalidInput({"parameter": [f"{parameter!r} is not a fee (fee.*)."]})
+    town = town_of(obj) if obj is not None else person_fee_town(town, parameter)
     try:
-        declared = params().parameter(parameter)
+        declared = params(town).parameter(parameter)
     except ValueError as e:
         raise InvalidInput({"parameter": [str(e)]}) from None
     if declared.unit != "USD":
         raise InvalidInput({"parameter": [f"{parameter} is not an amount in USD."]})
     if quantity < 1:
         raise InvalidInput({"quantity": ["At least one."]})
-    pv = params().get(parameter, on)
-    unit = _fixed_fee(pv, on, declared.description)
+    pv = value_in(town, parameter, on, declared.description)
+    unit = _fixed_fee(pv, on, declared.description, town)
     amount = unit * quantity
     key = source_key or (_key(obj) + f":{parameter}" if obj is not None else "")
     return create_charge(
@@ -296,6 +222,7 @@ def other_fee(
         actor=actor,
         obj=obj,
         check_once=bool(key),
+        town=town,
     )
 
 
@@ -317,6 +244,7 @@ def cost_recovery(cost: Cost, actor: Actor) -> Charge:
     or on the violation, by name (with their SHA-256, which proves which file it was)."""
     require_biller(actor)
     violation = cost.violation
+    town = require_article_for(violation, "Recovering the Town's costs (§ 196-22 C)")
     hours = f", {cost.hours} h" if cost.hours else ""
     evidence = attachments_of(cost, violation)
     steps = [
@@ -353,6 +281,7 @@ def cost_recovery(cost: Cost, actor: Actor) -> Charge:
                 {"title": a.title, "file": a.filename, "sha256": a.sha256} for a in evidence
             ],
         },
+        town=town,
     )
 
 
@@ -362,6 +291,7 @@ def fine_judgment(judgment: Any, amount: Decimal, actor: Actor) -> Charge:
     (the fine less what the court itself received before). Never the office's own count."""
     require_biller(actor)
     violation = judgment.violation
+    town = require_article_for(violation, "Collecting a fine on conviction (§ 196-22 B)")
     steps = [
         f"judgment of {judgment.court}, docket {judgment.docket}, on "
         f"{judgment.judgment_on:%Y-%m-%d}: fine imposed USD {judgment.fine_amount}",
@@ -389,4 +319,5 @@ def fine_judgment(judgment: Any, amount: Decimal, actor: Actor) -> Charge:
         establishment=violation.establishment,
         property=violation.property,
         extra={"violation": violation.number, "judgment": judgment.pk},
+        town=town,
     )

@@ -22,6 +22,8 @@ module's records through the ``violation_context`` hook of :mod:`.panels`).
   Town is collecting (an invoice of the fine stands).
 
 Every service checks the actor's role and writes its audit event in the same transaction.
+Both are the Town's under § 196-22: a violation of a town whose law is its own is refused
+(its law says what it recovers and how), before anything is written.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from django.utils import timezone
 from sewer_office.accounts.actors import Actor
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden
+from sewer_office.core.town_law import require_article_for
 from sewer_office.enforcement.choices import CollectedBy
 from sewer_office.enforcement.models import Collection, Cost, Judgment, Violation
 from sewer_office.enforcement.money import (
@@ -47,9 +50,10 @@ from sewer_office.enforcement.money import (
     write_collection,
 )
 
-from .charges import already_charged, cost_recovery, fine_judgment, require_biller
+from .charges import cost_recovery, fine_judgment
 from .choices import InvoiceKind, InvoiceState
 from .invoices import issue_invoice
+from .ledger import already_charged, require_biller
 from .models import Charge, Invoice
 from .payments import Allocation, may_record_money, outstanding_of, record_payment
 
@@ -93,6 +97,7 @@ def bill_costs(violation: Violation, actor: Actor, *, at: datetime | None = None
     per cost with its evidence. Refused when every cost is billed (nothing is billed twice),
     and on a dismissed violation (no one was found violating)."""
     require_biller(actor)
+    require_article_for(violation, f"Recovering the Town's costs ({COSTS_CITATION})")
     day = _today(at)
     with transaction.atomic():
         locked = Violation.objects.select_for_update().get(pk=violation.pk)
@@ -212,6 +217,9 @@ def record_collection(
             "Money received by the Town is taken by the clerk, with a receipt: ask the clerk "
             "to record it."
         )
+    if collected_by == CollectedBy.TOWN:
+        what = f"Collecting a fine on conviction as the Town's charge ({FINES_CITATION})"
+        require_article_for(judgment.violation, what)
     total = check_collection(
         judgment,
         actor,

@@ -2,10 +2,11 @@
 
 An invoice bills charges to one person (§ 196-15 PERSON), numbered without gaps per year in
 the invoice series (:mod:`.numbers`); its due date rests on the dated parameter
-``invoice.due_days`` in force on the day of issue (not configured → issue is refused with the
-resolution to record). Once issued it is never edited: a credit note (its own number in the
-same series, negative lines, with a reason) corrects it, or it is voided with a reason while
-nothing is paid on it. A credit note for more than is still owed (the invoice was paid) gives
+``invoice.due_days`` of its charges' town in force on the day of issue (not configured → issue
+is refused with the resolution to record). Each town's resolutions set its own, so an invoice
+bills the charges of one town: charges of several are refused, to be invoiced per town.
+Once issued it is never edited: a credit note (its own number in the same series, negative
+lines, with a reason) corrects it, or it is voided with a reason while nothing is paid on it. A credit note for more than is still owed (the invoice was paid) gives
 the paid excess back to the person's credit: the payments' applications to the invoice are
 reversed by that much (negative applications, newest first), so the money can be applied to
 the corrected invoice or refunded. Every change writes its audit event in the same transaction.
@@ -31,21 +32,22 @@ from sewer_office.registry import notify
 from sewer_office.registry.models import Person
 
 from . import pdf
-from .charges import require_biller
 from .choices import InvoiceKind, InvoiceState, Series
+from .ledger import require_biller
 from .models import Charge, Invoice, InvoiceLine, PaymentApplication
 from .notify import invoice_issued
 from .numbers import next_number
-from .rules import StoredParameter, not_configured_message, parameter_dict, params
+from .rules import StoredParameter, not_configured_message, one_town, parameter_dict, value_in
 
 DUE_DAYS = "invoice.due_days"
 
 
-def due_date(issued_on: date) -> tuple[date, StoredParameter]:
-    """The due date of an invoice issued on ``issued_on``, and the parameter it rests on."""
-    pv = params().get(DUE_DAYS, issued_on)
+def due_date(issued_on: date, town: str) -> tuple[date, StoredParameter]:
+    """The due date of an invoice of ``town``'s charges issued on ``issued_on``, and the
+    parameter it rests on (that town's resolution)."""
+    pv = value_in(town, DUE_DAYS, issued_on, "Invoice due date")
     if pv.value is None:
-        raise Blocked(not_configured_message(pv, issued_on, "Invoice due date"))
+        raise Blocked(not_configured_message(pv, issued_on, "Invoice due date", town))
     days = int(pv.value)
     return issued_on + timedelta(days=days), parameter_dict(pv)
 
@@ -68,7 +70,8 @@ def issue_invoice(
     establishment: Any = None,
     check_actor: bool = True,
 ) -> Invoice:
-    """Issue one invoice to ``person`` for ``charges`` (each the person's, not yet invoiced)."""
+    """Issue one invoice to ``person`` for ``charges`` (each the person's, not yet invoiced, all
+    of one town: its due date is that town's)."""
     if check_actor:
         require_biller(actor)
     day = issued_on or timezone.localdate()
@@ -77,7 +80,7 @@ def issue_invoice(
     for c in charges:
         if c.person_id != person.pk:
             raise InvalidInput({"charges": [f"Charge {c.pk} is billed to another person."]})
-    due_on, basis = due_date(day)
+    due_on, basis = due_date(day, one_town(charges))
     with transaction.atomic():
         ids = [c.pk for c in charges]
         if len(set(ids)) != len(ids):

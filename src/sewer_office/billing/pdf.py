@@ -26,7 +26,7 @@ from sewer_office.registry.addresses import mailing_lines
 from sewer_rules.parameters import ParameterError
 
 from .models import Invoice
-from .rules import params
+from .rules import charge_town, params
 
 INVOICE = "billing.invoice"
 
@@ -51,20 +51,28 @@ def _round_reading(match: re.Match[str]) -> str:
     return f"{value:.4g}" if value else "0"
 
 
-def _keys() -> tuple[re.Pattern[str], dict[str, str]]:
-    """Every parameter key of the jurisdiction, and its description (a key in a stored step
+def town_of_invoice(invoice: Invoice) -> str:
+    """The town whose values the invoice's charges were computed under (an invoice bills one
+    town's: :func:`.rules.one_town`), read from its first line's charge."""
+    first = invoice.lines.select_related("charge").order_by("position").first()
+    assert first is not None, "an invoice bills at least one charge"
+    return charge_town(first.charge)
+
+
+def _keys(town: str) -> tuple[re.Pattern[str], dict[str, str]]:
+    """Every parameter key of ``town``'s values, and its description (a key in a stored step
     is printed as what it is, not as the key)."""
-    names = {p.name: p.description for p in params()}
+    names = {p.name: p.description for p in params(town)}
     ordered = sorted(names, key=len, reverse=True)
     pattern = r"(?<![\w.])(" + "|".join(re.escape(n) for n in ordered) + r")(?![\w])"
     return re.compile(pattern), names
 
 
-def readable(text: str) -> str:
+def readable(text: str, town: str) -> str:
     """A stored computation step as the document prints it: parameter keys by their
-    descriptions, amounts to the cent, long decimals rounded for reading, ISO dates written
-    out."""
-    keys, names = _keys()
+    descriptions in ``town``'s values, amounts to the cent, long decimals rounded for
+    reading, ISO dates written out."""
+    keys, names = _keys(town)
     text = keys.sub(lambda m: names[m[1]].split(" (")[0].split(", set by")[0], text)
     text = _USD.sub(lambda m: _usd_words(m[1]), text)
     text = _LONG.sub(_round_reading, text)
@@ -78,12 +86,12 @@ def _usd_words(number: str) -> str:
         return f"USD {number}"
 
 
-def parameter_words(p: Mapping[str, Any]) -> str:
-    """A dated parameter as the document names it: its description, value and unit, the
-    provision it rests on, since when and on whose authority — not its key."""
+def parameter_words(p: Mapping[str, Any], town: str) -> str:
+    """A dated parameter of ``town``'s values as the document names it: its description, value
+    and unit, the provision it rests on, since when and on whose authority — not its key."""
     name = str(p.get("name", ""))
     try:
-        meta = params().parameter(name)
+        meta = params(town).parameter(name)
         description, reference = meta.description, meta.reference
     except ParameterError:
         description, reference = name.replace("_", " ").replace(".", ", "), ""
@@ -123,22 +131,25 @@ def due_words(invoice: Invoice) -> str:
 def lines_text(invoice: Invoice) -> str:
     """Each line: what, the amount to the cent, the provision, its parameters and steps."""
     out: list[str] = []
+    town = town_of_invoice(invoice)
     for ln in invoice.lines.order_by("position"):
         out.append(f"# {ln.position}. {ln.description}: {usd(ln.amount)}")
         if ln.citation:
             out.append(f"~ Town Code {ln.citation}")
         comp = ln.computation or {}
         for p in comp.get("parameters", []):
-            out.append(f"~ {parameter_words(p)}")
+            out.append(f"~ {parameter_words(p, town)}")
         for step in comp.get("steps", []):
-            out.append(f"~ {readable(str(step))}")
+            out.append(f"~ {readable(str(step), town)}")
         if comp.get("credits"):
             out.append(f"~ Credits line {comp.get('line')} of invoice {comp['credits']}")
     return "\n".join(out)
 
 
 def how_to_pay(invoice: Invoice) -> str:
-    head = letter_pdf.head_of(letter_pdf.current_letterhead())
+    """Where and how to pay: the payment instructions of the letterhead of the invoice's
+    charges' town (the Town paid is the one whose charges they are)."""
+    head = letter_pdf.town_head(town_of_invoice(invoice))
     quote = f"Quote {invoice.get_kind_display().lower()} {invoice.number} with your payment."
     if head.payment_instructions.strip():
         return "\n".join([*head.payment_instructions.strip().splitlines(), quote])

@@ -25,6 +25,7 @@ from django.utils import timezone
 from sewer_office.accounts.actors import Actor
 from sewer_office.core.amounts import CENT
 from sewer_office.core.errors import Blocked, InvalidInput
+from sewer_office.core.town_law import OtherLaw, require_article_for
 from sewer_office.permits.rules import subdivision_fee as subdivision_fee_rule
 from sewer_office.permits.services.building_sewer import assess_fee as bs_fee
 from sewer_office.permits.services.building_sewer import (
@@ -52,6 +53,12 @@ def fee_invoices_of(record: Any) -> list[Invoice]:
         .order_by("-issued_on", "-id")
     )
 
+
+#: What each permit kind's fee is, as a refusal for a town of another law names it.
+FEE_WHAT: dict[str, str] = {
+    "permits.buildingsewerpermit": "A building sewer permit fee (§ 196-18 B)",
+    "permits.subdivisionsewer": "A subdivision sewer permit fee (§ 196-23 C)",
+}
 
 #: The permit kinds whose fee billing invoices, with the source and what the law says of
 #: when it is paid.
@@ -82,8 +89,14 @@ def fee_key(record: Any) -> str:
 def fee_assessment(record: Any) -> tuple[Decimal | None, dict[str, Any], str]:
     """The permit's fee on its application date: amount (None: not configured), the
     computation (parameters and steps) and, when not configured, the message that says which
-    resolution to record. Read through the permit's own fee services (the rules)."""
+    resolution to record. Read through the permit's own fee services (the rules), by the
+    permit's town's values; for a permit of a town under a law of its own, no amount and the
+    refusal."""
     label = record._meta.label_lower
+    try:
+        town = require_article_for(record, FEE_WHAT.get(label, "A permit fee"))
+    except OtherLaw as e:
+        return None, {}, e.message
     if label == "permits.buildingsewerpermit":
         fee = bs_fee(record)
         param = parameter_dict(fee)
@@ -104,7 +117,7 @@ def fee_assessment(record: Any) -> tuple[Decimal | None, dict[str, Any], str]:
             "",
         )
     if label == "permits.subdivisionsewer":
-        result = subdivision_fee_rule(record.estimated_cost, record.filed_on)
+        result = subdivision_fee_rule(town, record.estimated_cost, record.filed_on)
         param = parameter_dict(result.basis)  # the bracket schedule if in force, else the rate
         computation = {"parameters": [param], "inputs": result.as_dict()}
         if result.fee is None:
@@ -130,6 +143,7 @@ def issue_permit_fee_invoice(actor: Actor, record: Any, *, at: datetime | None =
     label = record._meta.label_lower
     if label not in FEE_KINDS:
         raise InvalidInput({"permit": [f"{record._meta.verbose_name} carries no fee."]})
+    require_article_for(record, FEE_WHAT[label])
     source = FEE_KINDS[label][0]
     step = record.WORKFLOW.get(FEE_STEPS[source])
     if record.state not in step.sources:

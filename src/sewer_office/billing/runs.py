@@ -10,6 +10,10 @@ states the amount, "no excess over normal strength", "cannot be computed" (no fl
 pollutant without a usable result on the days billed) or "rate not configured"; only lines
 with an amount > 0 are invoiced.
 
+A run spans the office's towns: each line is computed under its facility's town's values and
+records that town; its charge and invoice are that town's (its due date). The run's own
+``jurisdiction`` names the version of its lines' values (or that each line has its own).
+
 A run is all-or-nothing and idempotent: one run per period that is not discarded (the
 database constraint ``billing_one_run_per_period``; a second is refused with a message); a
 correction after issue is a credit note plus a new invoice.
@@ -27,13 +31,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from sewer_office.accounts.actors import Actor, person_or_none
+from sewer_office.accounts.towns import installed
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, InvalidInput, TransitionNotAllowed
+from sewer_office.core.town_law import town_of
 from sewer_rules.billing.facility_surcharge import CHARGED
 
-from .charges import create_charge, require_biller
 from .choices import SOURCE_CITATIONS, ChargeSource, RunState
 from .invoices import due_date, issue_invoice
+from .ledger import create_charge, require_biller
 from .models import BillingRun, Charge, RunLine
 from .rules import params
 from .surcharge_lines import Line as Line
@@ -79,6 +85,23 @@ def _refuse_existing(period: str) -> None:
         )
 
 
+def run_parameters(towns: set[str]) -> str:
+    """What a run's lines were computed under, as the run states it: the version of their
+    town's values; "each line's town's values" when they are of several towns (each line
+    records its own). A run without lines in an office of one town names that town's."""
+    if not towns and len(installed()) == 1:
+        towns = set(installed())
+    if len(towns) == 1:
+        return params(next(iter(towns))).version
+    return "each line's town's values" if towns else "no line computed"
+
+
+def line_town(line: RunLine) -> str:
+    """The town whose values ``line`` was computed under (recorded with it; a line of a run
+    computed before lines recorded it: its facility's town)."""
+    return str(line.computation.get("town") or town_of(line.establishment))
+
+
 def create_run(period: str, actor: Actor) -> BillingRun:
     """Compute the draft run of ``period`` with its lines (all-or-nothing)."""
     require_biller(actor)
@@ -94,7 +117,7 @@ def create_run(period: str, actor: Actor) -> BillingRun:
                 period=period,
                 start=start,
                 end=end,
-                jurisdiction=params().version,
+                jurisdiction=run_parameters({ln.town for ln in lines}),
                 total=total,
                 created_by=person_or_none(actor),
             )
@@ -129,10 +152,10 @@ def create_run(period: str, actor: Actor) -> BillingRun:
 
 
 def issue_run(run: BillingRun, actor: Actor, issued_on: date | None = None) -> BillingRun:
-    """Issue one invoice per facility with a charge > 0, all in one transaction."""
+    """Issue one invoice per facility with a charge > 0, all in one transaction: each charge
+    and invoice of the line's town (its values, its due date)."""
     require_biller(actor)
     day = issued_on or timezone.localdate()
-    due_date(day)  # refuse before writing anything when no due date is configured
     with transaction.atomic():
         locked = BillingRun.objects.select_for_update().get(pk=run.pk)
         if locked.state != RunState.DRAFT:
@@ -145,6 +168,9 @@ def issue_run(run: BillingRun, actor: Actor, issued_on: date | None = None) -> B
             .select_related("establishment", "person")
             .order_by("establishment__name", "id")
         )
+        towns = {ln.pk: line_town(ln) for ln in lines}
+        for town in sorted(set(towns.values())):
+            due_date(day, town)  # refuse before writing anything when a due date is not set
         for ln in lines:
             assert ln.amount is not None
             charge: Charge = create_charge(
@@ -162,6 +188,7 @@ def issue_run(run: BillingRun, actor: Actor, issued_on: date | None = None) -> B
                 period=(locked.start, locked.end),
                 extra={"line": ln.computation},
                 run=locked,
+                town=towns[ln.pk],
             )
             issue_invoice(
                 ln.person,

@@ -10,13 +10,12 @@ from .charges import (
     building_sewer_fee,
     cost_recovery,
     industrial_approval_fee,
-    may_bill,
     other_fee,
-    require_biller,
     subdivision_fee,
 )
 from .credit import apply_credit, refund
 from .invoices import credit_note, issue_invoice, void_invoice
+from .ledger import may_bill, require_biller
 from .payments import (
     Allocation,
     credit_of,

@@ -12,6 +12,9 @@ A decision requires payment from its own date at the earliest (``first_day`` not
 ``decided_on``): a decision does not reach back to days the user discharged without one. An
 agreement's days are what the parties signed, earlier or later.
 
+Both are determinations of Article VII (§ 196-19 E(1)(d), J): refused for a facility of a town
+whose law is its own, before anything is written.
+
 Nothing recorded here is edited or deleted: an end before the record's own last day is a
 :class:`~sewer_office.billing.models.SurchargeEnding` with its reason; a change of terms is a
 new record that supersedes the old one with its reason. Each act writes an audit event in the
@@ -32,6 +35,7 @@ from sewer_office.accounts.actors import Actor, signed_in
 from sewer_office.accounts.roles import CLERK, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
+from sewer_office.core.town_law import require_article_for
 from sewer_office.registry.models import Establishment
 from sewer_rules.billing.authority import AGREEMENT, DECISION, Basis
 
@@ -120,6 +124,7 @@ def record_decision(
     """Record the Superintendent's decision requiring payment for the facility's wastes
     (§ 196-19 E(1)(d)): what a billing run bills, for its days only."""
     _require(actor, DECISION)
+    require_article_for(establishment, f"A surcharge decision ({DECISION_CITATION})")
     errors: dict[str, list[str]] = {}
     if basis not in DecisionBasis.values:
         errors["basis"] = [
@@ -203,6 +208,7 @@ def record_agreement(
     """Record a special agreement of the Town with the facility's concern, with its terms
     (§ 196-19 J): what a billing run bills, for its days and at its rates."""
     _require(actor, AGREEMENT)
+    require_article_for(establishment, f"A surcharge agreement ({AGREEMENT_CITATION})")
     errors: dict[str, list[str]] = {}
     for name, value, why in (
         ("parties", parties, "Name the parties (the Town and the industrial concern)."),

@@ -9,9 +9,12 @@ Which facilities a run lists (one :class:`~sewer_office.billing.models.RunLine` 
   without either: listed as "abnormal strength, no surcharge decision" for the Superintendent,
   never billed.
 
-Strength is the daily average of the results (any sample type is read; the rule keeps
-composites for BOD and suspended solids, grabs for grease or oil); the day of a result is its
-sampling day in town time. The flow is a span's meter days (the daily volumes the readings
+Each facility's line is computed under its town's values (normal strength, rates, the pounds
+factor) and its day boundaries in its town's time zone; a facility of a town whose law is its
+own is not listed (its surcharges, if any, are not Article VII's). Strength is the daily
+average of the results (any sample type is read; the rule keeps composites for BOD and
+suspended solids, grabs for grease or oil); the day of a result is its sampling day in its
+town's time. The flow is a span's meter days (the daily volumes the readings
 upload keeps), else the flow declared in the facility's latest industrial discharge approval
 in force. The data are read in bulk — one query per kind of data — and
 :func:`compute_lines_per_facility` is the per-facility loop the benchmark compares against
@@ -22,14 +25,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.conf import settings
-
 from sewer_engines.monitoring.daily import NOTHING, DayTotal, exact_sum
+from sewer_office.accounts.towns import keeps_article
 from sewer_office.meters import days
 from sewer_office.meters.models import Meter, MeterDay
 from sewer_office.monitoring.choices import ResultState
@@ -40,6 +42,7 @@ from sewer_rules.billing.authority import Basis, Span
 from sewer_rules.billing.facility_surcharge import MeterFlow
 from sewer_rules.billing.period_bill import NOT_LISTED, FacilityBill, bill_facility
 from sewer_rules.billing.strength import POLLUTANT_ANALYTES, Result
+from sewer_rules.parameters import ParameterSet
 
 from .choices import SOURCE_CITATIONS, ChargeSource
 from .rules import params
@@ -50,24 +53,45 @@ FLOW = "flow"
 
 
 def _bounds(start: date, end: date) -> tuple[datetime, datetime]:
-    tz = ZoneInfo(settings.TIME_ZONE)
+    """Every instant that falls on a day of ``start``..``end`` in some town's time (a town's day
+    lies within a day of UTC's): each result is then placed on its facility's town's day."""
     return (
-        datetime.combine(start, time.min, tzinfo=tz),
-        datetime.combine(end + timedelta(days=1), time.min, tzinfo=tz),
+        datetime.combine(start - timedelta(days=1), time.min, tzinfo=UTC),
+        datetime.combine(end + timedelta(days=2), time.min, tzinfo=UTC),
     )
+
+
+class _Towns:
+    """Each facility's town's values and time zone, read once per town; ``None`` for a town
+    whose law is its own (no Article VII surcharge is computed for its facilities)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, tuple[ParameterSet, ZoneInfo] | None] = {}
+
+    def of(self, town: str) -> tuple[ParameterSet, ZoneInfo] | None:
+        if town not in self._seen:
+            values = params(town) if keeps_article(town) else None
+            self._seen[town] = None if values is None else (values, ZoneInfo(values.timezone))
+        return self._seen[town]
 
 
 @dataclass
 class Line:
-    """A computed line before it is stored."""
+    """A computed line before it is stored, with the town whose values it was computed under."""
 
     establishment_id: int
     person_id: int
     name: str
     result: FacilityBill
+    town: str
 
     def computation(self) -> dict[str, Any]:
-        return {**self.result.as_dict(), "citation": SOURCE_CITATIONS[ChargeSource.SURCHARGE]}
+        return {
+            **self.result.as_dict(),
+            "citation": SOURCE_CITATIONS[ChargeSource.SURCHARGE],
+            "town": self.town,
+            "jurisdiction": params(self.town).version,
+        }
 
 
 class _Flows:
@@ -114,15 +138,20 @@ class _Flows:
         return meter_for
 
 
-def _result(tz: ZoneInfo, at: datetime, parameter: str, kind: str, text: str, unit: str) -> Result:
-    return Result(at.astimezone(tz).date(), parameter, kind, text, unit)
+#: A result as read: when it was sampled, the analyte, the sample type, the value and its unit.
+Row = tuple[datetime, str, str, str, str]
+
+
+def _results(tz: ZoneInfo, rows: list[Row], start: date, end: date) -> list[Result]:
+    """The results sampled on a day of ``start``..``end`` in the time of ``tz``."""
+    out = [Result(at.astimezone(tz).date(), a, k, v, u) for at, a, k, v, u in rows]
+    return [r for r in out if start <= r.day <= end]
 
 
 def compute_lines(start: date, end: date) -> list[Line]:
     """Every listed facility's line for ``start``..``end``, from a handful of bulk queries."""
     lo, hi = _bounds(start, end)
-    tz = ZoneInfo(settings.TIME_ZONE)
-    results: dict[int, list[Result]] = defaultdict(list)
+    results: dict[int, list[Row]] = defaultdict(list)
     rows = (
         LabResult.objects.filter(
             sampled_at__gte=lo, sampled_at__lt=hi, parameter__in=list(POLLUTANT_ANALYTES.values())
@@ -138,7 +167,7 @@ def compute_lines(start: date, end: date) -> list[Line]:
         )
     )
     for est_id, at, parameter, kind, text, unit in rows.iterator(chunk_size=20000):
-        results[est_id].append(_result(tz, at, parameter, kind, text, unit))
+        results[est_id].append((at, parameter, kind, text, unit))
 
     bases = bases_by_facility(start, end)
     declared: dict[int, Decimal] = {}
@@ -163,42 +192,56 @@ def compute_lines(start: date, end: date) -> list[Line]:
     flows = _Flows(meters, start, end)
 
     ids = set(results) | set(bases)
-    ests = Establishment.objects.filter(pk__in=ids).values_list("id", "operator_id", "name")
-    p = params()
+    ests = Establishment.objects.filter(pk__in=ids).values_list(
+        "id", "operator_id", "name", "jurisdiction"
+    )
+    towns = _Towns()
     lines: list[Line] = []
-    for est_id, person_id, name in sorted(ests, key=lambda r: (r[2], r[0])):
+    for est_id, person_id, name, town in sorted(ests, key=lambda r: (r[2], r[0])):
+        found = towns.of(town)
+        if found is None:
+            continue
+        p, tz = found
         bill = bill_facility(
             start,
             end,
             p,
-            results=results.get(est_id, []),
+            results=_results(tz, results.get(est_id, []), start, end),
             bases=bases.get(est_id, []),
             meter_for=flows.for_facility(est_id),
             declared_flow_gpd=declared.get(est_id),
         )
         if bill.status != NOT_LISTED:
-            lines.append(Line(est_id, person_id, name, bill))
+            lines.append(Line(est_id, person_id, name, bill, town))
     return lines
 
 
 def compute_lines_per_facility(start: date, end: date) -> list[Line]:
     """The same lines by a per-facility ORM loop (the benchmark's baseline)."""
     lo, hi = _bounds(start, end)
-    tz = ZoneInfo(settings.TIME_ZONE)
-    p = params()
+    towns = _Towns()
     bases = bases_by_facility(start, end)
     lines: list[Line] = []
     for est in Establishment.objects.order_by("name", "id"):
+        values = towns.of(est.jurisdiction)
+        if values is None:
+            continue
+        p, tz = values
         found = LabResult.objects.filter(
             establishment=est,
             sampled_at__gte=lo,
             sampled_at__lt=hi,
             parameter__in=list(POLLUTANT_ANALYTES.values()),
         ).exclude(state=ResultState.SUPERSEDED)
-        rows = [
-            _result(tz, r.sampled_at, r.parameter, r.event.sample_type, r.value_text, r.unit)
-            for r in found.select_related("event")
-        ]
+        rows = _results(
+            tz,
+            [
+                (r.sampled_at, r.parameter, r.event.sample_type, r.value_text, r.unit)
+                for r in found.select_related("event")
+            ],
+            start,
+            end,
+        )
         mine: list[Basis] = bases.get(est.pk, [])
         if not rows and not mine:
             continue
@@ -233,5 +276,5 @@ def compute_lines_per_facility(start: date, end: date) -> list[Line]:
             declared_flow_gpd=None if approval is None else approval.flow_gpd,
         )
         if bill.status != NOT_LISTED:
-            lines.append(Line(est.pk, est.operator_id, est.name, bill))
+            lines.append(Line(est.pk, est.operator_id, est.name, bill, est.jurisdiction))
     return lines

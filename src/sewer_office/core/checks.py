@@ -1,11 +1,14 @@
-"""The office's own system checks: the jurisdiction it runs, and (``sewer-use manage check
+"""The office's own system checks: the jurisdictions it runs, and (``sewer-use manage check
 --deploy``) the database role it connects as.
 
-:func:`check_jurisdiction` runs with every management command: the office's rules (permits,
-limits, slugs, the § 196-22 clock) are Wappinger's Article VII, so a jurisdiction whose
-package keeps a law of its own (the Town of Poughkeepsie's) is refused before anything is
-judged by another town's article — the primary one (``SEWER_USE_JURISDICTION``) or any member
-town of ``SEWER_USE_JURISDICTIONS``.
+:func:`check_jurisdiction` runs with every management command. Each record is computed under
+its own town's law and values (:mod:`sewer_office.core.town_law`), so a member town of
+``SEWER_USE_JURISDICTIONS`` may keep a law of its own (the Town of Poughkeepsie's) and values
+of its own. The primary town (``SEWER_USE_JURISDICTION``) is the plant's: its values hold the
+program's plant-wide numbers (the SNC criteria) and its guide the enforcement response plan,
+and the office's pages of the law show its article, so it must be a jurisdiction of Town Code
+Chapter 196, Article VII (Wappinger's, the demo's, or the article with other values). A member
+named that is no jurisdiction is refused too.
 
 The triggers that guard the records of legal weight bind every role but the tables' owner (and
 a superuser), who can disable them: a production office that connects as the owner has guards
@@ -30,9 +33,9 @@ from sewer_rules.parameters import ParameterError, load_jurisdiction
 
 from .db_roles import exposure, exposure_message
 
-#: The office is set to a jurisdiction whose law it does not compute.
+#: The primary town's law is not Article VII (the plant's program is computed under it).
 FOREIGN_LAW = "sewer_use.E004"
-#: A member town the office would judge by the primary town's parameters, or none at all.
+#: A member town that is no jurisdiction.
 MEMBER_VALUES = "sewer_use.E005"
 #: The connected role owns tables of the office.
 OWNS_TABLES = "sewer_use.W001"
@@ -77,72 +80,43 @@ def check_runtime_role(
 
 
 def check_jurisdiction(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
-    """An error for each jurisdiction of the installation whose package keeps a law of its own.
-
-    A bare ``parameters.yaml`` (Wappinger's article with other values) passes: its loader
-    reports its own errors where it is read."""
+    """An error for a primary town whose law is not the article, and for a member town that is
+    no jurisdiction."""
     names = installed()
-    out = [error for name in names if (error := _foreign(name, names[0])) is not None]
-    if out:
-        return out
-    return [error for name in names if (error := _other_values(name, names[0])) is not None]
+    out = [error for name in names[1:] if (error := _no_jurisdiction(name)) is not None]
+    if (error := _foreign(names[0])) is not None:
+        out.insert(0, error)
+    return out
 
 
-def _other_values(name: str, primary: str) -> checks.CheckMessage | None:
-    """An error when member town ``name`` does not keep the primary's dated values.
-
-    The office reads the primary town's parameters for every record (a fee, a fine's daily
-    amount, the clock's rollover): a member town under Wappinger's article with values of its
-    own would be charged and clocked by another town's resolutions. Until each record's rules
-    read its own town's values, the member towns must keep the same ones."""
-    if name == primary:
-        return None
+def _no_jurisdiction(name: str) -> checks.CheckMessage | None:
     try:
-        theirs, ours = load_jurisdiction(name), load_jurisdiction(primary)
+        load_jurisdiction(name)
     except ParameterError as e:
         return checks.Error(
             f"SEWER_USE_JURISDICTIONS names {name!r}, which is no jurisdiction: {e}",
             hint="Name the member towns by their packages (sewer-use jurisdiction list).",
             id=MEMBER_VALUES,
         )
-    if (theirs.parameters, theirs.timezone, theirs.holidays) == (
-        ours.parameters,
-        ours.timezone,
-        ours.holidays,
-    ):
-        return None
-    differ = sorted(
-        k
-        for k in {*theirs.parameters, *ours.parameters}
-        if theirs.parameters.get(k) != ours.parameters.get(k)
-    )
-    return checks.Error(
-        f"SEWER_USE_JURISDICTIONS names {name!r}, whose dated values differ from {primary!r}'s "
-        f"({', '.join(differ[:5])}{'…' if len(differ) > 5 else ''}): the office reads "
-        f"{primary!r}'s values for every record, so {name!r}'s would be charged and clocked "
-        "by another town's resolutions",
-        hint="Serve towns with other values from installations of their own until the office "
-        "reads each record's town's values (docs/jurisdictions.md).",
-        id=MEMBER_VALUES,
-    )
+    return None
 
 
-def _foreign(name: str, primary: str) -> checks.CheckMessage | None:
+def _foreign(name: str) -> checks.CheckMessage | None:
     try:
         law = load_law(name)
     except LawPackageError:
         return None
     if law.rules_registry:
         return None
-    setting = "SEWER_USE_JURISDICTION" if name == primary else "SEWER_USE_JURISDICTIONS"
     return checks.Error(
-        f"{setting} names {name!r}: {law.name}'s law is a package of its own, and "
-        "the office computes Town Code Chapter 196, Article VII (Wappinger's article); "
-        "it would judge that town's records by another town's law",
+        f"SEWER_USE_JURISDICTION names {name!r}: {law.name}'s law is a package of its own. The "
+        "primary town's values hold the plant's program (the SNC criteria) and its guide the "
+        "enforcement response plan, which the office computes under Town Code Chapter 196, "
+        "Article VII",
         hint=(
-            "Run the office with wappinger or demo. Under its own law, "
-            f"`sewer-use fines --jurisdiction {name}` and `sewer-use sections "
-            f"--jurisdiction {name}` answer (docs/jurisdictions.md)."
+            "Run the office with an Article VII town as primary (wappinger or demo) and name "
+            f"{name} among the member towns: SEWER_USE_JURISDICTIONS=wappinger,{name} "
+            "(docs/jurisdictions.md)."
         ),
         id=FOREIGN_LAW,
     )

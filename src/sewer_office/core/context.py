@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.apps import apps
-from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest
 from django.urls import reverse
 
 from sewer_office.accounts.access import compiled_for, visible
 from sewer_office.accounts.actors import Actor
+from sewer_office.accounts.jurisdictions import sees_every_jurisdiction, towns_of
 from sewer_office.accounts.roles import (
     APPLICANT,
     BUILDING_INSPECTOR,
@@ -32,7 +32,7 @@ from sewer_office.accounts.roles import (
     role_label,
     roles_of,
 )
-from sewer_rules.parameters import load_jurisdiction
+from sewer_office.accounts.towns import installed, primary, several, values_of
 
 EVERY_STAFF = frozenset(STAFF_ROLES)
 #: The office's program staff (the sewer program, its money and its enforcement).
@@ -154,11 +154,26 @@ class _Lazy:
         return iter(self._items)
 
 
+def acting_for(user: Actor | None) -> str:
+    """In an office of several towns, the towns a staff member acts for, named as the header
+    shows them ("Town of Poughkeepsie"; "every member town"); empty in a one-town office."""
+    if not several() or not is_staff_member(user):
+        return ""
+    if sees_every_jurisdiction(user):
+        return "every member town"
+    towns = towns_of(user)
+    return ", ".join(values_of(t).name for t in towns) if towns else "no town yet"
+
+
 def office(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     roles = sorted(roles_of(user))
-    params = load_jurisdiction(settings.SEWER_USE_JURISDICTION)
+    # the title names the town a staff member of one town acts for; else the installation's
+    towns = towns_of(user) if several() and is_staff_member(user) else ()
+    params = values_of(towns[0] if len(towns) == 1 else primary())
     return {
+        "acting_for": acting_for(user),
+        "member_towns": [values_of(t).name for t in installed()] if several() else [],
         "user_roles": roles,
         "user_role_labels": [role_label(r) for r in roles],
         "is_staff_member": is_staff_member(user),

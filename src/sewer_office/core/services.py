@@ -19,6 +19,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from sewer_office.accounts.actors import Actor
+from sewer_office.accounts.jurisdictions import foreign_to
 
 from . import audit
 from .errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
@@ -105,6 +106,8 @@ def perform(
         raise Forbidden(
             f"{transition.label}: reserved to {transition.who()} ({transition.citation})."
         )
+    if (town := foreign_to(actor, record)) is not None:
+        raise Forbidden(f"{transition.label}: this record is {town}'s, a town you do not act for.")
     _check_state(workflow, transition, _driven(record).state)
     cleaned = validate(transition, data, files, reason)
     when = at or timezone.now()

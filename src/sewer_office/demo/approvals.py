@@ -13,6 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from sewer_office.core.town_law import town_of
 from sewer_office.permits.control_mechanism import NON_TRANSFERABLE, penalties_statement
 from sewer_office.permits.services.control_terms import (
     add_self_monitoring,
@@ -229,7 +230,9 @@ class Approvals(RecordsBase):
         """Every element of 40 CFR 403.8(f)(1)(iii)(B) recorded on ``approval`` (Acme's),
         before its decision: its terms, the penalties in force that day, its self-monitoring."""
         engineer = self.user("engineer")
-        terms = acme_terms() | {"penalties": penalties_statement(self.day(days_ago))}
+        terms = acme_terms() | {
+            "penalties": penalties_statement(town_of(approval), self.day(days_ago))
+        }
         record_terms(engineer, approval, terms, at=self.at(days_ago))
         for parameter, sample_type, frequency in ACME_SELF_MONITORING:
             add_self_monitoring(

@@ -34,6 +34,7 @@ from .federal import load_demo_federal
 from .grease import load_demo_grease
 from .inspections import load_demo_inspections
 from .letters import load_demo_letterhead
+from .member_town import load_demo_member_towns, load_demo_plant_staff
 from .meters import load_demo_meters
 from .monitoring import load_demo_monitoring
 from .network import load_demo_network
@@ -62,13 +63,15 @@ def build_demo_town(seed: int = 4, anchor: date | None = None) -> Town:
     town = Town(anchor=anchor or timezone.localdate(), rng=random.Random(seed))
     with transaction.atomic():
         _users(town)
+        load_demo_plant_staff(town)  # an office of several towns: who acts for which
         load_demo_letterhead(town)  # before the first letter is issued
         _areas(town)
         _registry(town)
         Records(town).build()
         load_demo_network(town.users["superintendent"], seed)
         _monitoring(town)
-        load_demo_federal(town)  # last: what EPA's annual report still needs
+        load_demo_federal(town)  # what EPA's annual report still needs
+        load_demo_member_towns(town)  # an office of several towns: the other member towns
     return town
 
 

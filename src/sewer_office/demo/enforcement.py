@@ -46,6 +46,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from itertools import pairwise
 
+from sewer_office.accounts.towns import primary
 from sewer_office.core.services import perform
 from sewer_office.enforcement import plan, rules, services
 from sewer_office.enforcement.lateness import flag_late_responses
@@ -64,7 +65,7 @@ SPAN_MARGIN_DAYS = 30
 
 def amount_change_before(day: date) -> date | None:
     """The latest change of the daily fine amount at least SPAN_MARGIN_DAYS before ``day``."""
-    values = rules.params().parameter(rules.DAILY_AMOUNT).values
+    values = rules.params(primary()).parameter(rules.DAILY_AMOUNT).values  # the demo town's
     changes = [
         b.effective
         for a, b in pairwise(values)

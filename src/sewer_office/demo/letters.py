@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from sewer_office.accounts.towns import primary, values_of
 from sewer_office.core.letter_edits import save_letterhead
 from sewer_office.core.models import Letterhead
-from sewer_office.permits import rules
 
 
 def load_demo_letterhead(town: Any) -> Letterhead:
     return save_letterhead(
         {
-            "town_name": rules.params().name,
+            "town_name": values_of(primary()).name,
             "office_name": "Office of the Superintendent of the Sewer Districts",
             "address": "Town Hall, 20 Example Road\nWappingers Falls, NY 12590",
             "phone": "(555) 010-0196",

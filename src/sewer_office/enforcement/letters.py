@@ -39,6 +39,7 @@ from sewer_office.core.models import IssuedDocument
 from sewer_office.registry.addresses import mailing_lines
 
 from .models import Notice, Referral, Violation
+from .town_ladder import is_ladder_notice
 
 NOTICE = "enforcement.notice"
 ORDER = "enforcement.order"
@@ -93,8 +94,8 @@ def lines(*lines: str) -> str:
 
 def is_order(notice: Notice) -> bool:
     """Whether ``notice`` is an order (its response rests on another authority than the written
-    notice of § 196-22 A)."""
-    return notice.citation.strip() != NOTICE_CITATION
+    notice of § 196-22 A, or of the town's own law's notice)."""
+    return notice.citation.strip() != NOTICE_CITATION and not is_ladder_notice(notice)
 
 
 def kind_of(notice: Notice) -> str:

@@ -18,8 +18,11 @@ from typing import Any
 from django.db import models
 from django.utils import timezone
 
+from sewer_office.core.town_law import town_of
+
 from . import rules
 from .models import Correction, Notice, Violation
+from .town_ladder import fine_words, own_law
 
 
 def notices_in_force(violation: Violation) -> list[Notice]:
@@ -77,6 +80,10 @@ def fines(violation: Violation, as_of: date | None = None) -> Fines:
     its service through its own deadline. A notice mailed and not yet delivered is not served:
     it starts nothing and suspends nothing."""
     as_of = as_of or timezone.localdate()
+    town = town_of(violation)
+    own = own_law(town)
+    if own is not None:  # a town whose law is its own: its package says what a fine needs
+        return Fines(None, None, fine_words(own))
     procedure = rules.procedure_for(violation.section)
     if not procedure.correction_clock:
         return Fines(None, None, procedure.message)
@@ -102,7 +109,7 @@ def fines(violation: Violation, as_of: date | None = None) -> Fines:
         notice.served_on,
         corrected,
         day,
-        rules.params(),
+        rules.params(town),
         violation=violation.section,
         period_days=notice.period_days,
         verified=verified_on,

@@ -32,6 +32,12 @@ from sewer_office.enforcement.letters import (
     subject,
 )
 from sewer_office.enforcement.models import Notice
+from sewer_office.enforcement.town_ladder import (
+    deadline_words,
+    is_ladder_notice,
+    notice_words,
+    own_law_of,
+)
 from sewer_office.registry.addresses import mailing_lines
 
 # --- the notice of violation (§ 196-22 A) ------------------------------------------------------
@@ -57,6 +63,8 @@ def notice_context(notice: Notice) -> Mapping[str, str]:
     values["fine"] = fine_text(notice)
     values["costs"] = COSTS_TEXT
     values["correction"] = CORRECTION_TEXT
+    if (own := own_law_of(notice.violation)) is not None and is_ladder_notice(notice):
+        values.update(notice_words(notice, own[1]))  # the town's own notice, as its law says
     return values
 
 
@@ -250,6 +258,8 @@ def deadline_text(notice: Notice) -> str:
     if notice.deadline is None or not notice.period_days:
         return "No correction period runs from this service: the document states none."
     basis = notice.deadline_basis or {}
+    if "step" in basis:  # computed by the town's own ladder (:mod:`.town_ladder`)
+        return deadline_words(notice)
     served = long_date(notice.served_on)
     parts = [
         f"The correction period of {notice.period_days} days stated runs from the day after "

@@ -16,8 +16,12 @@ from django.utils import timezone
 from sewer_office.accounts.actors import Actor, signed_in
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, InvalidInput
+from sewer_office.core.town_law import town_of
+from sewer_rules.enforcement_ladder import ClockStart
+from sewer_rules.law_package import LawPackage
+from sewer_rules.parameters import ParameterValue
 
-from . import grounds, letters, plan, rules
+from . import grounds, letters, plan, rules, town_ladder
 from .choices import (
     RESPONSE_REFERRALS,
     ServiceMethod,
@@ -45,13 +49,20 @@ def _create_notice(
     """The notice of ``response`` on the ``terms`` a form gave (its nature and period, the
     facts of issuing, superseding and escalating alike), with its audit event and letter."""
     day = timezone.localdate(at)
+    town = town_of(violation)
+    own = town_ladder.own_law(town)
+    if own is not None:  # the town's own notice, whatever the plant's guide calls it
+        response = town_ladder.notice_response(own)
     period: int | None = None
     if response.correction_clock:
         period = terms["period_days"]
-        if period is None:
-            period = rules.least_period(day)
-        rules.deadline(day, period)  # refuses a period under the article's 10 days
-    amount = rules.daily_amount(day)
+        if own is not None:
+            period = town_ladder.due(own, town, day, period).days  # its law's days, checked
+        else:
+            if period is None:
+                period = rules.least_period(day, town)
+            rules.deadline(day, period, town)  # refuses a period under the article's 10 days
+    amount = _daily_amount(day, town, own)
     notice = Notice.objects.create(
         violation=violation,
         response=response.code,
@@ -64,9 +75,9 @@ def _create_notice(
         issued_on=day,
         issued_at=at,
         issued_by=signed_in(actor),
-        daily_amount=amount.value,
-        daily_amount_effective=amount.effective,
-        daily_amount_authority=amount.authority,
+        daily_amount=None if amount is None else amount.value,
+        daily_amount_effective=None if amount is None else amount.effective,
+        daily_amount_authority="" if amount is None else amount.authority,
         supersedes=supersedes,
         supersede_reason=reason,
     )
@@ -83,13 +94,23 @@ def _create_notice(
     return notice
 
 
+def _daily_amount(day: date, town: str, own: LawPackage | None) -> ParameterValue | None:
+    """The daily fine in force on the day of issue: § 196-22 B's, or the one a town's own law
+    names (none when its package states no daily amount)."""
+    if own is None:
+        return rules.daily_amount(day, town)
+    parameter = own.ladder.fine.daily_amount_parameter
+    return rules.params(town).get(parameter, day) if parameter else None
+
+
 def guard_issue(violation: Violation, facts: IssueFacts) -> str | None:
-    # a violation recorded before the rule of grounds is left as it was, but gets no notice
-    if (refused := grounds.refusal(violation.section, violation.finding)) is not None:
-        return f"No notice can be issued: {refused}"
-    procedure = rules.procedure_for(violation.section)
-    if not procedure.correction_clock:
-        return procedure.message
+    if town_ladder.own_law_of(violation) is None:  # its own law's grounds were read on opening
+        # a violation recorded before the rule of grounds is left as it was, but gets no notice
+        if (refused := grounds.refusal(violation.section, violation.finding)) is not None:
+            return f"No notice can be issued: {refused}"
+        procedure = rules.procedure_for(violation.section)
+        if not procedure.correction_clock:
+            return procedure.message
     day = timezone.localdate(None)
     first = rules.first(
         violation.kind, violation.section, day, plan.severity(violation, day).severity
@@ -153,7 +174,11 @@ def effect_serve(violation: Violation, facts: ServiceFacts, actor: Actor, at: da
     notice.receipt_number = facts["receipt_number"].strip()
     notice.email_address = facts["email_address"].strip()
     notice.email_consent = facts["email_consent"]
-    if notice.service_method == ServiceMethod.CERTIFIED_MAIL:
+    own = town_ladder.own_law_of(violation)
+    if own is not None and town_ladder.clock_start(own[1]) is ClockStart.MAILING:
+        _serve_by_mailing(notice, day, own[1])
+        violation.state = "served"
+    elif notice.service_method == ServiceMethod.CERTIFIED_MAIL:
         notice.mailed_on = day
         violation.state = "mailed"
     else:
@@ -175,12 +200,37 @@ def effect_serve(violation: Violation, facts: ServiceFacts, actor: Actor, at: da
         letters.issue_certificate(notice, actor)  # service complete: its certificate
 
 
+def _serve_by_mailing(notice: Notice, day: date, law: LawPackage) -> None:
+    """A notice whose town's law counts its period from the day it is mailed: it is given by
+    mail, and recording the mailing starts the clock (its delivery changes nothing)."""
+    if notice.service_method != ServiceMethod.CERTIFIED_MAIL:
+        step = town_ladder.notice_step(law)
+        raise InvalidInput(
+            {
+                "service_method": [
+                    f"{law.name}'s notice runs from the date it is mailed ({step.citation}): "
+                    "record its mailing (certified mail)."
+                ]
+            }
+        )
+    notice.mailed_on = day
+    _complete_service(notice, day)
+
+
 def _complete_service(notice: Notice, day: date) -> None:
-    """Service complete on ``day``: the period runs from it (§ 196-22 A)."""
+    """Service complete on ``day``: the period runs from it (§ 196-22 A), or from the event
+    the town's own law counts it from (:mod:`.town_ladder`)."""
     notice.served_on = day
     notice.delivered_on = day
+    town = town_of(notice.violation)
+    own = town_ladder.own_law(town)
+    if own is not None and notice.correction_clock:
+        due = town_ladder.due(own, town, day, notice.period_days)
+        notice.nominal_deadline, notice.deadline = due.nominal, due.due
+        notice.deadline_basis = due.as_dict()
+        return
     if notice.correction_clock and notice.period_days is not None:
-        clock = rules.deadline(day, notice.period_days)
+        clock = rules.deadline(day, notice.period_days, town)
         notice.nominal_deadline = clock.nominal
         notice.deadline = clock.deadline
         notice.deadline_basis = {

@@ -12,8 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from django.conf import settings
-
+from sewer_office.accounts.towns import primary, values_of
 from sewer_office.core.errors import InvalidInput
 from sewer_rules.citations import (
     Citation,
@@ -40,7 +39,7 @@ from sewer_rules.ordinance.s196_22_penalties import (
     notice_deadline,
     procedure_for,
 )
-from sewer_rules.parameters import ParameterSet, ParameterValue, load_jurisdiction
+from sewer_rules.parameters import ParameterSet, ParameterValue
 
 __all__ = [
     "DAILY_AMOUNT",
@@ -57,12 +56,17 @@ __all__ = [
 AMOUNT_SOURCE = "Town Code § 122-20 Y"
 
 
-def params() -> ParameterSet:
-    return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
+def params(town: str) -> ParameterSet:
+    """The dated values of ``town``, whose record is computed."""
+    return values_of(town)
 
 
 def guide() -> EnforcementGuide:
-    return load_guide(settings.SEWER_USE_JURISDICTION)
+    """The enforcement response plan: the Control Authority's, one for the plant and its member
+    towns (40 CFR 403.8(f)(5)), so the installation's (its primary town's) guide. It classifies
+    a violation and names the first response; a town whose law is its own issues that response
+    as its own ladder's notice (:mod:`.town_ladder`)."""
+    return load_guide(primary())
 
 
 def kind_choices(day: date) -> list[tuple[str, str]]:
@@ -126,22 +130,24 @@ def response(code: str) -> Response:
         raise InvalidInput({"response": [f"unknown response {code!r} (known: {known})"]}) from None
 
 
-def deadline(served: date, period_days: int) -> Deadline:
-    """The correction deadline of a notice served on ``served`` stating ``period_days``."""
+def deadline(served: date, period_days: int, town: str) -> Deadline:
+    """The correction deadline of a notice of ``town`` served on ``served`` stating
+    ``period_days``."""
     try:
-        return notice_deadline(served, params(), period_days)
+        return notice_deadline(served, params(town), period_days)
     except ClockError as e:
         raise InvalidInput({"period_days": [str(e)]}) from None
 
 
-def least_period(on: date) -> int:
-    """The article's shortest correction period in force on ``on`` (10 days, § 196-22 A)."""
-    value = params().get("notice.correction_days", on).value
+def least_period(on: date, town: str) -> int:
+    """The article's shortest correction period in force on ``on`` in ``town`` (10 days,
+    § 196-22 A)."""
+    value = params(town).get("notice.correction_days", on).value
     return int(value) if value is not None else 10
 
 
-def daily_amount(on: date) -> ParameterValue:
-    return params().get(DAILY_AMOUNT, on)
+def daily_amount(on: date, town: str) -> ParameterValue:
+    return params(town).get(DAILY_AMOUNT, on)
 
 
 def unconfigured_message(jurisdiction: str) -> str:

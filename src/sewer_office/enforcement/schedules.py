@@ -27,6 +27,7 @@ from django.utils import timezone
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.actors import Actor, person_or_none, signed_in
 from sewer_office.accounts.roles import has_role
+from sewer_office.accounts.towns import primary
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.findings.choices import FindingKind
@@ -59,8 +60,10 @@ def may_schedule(user: Actor) -> bool:
 
 
 def late_days(on: date) -> int:
-    """Days after its date within which a milestone must be met, in force on ``on``."""
-    return int(rules.params().value(LATE_DAYS, on))
+    """Days after its date within which a milestone must be met, in force on ``on``: the
+    federal SNC criterion (40 CFR 403.8(f)(2)(viii)(E)), the plant's program's value, read from
+    the installation's (its primary town's) values for every member town."""
+    return int(rules.params(primary()).value(LATE_DAYS, on))
 
 
 def _citation(text: str) -> str:

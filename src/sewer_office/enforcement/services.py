@@ -26,12 +26,14 @@ from django.utils import timezone
 
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.actors import Actor, person_or_none, signed_in
+from sewer_office.accounts.jurisdictions import foreign_to
 from sewer_office.accounts.roles import has_role, is_staff_member
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.core.town_law import town_of
 from sewer_office.findings.words import describe
 
-from . import grounds, rules
+from . import grounds, rules, town_ladder
 from .choices import (
     FINDING_KINDS,
     FINDING_SECTIONS,
@@ -87,20 +89,27 @@ def open_violation(
     elif not has_role(actor, *OPENERS):
         raise Forbidden(
             "Opening a violation: reserved to the Superintendent, the engineer and the "
-            "Building Inspector (§ 196-22 A)."
+            "Building Inspector (§ 196-22 A), and the plant's pretreatment coordinator "
+            "(40 CFR 403.8(f)(2)(viii))."
+        )
+    if (town := foreign_to(actor, establishment or property)) is not None:
+        raise Forbidden(
+            f"Opening a violation: the premises are {town}'s, a town you do not act for."
         )
     if finding is not None and (not_violation := grounds.finding_refusal(finding)) is not None:
         raise Blocked(not_violation)  # a finding that is no violation: nothing to open
     day = timezone.localdate(at)
     errors: dict[str, list[str]] = {}
     cited = ""
+    # the provision violated is cited as the record's town's law cites it
+    own = town_ladder.own_law(town_of(establishment if establishment is not None else property))
     try:
-        cited = rules.section(section)
+        cited = rules.section(section) if own is None else town_ladder.cite_violated(own, section)
     except InvalidInput as e:
         errors.update(e.errors)
     else:
         # only a provision that imposes a duty or prohibition can be violated (grounds)
-        if (no_duty := grounds.section_refusal(cited)) is not None:
+        if own is None and (no_duty := grounds.section_refusal(cited)) is not None:
             errors["section"] = [no_duty]
     kinds = dict(rules.kind_choices(day))
     if kind not in kinds:
@@ -125,7 +134,7 @@ def open_violation(
                 f"Finding #{finding.pk} already has an open violation, {existing.number}: one "
                 "finding leads to at most one open violation."
             )
-    damage = rules.is_damage(cited)
+    damage = own is None and rules.is_damage(cited)
     try:
         with transaction.atomic():
             violation = Violation.objects.create(

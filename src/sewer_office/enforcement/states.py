@@ -9,7 +9,13 @@ workflow imports the services, never the other way round. A model finds its work
 
 from __future__ import annotations
 
-from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, ENGINEER, SUPERINTENDENT
+from sewer_office.accounts.roles import (
+    BUILDING_INSPECTOR,
+    CLERK,
+    COORDINATOR,
+    ENGINEER,
+    SUPERINTENDENT,
+)
 from sewer_office.core.workflow import State
 
 ISSUERS = frozenset({SUPERINTENDENT})
@@ -19,7 +25,10 @@ SERVERS = frozenset({SUPERINTENDENT, CLERK})
 VERIFIERS = frozenset({SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR})
 #: Staff who record a correction on the person's behalf (a telephone call, a letter).
 REPORTERS = frozenset({SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR, CLERK})
-OPENERS = frozenset({SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR})
+#: Who opens a violation: the Town's officials (§ 196-22 A), and the plant's pretreatment
+#: coordinator, whose determination of significant noncompliance opens one for each user in it
+#: (40 CFR 403.8(f)(2)(viii)).
+OPENERS = frozenset({SUPERINTENDENT, ENGINEER, BUILDING_INSPECTOR, COORDINATOR})
 COST_RECORDERS = frozenset({SUPERINTENDENT, ENGINEER, CLERK})
 
 #: Who records a milestone's completion: the Superintendent, the engineer, the clerk (from the

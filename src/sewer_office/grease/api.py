@@ -226,6 +226,12 @@ class SizingRequestSerializer(serializers.Serializer[Any]):
         9, 1, required=False, allow_null=True, help_text="rated gpm, or gallons for gravity"
     )
     on = serializers.DateField(required=False, allow_null=True)
+    jurisdiction = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="the town whose method applies (default: the one town you act for)",
+    )
 
 
 def _overdue_row(c: services.Clocked) -> dict[str, Any]:
@@ -257,10 +263,12 @@ def overdue(request: Request) -> Response:
 @extend_schema(request=SizingRequestSerializer, responses=OpenApiTypes.OBJECT)
 @api_view(["POST"])
 def sizing_check(request: Request) -> Response:
-    """The § 196-19 F(2) sizing computation under the method in force; nothing is stored."""
+    """The § 196-19 F(2) sizing computation under the town's method in force; nothing is
+    stored."""
     body = SizingRequestSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     d = body.validated_data
+    town = services.sizing_town(request.user, d["jurisdiction"])
     on: date = d.get("on") or timezone.localdate()
     check = rules.size(
         rules.SizingInput(
@@ -271,11 +279,13 @@ def sizing_check(request: Request) -> Response:
             installed=d.get("installed"),
         ),
         on,
+        town=town,
     )
     return Response(
         {
             "date": on.isoformat(),
-            "parameters_version": rules.params().version,
+            "jurisdiction": town,
+            "parameters_version": rules.params(town).version,
             "computed_size": rules.computed_size(check),
             "check": check.as_dict(),
         }

@@ -18,6 +18,7 @@ from django.utils import timezone
 from sewer_office.accounts.actors import Actor
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, InvalidInput
+from sewer_office.core.town_law import require_article_for
 
 from . import rules
 from .choices import InterceptorKind
@@ -101,10 +102,12 @@ def register_interceptor(
 ) -> GreaseInterceptor:
     """Register an installed interceptor and, with sizing inputs, store its sizing check.
 
-    The check is judged under the method in force on the installation day (else today):
-    under Wappinger's method 0 (DEC 1988, not formalized) it is a reference, ``passed`` None.
+    The check is judged under the method of the establishment's town in force on the
+    installation day (else today): under Wappinger's method 0 (DEC 1988, not formalized) it is
+    a reference, ``passed`` None. Refused for an establishment of a town under a law of its own.
     """
     require_staff(actor, "Registering a grease trap or interceptor")
+    town = require_article_for(establishment, f"Registering a grease interceptor ({CITATION})")
     today = today or timezone.localdate()
     if kind not in InterceptorKind.values:
         raise InvalidInput({"kind": [f"'{kind}' is not a kind of interceptor"]})
@@ -126,7 +129,7 @@ def register_interceptor(
         capacity_gal=capacity_gal,
     )
     judged_on = installed_on or today
-    check = rules.size(sizing, judged_on) if sizing else None
+    check = rules.size(sizing, judged_on, town=town) if sizing else None
     with transaction.atomic():
         trap = audit.create_recorded(
             GreaseInterceptor,
@@ -150,7 +153,7 @@ def register_interceptor(
             citation=lambda created: created.citation,
         )
         if sizing and check:
-            stored = _store_check(trap, sizing, check, judged_on)
+            stored = _store_check(trap, sizing, check, judged_on, town)
             audit.record(
                 actor=actor,
                 action="sizing_check",
@@ -163,7 +166,7 @@ def register_interceptor(
 
 
 def _store_check(
-    trap: GreaseInterceptor, sizing: rules.SizingInput, check: Any, judged_on: date
+    trap: GreaseInterceptor, sizing: rules.SizingInput, check: Any, judged_on: date, town: str
 ) -> SizingCheck:
     d = check.details
     return SizingCheck.objects.create(
@@ -182,7 +185,7 @@ def _store_check(
         judged_on=judged_on,
         parameter=d["parameter"],
         effective=date.fromisoformat(d["effective"]),
-        parameters_version=rules.params().version,
+        parameters_version=rules.params(town).version,
     )
 
 

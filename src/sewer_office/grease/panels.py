@@ -15,7 +15,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.panels import Panel
 
-from . import rules, services
+from . import services
 from .choices import InterceptorKind
 from .models import GreaseInterceptor
 
@@ -23,7 +23,12 @@ from .models import GreaseInterceptor
 def facility_panel(request: Any, establishment: Any) -> Panel | None:
     today = timezone.localdate()
     traps = services.with_last_pump_out(
-        visible(GreaseInterceptor.objects.filter(establishment=establishment), request.user),
+        visible(
+            GreaseInterceptor.objects.filter(establishment=establishment).select_related(
+                "establishment"  # its town's clock
+            ),
+            request.user,
+        ),
         today,
     ).order_by("-active", "id")
     rows = [services.Clocked(t, services.status_of(t, today)) for t in traps]
@@ -53,10 +58,10 @@ def dashboard_panel(request: Any) -> Panel | None:
         return None
     overdue = services.overdue(traps, today)
     due = services.due_soon(traps, today)
-    town = rules.clock(None, today, installed=None, interval_days=None)
-    if not overdue and not due and town.interval_days is not None:
+    # each town's own interval: the panel says which of the user's towns configure none
+    sentence = services.towns_sentence(services.town_clocks(request.user, today))
+    if not overdue and not due and not sentence:
         return None
-    sentence = "" if town.interval_days else services.interval_sentence(town)
     return Panel(
         "Grease pump-outs",
         "grease/dashboard_panel.html",

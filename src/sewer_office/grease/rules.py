@@ -15,9 +15,9 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-from django.conf import settings
-
+from sewer_office.accounts.towns import keeps_article, values_of
 from sewer_office.core.errors import InvalidInput
+from sewer_office.core.town_law import OtherLaw, require_article
 from sewer_rules.findings import Check
 from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors import (
     F2,
@@ -32,7 +32,7 @@ from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_pump_outs import 
     CleaningStatus,
     cleaning_status,
 )
-from sewer_rules.parameters import ParameterError, ParameterSet, load_jurisdiction
+from sewer_rules.parameters import ParameterError, ParameterSet
 
 CITATION = str(F2)
 #: The duty a pump-out gives effect to (maintenance of pretreatment), cited by overdue findings.
@@ -41,6 +41,7 @@ __all__ = [
     "CITATION",
     "CLEANING_INTERVAL",
     "MAINTENANCE_CITATION",
+    "OTHER_LAW",
     "PDI_DRAIN_MINUTES",
     "CleaningStatus",
     "SizingInput",
@@ -50,9 +51,26 @@ __all__ = [
 ]
 
 
-def params() -> ParameterSet:
-    """The parameter set of the jurisdiction the office runs (cached by the loader)."""
-    return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
+#: The status of an interceptor of a town whose law is its own: the article's clock does not run.
+OTHER_LAW = "other_law"
+#: The determination the cleaning clock is, as the refusal for another law's town names it.
+CLOCK = f"A grease interceptor's pump-out clock ({MAINTENANCE_CITATION})"
+
+
+class NotTheArticle(CleaningStatus):
+    """The cleaning status of an interceptor of a town under a law of its own (the Town of
+    Poughkeepsie's): the article's clock — its town's interval, § 196-19 G — is not that
+    town's law, so nothing is due or overdue by it, and the message says why."""
+
+    @property
+    def overdue(self) -> bool | None:
+        return None
+
+
+def params(town: str) -> ParameterSet:
+    """The dated values of ``town``, the town of the interceptor at hand: its sizing method
+    and cleaning interval are that town's choices, never the primary town's."""
+    return values_of(town)
 
 
 @dataclass(frozen=True)
@@ -66,8 +84,9 @@ class SizingInput:
     installed: Decimal | None = None  # rated gpm, or gallons for gravity
 
 
-def size(inp: SizingInput, on: date) -> Check:
-    """The sizing check under the method in force on ``on`` (``passed`` None = a reference)."""
+def size(inp: SizingInput, on: date, *, town: str) -> Check:
+    """The sizing check under ``town``'s method in force on ``on`` (``passed`` None = a
+    reference)."""
     try:
         if inp.method == "hydromechanical":
             if inp.fixture_volume_in3 is None:
@@ -75,7 +94,7 @@ def size(inp: SizingInput, on: date) -> Check:
             return size_hydromechanical(
                 Fraction(inp.fixture_volume_in3),
                 inp.drain_minutes,
-                params(),
+                params(town),
                 on,
                 installed_gpm=None if inp.installed is None else Fraction(inp.installed),
             )
@@ -84,7 +103,7 @@ def size(inp: SizingInput, on: date) -> Check:
                 raise InvalidInput({"dfu": ["Give the drainage fixture units served."]})
             return size_gravity(
                 inp.dfu,
-                params(),
+                params(town),
                 on,
                 installed_gal=None if inp.installed is None else Fraction(inp.installed),
             )
@@ -108,17 +127,34 @@ def clock(
     last_pump_out: date | None,
     as_of: date,
     *,
+    town: str,
     installed: date | None,
     interval_days: int | None,
 ) -> CleaningStatus:
-    """The cleaning status of one interceptor on ``as_of`` (its own interval, else the town's)."""
+    """The cleaning status of one interceptor of ``town`` on ``as_of`` (its own interval, else
+    its town's); for a town under a law of its own, :class:`NotTheArticle`."""
+    if not keeps_article(town):
+        return _not_the_article(last_pump_out, as_of, town)
     try:
         return cleaning_status(
             [last_pump_out] if last_pump_out else [],
-            params(),
+            params(town),
             as_of,
             installed=installed,
             interval_days=interval_days,
         )
     except GreaseSizingError as e:
         raise InvalidInput({"cleaning_interval_days": [str(e)]}) from None
+
+
+def _not_the_article(last_pump_out: date | None, as_of: date, town: str) -> CleaningStatus:
+    """The clock of an interceptor of ``town`` (a town of another law), saying why it is none."""
+    try:
+        require_article(town, CLOCK)
+    except OtherLaw as e:
+        why = e.message
+    else:
+        why = ""
+    return NotTheArticle(
+        as_of, OTHER_LAW, None, "not this town's law", last_pump_out, None, 0, why, None
+    )

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from sewer_office.accounts.access import can_see
 from sewer_office.accounts.actors import Actor, signed_in
+from sewer_office.accounts.jurisdictions import towns_of
 from sewer_office.accounts.roles import (
     APPLICANT,
     BUILDING_INSPECTOR,
@@ -29,8 +30,10 @@ from sewer_office.accounts.roles import (
     SUPERINTENDENT,
     has_role,
 )
+from sewer_office.accounts.towns import installed, keeps_article, several, values_of
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.core.town_law import require_article, require_article_for, town_of
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import findings_of, record_finding
@@ -95,6 +98,8 @@ def record_pump_out(
             "Pump-outs are recorded by the Superintendent, the engineer, the Building Inspector "
             "or the establishment itself."
         )
+    # the pump-out restarts the article's clock: refused for a trap of a town of another law
+    require_article_for(trap, rules.CLOCK)
     today = today or timezone.localdate()
     errors: dict[str, list[str]] = {}
     if pumped_on > today:
@@ -179,7 +184,8 @@ def with_last_pump_out(
 
 
 def status_of(trap: GreaseInterceptor, as_of: date) -> rules.CleaningStatus:
-    """The cleaning status of ``trap`` on ``as_of`` (uses ``last_pumped`` when annotated)."""
+    """The cleaning status of ``trap`` on ``as_of`` under its town's interval (uses
+    ``last_pumped`` when annotated); none runs for a trap of a town of another law."""
     if hasattr(trap, "last_pumped"):
         last = trap.last_pumped
     else:
@@ -191,6 +197,7 @@ def status_of(trap: GreaseInterceptor, as_of: date) -> rules.CleaningStatus:
     return rules.clock(
         last,
         as_of,
+        town=town_of(trap),
         installed=trap.installed_on,
         interval_days=trap.cleaning_interval_days,
     )
@@ -235,8 +242,50 @@ def due_soon(
     return sorted(rows, key=lambda c: c.status.next_due or as_of)
 
 
+def sizing_town(user: Actor, given: str = "") -> str:
+    """The town whose sizing method a sizing check with no record reads: the one named, else
+    the only town ``user`` acts for (never the primary by default); refused for a town whose
+    law is its own."""
+    town = given.strip()
+    if not town:
+        mine = towns_of(user)
+        if len(mine) != 1:
+            raise InvalidInput(
+                {"jurisdiction": [f"Name the town whose method applies: {', '.join(installed())}."]}
+            )
+        town = mine[0]
+    elif town not in installed():
+        raise InvalidInput(
+            {"jurisdiction": [f"'{town}' is not a town of this office: {', '.join(installed())}."]}
+        )
+    require_article(town, f"A grease interceptor's sizing ({CITATION})")
+    return town
+
+
+def town_clocks(user: Actor, as_of: date) -> list[tuple[str, rules.CleaningStatus]]:
+    """Each town ``user`` acts for whose law is the article, by name, with the clock of its own
+    interval on ``as_of`` (no interceptor's interval): what the lists say of the towns'
+    choices, each town its own."""
+    return [
+        (values_of(t).name, rules.clock(None, as_of, town=t, installed=None, interval_days=None))
+        for t in towns_of(user)
+        if keeps_article(t)
+    ]
+
+
+def towns_sentence(clocks: list[tuple[str, rules.CleaningStatus]]) -> str:
+    """The towns of ``clocks`` that configure no interval, said as :func:`interval_sentence`
+    (each named, in an office of several towns); "" when every one does."""
+    unset = [(name, st) for name, st in clocks if not st.interval_days]
+    if several():
+        return "; ".join(f"{name}: {interval_sentence(st)}" for name, st in unset)
+    return "; ".join(interval_sentence(st) for _, st in unset)
+
+
 def interval_sentence(status: rules.CleaningStatus) -> str:
     """Whose choice the interval is: never a number of the law."""
+    if status.status == rules.OTHER_LAW:
+        return "the article's pump-out clock does not run: the town's sewer law is its own"
     if status.interval_days is None:
         return f"no pump-out interval is configured; {CITATION} sets no frequency"
     whose = (
@@ -263,7 +312,6 @@ def flag_overdue_pump_outs(today: date | None = None) -> int:
     """
     today = today or timezone.localdate()
     count = 0
-    params = rules.params()
     for row in overdue(GreaseInterceptor.objects.all(), today):
         st = row.status
         if st.status != "overdue" or st.next_due is None:
@@ -297,7 +345,7 @@ def flag_overdue_pump_outs(today: date | None = None) -> int:
                 limit_unit="day",
                 parameter=st.parameter.name if st.parameter else "approval interval",
                 effective=st.parameter.effective if st.parameter else None,
-                parameters_version=params.version,
+                parameters_version=rules.params(town_of(trap)).version,
             )
             audit.record(
                 actor=None,

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.towns import several
 from sewer_office.core import audit
 from sewer_office.core.decorators import office_view
 from sewer_office.core.errors import Forbidden, OfficeError
@@ -30,6 +31,7 @@ CLEANING_LABELS = {
     "due": "Due",
     "no_record": "Never pumped, no installation date",
     "not_configured": "No interval configured",
+    rules.OTHER_LAW: "Not under the article (the town's own law)",
 }
 
 
@@ -253,15 +255,15 @@ def overdue_list(request: HttpRequest) -> HttpResponse:
     rows = services.overdue(_traps(request), today)
     if (download := export(request, rows, OVERDUE_COLUMNS, "grease-overdue")) is not None:
         return download
-    town = rules.clock(None, today, installed=None, interval_days=None)
     return render(
         request,
         "grease/overdue.html",
         {
             "rows": rows,
             "today": today,
-            "town_interval": town.interval_days,
-            "town_basis": town.interval_basis,
+            # each town's own interval, for the towns the user acts for
+            "intervals": services.town_clocks(request.user, today),
+            "several": several(),
             "citation": services.CITATION,
         },
     )

@@ -14,12 +14,13 @@ from datetime import timedelta
 
 from sewer_engines.monitoring.analysis import Report, analyse_series
 from sewer_engines.monitoring.series import Series
+from sewer_office.core.town_law import require_article_for
 from sewer_rules.monitoring.instants import to_us
 
 from .baselines import meter_options
 from .judging import window_us
 from .models import Meter
-from .services import params
+from .services import SLUGS, params
 
 FORMATS = {"png": "image/png", "svg": "image/svg+xml"}
 DEFAULT_DAYS = 7
@@ -27,14 +28,15 @@ MAX_DAYS = 366
 
 
 def chart(meter: Meter, fmt: str, days: int = DEFAULT_DAYS) -> bytes:
-    """The chart as PNG or SVG bytes (``fmt`` one of :data:`FORMATS`)."""
+    """The chart as PNG or SVG bytes (``fmt`` one of :data:`FORMATS`), judged under the values
+    of the meter's town; refused for a meter of a town whose law is its own."""
     # Imported here, not at the top: matplotlib takes a second to load and only this page
     # draws, so the office's other requests and commands do not pay for it.
     from sewer_io.plot_monitoring import plot_report
 
     if fmt not in FORMATS:
         raise ValueError(f"a chart is drawn as {' or '.join(FORMATS)}")
-    p = params()
+    p = params(require_article_for(meter, SLUGS))
     days = max(1, min(days, MAX_DAYS))
     last = meter.readings.order_by("-at").values_list("at", flat=True).first()
     options = meter_options(meter, p, keep_series=True)

@@ -36,8 +36,10 @@ from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
+from sewer_office.core.town_law import require_article_for
 from sewer_rules.monitoring.instants import instant
 from sewer_rules.monitoring.slugs import Slug
+from sewer_rules.parameters import ParameterSet
 
 from . import judging, services
 from .models import Meter, ReadingUpload, SlugEvent, SlugReevaluation
@@ -70,9 +72,9 @@ class Reevaluated:
         return bool(self.superseded or self.new)
 
 
-def _judge(meter: Meter) -> tuple[int, SeriesReport | None]:
-    """The engine's judgement of every stored reading of ``meter`` (as an upload's)."""
-    p = services.params()
+def _judge(meter: Meter, p: ParameterSet) -> tuple[int, SeriesReport | None]:
+    """The engine's judgement of every stored reading of ``meter`` (as an upload's), under
+    ``p``, its town's values."""
     times, values = judging.history(meter)
     if not times:
         return 0, None
@@ -90,12 +92,15 @@ def reevaluate_slugs(
     meter: Meter, actor: Actor | None, *, reason: str = DEFAULT_REASON, dry_run: bool = False
 ) -> Reevaluated:
     """Judge ``meter``'s stored readings again and supersede the slugs no longer found as
-    recorded (module docstring). Superintendent or engineer; None is the system (CLI)."""
+    recorded (module docstring), under the values of the meter's town. Superintendent or
+    engineer; None is the system (CLI). Refused for a meter of a town whose law is its own."""
     if actor is not None and not has_role(actor, *services.METER_ROLES):
         raise Forbidden("Slugs are re-evaluated by the Superintendent or the engineer.")
+    town = require_article_for(meter, services.SLUGS)
     if not reason.strip():
         raise InvalidInput({"reason": ["Say why the slugs are judged again."]})
-    count, report = _judge(meter)
+    p = services.params(town)
+    count, report = _judge(meter, p)
     found = report.slugs if report is not None else []
     stored = list(judging.current_slugs(meter).order_by("start"))
     by_key = {stored_key(e): e for e in stored}
@@ -106,7 +111,6 @@ def reevaluate_slugs(
     result.new = [s for k, s in wanted.items() if k not in by_key]
     if dry_run or not result.changed:
         return result
-    p = services.params()
     with transaction.atomic():
         locked = Meter.objects.select_for_update().get(pk=meter.pk)
         record = SlugReevaluation.objects.create(

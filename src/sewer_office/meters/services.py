@@ -22,8 +22,10 @@ from sewer_engines.monitoring.source import RowError
 from sewer_office.accounts.access import can_see
 from sewer_office.accounts.actors import Actor, signed_in
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role, is_staff_member
+from sewer_office.accounts.towns import keeps_article, values_of
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput, shorten
+from sewer_office.core.town_law import require_article_for, town_of
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import record_finding
 from sewer_office.monitoring.models import SamplingPoint
@@ -32,7 +34,7 @@ from sewer_rules.monitoring.instants import (
     iso,
     to_us,
 )
-from sewer_rules.parameters import ParameterSet, load_jurisdiction
+from sewer_rules.parameters import ParameterSet
 from sewer_rules.units import ALIASES, UNITS
 
 from .baselines import meter_options
@@ -49,8 +51,19 @@ from .models import (
 METER_ROLES = (SUPERINTENDENT, ENGINEER)
 
 
-def params() -> ParameterSet:
-    return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
+#: The determination a meter's readings are judged for, as a refusal for another law names it.
+SLUGS = "Judging a meter's readings for slugs and excursions (§ 196-15 SLUG, § 196-19 D(9))"
+
+
+def params(town: str) -> ParameterSet:
+    """The dated values of ``town``, the town of the meter at hand: its slug multiple, baseline
+    window and time zone (a meter's days are its town's days)."""
+    return values_of(town)
+
+
+def timezone_of(meter: Meter) -> str:
+    """The time zone of ``meter``'s town: its readings' days are counted in it."""
+    return params(town_of(meter)).timezone
 
 
 def report_window() -> timedelta:
@@ -145,9 +158,10 @@ def upload_readings(
         raise Forbidden(
             "Readings are uploaded by the Superintendent, the engineer or the facility."
         )
+    town = require_article_for(meter, SLUGS)
     path = Path(path)
     name = shorten(source_name or path.name)
-    p = params()
+    p = params(town)
     digest = sha256_of(path)
     if meter.uploads.filter(sha256=digest).exists():
         raise UploadRefused(
@@ -265,7 +279,8 @@ def flag_unreported_slugs(now: datetime | None = None) -> int:
     that revealed it: readings often arrive days later, and the office must have the window
     to record a report the user did make in time (by telephone, say) before the missing
     report becomes a finding. Whether the report was in time is judged by its own time.
-    Meant to run after each upload and from cron (``sewer-use flag-overdue``).
+    Meant to run after each upload and from cron (``sewer-use flag-overdue``). A slug of a
+    meter of a town whose law is its own is left alone: the article's duty is not its law.
     """
     now = now or timezone.now()
     window = report_window()
@@ -284,11 +299,14 @@ def flag_unreported_slugs(now: datetime | None = None) -> int:
                 .select_related("meter__sampling_point__establishment")
                 .get(pk=pk)
             )
+            town = town_of(slug.meter)
+            if not keeps_article(town):
+                continue
             if slug.flagged_unreported_at is not None or reported_in_time(slug):
                 continue
             slug.flagged_unreported_at = now
             slug.save(update_fields=["flagged_unreported_at"])
-            tz = params().timezone
+            tz = params(town).timezone
             record_finding(
                 source=slug,
                 establishment=slug.meter.sampling_point.establishment,

@@ -1,6 +1,7 @@
 """The law and the permit limits in force: what every evaluation of a laboratory result reads.
 
-The parameters are the jurisdiction's dated parameter set (``sewer_rules``); the limits are the
+The parameters are the dated parameter set (``sewer_rules``) of the facility's town — a result
+is judged under its own town's values, never the primary town's; the limits are the
 facilities' discharge limits as the engine reads them. An import, a correction, the month's
 judgement and the pretreatment reports all evaluate against these two, so they live apart from
 any one of those workflows.
@@ -8,21 +9,20 @@ any one of those workflows.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from django.conf import settings
-
+from sewer_office.accounts.towns import values_of
 from sewer_rules.evaluation.permit_limits import PermitLimits
-from sewer_rules.parameters import ParameterSet, load_jurisdiction
+from sewer_rules.parameters import ParameterSet
 
 from .models import DischargeLimit
 
-if TYPE_CHECKING:
-    pass
+#: The determination a laboratory result's evaluation is, as a refusal for another law names it.
+ARTICLE_LIMITS = "Evaluating laboratory results against the article's limits (§ 196-19)"
 
 
-def params_in_force() -> ParameterSet:
-    return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
+def params_in_force(town: str) -> ParameterSet:
+    """The dated values of ``town``: the results of a facility are evaluated under its town's
+    (``Establishment.jurisdiction``)."""
+    return values_of(town)
 
 
 def permit_limits(

@@ -8,6 +8,7 @@ report lists every failing row at once and nothing is stored while any row fails
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 from zoneinfo import ZoneInfo
@@ -59,20 +60,24 @@ def text_column(raw: pl.DataFrame, name: str) -> pl.Expr:
 def facilities(
     raw: pl.DataFrame, actor: Actor | None
 ) -> tuple[pl.DataFrame, list[tuple[int, str, str]]]:
-    """Map facility codes to establishments the actor may report for; errors for the rest."""
+    """Map facility codes to establishments the actor may report for (``est``) and each one's
+    town (``town``: its results are evaluated under that town's law); errors for the rest."""
     codes = raw.select(text_column(raw, "facility").str.to_uppercase().alias("code")).get_column(
         "code"
     )
     wanted = sorted(c for c in codes.unique().to_list() if c)
     known: dict[str, int] = {}
+    towns: dict[str, str] = {}
     for i in range(0, len(wanted), IN_CHUNK):  # a file may name any number of codes
         qs = Establishment.objects.filter(code__in=wanted[i : i + IN_CHUNK])
         if actor is not None:  # None: the command line at the server, which acts for the office
             qs = visible(qs, actor)
-        known.update(qs.values_list("code", "id"))
+        for code, pk, town in qs.values_list("code", "id", "jurisdiction"):
+            known[code], towns[code] = pk, town
     frame = raw.select("row").with_columns(
         codes.alias("code"),
         codes.replace_strict(known, default=None, return_dtype=pl.Int64).alias("est"),
+        codes.replace_strict(towns, default=None, return_dtype=pl.String).alias("town"),
     )
     bad = frame.filter(pl.col("est").is_null())
     errors = [
@@ -211,17 +216,18 @@ def recorded_samples(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def against_recorded(
-    frame: pl.DataFrame, recorded: pl.DataFrame, tz: str
+    frame: pl.DataFrame, recorded: pl.DataFrame, zones: Mapping[int, str]
 ) -> list[tuple[int, str, str]]:
-    """Rows that contradict their sample as recorded: another time, point or sample type."""
+    """Rows that contradict their sample as recorded: another time, point or sample type (a
+    recorded time said in the time zone of the facility's town, ``zones`` by facility id)."""
     matched = frame.filter(pl.col("utc").is_not_null()).join(recorded, on=["est", "sample_id"])
     errors = []
-    for r, sid, at in (
+    for r, sid, at, est in (
         matched.filter(pl.col("utc") != pl.col("collected"))
-        .select("row", "sample_id", "collected")
+        .select("row", "sample_id", "collected", "est")
         .iter_rows()
     ):
-        local = at.astimezone(ZoneInfo(tz))
+        local = at.astimezone(ZoneInfo(zones[est]))
         errors.append(
             (r, "sampled_at", f"sample {sid} was recorded as collected at {local:%Y-%m-%d %H:%M}")
         )

@@ -35,24 +35,24 @@ import polars as pl
 from django.db import IntegrityError
 from django.utils import timezone
 
-from sewer_engines.evaluation import Evaluation, evaluate_table
+from sewer_engines.evaluation import Evaluation
 from sewer_io.check_io import UnusableFile
 from sewer_io.lab_mapping import LabMapping
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import APPLICANT, ENGINEER, SUPERINTENDENT, has_role
+from sewer_office.accounts.towns import primary
 from sewer_office.core.errors import Forbidden, shorten
 
-from . import samplers
+from . import by_town, samplers
 from .choices import ImportSource, Sampler
-from .in_force import params_in_force, permit_limits
+from .in_force import permit_limits
 from .lab_checks import (
     CUSTODY_TEXT,
     CUSTODY_TIMES,
     against_recorded,
     already_stored,
     control_characters,
-    custody_times,
     facilities,
     recorded_samples,
     sample_consistency,
@@ -180,22 +180,33 @@ def import_lab_file(
     # limits as by the registry.
     raw = raw.with_columns(text_column(raw, "facility").str.to_uppercase().alias("facility"))
     report.rows = raw.height + len({r for r, _f, _m in refused})
-    params = params_in_force()
     fac, errors = facilities(raw, actor)
     errors += refused
     errors += too_long(raw) + control_characters(raw)
+    # Each row is judged under its facility's town's law: a row of a town whose law is its own
+    # is not judged by the article's limits, and the file is refused as a whole.
+    towns = fac.get_column("town")
+    if other := by_town.other_laws(towns):
+        report.refused = by_town.own_law_refusal(source_name, fac, other)
+        report.errors = sorted(set(errors))
+        return report
+    # A row of no known facility is refused anyway; it is read (for its other errors) under
+    # the file's first town's values, or the primary town's when the file names none.
+    first = next(iter(by_town.towns_met(towns)), primary())
     est_ids = [int(i) for i in fac.get_column("est").drop_nulls().unique().to_list()]
     sp, sp_errors = sampling_points(raw, fac)
     errors += sp_errors
-    custody, custody_errors = custody_times(raw, params.timezone)
+    custody, custody_errors = by_town.custody_by_town(raw, towns, default=first)
     errors += custody_errors
     who, who_errors = samplers.read_samplers(raw, sampler, source)
     errors += who_errors
-    ev = evaluate_table(
+    evaluated = by_town.evaluate_by_town(
         raw.drop("sampling_point", samplers.COLUMN, *CUSTODY_TIMES, *CUSTODY_TEXT, strict=False),
-        params,
+        towns,
         permit_limits(est_ids, monthly=False),
+        default=first,
     )
+    ev = evaluated.evaluation
     report.evaluation = ev
     report.parameters_version = ev.parameters_version
     errors += [(r, f, m) for r, f, m in ev.errors.select("row", "field", "message").iter_rows()]
@@ -217,7 +228,8 @@ def import_lab_file(
         maintain_order="left",
     )
     recorded = recorded_samples(keyed)
-    errors += against_recorded(keyed, recorded, params.timezone)
+    est_towns = by_town.facility_towns(fac)
+    errors += against_recorded(keyed, recorded, by_town.zones(est_towns))
     errors += samplers.against_recorded(keyed, recorded)
     errors += already_stored(keyed, recorded)
     report.errors = sorted(set(errors))
@@ -246,7 +258,8 @@ def import_lab_file(
             rows,
             ev,
             recorded,
-            params,
+            evaluated,
+            {est: evaluated.versions[town] for est, town in est_towns.items()},
             today,
             mapping=mapping.to_dict() if mapping is not None else {},
             at=at,

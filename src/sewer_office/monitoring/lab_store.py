@@ -11,7 +11,6 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,9 +20,9 @@ from sewer_office.core import audit, bulk
 from sewer_office.findings.choices import FindingKind, ReviewState
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import QUIET_STATUSES
-from sewer_rules.parameters import ParameterSet
 
 from . import samplers
+from .by_town import Evaluated
 from .choices import ImportSource
 from .lab_checks import CUSTODY_TEXT, CUSTODY_TIMES
 from .models import LabImport, LabResult, SamplingEvent
@@ -43,30 +42,32 @@ def save_import(
     rows: pl.DataFrame,
     ev: Evaluation,
     recorded: pl.DataFrame,
-    params: ParameterSet,
+    evaluated: Evaluated,
+    versions: dict[int, str],
     today: date | None,
     *,
     mapping: dict[str, Any],
     at: datetime | None = None,
 ) -> tuple[LabImport, list[dict[str, Any]]]:
     """Store the validated import in one transaction, with its audit event (``statuses``: the
-    report's count of results by status; ``mapping``: the laboratory mapping the file was read
-    through, empty for the project's layout)."""
+    report's count of results by status; ``evaluated``: the towns whose values judged it;
+    ``versions``: each facility's parameters version, its town's; ``mapping``: the laboratory
+    mapping the file was read through, empty for the project's layout)."""
     with transaction.atomic():
         lab_import = LabImport.objects.create(
             sha256=digest,
             source=source,
             source_name=source_name[:300],
             imported_by=person_or_none(actor),
-            jurisdiction=settings.SEWER_USE_JURISDICTION,
+            jurisdiction=evaluated.jurisdiction,
             parameters_version=ev.parameters_version,
             establishment_id=est_ids[0] if source == ImportSource.SELF_MONITORING else None,
             mapping=mapping,
             imported_at=at or timezone.now(),
         )
-        stored = _store(lab_import, rows, ev, recorded)
+        stored = _store(lab_import, rows, ev, recorded, versions)
         lab_import.result_count, lab_import.finding_count = rows.height, stored
-        monthly = judge_complete_months(lab_import.parameters_version, rows, params, today)
+        monthly = judge_complete_months(rows, today)
         lab_import.finding_count += len(monthly)
         lab_import.save(update_fields=["result_count", "finding_count"])
         audit.record(
@@ -89,9 +90,14 @@ def save_import(
 
 
 def _store(
-    lab_import: LabImport, rows: pl.DataFrame, ev: Evaluation, recorded: pl.DataFrame
+    lab_import: LabImport,
+    rows: pl.DataFrame,
+    ev: Evaluation,
+    recorded: pl.DataFrame,
+    versions: dict[int, str],
 ) -> int:
-    """Samples (those not recorded before), results and findings in bulk; returns the number of
+    """Samples (those not recorded before), results and findings in bulk — each finding with
+    the parameters version of its facility's town (``versions``); returns the number of
     findings stored."""
     now = timezone.now()
     samples = (
@@ -207,7 +213,7 @@ def _store(
         Finding,
         everything.with_row_index("id", offset=first_finding).with_columns(
             pl.col("id").cast(pl.Int64),
-            pl.lit(lab_import.parameters_version).alias("parameters_version"),
+            _version_column(versions, lab_import.parameters_version),
             pl.when(pl.col("status").is_in(quiet))
             .then(pl.lit(ReviewState.NONE.value))
             .otherwise(pl.lit(ReviewState.NEW.value))
@@ -217,3 +223,14 @@ def _store(
         ),
     )
     return everything.height
+
+
+def _version_column(versions: dict[int, str], single: str) -> pl.Expr:
+    """Each finding's parameters version: its facility's town's (one town: one literal)."""
+    if len(set(versions.values())) <= 1:
+        return pl.lit(single).alias("parameters_version")
+    return (
+        pl.col("establishment_id")
+        .replace_strict(versions, return_dtype=pl.String)  # every stored row's facility
+        .alias("parameters_version")
+    )

@@ -20,6 +20,7 @@ from sewer_io import lab_mapping as layouts
 from sewer_io.check_io import UnusableFile, mapped_rows, with_row_errors
 from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import is_staff_member
+from sewer_office.accounts.towns import primary
 
 from .in_force import params_in_force
 from .lab_files import csv_text_frame
@@ -148,7 +149,10 @@ def check_sample(mapping: layouts.LabMapping, frame: pl.DataFrame, source: str) 
     except UnusableFile as e:
         return SampleCheck(unusable=str(e))
     project = mapped.frame.drop(*layouts.OFFICE_COLUMNS, strict=False)
-    ev = with_row_errors(evaluate_table(project, params_in_force()), mapped.errors)
+    # A mapping is the office's, shared by its member towns, and a sample is only read through
+    # it (its refusals shown, nothing judged or stored): the installation's primary town's
+    # values read it. An import through the mapping judges each row under its own town's.
+    ev = with_row_errors(evaluate_table(project, params_in_force(primary())), mapped.errors)
     shown = tuple(c for c in PREVIEW_COLUMNS if c in mapped.frame.columns)
     return SampleCheck(
         rows=mapped.frame.select(shown).head(PREVIEW_ROWS).to_dicts(),

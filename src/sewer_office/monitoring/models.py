@@ -110,8 +110,10 @@ class LabImport(models.Model):
     imported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    jurisdiction = models.CharField(max_length=40)
-    parameters_version = models.CharField(max_length=80)
+    #: The towns whose values judged it ("demo"; "demo, wappinger" for a file of two towns'
+    #: facilities) and their parameters versions, in the same order: each finding keeps its own.
+    jurisdiction = models.CharField(max_length=400)
+    parameters_version = models.CharField(max_length=400)
     result_count = models.PositiveIntegerField(default=0)
     finding_count = models.PositiveIntegerField(default=0)
     #: The one facility an outside user's self-monitoring upload was limited to.

@@ -16,6 +16,7 @@ import polars as pl
 from django.utils import timezone
 
 from sewer_engines.evaluation import evaluate_table
+from sewer_office.core.town_law import require_article
 from sewer_office.findings.choices import FindingKind, ReviewState
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import QUIET_STATUSES
@@ -23,7 +24,7 @@ from sewer_office.registry.models import Establishment
 from sewer_rules.analytes import resolve
 from sewer_rules.parameters import ParameterSet
 
-from .in_force import permit_limits
+from .in_force import ARTICLE_LIMITS, params_in_force, permit_limits
 from .models import DischargeLimit, LabResult
 
 if TYPE_CHECKING:
@@ -66,11 +67,10 @@ def stored_table(results: Any) -> pl.DataFrame:
     )
 
 
-def judge_complete_months(
-    parameters_version: str, rows: pl.DataFrame, params: ParameterSet, today: date | None
-) -> list[dict[str, Any]]:
+def judge_complete_months(rows: pl.DataFrame, today: date | None) -> list[dict[str, Any]]:
     """Monthly averages of the facility-months ``rows`` touched (columns ``est``, ``day``) that
-    have ended, over every current result of each such month; all judged in one evaluation."""
+    have ended, over every current result of each such month; each facility's months judged
+    under its town's values (its time zone, its parameters version), one evaluation per town."""
     today = today or timezone.localdate()
     this_month = _month_start(today)
     touched = {
@@ -92,10 +92,33 @@ def judge_complete_months(
     touched = {(e, m) for e, m in touched if e in judged}
     if not touched:
         return []
+    by_town: dict[str, dict[int, str]] = {}
+    for pk, code, town in Establishment.objects.filter(pk__in=judged).values_list(
+        "id", "code", "jurisdiction"
+    ):
+        by_town.setdefault(town, {})[pk] = code
+    out: list[dict[str, Any]] = []
+    for town, codes in by_town.items():
+        # the callers refuse a facility of a town of another law before anything is stored
+        require_article(town, ARTICLE_LIMITS)
+        mine = {(e, m) for e, m in touched if e in codes}
+        limits = [(e, p) for e, p in monthly_limits if e in codes]
+        out += _judge_town(params_in_force(town), codes, mine, limits)
+    return out
+
+
+def _judge_town(
+    params: ParameterSet,
+    codes: dict[int, str],
+    touched: set[tuple[int, date]],
+    monthly_limits: list[tuple[int, str]],
+) -> list[dict[str, Any]]:
+    """The months ``touched`` of one town's facilities (``codes``), under its ``params``."""
+    parameters_version = params.version
     tz = ZoneInfo(params.timezone)
     first = min(m for _, m in touched)
     last = _next_month(max(m for _, m in touched))
-    codes = dict(Establishment.objects.filter(pk__in=judged).values_list("id", "code"))
+    judged = set(codes)
     raw = stored_table(
         LabResult.objects.filter(
             establishment_id__in=sorted(judged),

@@ -18,8 +18,10 @@ from django.utils import timezone
 from sewer_engines.evaluation.engine import RULES
 from sewer_office.accounts.access import compiled_for, visible
 from sewer_office.accounts.actors import Actor
+from sewer_office.accounts.towns import keeps_article
 from sewer_office.core.firsts import ids_of, statement_of
 from sewer_office.core.statuses import SEVERITY
+from sewer_office.core.town_law import town_of
 from sewer_office.findings.models import Finding
 from sewer_rules.analytes import BY_NAME, resolve
 from sewer_rules.units import convert
@@ -114,11 +116,14 @@ def _plot_value(text: str, unit: str, canonical: str) -> float | None:
 
 
 def limit_lines(est: Any, analyte: str, on: date) -> list[LimitLine]:
-    """The ordinance's limits and the facility's permit limits for ``analyte`` on ``on``."""
+    """The ordinance's limits (under the facility's town's values) and the facility's permit
+    limits for ``analyte`` on ``on``; a facility of a town whose law is its own: its permit
+    limits alone (the article's are not its law)."""
     info = BY_NAME[analyte]
-    params = params_in_force()
+    town = town_of(est)
+    params = params_in_force(town)
     lines = []
-    for rule in RULES:
+    for rule in RULES if keeps_article(town) else ():
         if rule.analyte != analyte:
             continue
         pv = params.get(rule.parameter, on)

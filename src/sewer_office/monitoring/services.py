@@ -14,6 +14,7 @@ import hashlib
 import io
 from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import polars as pl
 from django.db import transaction
@@ -32,12 +33,13 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.core.town_law import require_article_for
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import initial_review
 
 from .choices import ResultState
-from .in_force import params_in_force, permit_limits
+from .in_force import ARTICLE_LIMITS, params_in_force, permit_limits
 from .lab_import import RESULT_OFFICERS, ImportReport, import_lab_file, source_for
 from .models import LabMapping, LabResult
 from .monthly import judge_complete_months, stored_table
@@ -112,12 +114,15 @@ def correct_result(
 ) -> LabResult:
     """A new result superseding ``result`` (with the reason), evaluated again; audited."""
     require_officer(actor, "Correcting a laboratory result")
+    # evaluated again under its facility's town's values: refused for a town of another law
+    params = params_in_force(require_article_for(result, ARTICLE_LIMITS))
     if not reason.strip():
         raise InvalidInput({"reason": ["Say why the result is corrected."]})
     if result.state == ResultState.SUPERSEDED:
         raise Blocked("This result was already corrected: correct the result that replaced it.")
-    # The day's other current results of the same parameter count for a daily maximum.
-    day_start = timezone.localtime(result.sampled_at).replace(
+    # The day's other current results of the same parameter count for a daily maximum: the
+    # day of the facility's town.
+    day_start = result.sampled_at.astimezone(ZoneInfo(params.timezone)).replace(
         hour=0, minute=0, second=0, microsecond=0
     )
     table = stored_table(
@@ -146,7 +151,6 @@ def correct_result(
         )
         .drop("id")
     )
-    params = params_in_force()
     ev = evaluate_table(raw, params, permit_limits([result.establishment_id], monthly=False))
     mine = ev.errors.filter(pl.col("row") == 2)
     if mine.height:
@@ -191,7 +195,7 @@ def correct_result(
             {"est": [old.establishment_id], "day": [day_start.date()]},
             schema={"est": pl.Int64, "day": pl.Date},
         )
-        judge_complete_months(ev.parameters_version, months, params, None)
+        judge_complete_months(months, None)
     return new
 
 

@@ -14,6 +14,8 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from sewer_office.core.town_law import town_of
+
 from . import rules
 from .choices import MonitoringFrequency, SampleType
 from .control_mechanism import standard_terms, term_label
@@ -40,8 +42,12 @@ class TermsForm(forms.Form):
 
     def __init__(self, *args: Any, approval: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        recorded = set(approval.conditions.values_list("kind", flat=True)) if approval else set()
-        defaults = standard_terms(timezone.localdate())
+        recorded: set[str] = set()
+        defaults: dict[str, str] = {}  # no approval (the API's schema): no town, no prefill
+        if approval is not None:
+            recorded = set(approval.conditions.values_list("kind", flat=True))
+            # the penalties in force in the approval's town
+            defaults = standard_terms(town_of(approval), timezone.localdate())
         for kind in CONTROL_TERMS:
             self.fields[kind] = forms.CharField(
                 required=False,

@@ -22,6 +22,8 @@ from typing import Any
 
 from django.utils import timezone
 
+from sewer_office.core.town_law import town_of
+
 from . import rules
 from .models.industrial import CONTROL_TERMS
 
@@ -142,7 +144,7 @@ class Gap:
 def _term(approval: Any, term_years: int | None) -> Standing:
     standing = Standing(ELEMENTS[0])
     on = approval.decided_on or timezone.localdate()
-    most = rules.longest_term(on)
+    most = rules.longest_term(town_of(approval), on)
     if approval.term_years is not None:
         years: int | None = approval.term_years
         through = (
@@ -235,10 +237,10 @@ def _usd(amount: Decimal) -> str:
     return f"USD {amount.quantize(Decimal('0.01'), rounding=ROUND_HALF_UP):,}"
 
 
-def penalties_statement(on: date) -> str:
+def penalties_statement(town: str, on: date) -> str:
     """The penalties of § 196-22 in the Town's words, with the daily fine in force on ``on``
-    when the jurisdiction records it (the § 122-20 Y amount)."""
-    fine = rules.daily_fine(on)
+    when ``town`` (the approval's) records it (the § 122-20 Y amount)."""
+    fine = rules.daily_fine(town, on)
     if fine is not None and fine.value is not None:
         amount = (
             f"{_usd(fine.value)} per day for each violation (Town Code § 122-20 Y; "
@@ -257,9 +259,10 @@ def penalties_statement(on: date) -> str:
     )
 
 
-def standard_terms(on: date) -> dict[str, str]:
-    """The conditions the forms prefill (staff edit or clear them before recording)."""
-    return {"non_transferable": NON_TRANSFERABLE, "penalties": penalties_statement(on)}
+def standard_terms(town: str, on: date) -> dict[str, str]:
+    """The conditions the forms prefill for an approval of ``town`` (staff edit or clear them
+    before recording)."""
+    return {"non_transferable": NON_TRANSFERABLE, "penalties": penalties_statement(town, on)}
 
 
 def term_label(kind: str) -> str:

@@ -29,6 +29,7 @@ from sewer_office.core import letters, reading
 from sewer_office.core.letters import LetterKind, lines, long_date, signer
 from sewer_office.core.models import IssuedDocument
 from sewer_office.core.statuses import status_label
+from sewer_office.core.town_law import town_of
 from sewer_office.registry.addresses import mailing_lines
 
 from . import rules
@@ -157,6 +158,7 @@ def context(approval: Any) -> Mapping[str, str]:
     mechanism = control_mechanism_lines(approval)
     decided = approval.decided_on
     findings = (approval.evaluation or {}).get("findings") or []
+    values = rules.params(town_of(approval))  # the approval's town's, not the primary's
     term = ""
     if approval.expires_on is not None:
         term = (
@@ -211,8 +213,8 @@ def context(approval: Any) -> Mapping[str, str]:
         ),
         "signed_by": signer(approval.decided_by) or f"The {role}",
         "signer_office": office,
-        "parameters": f"Determinations computed under the parameters of {rules.params().name}, "
-        f"version {rules.params().version}.",
+        "parameters": f"Determinations computed under the parameters of {values.name}, "
+        f"version {values.version}.",
     }
 
 

@@ -1,9 +1,11 @@
 """The seam to the law as code: plain facts in, :mod:`sewer_rules` determinations out.
 
-Only this module imports :mod:`sewer_rules` for the permits. It reads the jurisdiction named by
-the ``SEWER_USE_JURISDICTION`` setting (``wappinger`` by default; the demo town uses ``demo``
-so that fees show example amounts), and turns results into JSON-ready dictionaries that are
-stored with the record together with the parameter version they were computed under.
+Only this module imports :mod:`sewer_rules` for the permits. Every determination reads the
+dated values of the town whose record it is about (``town``: the record's parcel's, or for a
+new application the parcel or facility it is filed for — :func:`sewer_office.core.town_law.town_of`),
+never the primary's: in an office of several member towns a fee, a term or a daily fine is
+that town's resolution. Results are turned into JSON-ready dictionaries stored with the record
+together with the parameter version they were computed under.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from decimal import Decimal
 from typing import Any, NotRequired, TypedDict
 
 import polars as pl
-from django.conf import settings
 
 from sewer_engines.evaluation.engine import evaluate_table
+from sewer_office.accounts.towns import values_of
 from sewer_rules.analytes import ANALYTES, UnknownAnalyte
 from sewer_rules.analytes import resolve as resolve_analyte
 from sewer_rules.ordinance.s196_16_subdivision_sewers import subdivision_sewer_duty as duty
@@ -27,17 +29,13 @@ from sewer_rules.ordinance.s196_19_use_of_public_sewers.plant_temperature import
     plant_influent_temperature,
 )
 from sewer_rules.ordinance.s196_23_developers import subdivision_sewer_fee
-from sewer_rules.parameters import (
-    ParameterError,
-    ParameterSet,
-    ParameterValue,
-    load_jurisdiction,
-)
+from sewer_rules.parameters import ParameterError, ParameterSet, ParameterValue
 
 
-def params() -> ParameterSet:
-    """The parameter set in use (cached by the loader)."""
-    return load_jurisdiction(settings.SEWER_USE_JURISDICTION)
+def params(town: str) -> ParameterSet:
+    """``town``'s dated values (cached by the loader): the town of the record at hand, named
+    by the caller — there is no default, so no record is computed under another town's."""
+    return values_of(town)
 
 
 class StoredBracket(TypedDict):
@@ -82,38 +80,38 @@ def parameter_dict(pv: ParameterValue) -> StoredParameter:
 # --- § 196-18 building sewers -------------------------------------------------------------
 
 
-def building_sewer_fee(permit_class: int, on: date) -> ParameterValue:
+def building_sewer_fee(town: str, permit_class: int, on: date) -> ParameterValue:
     """The permit and inspection fee in force on the application date (§ 196-18 B)."""
-    return permit_fee(permit_class, params(), on)
+    return permit_fee(permit_class, params(town), on)
 
 
-def building_sewer_checks(design: dict[str, Any], on: date) -> list[dict[str, Any]]:
+def building_sewer_checks(town: str, design: dict[str, Any], on: date) -> list[dict[str, Any]]:
     """The design checks of § 196-18 D, F, G, H on the declared design, as dictionaries."""
-    checks = check_building_sewer(BuildingSewerDesign.from_dict(design), params(), on)
+    checks = check_building_sewer(BuildingSewerDesign.from_dict(design), params(town), on)
     return [c.as_dict() for c in checks]
 
 
 # --- § 196-23 C subdivision sewers ---------------------------------------------------------
 
 
-def subdivision_fee(estimated_cost: Decimal, on: date) -> Any:
+def subdivision_fee(town: str, estimated_cost: Decimal, on: date) -> Any:
     """The fee for a permit to construct public sewers (a ``SubdivisionSewerFee``)."""
-    return subdivision_sewer_fee(estimated_cost, params(), on)
+    return subdivision_sewer_fee(estimated_cost, params(town), on)
 
 
 def subdivision_sewer_duty(
-    smallest_plot_acres: Decimal, in_sewer_district: bool, on: date
+    town: str, smallest_plot_acres: Decimal, in_sewer_district: bool, on: date
 ) -> dict[str, Any]:
     """§ 196-16 G: whether the owners shall construct the subdivision's sewers, and why."""
-    return duty(smallest_plot_acres, in_sewer_district, params(), on).as_dict()
+    return duty(smallest_plot_acres, in_sewer_district, params(town), on).as_dict()
 
 
 # --- § 196-19 D(3) grinders ---------------------------------------------------------------
 
 
-def grinder_check(horsepower: Decimal, on: date) -> dict[str, Any]:
+def grinder_check(town: str, horsepower: Decimal, on: date) -> dict[str, Any]:
     """Whether a grinder of ``horsepower`` needs the Superintendent's approval."""
-    return check_grinder(horsepower, params(), on).as_dict()
+    return check_grinder(horsepower, params(town), on).as_dict()
 
 
 # --- § 196-16 D–F, § 196-19 C/D/E: a declared industrial discharge ---------------------------
@@ -121,6 +119,7 @@ def grinder_check(horsepower: Decimal, on: date) -> dict[str, Any]:
 
 def evaluate_declared_discharge(
     *,
+    town: str,
     on: date,
     concentrations: dict[str, str],
     flow_gpd: Decimal | None,
@@ -135,10 +134,11 @@ def evaluate_declared_discharge(
     is the declared source of the water (``cooling_system`` for industrial cooling water),
     which § 196-15 COOLING WATER needs before a sample can be cooling water. Flow and
     temperature give the plant influent temperature of § 196-19 C(5). Sample-type and holding
-    time advisories do not apply to declared values and are left out.
+    time advisories do not apply to declared values and are left out. ``town`` is the
+    facility's: its limits and its plant's values.
     """
 
-    p = params()
+    p = params(town)
     rows: list[dict[str, Any]] = []
     stamp = f"{on.isoformat()}T12:00"
     for i, (analyte, value) in enumerate(sorted(concentrations.items()), start=2):
@@ -225,16 +225,16 @@ def evaluate_declared_discharge(
 APPROVAL_TERM = "industrial_approval.term_years"
 
 
-def approval_term(on: date) -> ParameterValue:
+def approval_term(town: str, on: date) -> ParameterValue:
     """The longest term of an industrial approval granted on ``on`` (five years, federal)."""
-    return params().get(APPROVAL_TERM, on)
+    return params(town).get(APPROVAL_TERM, on)
 
 
-def longest_term(on: date) -> int | None:
+def longest_term(town: str, on: date) -> int | None:
     """The longest term in years on ``on``; None when none is configured then (a paper
     approval decided before the parameter's first value)."""
     try:
-        value = approval_term(on).value
+        value = approval_term(town, on).value
     except ParameterError:
         return None
     return int(value) if value is not None else None
@@ -255,11 +255,11 @@ def approval_expiry(decided_on: date, years: int) -> date:
 DAILY_FINE = "fine.daily_amount"
 
 
-def daily_fine(on: date) -> ParameterValue | None:
-    """The daily fine on conviction in force on ``on`` (§ 196-22 B: the § 122-20 Y amount), or
-    None when the jurisdiction records no such parameter."""
+def daily_fine(town: str, on: date) -> ParameterValue | None:
+    """The daily fine on conviction in force on ``on`` (§ 196-22 B: the § 122-20 Y amount) in
+    ``town``, or None when its values record no such parameter."""
     try:
-        return params().get(DAILY_FINE, on)
+        return params(town).get(DAILY_FINE, on)
     except ParameterError:
         return None
 

@@ -5,6 +5,7 @@ Views parse requests and call services; every rule lives in the services and wor
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -28,6 +29,7 @@ from sewer_office.core.forms import add_office_error
 from sewer_office.core.models import Attachment
 from sewer_office.core.paging import page_of
 from sewer_office.core.services import perform
+from sewer_office.core.town_law import OtherLaw, town_of
 
 from . import forms as pforms
 from . import listing
@@ -185,7 +187,9 @@ def _detail_context(
         if not is_staff_member(request.user):
             extra["next_steps"] = next_steps(record)
     if k.slug == "subdivision":
-        extra["sewer_duty"] = sewer_duty(record)
+        # not computed for a parcel since passed to a town under a law of its own
+        with suppress(OtherLaw):
+            extra["sewer_duty"] = sewer_duty(record)
     if k.slug == "industrial":
         # each element of the control mechanism, and the forms to record them (staff)
         extra.update(control_context(request.user, record))
@@ -232,9 +236,12 @@ def record_create(request: HttpRequest, kind: str) -> HttpResponse:
         if form.is_valid() and k.slug == "building-sewer":
             # The design checks of § 196-18 D, F, G, H, shown before filing (and any fee):
             # "Check the design" only shows them; filing a failing design asks to confirm.
-            checks = design_checks(form.cleaned_data["design"])
+            # by the parcel's town's values; a town under a law of its own is refused here
+            town = town_of(form.cleaned_data["property"])
             try:
+                checks = design_checks(town, form.cleaned_data["design"])
                 checks["class"] = class_preview(
+                    town,
                     form.cleaned_data["design"],
                     form.cleaned_data.get("service_use") or "",
                     form.cleaned_data.get("industrial_wastes") or "",
@@ -243,8 +250,12 @@ def record_create(request: HttpRequest, kind: str) -> HttpResponse:
             except OfficeError as e:
                 add_office_error(form, e)
             wants_check = "check" in request.POST
-            unconfirmed = checks["failed"] and "file_anyway" not in request.POST
-            if wants_check or (unconfirmed and not is_staff_member(request.user)):
+            unconfirmed = (
+                checks is not None and checks["failed"] and "file_anyway" not in request.POST
+            )
+            if checks is not None and (
+                wants_check or (unconfirmed and not is_staff_member(request.user))
+            ):
                 return render(
                     request,
                     "permits/create.html",

@@ -34,6 +34,7 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Count, F, Q, Sum
 
+from sewer_office.accounts.towns import primary
 from sewer_office.enforcement import liability
 from sewer_office.enforcement.choices import RESPONSE_REFERRALS
 from sewer_office.enforcement.models import Collection, Cost, Judgment, Notice, Referral, Violation
@@ -156,7 +157,8 @@ class AnnualReport:
 
 def gather(first: date, last: date) -> AnnualReport:
     """The report of ``first``..``last`` (inclusive): the inventory and every figure."""
-    tz = ZoneInfo(params_in_force().timezone)
+    # the plant's annual report covers every member town: the primary town's time zone
+    tz = ZoneInfo(params_in_force(primary()).timezone)
     start = datetime.combine(first, time(), tzinfo=tz)
     end = datetime.combine(last + timedelta(days=1), time(), tzinfo=tz)
     designated = set(
@@ -213,7 +215,7 @@ def _snc(lines: dict[int, FacilityLine], ids: list[int], first: date, last: date
     )
     # the criteria that hold within 403.8(f)(2)(viii)'s scope, as the designations now stand:
     # the same reading as the yearly list (snc_list.snc_list)
-    in_scope = criteria_in_scope([d for d in found if d.snc], params_in_force())
+    in_scope = criteria_in_scope([d for d in found if d.snc], params_in_force(primary()))
     for snc in found:
         line = lines[snc.establishment_id]
         line.snc_determined = True

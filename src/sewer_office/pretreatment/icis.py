@@ -46,6 +46,7 @@ from datetime import date, datetime
 from django.utils import timezone
 
 from sewer_io import icis as xml
+from sewer_office.accounts.towns import primary
 from sewer_office.core.errors import Blocked
 from sewer_office.monitoring.in_force import params_in_force
 from sewer_rules.analytes import ANALYTES
@@ -151,7 +152,7 @@ def problems(report: AnnualReport, data: IcisData, local: tuple[str, ...]) -> li
 def missing(report: AnnualReport) -> list[str]:
     """What keeps ``report`` from being written as XML (empty: nothing), with the
     jurisdiction's data in force on its last day."""
-    params = params_in_force()
+    params = params_in_force(primary())  # the plant's report to EPA: the primary town's data
     last = report.last
     return problems(report, icis_data(params, last), local_limit_analytes(params, last))
 
@@ -238,7 +239,7 @@ def build(
     at: datetime | None = None,
 ) -> Export:
     """The XML of ``first``..``last``; :class:`ExportRefused` listing every problem."""
-    params = params_in_force()
+    params = params_in_force(primary())  # as missing(): the plant's report
     report = gather(first, last)
     data = icis_data(params, last)
     local = local_limit_analytes(params, last)

@@ -41,6 +41,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from sewer_office.accounts.towns import primary
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import findings_of, record_finding
@@ -91,7 +92,8 @@ def _start_month(params: ParameterSet, day: date) -> int:
 
 def program_year(day: date, params: ParameterSet | None = None) -> ProgramYear:
     """The program year that holds ``day``, by the start month in force that day."""
-    params = params or params_in_force()
+    # the plant's program year, one for every member town: the primary town's start month
+    params = params or params_in_force(primary())
     month = _start_month(params, day)
     start = date(day.year, month, 1)
     if start > day:
@@ -240,7 +242,7 @@ def flag_siu_oversight(today: date | None = None) -> tuple[int, int]:
     starts = [s.decided_on for h in histories.values() for s in h.segments if s.siu]
     if not starts:
         return 0, 0
-    params = params_in_force()
+    params = params_in_force(primary())  # the plant's program years (see program_year)
     counts = {FindingKind.SIU_NOT_INSPECTED: 0, FindingKind.SIU_NOT_SAMPLED: 0}
     for year in years_ended(min(starts), today, params):
         sius = sius_during(histories, year.start, year.last)

@@ -42,6 +42,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from sewer_office.accounts.towns import primary
 from sewer_office.enforcement.grounds import finding_refusal
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
@@ -289,5 +290,7 @@ def flag_missing_repeat_samples(today: date | None = None) -> int:
     did not reach the Town within the repeat period, unless excused; each once. Returns how
     many were recorded."""
     today = today or timezone.localdate()
-    params = params_in_force()
+    # 40 CFR 403.12(g)(2) in the plant's program, for every member town's users (a town of
+    # another law too): the program's values are the installation's, the primary town's
+    params = params_in_force(primary())
     return _results_without_repeat(today, params) + _averages_without_repeat(today, params)

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from sewer_office.accounts.towns import primary
 from sewer_office.core import letters
 from sewer_office.core.exports import escape
 from sewer_office.core.letters import LetterKind
@@ -58,7 +59,8 @@ def _years() -> list[Year]:
 def _published(year: Year) -> datetime:
     """The moment written into the PDF: the first day after the year (the same data make the
     same bytes, whenever printed)."""
-    return datetime(year.pk + 1, 1, 1, tzinfo=ZoneInfo(params_in_force().timezone))
+    # the plant's yearly list: the primary town's time zone and name
+    return datetime(year.pk + 1, 1, 1, tzinfo=ZoneInfo(params_in_force(primary()).timezone))
 
 
 # --- the yearly SNC list ---------------------------------------------------------------------
@@ -102,7 +104,7 @@ def snc_context(year: Year) -> dict[str, str]:
         "title": f"Industrial users in significant noncompliance during {year.pk}",
         "publication": "40 CFR 403.8(f)(2)(viii): text for publication in a newspaper of "
         "general circulation in the area served by the treatment works.",
-        "notice": newspaper_text(year.pk, listed, params_in_force().name),
+        "notice": newspaper_text(year.pk, listed, params_in_force(primary()).name),
     }
 
 

@@ -29,6 +29,7 @@ from sewer_office.accounts.roles import (
     has_role,
     is_staff_member,
 )
+from sewer_office.accounts.towns import primary
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.meters import days
@@ -134,7 +135,9 @@ def evaluate_siu(establishment: Establishment, on: date) -> cfr403_siu.SIUEvalua
     approval = _latest_approval(establishment)
     flow, source = process_flow(establishment, on)
     return cfr403_siu.evaluate(
-        params_in_force(),
+        # the plant's program designates every member town's users by the plant's figures
+        # (its flow and capacity, 40 CFR 403.3(v)): the installation's, the primary town's
+        params_in_force(primary()),
         on,
         categorical_category=approval.categorical_category if approval else "",
         flow_gpd=flow,

@@ -29,6 +29,7 @@ from sewer_engines.federal.snc_inputs import split_rows
 from sewer_office.accounts.access import visible
 from sewer_office.accounts.actors import Actor, signed_in
 from sewer_office.accounts.jurisdictions import sees_every_jurisdiction
+from sewer_office.accounts.towns import primary
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden
 from sewer_office.monitoring.in_force import params_in_force
@@ -84,7 +85,8 @@ def compute_snc(
             "Determining significant noncompliance is the plant's work (40 CFR 403.8(f)(2)(viii)),"
             " the pretreatment coordinator's: your account acts for some member towns only."
         )
-    params = params_in_force()
+    # the plant's determination over every member town's users: the primary town's values
+    params = params_in_force(primary())
     period, chosen = read_period(period_text, rolling, params)
     keys, limits, measurements, reports, row_ids = snc_inputs_for(
         period, chosen, establishment_ids, params

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from sewer_office.accounts.towns import primary
 from sewer_office.monitoring.in_force import params_in_force
 from sewer_office.registry.models import Establishment
 from sewer_rules.federal.snc_criteria import criterion
@@ -40,7 +41,7 @@ def snc_list(year: int) -> list[ListedUser]:
         .select_related("establishment__operator", "establishment__building__property")
         .order_by("period_start", "id")
     )
-    in_scope = scoping.criteria_in_scope(found, params_in_force()) if found else {}
+    in_scope = scoping.criteria_in_scope(found, params_in_force(primary())) if found else {}
     rows: dict[int, list[SNCDetermination]] = defaultdict(list)
     for d in found:
         if in_scope[d.pk]:

@@ -21,11 +21,11 @@ from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import sees_every_record, visible
 from sewer_office.accounts.roles import STAFF_ROLES
+from sewer_office.accounts.towns import primary, values_of
 from sewer_office.core.decorators import office_view, plant_wide_view
 from sewer_office.core.exports import Column, export
 from sewer_office.core.form_actions import form_action
 from sewer_office.core.paging import page_of
-from sewer_office.monitoring.in_force import params_in_force
 from sewer_office.monitoring.models import LabResult
 from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
@@ -331,7 +331,7 @@ def _file(data: bytes, content_type: str, name: str, inline: bool = False) -> Ht
 @plant_wide_view(*STAFF_ROLES)
 def snc_list_page(request: HttpRequest, year: int) -> HttpResponse:
     listed = snc_list.snc_list(year)
-    town = params_in_force().name
+    town = values_of(primary()).name  # the plant's list, as reports.snc_context names it
     return render(
         request,
         "pretreatment/snc_list.html",

@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.contenttypes.models import ContentType
 
 from sewer_office.core.models import ImportedRecord
+from sewer_office.core.town_law import town_of
 from sewer_office.monitoring.choices import LimitType
 from sewer_office.monitoring.models import DischargeLimit
 from sewer_office.permits import rules as permit_rules
@@ -119,6 +120,7 @@ def approval(ctx: Context, row_no: int, row: dict[str, str]) -> None:
     if p.state in ("submitted", "under_review") and concentrations:
         probe = IndustrialDischargeApproval(discharge_kind=discharge_kind)
         evaluation = permit_rules.evaluate_declared_discharge(
+            town=town_of(establishment),
             on=filed_on,
             concentrations=concentrations,
             flow_gpd=model_value(model, "flow_gpd", row),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from sewer_office.core.town_law import town_of
 from sewer_office.permits import rules as permit_rules
 from sewer_office.permits.kinds import KINDS
 from sewer_office.registry.models import Building, Property
@@ -93,7 +94,9 @@ def permit(ctx: Context, row_no: int, row: dict[str, str]) -> None:
                 not_future(column, fields[name], ctx.today)
     if slug == "grinder":  # what the rules say of it, as on filing (none before the article)
         try:
-            fields["rule_check"] = permit_rules.grinder_check(fields["motor_hp"], filed_on)
+            fields["rule_check"] = permit_rules.grinder_check(
+                town_of(prop), fields["motor_hp"], filed_on
+            )
         except ParameterError:
             fields["rule_check"] = {}
     decided = fields.get("decided_on")

@@ -11,6 +11,7 @@ from django.utils import timezone
 from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
+from sewer_office.core.town_law import OtherLaw, require_article, require_article_for, town_of
 from sewer_office.permits import rules
 from sewer_office.permits.models.building_sewer import BuildingSewerPermit
 from sewer_office.registry.models import Building, Person, Property
@@ -22,6 +23,8 @@ from sewer_rules.parameters import ParameterValue
 from .common import check_may_apply, create_application
 
 FILE_ROLES = (CLERK,)
+#: What the article's determinations here are, as a refusal for a town of another law names it.
+PERMIT = "A building sewer permit (§ 196-18)"
 
 #: A declared design is the applicant's JSON, read by the rules (``BuildingSewerDesign``) and
 #: kept on the permit as filed: open by nature, so a ``dict[str, Any]`` here. So is one check
@@ -104,14 +107,17 @@ def file_building_sewer_permit(
     disagreement is flagged for the clerk. The fee of the rule's class in force on the
     application date is assessed now and stored. The application is a draft awaiting the filing
     fee until the fee is paid or waived (§ 196-18 B: paid "at the time the application is
-    filed"); when the fee is not configured, payment is blocked until it is.
+    filed"); when the fee is not configured, payment is blocked until it is. The fee and the
+    checks are the parcel's town's; a parcel of a town under a law of its own is refused
+    (``OtherLaw``) before anything is computed or written.
     """
     check_may_apply(actor, applicant.pk, prop.owner_id, FILE_ROLES, "a building sewer permit")
+    town = require_article_for(prop, PERMIT)
     if building is not None and building.property_id != prop.pk:
         raise InvalidInput({"building": ["The building is not on this property."]})
     if permit_class not in (1, 2):
         raise InvalidInput({"permit_class": ["§ 196-18 B knows classes 1 and 2."]})
-    validate_design(design, filed_on)
+    validate_design(town, design, filed_on)
     decided = classify(design, use, industrial_wastes)
     permit = BuildingSewerPermit(
         applicant=applicant,
@@ -144,18 +150,20 @@ def classify(design: Design, use: str, industrial_wastes: str) -> PermitClass:
         raise InvalidInput({"service_use": [str(e)]}) from None
 
 
-def validate_design(design: Design, on: date | None) -> None:
+def validate_design(town: str, design: Design, on: date | None) -> None:
     """Refuse a design the rules cannot read, naming the field."""
     try:
         BuildingSewerDesign.from_dict(design)
     except DesignError as e:
         raise InvalidInput({"design": [f"{e.field}: {e.message}"]}) from None
-    rules.building_sewer_checks(design, on or timezone.localdate())
+    rules.building_sewer_checks(town, design, on or timezone.localdate())
 
 
 def assess_fee(permit: BuildingSewerPermit) -> ParameterValue:
-    """The fee of the rule's class (the declared class for records filed before the rule)."""
-    return rules.building_sewer_fee(permit.charged_class, permit.filed_on)
+    """The fee of the rule's class (the declared class for records filed before the rule), by
+    the permit's town's resolutions; refused for a town under a law of its own."""
+    town = require_article_for(permit, PERMIT)
+    return rules.building_sewer_fee(town, permit.charged_class, permit.filed_on)
 
 
 def store_fee(permit: BuildingSewerPermit) -> ParameterValue:
@@ -172,16 +180,24 @@ def fee_not_configured_message(permit: BuildingSewerPermit, fee: ParameterValue)
     return (
         f"The permit and inspection fee for a {kind} building sewer permit ({fee.reference}) "
         f"is not configured for the application date {permit.filed_on:%Y-%m-%d} in the "
-        f"jurisdiction '{rules.params().jurisdiction}' ({fee.name}). The Town Board sets it by "
+        f"jurisdiction '{town_of(permit)}' ({fee.name}). The Town Board sets it by "
         "resolution: record the resolution in the parameter file before taking payment."
     )
 
 
 def plan_checks(permit: BuildingSewerPermit) -> PlanChecks:
-    """The § 196-18 D, F, G, H checks of the declared design under the law of the filing date."""
-    p = rules.params()
+    """The § 196-18 D, F, G, H checks of the declared design under the law of the filing date,
+    by the values of the permit's town. A permit whose parcel has since passed to a town under
+    a law of its own is not checked under the article: the refusal is the ``error`` (the page
+    shows it, the approval of the plans is refused with it)."""
+    town = town_of(permit)
     try:
-        checks = rules.building_sewer_checks(permit.design, permit.filed_on)
+        require_article(town, PERMIT)
+    except OtherLaw as e:
+        return {"checks": [], "error": e.message, "parameters_version": ""}
+    p = rules.params(town)
+    try:
+        checks = rules.building_sewer_checks(town, permit.design, permit.filed_on)
     except (DesignError, ValueError) as e:
         return {"checks": [], "error": str(e), "parameters_version": p.version}
     return {"checks": checks, "error": "", "parameters_version": p.version}
@@ -236,6 +252,7 @@ def next_steps(permit: BuildingSewerPermit) -> NextSteps:
 
 
 def class_preview(
+    town: str,
     design: Design,
     use: str,
     industrial_wastes: str,
@@ -244,9 +261,10 @@ def class_preview(
 ) -> ClassPreview:
     """The class and fee the application will be charged, before anything is filed or paid:
     "class 2 — service to an establishment producing industrial wastes, § 196-18 B(2); fee USD
-    500.00", and whether the declared class disagrees."""
+    500.00", and whether the declared class disagrees. ``town`` is the parcel's: its fee."""
+    require_article(town, PERMIT)
     decided = classify(design, use, industrial_wastes)
-    fee = rules.building_sewer_fee(decided.permit_class, on or timezone.localdate())
+    fee = rules.building_sewer_fee(town, decided.permit_class, on or timezone.localdate())
     amount = "not configured" if fee.value is None else f"USD {fee.value:,.2f}"
     return {
         "permit_class": decided.permit_class,
@@ -259,12 +277,14 @@ def class_preview(
     }
 
 
-def design_checks(design: Design, on: date | None = None) -> DesignChecks:
-    """The § 196-18 D, F, G, H checks of a design not yet filed (the filing form's preview)."""
+def design_checks(town: str, design: Design, on: date | None = None) -> DesignChecks:
+    """The § 196-18 D, F, G, H checks of a design not yet filed (the filing form's preview),
+    by the values of ``town`` (the parcel's); refused for a town under a law of its own."""
+    require_article(town, PERMIT)
     day = on or timezone.localdate()
-    p = rules.params()
+    p = rules.params(town)
     try:
-        checks = rules.building_sewer_checks(design, day)
+        checks = rules.building_sewer_checks(town, design, day)
     except (DesignError, ValueError) as e:
         return {"checks": [], "error": str(e), "failed": True, "parameters_version": p.version}
     return {

@@ -1,4 +1,11 @@
-"""Creating an application: the checks common to every kind, number, audit event."""
+"""Creating an application: the checks common to every kind, number, audit event.
+
+Every kind the office files is a determination of Town Code Chapter 196, Article VII (its
+permits, approvals and notices); each filing service refuses a parcel or facility of a town
+whose law is its own (:func:`~sewer_office.core.town_law.require_article_for`) before it
+computes anything, and :func:`create_application`, where every kind passes, refuses it again
+so that no path writes one.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +22,7 @@ from sewer_office.core import audit
 from sewer_office.core.attachments import DOCUMENT_KINDS, attach
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.storage import files_of_transaction
+from sewer_office.core.town_law import require_article_for
 from sewer_office.permits.models.base import Application
 
 A = TypeVar("A", bound=Application)
@@ -45,7 +53,10 @@ def create_application(
     initial_state: str | None = None,
     reason: str = "",
 ) -> A:
-    """Save a new application in its initial state with its number and an audit event."""
+    """Save a new application in its initial state with its number and an audit event (refused
+    for a record of a town under a law of its own: nothing is written)."""
+    name = str(record._meta.verbose_name)
+    require_article_for(record, f"{'An' if name[0] in 'aeiou' else 'A'} {name} ({citation})")
     when = at or timezone.now()
     with files_of_transaction(), transaction.atomic():
         record.state = initial_state or record.WORKFLOW.initial

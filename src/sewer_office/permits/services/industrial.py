@@ -12,6 +12,7 @@ from django.utils import timezone
 from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
+from sewer_office.core.town_law import require_article_for
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import findings_of, record_finding
 from sewer_office.permits import rules
@@ -20,6 +21,9 @@ from sewer_office.permits.models.industrial import IndustrialDischargeApproval
 from sewer_office.registry.models import Establishment, Person
 
 from .common import check_may_apply, create_application
+
+#: What the article's determination here is, as a refusal for a town of another law names it.
+APPROVAL = "A discharge approval (§ 196-16 D–F; § 196-19)"
 
 
 def file_discharge_approval(
@@ -45,10 +49,13 @@ def file_discharge_approval(
     ``renews`` names the approval this application renews (an approval has a term, 40 CFR
     403.8(f)(1)(iii)): it must be a granted approval of the same establishment.
     ``process_flow_gpd`` is the part of ``flow_gpd`` that is process wastewater (what 40 CFR
-    403.3(v)(1)(ii) counts), never more than the flow.
+    403.3(v)(1)(ii) counts), never more than the flow. The declared discharge is evaluated
+    under the facility's town's limits and values; a facility of a town under a law of its
+    own is refused before anything is evaluated or written.
     """
     prop = establishment.building.property
     check_may_apply(actor, applicant.pk, prop.owner_id, (CLERK,), "a discharge approval request")
+    town = require_article_for(prop, APPROVAL)  # the parcel's, as the approval's own
     if discharge_kind not in DischargeKind.values:
         raise InvalidInput({"discharge_kind": ["Unknown kind of discharge."]})
     if renews is not None and (renews.establishment_id != establishment.pk or not renews.approved):
@@ -86,6 +93,7 @@ def file_discharge_approval(
     )
     approval.filed_on = filed_on or timezone.localdate(at or timezone.now())
     result = rules.evaluate_declared_discharge(
+        town=town,
         on=approval.filed_on,
         concentrations=approval.concentrations,
         flow_gpd=flow_gpd,
@@ -104,8 +112,11 @@ def evaluate(approval: IndustrialDischargeApproval) -> dict[str, Any]:
     """(Re-)evaluate the declared characteristics under the law of the application date.
 
     The evaluation is JSON kept on the approval as it was made (shown on its page, read by the
-    guards): the rules' open report, hence a ``dict[str, Any]``."""
+    guards): the rules' open report, hence a ``dict[str, Any]``. Under the facility's town's
+    values; refused for a town under a law of its own."""
+    town = require_article_for(approval, APPROVAL)
     approval.evaluation = rules.evaluate_declared_discharge(
+        town=town,
         on=approval.filed_on,
         concentrations=approval.concentrations,
         flow_gpd=approval.flow_gpd,

@@ -10,6 +10,7 @@ from django.utils import timezone
 from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK, SUPERINTENDENT, has_role
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.core.town_law import require_article_for
 from sewer_office.permits import rules
 from sewer_office.permits.choices import InterceptorKind
 from sewer_office.permits.models.minor import (
@@ -34,12 +35,14 @@ def file_grinder(
     filed_on: date | None = None,
     at: datetime | None = None,
 ) -> GrinderApproval:
-    """Declare a garbage grinder; the rules say whether the Superintendent must approve it."""
+    """Declare a garbage grinder; the rules say, by the parcel's town's values, whether the
+    Superintendent must approve it (refused for a town under a law of its own)."""
     check_may_apply(actor, applicant.pk, prop.owner_id, (CLERK,), "a grinder")
+    town = require_article_for(prop, "A grinder approval (§ 196-19 D(3))")
     if motor_hp < 0:
         raise InvalidInput({"motor_hp": ["A motor rating cannot be negative."]})
     on = filed_on or timezone.localdate(at or timezone.now())
-    check = rules.grinder_check(motor_hp, on)
+    check = rules.grinder_check(town, motor_hp, on)
     grinder = GrinderApproval(
         applicant=applicant,
         property=prop,
@@ -75,8 +78,11 @@ def require_interceptor(
     A grease trap follows from the establishment being a food service (recorded by the clerk,
     the Building Inspector or the Superintendent); an oil and sand interceptor only from the
     Superintendent's opinion, and never for private living quarters or dwelling units.
+    Refused for a facility of a town under a law of its own.
     """
     building = establishment.building
+    # the parcel's town, as the requirement's own (its facility keeps the same)
+    require_article_for(building.property, "A grease trap or interceptor requirement (§ 196-19 F)")
     if kind == InterceptorKind.GREASE_TRAP:
         if not has_role(actor, CLERK, BUILDING_INSPECTOR, SUPERINTENDENT):
             raise Forbidden(
@@ -135,9 +141,11 @@ def file_flushing_notice(
     filed_on: date | None = None,
     at: datetime | None = None,
 ) -> FlushingNotice:
-    """Give notice before flushing a nonresidential building sewer (§ 196-19 L)."""
+    """Give notice before flushing a nonresidential building sewer (§ 196-19 L); refused for
+    a parcel of a town under a law of its own."""
     prop = building.property
     check_may_apply(actor, applicant.pk, prop.owner_id, (CLERK,), "a flushing notice")
+    require_article_for(prop, "A flushing notice (§ 196-19 L)")
     on = filed_on or timezone.localdate(at or timezone.now())
     errors: dict[str, list[str]] = {}
     if not building.nonresidential:

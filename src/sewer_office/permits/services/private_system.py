@@ -11,6 +11,7 @@ from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import BUILDING_INSPECTOR, CLERK
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked
+from sewer_office.core.town_law import require_article_for
 from sewer_office.permits.models.private_system import PrivateDisposalSystem
 from sewer_office.registry.models import Person, Property, ServiceArea
 
@@ -29,10 +30,12 @@ def file_private_system(
     filed_on: date | None = None,
     at: datetime | None = None,
 ) -> PrivateDisposalSystem:
-    """Propose a private system; refused where public sewer is available (§ 196-17 A)."""
+    """Propose a private system; refused where public sewer is available (§ 196-17 A), and for
+    a parcel of a town under a law of its own."""
     check_may_apply(
         actor, applicant.pk, prop.owner_id, (CLERK, BUILDING_INSPECTOR), "a private system"
     )
+    require_article_for(prop, "A private wastewater disposal system (§ 196-17)")
     on = filed_on or timezone.localdate(at or timezone.now())
     area = prop.service_area
     if area is not None and area.public_sewer_available(on):

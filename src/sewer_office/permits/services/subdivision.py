@@ -11,6 +11,7 @@ from django.utils import timezone
 from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
+from sewer_office.core.town_law import require_article_for
 from sewer_office.permits import rules
 from sewer_office.permits.choices import Provision
 from sewer_office.permits.models.subdivision import SubdivisionSewer
@@ -18,6 +19,9 @@ from sewer_office.registry.models import Person, Property
 from sewer_rules.parameters import ParameterValue
 
 from .common import check_may_apply, create_application
+
+#: What the article's determinations here are, as a refusal for a town of another law names it.
+PERMIT = "A subdivision sewer permit (§ 196-16 G; § 196-23)"
 
 
 def file_subdivision(
@@ -35,8 +39,10 @@ def file_subdivision(
     at: datetime | None = None,
 ) -> SubdivisionSewer:
     """File subdivision sewer plans; what must be provided follows from the area: public sewer
-    where it is available (§ 196-23 A), private systems until it is (§ 196-23 B)."""
+    where it is available (§ 196-23 A), private systems until it is (§ 196-23 B). The fee is
+    the parcel's town's; a parcel of a town under a law of its own is refused first."""
     check_may_apply(actor, applicant.pk, prop.owner_id, (CLERK,), "subdivision sewer plans")
+    require_article_for(prop, PERMIT)
     if estimated_cost <= 0:
         raise InvalidInput({"estimated_cost": ["The estimated cost must be positive."]})
     on = filed_on or timezone.localdate(at or timezone.now())
@@ -63,16 +69,18 @@ def sewer_duty(sub: SubdivisionSewer) -> dict[str, Any]:
     lot (one dwelling unit per lot) against one acre per dwelling unit, and whether the property
     lies in a sewer district, sewer improvement area or other municipal sewer system (any
     service area of the registry). The rules' report as JSON, shown on the page as it is."""
+    town = require_article_for(sub, PERMIT)
     in_district = sub.property.service_area_id is not None
-    return rules.subdivision_sewer_duty(sub.smallest_lot_acres, in_district, sub.filed_on)
+    return rules.subdivision_sewer_duty(town, sub.smallest_lot_acres, in_district, sub.filed_on)
 
 
 def assess_fee(sub: SubdivisionSewer) -> tuple[Decimal | None, ParameterValue]:
     """§ 196-23 C: the fee on the estimated construction cost, by the bracket schedule or else
     the rate in force on the application date (None when neither is configured) — computed by
     the rules; the parameter returned is the one the fee rests on (a schedule has no single
-    rate: its ``value`` is None)."""
-    result = rules.subdivision_fee(sub.estimated_cost, sub.filed_on)
+    rate: its ``value`` is None). The rates are the subdivision's town's resolutions."""
+    town = require_article_for(sub, PERMIT)
+    result = rules.subdivision_fee(town, sub.estimated_cost, sub.filed_on)
     return result.fee, result.basis
 
 

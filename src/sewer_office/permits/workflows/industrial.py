@@ -41,6 +41,7 @@ from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT
 from sewer_office.core.errors import InvalidInput
 from sewer_office.core.significance import is_significant
+from sewer_office.core.town_law import require_article_for
 from sewer_office.core.workflow import REASON_REQUIRED, NoFacts, State, Transition, Workflow
 from sewer_office.permits import rules
 from sewer_office.permits.control_mechanism import missing_elements, refusal
@@ -50,7 +51,7 @@ from sewer_office.permits.models.industrial import (
     ApprovalCondition,
     IndustrialDischargeApproval,
 )
-from sewer_office.permits.services.industrial import evaluate
+from sewer_office.permits.services.industrial import APPROVAL, evaluate
 
 from .common import withdraw
 
@@ -169,9 +170,11 @@ def _reject_effect(approval: Approval, facts: NoFacts, actor: Actor, at: datetim
 
 
 def _term_effect(approval: Approval, facts: Term, actor: Actor, at: datetime) -> None:
-    """The decision, and the term: the one stated, at most the longest in force."""
+    """The decision, and the term: the one stated, at most the longest in force in the
+    facility's town (refused, nothing written, for a town under a law of its own)."""
+    town = require_article_for(approval, APPROVAL)
     _decide(approval, actor, at)
-    longest = rules.approval_term(timezone.localdate(at))
+    longest = rules.approval_term(town, timezone.localdate(at))
     most = int(longest.value) if longest.value is not None else None
     years = facts["term_years"] or most
     if years is None:

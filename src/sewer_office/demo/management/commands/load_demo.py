@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from sewer_office.accounts.towns import primary, values_of
 from sewer_office.demo.build import build_demo_town
-from sewer_office.permits import rules
 from sewer_office.registry.models import Property
 
 
@@ -29,7 +29,7 @@ class Command(BaseCommand):
             raise CommandError(
                 "The database already holds a town: load the demo into an empty database."
             )
-        params = rules.params()
+        params = values_of(primary())  # the demo town is the installation's primary
         if params.get("fee.building_sewer.class_1", date(2016, 1, 1)).value is None:
             raise CommandError(
                 f"The jurisdiction '{params.jurisdiction}' has no building sewer fees configured: "

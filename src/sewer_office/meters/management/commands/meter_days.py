@@ -5,10 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 
 from sewer_office.meters import days
 from sewer_office.meters.models import Meter
-from sewer_office.meters.services import params
+from sewer_office.meters.services import timezone_of
+
+
+def by_zone(meters: list[Meter]) -> dict[str, list[Meter]]:
+    """``meters`` by the time zone of each one's town: a meter's days are its town's days."""
+    out: dict[str, list[Meter]] = {}
+    for meter in meters:
+        out.setdefault(timezone_of(meter), []).append(meter)
+    return out
 
 
 class Command(BaseCommand):
@@ -25,14 +34,17 @@ class Command(BaseCommand):
         parser.add_argument("--meter", metavar="IDENT", help="one meter (default: every meter)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        meters = None
+        meters = Meter.objects.select_related("sampling_point__establishment").order_by("ident")
         if options["meter"]:
-            meters = list(Meter.objects.filter(ident=options["meter"]))
-            if not meters:
+            meters = meters.filter(ident=options["meter"])
+            if not meters.exists():
                 raise CommandError(f"no meter '{options['meter']}'")
-        tz = params().timezone
+        zones = by_zone(list(meters))
         if options["check"]:
-            diffs = days.check(tz, meters)
+            diffs = sorted(
+                (d for tz, group in zones.items() for d in days.check(tz, group)),
+                key=lambda d: (d.meter, d.day),
+            )
             for d in diffs:
                 self.stdout.write(str(d))
             if diffs:
@@ -41,7 +53,8 @@ class Command(BaseCommand):
                 )
             self.stdout.write("OK: every meter's daily volumes match its readings.")
             return
-        mended = days.rebuild(None, tz, meters)
-        for d in mended:
+        with transaction.atomic():  # every town's meters at once, as one rebuild
+            mended = [d for tz, group in zones.items() for d in days.rebuild(None, tz, group)]
+        for d in sorted(mended, key=lambda d: (d.meter, d.day)):
             self.stdout.write(f"mended {d}")
         self.stdout.write(f"Rebuilt: {len(mended)} day(s) mended.")
