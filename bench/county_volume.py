@@ -21,8 +21,10 @@ suite does, so the bench cannot rot unseen).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -38,10 +40,28 @@ import office_volume  # noqa: E402  (bench helpers: facilities, violations, EXPL
 FIRST_YEAR = 2016
 
 
+#: Where the generated towns' parameter files are written (the bench runs from there).
+TOWN_FILES = Path(tempfile.gettempdir()) / "sewer-use-county-towns"
+
+
 def towns(n: int) -> list[str]:
-    """The member towns: the installation's primary (``demo``, whose parameters the office
-    reads) and ``county-town-02`` … : generated, as the county is."""
-    return ["demo", *(f"county-town-{k:02d}" for k in range(2, n + 1))]
+    """The member towns: the installation's primary (``demo``) and ``county-town-02.yaml`` … :
+    generated, as the county is, each a town under the article with the demo's values (a
+    ``parameters.yaml`` that extends it), since every record is computed under its own town's.
+    The files are written to :data:`TOWN_FILES`, and the bench works from that directory,
+    where the towns' relative names are read."""
+    TOWN_FILES.mkdir(exist_ok=True)
+    names = ["demo"]
+    for k in range(2, n + 1):
+        name = f"county-town-{k:02d}.yaml"
+        (TOWN_FILES / name).write_text(
+            f"jurisdiction: county-town-{k:02d}\nname: County town {k} (generated)\n"
+            "extends: demo\nparameters: {}\n",
+            encoding="utf-8",
+        )
+        names.append(name)
+    os.chdir(TOWN_FILES)
+    return names
 
 
 def deal_parcels(codes: list[str]) -> None:

@@ -108,13 +108,14 @@ def add_violations(n: int, t: dict[str, Any], seed: int) -> None:
     """``n`` violations in every stage, with the notices, corrections and referrals each has."""
     from django.db import transaction
 
+    from sewer_office.accounts.towns import primary
     from sewer_office.enforcement import rules
     from sewer_office.enforcement.models import Correction, Notice, Referral, Violation
 
     rng = random.Random(seed)
     today = datetime.now(TOWN).date()
     su, clerk = t["users"]["superintendent"], t["users"]["clerk"]
-    amount = rules.daily_amount(today)
+    amount = rules.daily_amount(today, primary())
     plan = [s for s, share in STATES for _ in range(share)]
     with transaction.atomic():
         vs = []
@@ -148,7 +149,7 @@ def add_violations(n: int, t: dict[str, Any], seed: int) -> None:
                 else:
                     served = issued + timedelta(days=1)
                 served = max(served, issued)
-                deadline = rules.deadline(served, 10).deadline
+                deadline = rules.deadline(served, 10, primary()).deadline
             notices.append(
                 Notice(
                     violation=v,

@@ -75,9 +75,10 @@ def record_baseline() -> None:
 
 def demo_town(seed: int = 4, anchor: date | None = None) -> Town:
     """``build_demo_town(seed, anchor)`` into the test's database: built on the first call of
-    this process for that seed, anchor and jurisdiction, restored on the next ones."""
+    this process for that seed, anchor and jurisdictions, restored on the next ones."""
     anchor = anchor or timezone.localdate()
-    key = (seed, anchor, settings.SEWER_USE_JURISDICTION, connection.vendor)
+    towns = tuple(getattr(settings, "SEWER_USE_JURISDICTIONS", ()))
+    key = (seed, anchor, settings.SEWER_USE_JURISDICTION, towns, connection.vendor)
     clean = _clean()
     snapshot = _SNAPSHOTS.get(key)
     if snapshot is not None and clean:

@@ -14,6 +14,7 @@ import pytest
 from sewer_office.accounts.services import create_user
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.letters import compose
+from sewer_office.core.models import AuditEvent
 from sewer_office.core.services import perform
 from sewer_office.enforcement import rules, services
 from sewer_office.enforcement.letters import NOTICE, is_order
@@ -91,6 +92,7 @@ def test_its_notice_demands_an_explanation_and_a_plan_within_its_days(two_towns:
     assert "explanation of the violation and a plan" in text
     assert "10 calendar days of the date this notice is mailed" in text
     assert "§ 196-22" not in text
+    assert text.rstrip().endswith("Town Engineer")  # its law's official signs it
 
 
 def test_its_law_gives_the_days_a_notice_states(two_towns: Town) -> None:
@@ -110,6 +112,8 @@ def test_its_clock_runs_from_the_mailing(two_towns: Town) -> None:
     assert (notice.nominal_deadline, notice.deadline) == (date(2026, 11, 11), date(2026, 11, 12))
     assert notice.deadline_basis["counted_from"] == "mailing"
     assert notice.deadline_basis["citation"] == NOTICE_SECTION
+    assert notice.delivered_on is None and "runs from the mailing" in notice.service_text
+    assert AuditEvent.objects.filter(action="serve").latest("id").citation == NOTICE_SECTION
     f = fines(v, date(2026, 12, 1))
     assert f.computation is None
     assert "penalty provisions" in f.message

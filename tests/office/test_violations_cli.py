@@ -10,6 +10,7 @@ from sewer_office.core.services import perform
 
 from .enforcement_factories import opened, overdue, served
 from .factories import Town
+from .jurisdiction_support import all_of_town
 
 
 def _run(capsys: Any, *argv: str) -> tuple[int, str]:
@@ -48,8 +49,10 @@ def test_open_filter_and_table(town: Town, capsys: Any) -> None:
 
 
 def test_unconfigured_amount_says_not_configured(town: Town, capsys: Any, settings: Any) -> None:
+    """A violation of a town whose values state no daily amount (each record is counted
+    under its own town's values: here an office of Wappinger alone)."""
     overdue(town)
-    settings.SEWER_USE_JURISDICTION = "wappinger"
+    all_of_town(town, settings, "wappinger")
     code, out = _run(capsys, "--format", "json")
     row = json.loads(out)[0]
     assert code == 0 and row["fines_accrued"] is None

@@ -117,7 +117,10 @@ def within(model: type[models.Model], codes: frozenset[str]) -> Q | None:
 def jurisdiction_of(record: object) -> str:
     """The member town ``record`` belongs to: the first of its model's paths that reaches a
     town (a violation of a facility through the facility, one of a parcel through the parcel),
-    else the primary town (a record of no one town: a person, an invoice)."""
+    else the primary town (a record of no one town: a person, an invoice). In an office of one
+    town, that town, with no relation read."""
+    if not several():
+        return primary()
     model = type(record)
     paths = jurisdiction_paths(model) if issubclass(model, models.Model) else ()
     for path in paths:

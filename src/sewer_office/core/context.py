@@ -23,6 +23,7 @@ from sewer_office.accounts.roles import (
     APPLICANT,
     BUILDING_INSPECTOR,
     CLERK,
+    COORDINATOR,
     ENGINEER,
     HIGHWAY,
     STAFF_ROLES,
@@ -39,6 +40,9 @@ EVERY_STAFF = frozenset(STAFF_ROLES)
 PROGRAM = frozenset({SUPERINTENDENT, ENGINEER, CLERK, VIEWER})
 #: Who works in the field (inspections, traps, facilities).
 FIELD = PROGRAM | {BUILDING_INSPECTOR}
+#: The plant's pretreatment coordinator: the industrial users, their results, reports and
+#: enforcement, and the program's plant-wide work, in every member town.
+PLANT = frozenset({COORDINATOR})
 
 
 @dataclass(frozen=True)
@@ -57,15 +61,17 @@ MENU: tuple[MenuItem, ...] = (
     # an outside user applies for a permit here even before it has any
     MenuItem("Permits & approvals", "permits:index", EVERY_STAFF, True),
     MenuItem("Properties", "registry:properties", EVERY_STAFF, "registry.Property"),
-    MenuItem("Establishments", "registry:establishments", FIELD, "registry.Establishment"),
-    MenuItem("Results", "monitoring:results", FIELD, "monitoring.LabResult"),
+    MenuItem("Establishments", "registry:establishments", FIELD | PLANT, "registry.Establishment"),
+    MenuItem("Results", "monitoring:results", FIELD | PLANT, "monitoring.LabResult"),
     MenuItem("Meters", "meters:list", PROGRAM, "meters.Meter"),
     MenuItem("Grease traps", "grease:list", FIELD, "grease.GreaseInterceptor"),
     MenuItem("Inspections", "inspections:list", FIELD, "inspections.Inspection"),
-    MenuItem("Enforcement", "enforcement:list", PROGRAM, "enforcement.Violation"),
-    MenuItem("Schedules", "enforcement:schedules", PROGRAM, "enforcement.ComplianceSchedule"),
-    MenuItem("Pretreatment", "pretreatment:index", PROGRAM),
-    MenuItem("Reports", "reports:list", PROGRAM, "pretreatment.ReportDue"),
+    MenuItem("Enforcement", "enforcement:list", PROGRAM | PLANT, "enforcement.Violation"),
+    MenuItem(
+        "Schedules", "enforcement:schedules", PROGRAM | PLANT, "enforcement.ComplianceSchedule"
+    ),
+    MenuItem("Pretreatment", "pretreatment:index", PROGRAM | PLANT),
+    MenuItem("Reports", "reports:list", PROGRAM | PLANT, "pretreatment.ReportDue"),
     MenuItem("Billing", "billing:payments", PROGRAM, "billing.Invoice"),
     MenuItem("Letters", "letters:list", PROGRAM),
     MenuItem("Imports", "imports", frozenset({SUPERINTENDENT, ENGINEER, CLERK})),

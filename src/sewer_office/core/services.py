@@ -138,7 +138,11 @@ def perform(
             before=before,
             after=audit.snapshot(locked),
             reason=reason.strip(),
-            citation=transition.citation,
+            citation=(
+                transition.citation
+                if workflow.cites is None
+                else workflow.cites(locked, transition.citation)
+            ),
             state_from=state_from,
             state_to=_driven(locked).state,
             at=when,

@@ -64,6 +64,8 @@ Effect: TypeAlias = Callable[[R, F, Actor, datetime], None]
 #: What the app of a record tells people of a change: called with the record and its audit
 #: event inside the transition's transaction (it sends by ``transaction.on_commit``).
 Announce = Callable[[Any, Any], None]
+#: (record, transition's citation) → the citation the record's event records.
+Cites = Callable[[Any, str], str]
 
 REASON_REQUIRED = "required"
 REASON_OPTIONAL = "optional"
@@ -175,6 +177,10 @@ class Workflow(Generic[R]):
     #: persons concerned of a change as it happens (:mod:`sewer_office.registry.notify`).
     #: Core calls it and imports nothing of the apps above it.
     announce: Announce | None = None
+    #: Set by the app whose records may be under another law than the transition's citation
+    #: (enforcement, for a town whose law is its own): the citation the audit event of a
+    #: transition on this record records. ``None``: every record cites the transition's own.
+    cites: Cites | None = None
     _by_name: dict[str, Step[R]] = field(init=False, repr=False)
     _states: dict[str, State] = field(init=False, repr=False)
 

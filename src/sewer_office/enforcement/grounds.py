@@ -31,6 +31,7 @@ from sewer_office.findings.opinions import OPINION_CITATION, current_opinion
 from sewer_rules.duties import duty_of
 
 from .models import Violation
+from .town_ladder import own_law_of
 
 #: Findings of a measurement, judged by their status (monitoring FindingKind values).
 MEASURED_KINDS = frozenset({"lab_result", "monthly_average", "slug", "excursion"})
@@ -112,6 +113,15 @@ def refusal(section: str, finding: Finding | None) -> str | None:
     return section_refusal(section)
 
 
+def refusal_of(violation: Violation) -> str | None:
+    """:func:`refusal` for a recorded violation. One of a town whose law is its own was cited
+    from its registry when opened (:func:`.town_ladder.cite_violated`), which is its rule of
+    grounds: the article's duties do not judge it."""
+    if own_law_of(violation) is not None:
+        return None
+    return refusal(violation.section, violation.finding)
+
+
 def refused_violations(qs: models.QuerySet[Violation]) -> models.QuerySet[Violation]:
     """The violations of ``qs`` that the rule would now refuse (for the list's filter).
 
@@ -121,6 +131,6 @@ def refused_violations(qs: models.QuerySet[Violation]) -> models.QuerySet[Violat
     ids = [
         v.pk
         for v in qs.select_related("finding").prefetch_related("finding__opinions")
-        if refusal(v.section, v.finding) is not None
+        if refusal_of(v) is not None
     ]
     return qs.filter(pk__in=ids)

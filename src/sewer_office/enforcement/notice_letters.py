@@ -236,6 +236,8 @@ def service_text(notice: Notice) -> str:
         )
         if notice.served_on is None:
             return f"{mailed}; not yet delivered"
+        if notice.delivered_on is None:  # a law whose period runs from the mailing
+            return f"{mailed}; the period runs from the mailing"
         proof = notice.get_delivery_proof_display().lower() or "the carrier's record"
         return f"{mailed}; delivered on {long_date(notice.served_on)}, as shown by the {proof}"
     if notice.served_on is None:

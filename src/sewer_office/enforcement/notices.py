@@ -104,10 +104,10 @@ def _daily_amount(day: date, town: str, own: LawPackage | None) -> ParameterValu
 
 
 def guard_issue(violation: Violation, facts: IssueFacts) -> str | None:
-    if town_ladder.own_law_of(violation) is None:  # its own law's grounds were read on opening
-        # a violation recorded before the rule of grounds is left as it was, but gets no notice
-        if (refused := grounds.refusal(violation.section, violation.finding)) is not None:
-            return f"No notice can be issued: {refused}"
+    # a violation recorded before the rule of grounds is left as it was, but gets no notice
+    if (refused := grounds.refusal_of(violation)) is not None:
+        return f"No notice can be issued: {refused}"
+    if town_ladder.own_law_of(violation) is None:  # its own law's notice has its own clock
         procedure = rules.procedure_for(violation.section)
         if not procedure.correction_clock:
             return procedure.message
@@ -215,6 +215,7 @@ def _serve_by_mailing(notice: Notice, day: date, law: LawPackage) -> None:
         )
     notice.mailed_on = day
     _complete_service(notice, day)
+    notice.delivered_on = None  # its delivery is not known, and changes nothing
 
 
 def _complete_service(notice: Notice, day: date) -> None:

@@ -106,7 +106,7 @@ def dashboard_panel(request: Any) -> Panel | None:
     accruing = [
         (v, liability.fines(v, today))
         for v in visible(Violation.objects.filter(state="fines_accruing"), user)
-        .select_related("person")
+        .select_related("person", "establishment", "property")  # the town each is counted in
         .prefetch_related("notices__superseded_by", "corrections")
         .order_by("observed_on", "id")[:DASHBOARD_ROWS]
     ]

@@ -23,6 +23,7 @@ from .facts import EscalationFacts, FineReferralFacts, ReferralFacts
 from .liability import fines, fines_as_referred
 from .models import Referral, Violation
 from .notices import _create_notice
+from .town_ladder import notice_step, own_law_of
 
 
 def responses_taken(violation: Violation) -> list[str]:
@@ -32,15 +33,25 @@ def responses_taken(violation: Violation) -> list[str]:
 
 
 def next_step(violation: Violation, day: date | None = None) -> rules.Response | None:
-    """The guide's next response for this violation, or None when it names no further step."""
+    """The guide's next response for this violation, or None when it names no further step
+    (or when the violation's town's law is its own: the office carries its notice, not yet the
+    later steps of its ladder)."""
+    if own_law_of(violation) is not None:
+        return None
     if not rules.procedure_for(violation.section).correction_clock:
         return None
     return rules.following(violation.kind, day or timezone.localdate(), responses_taken(violation))
 
 
 def guard_escalate(violation: Violation, facts: EscalationFacts) -> str | None:
-    if (refused := grounds.refusal(violation.section, violation.finding)) is not None:
+    if (refused := grounds.refusal_of(violation)) is not None:
         return f"No further notice or referral can be made: {refused}"
+    if (own := own_law_of(violation)) is not None:
+        later = [s.label for s in own[1].ladder.steps if s.key != notice_step(own[1]).key]
+        return (
+            f"{own[1].name}'s later steps ({'; '.join(later) or 'none'}) are made outside the "
+            "office for now: the office carries its notice of violation and its clock."
+        )
     if next_step(violation) is None:
         return (
             "The response guide names no further step for this violation: the matter rests "

@@ -75,5 +75,5 @@ def violation_summary(violation: Violation, today: date | None = None) -> Violat
         "fines_status": fines_status,
         "fines_note": f.unconfigured,
         # recorded before the rule of grounds and refused by it now (the record is unchanged)
-        "would_now_be_refused": grounds.refusal(violation.section, violation.finding),
+        "would_now_be_refused": grounds.refusal_of(violation),
     }

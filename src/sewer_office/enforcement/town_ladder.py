@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from sewer_office.accounts.towns import keeps_article, law_of, values_of
+from sewer_office.accounts.towns import keeps_article, law_of, several, values_of
 from sewer_office.core.errors import InvalidInput
-from sewer_office.core.letters import long_date
+from sewer_office.core.letters import long_date, signer
 from sewer_office.core.town_law import town_of
 from sewer_rules.citations import CitationError, ExternalReference, FederalCitation, parse_any
 from sewer_rules.enforcement_ladder import DEMAND_WORDS, ClockStart, DayCount, Demand, Step
@@ -52,7 +52,11 @@ def own_law(town: str) -> LawPackage | None:
 
 
 def own_law_of(record: object) -> tuple[str, LawPackage] | None:
-    """The record's town and its package when that town's law is its own."""
+    """The record's town and its package when that town's law is its own. In an office of one
+    town there is none (its primary keeps the article, system check ``sewer_use.E004``): no
+    relation is read, so a list asks nothing more per row."""
+    if not several():
+        return None
     town = town_of(record)
     law = own_law(town)
     return None if law is None else (town, law)
@@ -138,8 +142,21 @@ def least_period(law: LawPackage, town: str, day: date) -> int:
     return due(law, town, day).days
 
 
+def cites(record: object, citation: str) -> str:
+    """The citation an event on ``record`` records: a step of the article's notice procedure
+    (``§ 196-22 …``) on a violation of a town whose law is its own cites that town's notice;
+    a federal requirement, or any record of an Article VII town, its own."""
+    found = own_law_of(record)
+    if found is None or not citation.startswith("§"):
+        return citation
+    return notice_step(found[1]).citation
+
+
 def is_ladder_notice(notice: Notice) -> bool:
-    """Whether ``notice`` is its town's own notice (not § 196-22 A's, not an order)."""
+    """Whether ``notice`` is its town's own notice (not § 196-22 A's, not an order). A notice
+    citing the article or a federal requirement is not: only another's is looked up."""
+    if not several() or notice.citation.startswith("§") or " CFR " in notice.citation:
+        return False
     found = own_law_of(notice.violation)
     return found is not None and notice.response == notice_step(found[1]).key
 
@@ -183,6 +200,9 @@ def notice_words(notice: Notice, law: LawPackage) -> dict[str, str]:
             else "This notice states no period."
         ),
         "fine": fine_words(law),
+        "signature": "\n".join(
+            p for p in (signer(notice.issued_by), law.ladder.official(step.issued_by).title) if p
+        ),
         "costs": "",
         "correction": "",
     }

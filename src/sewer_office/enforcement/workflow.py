@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from sewer_office.core.workflow import REASON_REQUIRED, NoFacts, Transition, Workflow
 
-from . import corrections, notices, notify, referrals, schedules
+from . import corrections, notices, notify, referrals, schedules, town_ladder
 from . import forms as eforms
 from .facts import (
     CorrectionReportFacts,
@@ -219,6 +219,7 @@ WORKFLOW = Workflow(
     ],
     # a notice served and a correction verified are told by e-mail as they happen
     announce=notify.announce,
+    cites=town_ladder.cites,
 )
 
 

@@ -206,7 +206,7 @@ class ViolationSerializer(serializers.ModelSerializer[Violation]):
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_would_now_be_refused(self, obj: Violation) -> str | None:
-        return grounds.refusal(obj.section, obj.finding)
+        return grounds.refusal_of(obj)
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_fines(self, obj: Violation) -> dict[str, Any]:

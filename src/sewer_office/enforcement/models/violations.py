@@ -284,6 +284,8 @@ class Notice(TimeStamped):
             mailed = f"mailed by certified mail{receipt} on {self.mailed_on:%Y-%m-%d}"
             if self.served_on is None:
                 return f"{mailed}, not yet delivered (no correction period runs until delivery)"
+            if self.delivered_on is None:  # a town's law whose period runs from the mailing
+                return f"{mailed}; the period runs from the mailing"
             proof = self.get_delivery_proof_display().lower() or "the carrier's record"
             return f"{mailed}; delivered on {self.served_on:%Y-%m-%d} per {proof}"
         if self.served_on is None:

@@ -105,7 +105,7 @@ def violation_list(request: HttpRequest) -> HttpResponse:
         return download
     page, query = page_of(request, qs)
     # which listed violations the rule of grounds would now refuse (records unchanged)
-    listed = [(v, grounds.refusal(v.section, v.finding)) for v in page]
+    listed = [(v, grounds.refusal_of(v)) for v in page]
     counts = dict(
         base.filter(state__in=OPEN_STATES)
         .order_by()

@@ -34,6 +34,7 @@ from sewer_office.enforcement import (
     referrals,
     rules,
     services,
+    town_ladder,
 )
 from sewer_office.enforcement.models import Judgment, Violation
 from sewer_office.enforcement.money_forms import JudgmentForm
@@ -90,12 +91,20 @@ def steps(violation: Violation, today: date) -> list[Step]:
             out.append(Step(n.served_on, "Served", n.service_text, n.citation))
         if n.deadline and not hasattr(n, "superseded_by"):
             missed = n.deadline < today and (ceased is None or ceased > n.deadline)
+            basis = n.deadline_basis or {}
+            own = "step" in basis  # the town's own clock (:mod:`..town_ladder`), or § 196-22 A's
+            text = (
+                f"{basis['days']} {basis['count']} days from {basis['counted_from']}"
+                if own
+                else f"{n.period_days} days from service"
+            )
+            passed = " passed unanswered" if own else " passed uncorrected"
             out.append(
                 Step(
                     n.deadline,
-                    "Deadline" + (" passed uncorrected" if missed else ""),
-                    f"{n.period_days} days from service",
-                    "§ 196-22 A",
+                    "Deadline" + (passed if missed else ""),
+                    text,
+                    str(basis["citation"]) if own else "§ 196-22 A",
                     late=missed,
                 )
             )
@@ -148,6 +157,9 @@ def detail_context(
         "referrals": violation.referrals.all(),
         "evidence": violation.evidence.all(),
         "fines": liability.fines(violation, today),
+        # the violation's town's law when it is its own: the article's costs (§ 196-22 C) and
+        # fine (§ 196-22 B) are not its law
+        "town_law": own[1] if (own := town_ladder.own_law_of(violation)) is not None else None,
         "next_step": referrals.next_step(violation),
         # the response the plan proposes, naming the plan and its adoption (staff only: the
         # office's deliberation, not the person's notice)
