@@ -40,6 +40,9 @@ class SentMessage(WrittenOnce):
     about_id = models.CharField(max_length=64, blank=True)
     about_label = models.CharField(max_length=200, blank=True)
     about = GenericForeignKey("about_type", "about_id")
+    #: The member town of the record it is about ("" for a message about no town's record:
+    #: the audit anchor, a sign-in): a staff member of one town sees their town's messages.
+    jurisdiction = models.CharField(max_length=40, blank=True, default="", editable=False)
     # NULL, not "": a message without a dedupe key is outside the unique constraint.
     key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
     legal = models.BooleanField(default=False)

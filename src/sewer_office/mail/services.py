@@ -29,6 +29,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, models, transaction
 
 from sewer_office.accounts.actors import Actor, Person, signed_in
+from sewer_office.accounts.jurisdictions import jurisdiction_of, jurisdiction_paths
 from sewer_office.accounts.roles import is_office_user
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
@@ -97,15 +98,19 @@ class About(TypedDict):
     about_type: ContentType | None
     about_id: str
     about_label: str
+    jurisdiction: str
 
 
 def _about(about: models.Model | None) -> About:
     if about is None:
-        return {"about_type": None, "about_id": "", "about_label": ""}
+        return {"about_type": None, "about_id": "", "about_label": "", "jurisdiction": ""}
+    paths = jurisdiction_paths(type(about))
     return {
         "about_type": ContentType.objects.get_for_model(about),
         "about_id": str(about.pk),
         "about_label": str(about)[:200],
+        # the town of a record of one town; "" for a person's or another shared record
+        "jurisdiction": jurisdiction_of(about) if paths else "",
     }
 
 
