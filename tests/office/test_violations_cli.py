@@ -10,7 +10,7 @@ from sewer_office.core.services import perform
 
 from .enforcement_factories import opened, overdue, served
 from .factories import Town
-from .jurisdiction_support import all_of_town
+from .jurisdiction_support import ARTICLE_MEMBER, HOME, all_of_town
 
 
 def _run(capsys: Any, *argv: str) -> tuple[int, str]:
@@ -63,3 +63,16 @@ def test_unconfigured_amount_says_not_configured(town: Town, capsys: Any, settin
 
 def test_no_violations(town: Town, capsys: Any) -> None:
     assert _run(capsys, "--open") == (0, "No open violations.\n")
+
+
+def test_one_member_towns_violations(article_towns: Town, capsys: Any) -> None:
+    """In an office of two towns, ``--jurisdiction`` lists one town's; each row names its town;
+    a town the office does not serve is refused."""
+    overdue(article_towns, mine=True)
+    overdue(article_towns, mine=False)
+    code, out = _run(capsys, "--format", "json")
+    assert code == 0 and {r["jurisdiction"] for r in json.loads(out)} == {HOME, ARTICLE_MEMBER}
+    code, out = _run(capsys, "--jurisdiction", ARTICLE_MEMBER, "--format", "json")
+    assert code == 0 and [r["jurisdiction"] for r in json.loads(out)] == [ARTICLE_MEMBER]
+    assert main(["violations", "--jurisdiction", "elsewhere"]) == 2
+    assert "not a member town" in capsys.readouterr().err

@@ -13,6 +13,8 @@ from typing import TypedDict
 
 from django.utils import timezone
 
+from sewer_office.core.town_law import town_of
+
 from . import grounds
 from .liability import fines
 from .models import Violation
@@ -28,6 +30,7 @@ class ViolationSummary(TypedDict):
 
     id: int
     number: str
+    jurisdiction: str
     facility: str
     person: str
     section: str
@@ -62,6 +65,7 @@ def violation_summary(violation: Violation, today: date | None = None) -> Violat
     return {
         "id": violation.pk,
         "number": violation.number,
+        "jurisdiction": town_of(violation),  # the member town whose law governs it
         "facility": violation.subject,
         "person": violation.person.name,
         "section": violation.section,
