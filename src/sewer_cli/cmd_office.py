@@ -238,6 +238,8 @@ def run_demo(args: argparse.Namespace) -> int:
     if not property_model.objects.exists():
         print("Loading the demo town (first run)...", flush=True)
         _call("load_demo")
+    else:
+        _warn_if_one_town(property_model, settings)
     print(f"\nThe sewer office: http://{args.host}:{args.port}/", flush=True)
     towns = ", ".join(
         dict.fromkeys([settings.SEWER_USE_JURISDICTION, *settings.SEWER_USE_JURISDICTIONS])
@@ -248,6 +250,20 @@ def run_demo(args: argparse.Namespace) -> int:
         print(f"  {name:<15} {role}")
     print(flush=True)
     return _serve(args.host, args.port, args.workers, settings)
+
+
+def _warn_if_one_town(property_model: Any, settings: Any) -> None:
+    """A data directory loaded by an earlier demo of one town holds no member town's parcel,
+    and its staff act for no town of an office of several: say how to load the two towns."""
+    members = [t for t in settings.SEWER_USE_JURISDICTIONS if t != settings.SEWER_USE_JURISDICTION]
+    if members and not property_model.objects.filter(jurisdiction__in=members).exists():
+        print(
+            f"Note: {settings.DATA_DIR} holds a demo of one town, loaded before the demo served "
+            f"{', '.join(members)} too; its staff see no records in an office of several towns. "
+            "Move that directory away (or set SEWER_USE_DATA_DIR) to load the two-town demo, or "
+            "run SEWER_USE_JURISDICTIONS= make run for the one-town demo.",
+            flush=True,
+        )
 
 
 def run_manage(args: argparse.Namespace) -> int:

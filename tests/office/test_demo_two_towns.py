@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from sewer_cli.cmd_office import DEMO_LOGINS, DEMO_MEMBER_TOWNS
+from sewer_cli.cmd_office import DEMO_LOGINS, DEMO_MEMBER_TOWNS, _warn_if_one_town
 from sewer_office.demo.member_town import PLANT_NAME
 from sewer_office.enforcement.models import Violation
+from sewer_office.registry.models import Property
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +70,13 @@ def test_the_annual_report_is_the_coordinators_and_covers_both(
 def test_the_demo_logins_name_each_towns_staff() -> None:
     names = {name for name, _ in DEMO_LOGINS}
     assert {"coordinator", "poughkeepsie-clerk", "poughkeepsie-engineer"} <= names
+
+
+def test_an_earlier_one_town_demo_is_named(town: Any, settings: Any, capsys: Any) -> None:
+    """`make run` on a data directory loaded by a demo of one town says how to get both."""
+    settings.SEWER_USE_JURISDICTIONS = DEMO_MEMBER_TOWNS.split(",")
+    _warn_if_one_town(Property, settings)
+    assert "holds a demo of one town" in capsys.readouterr().out
+    settings.SEWER_USE_JURISDICTIONS = []
+    _warn_if_one_town(Property, settings)
+    assert capsys.readouterr().out == ""
