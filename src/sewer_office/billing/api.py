@@ -12,8 +12,10 @@ issues a permit's fee invoice (clerk); ``POST /api/billing/invoices/<id>/credit/
 (``{"reason": "...", "lines": [41, 42]}``, no ``lines``: every line) issues a credit note and
 ``POST /api/billing/invoices/<id>/void/`` (``{"reason": "..."}``) voids it (billing roles);
 runs and surcharge decisions and agreements: :mod:`.surcharge_api`; a violation's
-``bill-costs`` and ``collection`` (§ 196-22 B, C): :mod:`.enforcement_api`. Staff read everything;
-outside users read their own persons' charges,
+``bill-costs`` and ``collection`` (§ 196-22 B, C): :mod:`.enforcement_api`. Each record says
+the member town whose books it is in (``jurisdiction``); a payment or refund applied to no
+invoice may name it (``"town"``). Staff read the books of the towns they act for (a statement:
+those towns' entries); outside users read their own persons' charges,
 invoices, receipts and statements — another's is 404. Refusals answer with the services'
 message (400, 403, 409). What the API reads and answers (the serializers): :mod:`.serializers`.
 """
@@ -38,6 +40,7 @@ from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
 from sewer_office.registry.models import Person
 
 from . import (
+    books,
     credit,
     enforcement_api,
     invoices,
@@ -171,6 +174,7 @@ class PaymentViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet[Paym
             reference=v["reference"],
             notes=v["notes"],
             allocations=_allocations(request, person, v),
+            town=v["town"],
         )
         return Response(PaymentSerializer(payment).data, status=status.HTTP_201_CREATED)
 
@@ -205,7 +209,12 @@ def statement(request: Request, person: int) -> Response:
     who = _person(request, person)
     q = StatementQuery(data=request.query_params)
     q.is_valid(raise_exception=True)
-    st = statements.statement(who, q.validated_data["start"], q.validated_data["end"])
+    st = statements.statement(
+        who,
+        q.validated_data["start"],
+        q.validated_data["end"],
+        towns=books.towns_seen(request.user),
+    )
     return Response(
         {
             "person": {"id": who.pk, "name": who.name},
@@ -275,7 +284,7 @@ def permit_fee_invoice(request: Request, kind: str, pk: int) -> Response:
     model = FEE_MODELS.get(kind)
     if model is None:
         raise NotFound(f"No fee is invoiced for {kind!r} records.")
-    record = get_object_or_404(model, pk=pk)
+    record = get_object_or_404(visible(model._default_manager.all(), request.user), pk=pk)
     invoice = permit_fees.issue_permit_fee_invoice(request.user, record)
     return Response(InvoiceSerializer(invoice).data, status=status.HTTP_201_CREATED)
 

@@ -12,6 +12,7 @@ A billing run bills a facility only for the days one of them is in force
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -147,6 +148,13 @@ class SurchargeEnding(WrittenOnce):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(default=timezone.now)
+
+    #: The town of the decision's or the agreement's facility (their own town is read from
+    #: their ``ACCESS_PATHS``: the facility's).
+    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = (
+        "decision__establishment__jurisdiction",
+        "agreement__establishment__jurisdiction",
+    )
 
     class Meta:
         ordering = ("-recorded_at", "-id")

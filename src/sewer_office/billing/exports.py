@@ -5,7 +5,8 @@ cells escaped against formula injection by its ``escape()``).
 
 Amounts are exact decimals with two places: positive for what is owed (an invoice line, a
 refund paid out), negative for a credit note's line and for money received (a payment), so
-that the column sums to the change in what the Town is owed.
+that the column sums to the change in what the Town is owed. A staff member of some member
+towns exports the books of those towns (:func:`~sewer_office.accounts.access.visible`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
+from sewer_office.accounts.access import visible
+from sewer_office.accounts.actors import Actor
 from sewer_office.core import reading
 from sewer_office.core.exports import Amount, Column
 
@@ -65,11 +68,17 @@ def _span(field: str, start: date | None, end: date | None) -> Q:
     return q
 
 
-def rows(start: date | None = None, end: date | None = None) -> Iterator[dict[str, Any]]:
+def _seen(qs: QuerySet[Any], user: Actor | None) -> QuerySet[Any]:
+    return qs if user is None else visible(qs, user)
+
+
+def rows(
+    start: date | None = None, end: date | None = None, user: Actor | None = None
+) -> Iterator[dict[str, Any]]:
     """The export's rows: invoice lines (by document date, number, line), then payments, then
-    refunds, each in date order."""
+    refunds, each in date order — those ``user`` sees (every one when ``None``)."""
     lines = (
-        InvoiceLine.objects.filter(_span("invoice__issued_on", start, end))
+        _seen(InvoiceLine.objects.filter(_span("invoice__issued_on", start, end)), user)
         .select_related("invoice__person", "invoice__establishment", "invoice__credits", "charge")
         .order_by("invoice__issued_on", "invoice__year", "invoice__sequence", "position")
     )
@@ -97,7 +106,7 @@ def rows(start: date | None = None, end: date | None = None) -> Iterator[dict[st
             "status": "void" if inv.state == InvoiceState.VOID else "issued",
         }
     payments = (
-        Payment.objects.filter(_span("received_on", start, end))
+        _seen(Payment.objects.filter(_span("received_on", start, end)), user)
         .select_related("person")
         .prefetch_related("applications__invoice")
         .order_by("received_on", "id")
@@ -127,7 +136,7 @@ def rows(start: date | None = None, end: date | None = None) -> Iterator[dict[st
             "status": "received",
         }
     refunds = (
-        Refund.objects.filter(_span("refunded_on", start, end))
+        _seen(Refund.objects.filter(_span("refunded_on", start, end)), user)
         .select_related("person", "payment")
         .order_by("refunded_on", "id")
     )

@@ -4,7 +4,10 @@ An invoice bills charges to one person (§ 196-15 PERSON), numbered without gaps
 the invoice series (:mod:`.numbers`); its due date rests on the dated parameter
 ``invoice.due_days`` of its charges' town in force on the day of issue (not configured → issue
 is refused with the resolution to record). Each town's resolutions set its own, so an invoice
-bills the charges of one town: charges of several are refused, to be invoiced per town.
+bills the charges of one town: charges of several are refused, to be invoiced per town. The
+invoice is in that town's books (``jurisdiction``; a credit note in its invoice's, :mod:`.books`),
+issued, credited and voided by staff acting for that town. Its number is the installation's
+one sequence of the year, whatever the town (:mod:`.numbers`).
 Once issued it is never edited: a credit note (its own number in the same series, negative
 lines, with a reason) corrects it, or it is voided with a reason while nothing is paid on it. A credit note for more than is still owed (the invoice was paid) gives
 the paid excess back to the person's credit: the payments' applications to the invoice are
@@ -32,6 +35,7 @@ from sewer_office.registry import notify
 from sewer_office.registry.models import Person
 
 from . import pdf
+from .books import require_acting_for
 from .choices import InvoiceKind, InvoiceState, Series
 from .ledger import require_biller
 from .models import Charge, Invoice, InvoiceLine, PaymentApplication
@@ -80,7 +84,10 @@ def issue_invoice(
     for c in charges:
         if c.person_id != person.pk:
             raise InvalidInput({"charges": [f"Charge {c.pk} is billed to another person."]})
-    due_on, basis = due_date(day, one_town(charges))
+    town = one_town(charges)
+    if check_actor:  # a billing run checks its lines' towns itself
+        require_acting_for(actor, town, "Issuing an invoice")
+    due_on, basis = due_date(day, town)
     with transaction.atomic():
         ids = [c.pk for c in charges]
         if len(set(ids)) != len(ids):
@@ -115,6 +122,7 @@ def issue_invoice(
             total=total,
             run=run,
             issued_by=person_or_none(actor),
+            jurisdiction=town,
         )
         InvoiceLine.objects.bulk_create(
             InvoiceLine(
@@ -163,6 +171,7 @@ def credit_note(
         raise TransitionNotAllowed("A credit note is issued against an invoice, not a credit note.")
     if invoice.state != InvoiceState.ISSUED:
         raise TransitionNotAllowed(f"Invoice {invoice.number} is void: nothing to credit.")
+    require_acting_for(actor, invoice.jurisdiction, "A credit note")
     day = issued_on or timezone.localdate()
     with transaction.atomic():
         invoice = Invoice.objects.select_for_update().get(pk=invoice.pk)
@@ -194,6 +203,7 @@ def credit_note(
             credits=invoice,
             reason=reason.strip(),
             issued_by=person_or_none(actor),
+            jurisdiction=invoice.jurisdiction,
         )
         InvoiceLine.objects.bulk_create(
             InvoiceLine(
@@ -266,6 +276,7 @@ def void_invoice(invoice: Invoice, actor: Actor, reason: str) -> Invoice:
     require_biller(actor)
     if not reason.strip():
         raise InvalidInput({"reason": ["Say why the invoice is voided."]})
+    require_acting_for(actor, invoice.jurisdiction, "Voiding an invoice")
     with transaction.atomic():
         locked = Invoice.objects.select_for_update().get(pk=invoice.pk)
         if locked.state != InvoiceState.ISSUED:

@@ -22,6 +22,7 @@ from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.registry.models import Person
 
+from .books import require_acting_for
 from .choices import SOURCE_CITATIONS
 from .models import Charge
 from .rules import TOWN, StoredParameter, params
@@ -85,7 +86,8 @@ def create_charge(
 ) -> Charge:
     """Write one charge and its audit event (in one transaction). ``town`` is the town whose
     values the amount was computed under (the town of what the charge is for): recorded with
-    the version of its values."""
+    the version of its values, and the town whose books the charge is in."""
+    require_acting_for(actor, town, "Charging")
     if amount < 0:
         raise InvalidInput({"amount": ["A charge is not negative (a credit is a credit note)."]})
     if check_once and already_charged(source_key):
@@ -112,6 +114,7 @@ def create_charge(
         "computation": computation,
         "run": run,
         "created_by": person_or_none(actor),
+        "jurisdiction": town,
     }
     if obj is not None:
         fields["content_type"] = ContentType.objects.get_for_model(obj)

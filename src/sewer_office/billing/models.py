@@ -5,10 +5,15 @@ values it used and its computation step by step (exact; cents half-up once, at t
 written once. An :class:`Invoice` bills charges to one person (§ 196-15 PERSON); it is numbered
 without gaps per year (:class:`NumberSequence`), never edited after issue: a mistake is a
 credit note (an invoice of kind ``credit_note`` against it) or a void, each with a reason. A
-:class:`BillingRun` computes every facility's surcharge of a period as :class:`RunLine` rows
-the clerk reviews before issue. A :class:`Payment` is recorded by the clerk and applied to
-invoices (:class:`PaymentApplication`); what is not applied is the person's credit; a
-:class:`Refund` returns money with a reason.
+:class:`BillingRun` (:mod:`.run_models`) computes every facility's surcharge of a period as
+:class:`RunLine` rows the clerk reviews before issue. A :class:`Payment` is recorded by the
+clerk and applied to invoices (:class:`PaymentApplication`); what is not applied is the
+person's credit; a :class:`Refund` returns money with a reason.
+
+In an office of several member towns each town keeps its own books: a charge, an invoice, a
+payment and a refund are of one town (``jurisdiction``, written with the record), a payment
+pays invoices of its own town only, and a staff member sees the books of the towns they act
+for (:mod:`.books`).
 
 Written-once records refuse updates and deletes (:class:`~sewer_office.core.models.
 ImmutableRecord`); the only change an issued invoice takes is its void, through the services.
@@ -21,42 +26,47 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
-from django.db.models import Q
 from django.utils import timezone
 
-from sewer_office.core.models import ImmutableRecord, TimeStamped, WrittenOnce
+from sewer_office.accounts.towns import primary
+from sewer_office.core.models import ImmutableRecord, WrittenOnce
 
 # What an invoice has become since its issue (paid, balance, status) is computed there.
 from .balances import figures
 
-# The records a surcharge rests on (§ 196-19 E(1)(d), J) live in their own module; imported
-# here so that the app's models are registered with it and reachable from ``.models``.
+# The records a surcharge rests on (§ 196-19 E(1)(d), J) and the billing runs live in their
+# own modules; imported here so that the app's models are registered with it and reachable
+# from ``.models``.
 from .basis_models import SurchargeAgreement, SurchargeDecision, SurchargeEnding
-from .choices import (
-    ChargeSource,
-    FlowSource,
-    InvoiceKind,
-    InvoiceState,
-    PaymentMethod,
-    PayStatus,
-    RunLineStatus,
-    RunState,
-    Series,
-)
+from .choices import ChargeSource, InvoiceKind, InvoiceState, PaymentMethod, PayStatus, Series
+from .run_models import BillingRun, RunLine
 
-__all__ = ["SurchargeAgreement", "SurchargeDecision", "SurchargeEnding"]
+__all__ = ["BillingRun", "RunLine", "SurchargeAgreement", "SurchargeDecision", "SurchargeEnding"]
 
 #: Outside users reach billing records as the person billed.
 PERSON_PATHS = ("person",)
-#: Billing is kept per person, not yet per member town: in an installation of several towns a
-#: staff member acting for some of them sees no billing record (none could be shown as theirs
-#: alone); the plant's coordinator and a superuser see them all. (docs/jurisdictions.md)
-NOT_DIVIDED_BY_TOWN: tuple[str, ...] = ()
+#: Each member town keeps its own books: a charge, an invoice, a payment and a refund are of
+#: one town, written with it (:mod:`.books`), and a staff member sees those of the towns they
+#: act for (docs/jurisdictions.md).
+OWN_TOWN = ("jurisdiction",)
+
+
+def town_column(what: str) -> models.CharField[str, str]:
+    """The member town whose books a record is in, set when it is written and never changed
+    (``registry.Property.jurisdiction``'s column; rows written before it: the primary town)."""
+    return models.CharField(
+        max_length=40, default=primary, db_index=True, editable=False, help_text=what
+    )
 
 
 class NumberSequence(models.Model):
     """The last number used in one series and year; locked FOR UPDATE to take the next one,
     so that numbers are never skipped or used twice, whatever issues at the same time."""
+
+    JURISDICTION_SHARED: ClassVar[str] = (
+        "one numbering per installation and year: every member town's invoices and receipts "
+        "take their numbers from it"
+    )
 
     series = models.CharField(max_length=20, choices=Series.choices)
     year = models.PositiveIntegerField()
@@ -69,68 +79,6 @@ class NumberSequence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.series} {self.year}: {self.last}"
-
-
-class BillingRun(TimeStamped):
-    """Every facility's surcharge for one billing period, reviewed before issue.
-
-    All-or-nothing and idempotent: one run per period that is not discarded (the database
-    refuses a second); a correction after issue is a credit note plus a new invoice.
-    """
-
-    period = models.CharField(max_length=10, help_text="e.g. 2026-Q1")
-    start = models.DateField()
-    end = models.DateField(help_text="last day of the period (inclusive)")
-    state = models.CharField(max_length=20, choices=RunState.choices, default=RunState.DRAFT)
-    jurisdiction = models.CharField(max_length=40)
-    total = models.DecimalField(
-        max_digits=14, decimal_places=2, default=0, help_text="sum of the charged lines"
-    )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
-    )
-    issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    issued_at = models.DateTimeField(null=True, blank=True)
-    discard_reason = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ("-start", "-id")
-        constraints = (
-            models.UniqueConstraint(
-                fields=["period"],
-                condition=~Q(state="discarded"),
-                name="billing_one_run_per_period",
-            ),
-        )
-
-    def __str__(self) -> str:
-        return f"Billing run {self.period}"
-
-
-class RunLine(models.Model):
-    """One facility's surcharge in a run: the amount, or why none can be stated."""
-
-    run = models.ForeignKey(BillingRun, on_delete=models.CASCADE, related_name="lines")
-    establishment = models.ForeignKey(
-        "registry.Establishment", on_delete=models.PROTECT, related_name="+"
-    )
-    person = models.ForeignKey("registry.Person", on_delete=models.PROTECT, related_name="+")
-    status = models.CharField(max_length=20, choices=RunLineStatus.choices)
-    flow_source = models.CharField(max_length=20, choices=FlowSource.choices)
-    amount = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
-    message = models.TextField(blank=True, help_text="why there is no amount, in words")
-    computation = models.JSONField(default=dict, help_text="steps, parameters and inputs")
-
-    class Meta:
-        ordering = ("run", "establishment__name", "id")
-        constraints = (
-            models.UniqueConstraint(fields=["run", "establishment"], name="billing_line_once"),
-        )
-
-    def __str__(self) -> str:
-        return f"{self.run.period} {self.establishment}: {self.get_status_display()}"
 
 
 class Charge(WrittenOnce):
@@ -174,9 +122,12 @@ class Charge(WrittenOnce):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    jurisdiction = town_column(
+        "the member town whose books it is in: the town whose values it was computed under"
+    )
 
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = PERSON_PATHS
-    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = NOT_DIVIDED_BY_TOWN
+    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = OWN_TOWN
 
     class Meta:
         ordering = ("-assessed_on", "-id")
@@ -234,9 +185,12 @@ class Invoice(models.Model):
     )
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.TextField(blank=True)
+    jurisdiction = town_column(
+        "the member town whose books it is in: its charges' (a credit note: its invoice's)"
+    )
 
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = PERSON_PATHS
-    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = NOT_DIVIDED_BY_TOWN
+    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = OWN_TOWN
 
     class Meta:
         ordering = ("-year", "-sequence")
@@ -294,7 +248,7 @@ class InvoiceLine(WrittenOnce):
     computation = models.JSONField(default=dict)
 
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"invoice__{p}" for p in PERSON_PATHS)
-    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = NOT_DIVIDED_BY_TOWN
+    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = ("invoice__jurisdiction",)
 
     class Meta:
         ordering = ("invoice", "position")
@@ -322,9 +276,12 @@ class Payment(WrittenOnce):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(default=timezone.now)
+    jurisdiction = town_column(
+        "the member town whose books received it: the town of the invoices it pays"
+    )
 
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = PERSON_PATHS
-    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = NOT_DIVIDED_BY_TOWN
+    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = OWN_TOWN
 
     class Meta:
         ordering = ("-received_on", "-id")
@@ -345,7 +302,7 @@ class PaymentApplication(WrittenOnce):
     applied_at = models.DateTimeField(default=timezone.now)
 
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = tuple(f"payment__{p}" for p in PERSON_PATHS)
-    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = NOT_DIVIDED_BY_TOWN
+    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = ("payment__jurisdiction",)
 
     class Meta:
         ordering = ("applied_at", "id")
@@ -370,9 +327,10 @@ class Refund(WrittenOnce):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(default=timezone.now)
+    jurisdiction = town_column("the member town whose books it is paid out of: its payment's")
 
     ACCESS_PATHS: ClassVar[tuple[str, ...]] = PERSON_PATHS
-    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = NOT_DIVIDED_BY_TOWN
+    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = OWN_TOWN
 
     class Meta:
         ordering = ("-refunded_on", "-id")

@@ -12,6 +12,11 @@ clerks cannot spend the same credit, nor overpay the same invoice) and an audit 
 each record written. Payments, applications and refunds are written once: a mistake is
 corrected by a refund (with its reason) or a credit note, never by an edit.
 
+In an office of several member towns a payment is received into one town's books — the town
+of the invoices it pays (a payment spanning two towns' invoices is refused), else the town the
+clerk acts for — and pays that town's invoices only; a person's credit is held per town
+(:mod:`.books`).
+
 When a payment settles an invoice carrying a permit's fee (the building sewer permit's
 permit and inspection fee, § 196-18 B; the subdivision sewer fee, § 196-23 C), billing makes
 the permit's fee step (``record_fee_payment``) through :func:`core.services.perform`, with the
@@ -21,7 +26,7 @@ on the permit (its transition is ``automatic`` in the permit's workflow).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -41,6 +46,7 @@ from sewer_office.core.services import perform
 from sewer_office.registry.models import Person
 
 from .balances import sums_by, unapplied_of
+from .books import in_towns, payment_town, require_same_town
 from .choices import (
     METHODS_NEEDING_REFERENCE,
     ChargeSource,
@@ -109,22 +115,32 @@ def outstanding(invoice: Invoice) -> Decimal:
     return outstanding_of([invoice])[invoice.pk]
 
 
-def credit_of(person: Person) -> Decimal:
-    """The person's credit: payments received, less what was applied and what was refunded."""
-    paid = Payment.objects.filter(person=person).aggregate(s=Sum("amount"))["s"] or ZERO
-    applied = (
-        PaymentApplication.objects.filter(payment__person=person).aggregate(s=Sum("amount"))["s"]
-        or ZERO
+def credit_of(person: Person, towns: Collection[str] | None = None) -> Decimal:
+    """The person's credit: payments received, less what was applied and what was refunded —
+    in the books of ``towns`` (every town's when ``None``: each town holds its own)."""
+    paid = in_towns(Payment.objects.filter(person=person), towns)
+    applied = in_towns(
+        PaymentApplication.objects.filter(payment__person=person), towns, "payment__jurisdiction"
     )
-    refunded = Refund.objects.filter(person=person).aggregate(s=Sum("amount"))["s"] or ZERO
-    return (Decimal(paid) - Decimal(applied) - Decimal(refunded)).quantize(CENT)
+    refunded = in_towns(Refund.objects.filter(person=person), towns)
+    return (
+        Decimal(paid.aggregate(s=Sum("amount"))["s"] or ZERO)
+        - Decimal(applied.aggregate(s=Sum("amount"))["s"] or ZERO)
+        - Decimal(refunded.aggregate(s=Sum("amount"))["s"] or ZERO)
+    ).quantize(CENT)
 
 
-def open_invoices(person: Person) -> list[tuple[Invoice, Decimal]]:
-    """The person's invoices with something outstanding, oldest due first."""
+def open_invoices(
+    person: Person, towns: Collection[str] | None = None
+) -> list[tuple[Invoice, Decimal]]:
+    """The person's invoices with something outstanding, oldest due first (those of ``towns``'
+    books when given)."""
     invoices = list(
-        Invoice.objects.filter(
-            person=person, kind=InvoiceKind.INVOICE, state=InvoiceState.ISSUED
+        in_towns(
+            Invoice.objects.filter(
+                person=person, kind=InvoiceKind.INVOICE, state=InvoiceState.ISSUED
+            ),
+            towns,
         ).order_by("due_on", "issued_on", "id")
     )
     left = outstanding_of(invoices)
@@ -219,7 +235,8 @@ def apply_plan(
     plan: list[tuple[Invoice, Decimal]],
     at: datetime,
 ) -> list[PaymentApplication]:
-    """Write the applications of ``plan``, drawing on ``payments`` oldest first."""
+    """Write the applications of ``plan``, drawing on ``payments`` oldest first (each on
+    invoices of its own town only)."""
     left = unapplied_of(payments)
     out: list[PaymentApplication] = []
     for inv, amount in plan:
@@ -228,6 +245,7 @@ def apply_plan(
             take = min(need, left[p.pk])
             if take <= 0:
                 continue
+            require_same_town(p, inv)
             out.append(
                 audit.create_recorded(
                     PaymentApplication,
@@ -269,11 +287,14 @@ def record_payment(
     notes: str = "",
     allocations: Sequence[Allocation] = (),
     at: datetime | None = None,
+    town: str = "",
 ) -> Payment:
     """Record money received from ``person`` and apply it to ``allocations`` (in order);
     what is left is the person's credit. A permit's fee invoice settled by it makes the
-    permit's fee step."""
+    permit's fee step. It is received into the books of its invoices' town (applied to none:
+    ``town``, else the clerk's; :func:`.books.payment_town`)."""
     require_money_role(actor, "Recording a payment")
+    books = payment_town(actor, [a.invoice for a in allocations], town)
     total = dollars(amount, "amount")
     reference = reference.strip()
     check_reference(method, reference)
@@ -296,6 +317,7 @@ def record_payment(
                 "notes": notes.strip(),
                 "recorded_by": actor,
                 "recorded_at": when,
+                "jurisdiction": books,
             },
             actor=actor,
             action="record_payment",

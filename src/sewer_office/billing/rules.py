@@ -3,12 +3,12 @@
 the whole office), the town a billing record is computed under, and the message of an amount
 not configured.
 
-Charges, invoices and payments are kept per person (``NOT_DIVIDED_BY_TOWN``): a charge reaches
-no town by its paths. It is made *for* something — a permit, an approval, a subdivision, a
-facility's surcharge, a violation's cost or fine — and is computed under that thing's town's
-values; the charge records that town (``computation["town"]``) beside the version of its
-values. An invoice's due date is its charges' town's resolution, so an invoice bills the
-charges of one town (:func:`one_town`).
+A charge is made *for* something — a permit, an approval, a subdivision, a facility's
+surcharge, a violation's cost or fine — and is computed under that thing's town's values; the
+charge records that town (``computation["town"]``) beside the version of its values, and is in
+that town's books (``jurisdiction``, :mod:`.books`). An invoice's due date is its charges'
+town's resolution, so an invoice bills the charges of one town (:func:`one_town`), and is in
+that town's books.
 """
 
 from __future__ import annotations

@@ -11,8 +11,12 @@ pollutant without a usable result on the days billed) or "rate not configured"; 
 with an amount > 0 are invoiced.
 
 A run spans the office's towns: each line is computed under its facility's town's values and
-records that town; its charge and invoice are that town's (its due date). The run's own
-``jurisdiction`` names the version of its lines' values (or that each line has its own).
+records that town; its charge and invoice are that town's (its due date, its books). The run's
+own ``jurisdiction`` names the version of its lines' values (or that each line has its own).
+A run bills every town it lists at once, so it is seen (:func:`seen_by`), computed, issued
+and discarded by an account acting for every town of its lines — in the demo, whose member town
+keeps a law of its own (no Article VII surcharge), the demo town's clerk; in an office of two
+towns under the article, a clerk of both (a clerk of one town sees its invoices, not the run).
 
 A run is all-or-nothing and idempotent: one run per period that is not discarded (the
 database constraint ``billing_one_run_per_period``; a second is refused with a message); a
@@ -27,13 +31,15 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from sewer_office.accounts.actors import Actor, person_or_none
-from sewer_office.accounts.towns import installed
+from sewer_office.accounts.jurisdictions import acts_for, jurisdictions_of
+from sewer_office.accounts.roles import is_staff_member
+from sewer_office.accounts.towns import installed, several
 from sewer_office.core import audit
-from sewer_office.core.errors import Blocked, InvalidInput, TransitionNotAllowed
+from sewer_office.core.errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
 from sewer_office.core.town_law import town_of
 from sewer_rules.billing.facility_surcharge import CHARGED
 
@@ -102,12 +108,45 @@ def line_town(line: RunLine) -> str:
     return str(line.computation.get("town") or town_of(line.establishment))
 
 
+def seen_by(runs: models.QuerySet[BillingRun], user: Actor | None) -> models.QuerySet[BillingRun]:
+    """The runs ``user`` sees: every one for an account that sees every town; for a staff
+    member of some towns, those whose every line is of a town they act for (a run's total and
+    lines are theirs alone only then). Runs are the staff's: an outside user sees none."""
+    if not is_staff_member(user):
+        return runs.none()
+    codes = jurisdictions_of(user)
+    if codes is None:
+        return runs
+    foreign = RunLine.objects.exclude(establishment__jurisdiction__in=sorted(codes))
+    return runs.exclude(pk__in=foreign.values("run_id"))
+
+
+def require_every_town(actor: Actor, towns: set[str], what: str) -> None:
+    """Refuse a biller who does not act for every town whose facilities a run lists."""
+    if not several() or not is_staff_member(actor):
+        return
+    missing = sorted(t for t in towns if not acts_for(actor, t))
+    if missing:
+        raise Forbidden(
+            f"{what}: the run lists facilities of {', '.join(sorted(towns))}, and you do not "
+            f"act for {', '.join(missing)}. A run bills every town it lists at once: it is "
+            "made by an account acting for each of them."
+        )
+
+
+def _towns_of_lines(run: BillingRun) -> set[str]:
+    """The towns of ``run``'s facilities (the towns its lines bill)."""
+    towns = run.lines.order_by().values_list("establishment__jurisdiction", flat=True)
+    return set(towns.distinct())
+
+
 def create_run(period: str, actor: Actor) -> BillingRun:
     """Compute the draft run of ``period`` with its lines (all-or-nothing)."""
     require_biller(actor)
     start, end = parse_period(period)
     _refuse_existing(period)
     lines = compute_lines(start, end)
+    require_every_town(actor, {ln.town for ln in lines}, f"Computing the run of {period}")
     total = sum(
         (ln.result.amount or Decimal(0) for ln in lines if ln.result.status == CHARGED), Decimal(0)
     )
@@ -163,6 +202,7 @@ def issue_run(run: BillingRun, actor: Actor, issued_on: date | None = None) -> B
                 f"Run {locked.period} is {locked.get_state_display().lower()}: only a draft is "
                 "issued."
             )
+        require_every_town(actor, _towns_of_lines(locked), f"Issuing the run of {locked.period}")
         lines = list(
             locked.lines.filter(status=CHARGED, amount__gt=0)
             .select_related("establishment", "person")
@@ -229,6 +269,7 @@ def discard_run(run: BillingRun, actor: Actor, reason: str) -> BillingRun:
                 f"Run {locked.period} is {locked.get_state_display().lower()}: only a draft is "
                 "discarded."
             )
+        require_every_town(actor, _towns_of_lines(locked), f"Discarding the run of {locked.period}")
         before = audit.snapshot(locked)
         locked.state = RunState.DISCARDED
         locked.discard_reason = reason.strip()

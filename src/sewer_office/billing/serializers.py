@@ -33,6 +33,7 @@ class ChargeSerializer(serializers.ModelSerializer[Charge]):
             "computation",
             "run",
             "created_at",
+            "jurisdiction",
         )
 
 
@@ -74,6 +75,7 @@ class InvoiceSerializer(serializers.ModelSerializer[Invoice]):
             "reason",
             "void_reason",
             "run",
+            "jurisdiction",
             "lines",
         )
 
@@ -117,6 +119,7 @@ class PaymentSerializer(serializers.ModelSerializer[Payment]):
             "amount",
             "notes",
             "recorded_at",
+            "jurisdiction",
             "applications",
             "unapplied",
         )
@@ -139,6 +142,13 @@ class PaymentInput(serializers.Serializer[Any]):
     notes = serializers.CharField(required=False, default="", allow_blank=True)
     invoices = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
     applications = AllocationInput(many=True, required=False, default=list)
+    town = serializers.CharField(
+        max_length=40,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="applied to no invoice: the member town whose books receive it",
+    )
 
 
 class RefundInput(serializers.Serializer[Any]):
@@ -147,6 +157,13 @@ class RefundInput(serializers.Serializer[Any]):
     method = serializers.CharField(max_length=20)
     reference = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
     refunded_on = serializers.DateField(required=False, allow_null=True, default=None)
+    town = serializers.CharField(
+        max_length=40,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="without a payment: the member town whose credit it returns",
+    )
 
 
 class CreditInput(serializers.Serializer[Any]):

@@ -1,5 +1,6 @@
 """A person's statement of account as a letter: a point-in-time view, rendered on request
 (:func:`statement_pdf`) and never kept — every entry with the running balance, and what is owed.
+A statement of one member town's books is printed with that town's letterhead.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from sewer_office.core import letters
+from sewer_office.core.letter_pdf import town_head
 from sewer_office.core.letters import LetterKind, long_date
 from sewer_office.enforcement.letters import usd
 from sewer_office.registry.addresses import mailing_lines
@@ -99,6 +101,14 @@ STATEMENT_KIND = letters.register(
 )
 
 
+def books_of(st: Statement) -> str | None:
+    """The one town whose books ``st`` shows (the towns asked, else its entries'), if one."""
+    towns = set(st.towns) or {str(e.record.jurisdiction) for e in st.entries}
+    return towns.pop() if len(towns) == 1 else None
+
+
 def statement_pdf(st: Statement) -> bytes:
-    """The statement as it stands (rendered on request; a statement is not of record)."""
-    return letters.render(STATEMENT, st)
+    """The statement as it stands (rendered on request; a statement is not of record), with
+    the letterhead of the town whose books it shows (else the primary's)."""
+    town = books_of(st)
+    return letters.render(STATEMENT, st, head=town_head(town) if town else None)

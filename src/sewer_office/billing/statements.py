@@ -4,7 +4,10 @@ A statement (§ 196-15 PERSON: whoever is billed) lists, in date order, the pers
 (owed), credit notes (less owed), payments received (less owed), refunds (money returned out
 of credit: owed again) and a running balance; void invoices are shown, with their reason, at
 nothing. The closing balance is what the person owes less its credit: it equals the sum of
-its invoices' outstanding amounts less its unapplied credit (a test holds it to that).
+its invoices' outstanding amounts less its unapplied credit (a test holds it to that). In an
+office of several member towns a statement is of the books of some towns (``towns``: those a
+staff member keeps, :func:`.books.towns_seen`): their invoices, payments and refunds only —
+each town's money pays its own invoices, so the equality holds town by town.
 
 The aging report sorts every outstanding amount by the days it is past its due date on a
 day: current (not yet due), 1–30, 31–60, 61–90 and more than 90 days.
@@ -12,7 +15,7 @@ day: current (not yet due), 1–30, 31–60, 61–90 and more than 90 days.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -24,6 +27,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.actors import Actor
 from sewer_office.registry.models import Person
 
+from .books import in_towns
 from .choices import ChargeSource, InvoiceKind, InvoiceState
 from .models import Invoice, Payment, Refund
 from .payments import ZERO, credit_of, outstanding_of
@@ -69,6 +73,8 @@ class Statement:
     start: date | None = None
     end: date | None = None
     opening: Decimal = ZERO
+    #: The towns whose books it shows (empty: every town's).
+    towns: tuple[str, ...] = ()
 
     @property
     def charges(self) -> Decimal:
@@ -103,9 +109,11 @@ def _what(invoice: Invoice) -> str:
     return f"Invoice: {label.lower()}{of} ({cite})"
 
 
-def _raw(person: Person) -> list[tuple[date, int, str, str, str, Decimal, Decimal, Any]]:
+def _raw(
+    person: Person, towns: Collection[str] | None
+) -> list[tuple[date, int, str, str, str, Decimal, Decimal, Any]]:
     rows: list[tuple[date, int, str, str, str, Decimal, Decimal, Any]] = []
-    invoices = Invoice.objects.filter(person=person).select_related("credits")
+    invoices = in_towns(Invoice.objects.filter(person=person), towns).select_related("credits")
     for inv in invoices.prefetch_related("lines__charge"):
         if inv.kind == InvoiceKind.CREDIT_NOTE:
             what = f"Credit note against {inv.credits.number}" if inv.credits else "Credit note"
@@ -146,7 +154,7 @@ def _raw(person: Person) -> list[tuple[date, int, str, str, str, Decimal, Decima
                     inv,
                 )
             )
-    for p in Payment.objects.filter(person=person):
+    for p in in_towns(Payment.objects.filter(person=person), towns):
         ref = f" {p.reference}" if p.reference else ""
         rows.append(
             (
@@ -160,7 +168,7 @@ def _raw(person: Person) -> list[tuple[date, int, str, str, str, Decimal, Decima
                 p,
             )
         )
-    for r in Refund.objects.filter(person=person):
+    for r in in_towns(Refund.objects.filter(person=person), towns):
         rows.append(
             (
                 r.refunded_on,
@@ -177,13 +185,20 @@ def _raw(person: Person) -> list[tuple[date, int, str, str, str, Decimal, Decima
     return rows
 
 
-def statement(person: Person, start: date | None = None, end: date | None = None) -> Statement:
+def statement(
+    person: Person,
+    start: date | None = None,
+    end: date | None = None,
+    *,
+    towns: Collection[str] | None = None,
+) -> Statement:
     """The person's statement, every entry or those from ``start`` to ``end`` (inclusive),
-    with the balance brought forward from before ``start``."""
+    with the balance brought forward from before ``start``: of the books of ``towns`` (every
+    town's when ``None``)."""
     running = ZERO
     opening = ZERO
     entries: list[Entry] = []
-    for on, _, kind, ref, what, charges, credits, record in _raw(person):
+    for on, _, kind, ref, what, charges, credits, record in _raw(person, towns):
         if end is not None and on > end:
             continue
         running += charges - credits
@@ -192,7 +207,12 @@ def statement(person: Person, start: date | None = None, end: date | None = None
             continue
         entries.append(Entry(on, kind, ref, what, charges, credits, running, record))
     invoices = list(
-        Invoice.objects.filter(person=person, kind=InvoiceKind.INVOICE, state=InvoiceState.ISSUED)
+        in_towns(
+            Invoice.objects.filter(
+                person=person, kind=InvoiceKind.INVOICE, state=InvoiceState.ISSUED
+            ),
+            towns,
+        )
     )
     owed = sum(outstanding_of(invoices).values(), ZERO)
     return Statement(
@@ -200,10 +220,11 @@ def statement(person: Person, start: date | None = None, end: date | None = None
         entries=entries,
         balance=running,
         owed=owed,
-        credit=credit_of(person),
+        credit=credit_of(person, towns),
         start=start,
         end=end,
         opening=opening,
+        towns=tuple(sorted(towns or ())),
     )
 
 

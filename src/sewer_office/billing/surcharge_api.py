@@ -1,6 +1,7 @@
 """API of the surcharge: billing runs with their lines, and the records a surcharge rests on.
 
-``GET /api/billing/runs/`` and ``/api/billing/runs/<id>/`` (staff): a run with every line —
+``GET /api/billing/runs/`` and ``/api/billing/runs/<id>/`` (staff; a run of several member
+towns to those acting for each, :func:`.runs.seen_by`): a run with every line —
 its status (``charged``, ``no_charge``, ``not_computable``, ``not_configured``, or
 ``no_decision``: "abnormal strength, no surcharge decision", listed and never billed), amount,
 message and computation (the spans billed, each with its decision or agreement, daily values
@@ -35,6 +36,7 @@ from sewer_office.accounts.roles import is_staff_member
 from sewer_office.core.errors import Forbidden
 from sewer_office.registry.models import Establishment
 
+from . import runs
 from . import surcharge_basis as basis
 from .models import (
     BillingRun,
@@ -137,7 +139,8 @@ class RunViewSet(viewsets.ReadOnlyModelViewSet[BillingRun]):
             return BillingRun.objects.none()
         if not is_staff_member(self.request.user):
             raise Forbidden("Billing runs are the office staff's.")
-        return BillingRun.objects.prefetch_related("lines__establishment").order_by("-start", "-id")
+        found = BillingRun.objects.prefetch_related("lines__establishment")
+        return runs.seen_by(found, self.request.user).order_by("-start", "-id")
 
 
 def _body(request: Request) -> dict[str, Any]:
@@ -148,7 +151,8 @@ def _body(request: Request) -> dict[str, Any]:
 
 def _facility(request: Request) -> Establishment:
     pk = _body(request).get("establishment")
-    est = Establishment.objects.filter(pk=int(str(pk))).first() if str(pk or "").isdigit() else None
+    facilities = visible(Establishment.objects.all(), request.user)
+    est = facilities.filter(pk=int(str(pk))).first() if str(pk or "").isdigit() else None
     if est is None:
         raise serializers.ValidationError({"establishment": [f"No facility {pk!r}."]})
     return est

@@ -1,6 +1,7 @@
 """Billing pages: runs (list, review with each line's computation, issue, discard), invoices
-(list, detail, PDF) and charges (list). Staff see everything; an outside user sees only the
-invoices and charges of the persons they represent; runs are the billing staff's."""
+(list, detail, PDF) and charges (list). Staff see the books of the towns they act for; an
+outside user sees only the invoices and charges of the persons they represent; runs are the
+billing staff's, each seen by those acting for every town it lists (:func:`.runs.seen_by`)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ PAGE_SIZE = 50
 
 @office_view(*STAFF_ROLES)
 def run_list(request: HttpRequest) -> HttpResponse:
-    qs = BillingRun.objects.all()
+    qs = runs.seen_by(BillingRun.objects.all(), request.user)
     if (download := export(request, qs, exports.RUN_LIST_COLUMNS, "billing-runs")) is not None:
         return download
     page, query = page_of(request, qs, PAGE_SIZE)
@@ -73,9 +74,13 @@ RUN_COLUMNS = (
 )
 
 
+def _run(request: HttpRequest, pk: int) -> BillingRun:
+    return get_object_or_404(runs.seen_by(BillingRun.objects.all(), request.user), pk=pk)
+
+
 @office_view(*STAFF_ROLES)
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    run = get_object_or_404(BillingRun, pk=pk)
+    run = _run(request, pk)
     lines = run.lines.select_related("establishment", "person")
     if (download := export(request, lines, RUN_COLUMNS, f"billing-run-{run.period}")) is not None:
         return download
@@ -97,7 +102,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @office_view(*BILLING_ROLES)
 def run_issue(request: HttpRequest, pk: int) -> HttpResponse:
-    run = get_object_or_404(BillingRun, pk=pk)
+    run = _run(request, pk)
     try:
         run = runs.issue_run(run, request.user)
     except OfficeError as e:
@@ -110,7 +115,7 @@ def run_issue(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @office_view(*BILLING_ROLES)
 def run_discard(request: HttpRequest, pk: int) -> HttpResponse:
-    run = get_object_or_404(BillingRun, pk=pk)
+    run = _run(request, pk)
     try:
         runs.discard_run(run, request.user, request.POST.get("reason", ""))
     except OfficeError as e:
@@ -176,7 +181,7 @@ def void_allowed(invoice: Invoice) -> bool:
 @office_view(*BILLING_ROLES)
 def invoice_credit(request: HttpRequest, pk: int) -> HttpResponse:
     """Issue a credit note against the invoice: the lines ticked, or every line if none is."""
-    invoice = get_object_or_404(Invoice, pk=pk)
+    invoice = get_object_or_404(visible(Invoice.objects.all(), request.user), pk=pk)
     ids = [int(i) for i in request.POST.getlist("lines") if i.isdigit()]
     chosen = list(invoice.lines.filter(pk__in=ids)) if ids else None
     if ids and chosen is not None and len(chosen) != len(set(ids)):
@@ -197,7 +202,7 @@ def invoice_credit(request: HttpRequest, pk: int) -> HttpResponse:
 @office_view(*BILLING_ROLES)
 def invoice_void(request: HttpRequest, pk: int) -> HttpResponse:
     """Void the invoice with the reason (refused once anything is paid or credited on it)."""
-    invoice = get_object_or_404(Invoice, pk=pk)
+    invoice = get_object_or_404(visible(Invoice.objects.all(), request.user), pk=pk)
     try:
         invoices.void_invoice(invoice, request.user, request.POST.get("reason", ""))
     except OfficeError as e:

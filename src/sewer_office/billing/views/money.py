@@ -2,10 +2,11 @@
 aging report, the permits' fee invoices and the accounting export. Every change calls the
 services (:mod:`.payments`), so the pages refuse exactly what the API refuses.
 
-Who sees what: staff see every payment, statement and the aging report; the clerk records
-payments, applies credit, refunds and issues permit fee invoices. Outside users see their
-own persons' statements and receipts (another's is 404), and not the aging report, the
-export or the permit fee queue (403).
+Who sees what: staff see the payments, statements, aging report and export of the towns
+whose books they keep (a person's statement shows those towns' entries only, :mod:`.books`);
+the clerk records payments, applies credit, refunds and issues permit fee invoices. Outside
+users see their own persons' statements and receipts (another's is 404), and not the aging
+report, the export or the permit fee queue (403).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from sewer_office.billing import (
     statements,
 )
 from sewer_office.billing import permit_fees as fees
+from sewer_office.billing.books import towns_seen
 from sewer_office.billing.filters import PaymentPageFilter
 from sewer_office.billing.forms import AgingForm, CreditForm, PaymentForm, PeriodForm, RefundForm
 from sewer_office.billing.models import Invoice, Payment, PaymentApplication, Refund
@@ -58,10 +60,10 @@ def _person(request: HttpRequest, pk: int) -> Person:
     return get_object_or_404(visible(Person.objects.all(), request.user), pk=pk)
 
 
-def _open_invoices(person: Person | None) -> Any:
+def _open_invoices(request: HttpRequest, person: Person | None) -> Any:
     if person is None:
         return Invoice.objects.none()
-    ids = [i.pk for i, _ in payments.open_invoices(person)]
+    ids = [i.pk for i, _ in payments.open_invoices(person, towns_seen(request.user))]
     return Invoice.objects.filter(pk__in=ids).order_by("due_on", "id")
 
 
@@ -95,14 +97,15 @@ def payment_list(request: HttpRequest) -> HttpResponse:
 def _payment_form_page(
     request: HttpRequest, form: PaymentForm, person: Person | None, status: int = 200
 ) -> HttpResponse:
+    towns = towns_seen(request.user)
     return render(
         request,
         "billing/payment_form.html",
         {
             "form": form,
             "person": person,
-            "open": payments.open_invoices(person) if person is not None else [],
-            "credit": payments.credit_of(person) if person is not None else None,
+            "open": payments.open_invoices(person, towns) if person is not None else [],
+            "credit": payments.credit_of(person, towns) if person is not None else None,
         },
         status=status,
     )
@@ -115,11 +118,11 @@ def payment_new(request: HttpRequest) -> HttpResponse:
     person = picked(request, PaymentForm.base_fields["person"], raw)
     if request.method != "POST":
         form = PaymentForm(
-            open_invoices=_open_invoices(person),
+            open_invoices=_open_invoices(request, person),
             initial={"person": person, "received_on": timezone.localdate()},
         )
         return _payment_form_page(request, form, person)
-    form = PaymentForm(request.POST, open_invoices=_open_invoices(person))
+    form = PaymentForm(request.POST, open_invoices=_open_invoices(request, person))
 
     def record(d: dict[str, Any]) -> Payment:
         chosen = sorted(d["invoices"], key=lambda i: (i.due_on or i.issued_on, i.pk))
@@ -181,7 +184,7 @@ def receipt_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 @office_view(*MONEY_ROLES)
 def apply_credit(request: HttpRequest, pk: int) -> HttpResponse:
     person = _person(request, pk)
-    form = CreditForm(request.POST, open_invoices=_open_invoices(person))
+    form = CreditForm(request.POST, open_invoices=_open_invoices(request, person))
 
     def applied(done: list[PaymentApplication]) -> HttpResponse:
         total = sum(a.amount for a in done)
@@ -246,9 +249,9 @@ def _statement_page(
     status: int = 200,
 ) -> HttpResponse:
     period, start, end = _period(request)
-    st = statements.statement(person, start, end)
+    st = statements.statement(person, start, end, towns=towns_seen(request.user))
     may = payments.may_record_money(request.user)
-    open_ = _open_invoices(person)
+    open_ = _open_invoices(request, person)
     return render(
         request,
         "billing/statement_detail.html",
@@ -269,15 +272,14 @@ def _statement_page(
 
 @office_view()
 def statement(request: HttpRequest, pk: int) -> HttpResponse:
-    person = _person(request, pk)
-    return _statement_page(request, person)
+    return _statement_page(request, _person(request, pk))
 
 
 @office_view()
 def statement_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     person = _person(request, pk)
     _, start, end = _period(request)
-    st = statements.statement(person, start, end)
+    st = statements.statement(person, start, end, towns=towns_seen(request.user))
     return _file(
         statement_letter.statement_pdf(st), "application/pdf", f"statement-{person.pk}.pdf", True
     )
@@ -285,9 +287,10 @@ def statement_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 @office_view()
 def statement_index(request: HttpRequest) -> HttpResponse:
-    """The persons with a billing record: staff see every one, outside users their own."""
-    billed = Q(pk__in=Invoice.objects.order_by().values("person_id")) | Q(
-        pk__in=Payment.objects.order_by().values("person_id")
+    """The persons with a billing record in the books of the user's towns (outside: theirs)."""
+    user = request.user
+    billed = Q(pk__in=visible(Invoice.objects.order_by(), user).values("person_id")) | Q(
+        pk__in=visible(Payment.objects.order_by(), user).values("person_id")
     )
     persons = visible(Person.objects.filter(billed), request.user).order_by("name")
     if (download := export(request, persons, exports.STATEMENT_COLUMNS, "statements")) is not None:
@@ -334,7 +337,8 @@ def accounting_export(request: HttpRequest) -> HttpResponse:
     get = request.GET.copy()
     get.setdefault("format", "csv")
     request.GET = get  # type: ignore[assignment]  # the export reads the format from GET
-    out = export(request, list(exports.rows(start, end)), exports.COLUMNS, "accounting")
+    rows = list(exports.rows(start, end, request.user))
+    out = export(request, rows, exports.COLUMNS, "accounting")
     assert out is not None
     return out
 

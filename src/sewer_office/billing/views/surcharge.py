@@ -32,10 +32,10 @@ PAGE_SIZE = 50
 
 @office_view(*STAFF_ROLES)
 def surcharge_list(request: HttpRequest) -> HttpResponse:
-    decisions = SurchargeDecision.objects.select_related("establishment").prefetch_related(
-        "endings", "successors"
-    )
-    agreements = SurchargeAgreement.objects.select_related("establishment").prefetch_related(
+    decisions = visible(SurchargeDecision.objects.all(), request.user)
+    decisions = decisions.select_related("establishment").prefetch_related("endings", "successors")
+    agreements = visible(SurchargeAgreement.objects.all(), request.user)
+    agreements = agreements.select_related("establishment").prefetch_related(
         "endings", "successors"
     )
     download = export(

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('mail', '0002_audit_anchor_topic'),
+        ("mail", "0002_audit_anchor_topic"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='sentmessage',
-            name='jurisdiction',
-            field=models.CharField(blank=True, default='', editable=False, max_length=40),
+            model_name="sentmessage",
+            name="jurisdiction",
+            field=models.CharField(blank=True, default="", editable=False, max_length=40),
         ),
     ]
