@@ -19,10 +19,10 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from sewer_office.accounts.actors import Actor
-from sewer_office.accounts.jurisdictions import foreign_to
 
 from . import audit
 from .errors import Blocked, Forbidden, InvalidInput, TransitionNotAllowed
+from .town_law import require_acting_for
 from .workflow import Step, Workflow, WorkflowRecord
 
 M = TypeVar("M", bound=models.Model)
@@ -106,8 +106,7 @@ def perform(
         raise Forbidden(
             f"{transition.label}: reserved to {transition.who()} ({transition.citation})."
         )
-    if (town := foreign_to(actor, record)) is not None:
-        raise Forbidden(f"{transition.label}: this record is {town}'s, a town you do not act for.")
+    require_acting_for(actor, record, transition.label)
     _check_state(workflow, transition, _driven(record).state)
     cleaned = validate(transition, data, files, reason)
     when = at or timezone.now()

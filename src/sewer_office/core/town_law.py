@@ -14,11 +14,12 @@ town's law.
 
 from __future__ import annotations
 
-from sewer_office.accounts.jurisdictions import jurisdiction_of
+from sewer_office.accounts.actors import Actor
+from sewer_office.accounts.jurisdictions import foreign_to, jurisdiction_of
 from sewer_office.accounts.towns import keeps_article, law_of, values_of
 from sewer_rules.parameters import ParameterSet
 
-from .errors import Blocked
+from .errors import Blocked, Forbidden
 
 #: The law the office's own determinations compute.
 ARTICLE = "Town Code Chapter 196, Article VII"
@@ -57,3 +58,10 @@ def require_article_for(record: object, what: str) -> str:
     town = town_of(record)
     require_article(town, what)
     return town
+
+
+def require_acting_for(actor: Actor | None, record: object, what: str) -> None:
+    """Refuse a staff member acting on a record of a town they do not act for (the pages and
+    the API never show it to them; a service called directly refuses it too)."""
+    if (town := foreign_to(actor, record)) is not None:
+        raise Forbidden(f"{what}: this record is {town}'s, a town you do not act for.")

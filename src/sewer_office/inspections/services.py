@@ -38,6 +38,7 @@ from sewer_office.core.errors import (
 )
 from sewer_office.core.models import Attachment
 from sewer_office.core.storage import files_of_transaction, store_upload
+from sewer_office.core.town_law import require_acting_for
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import record_finding
 
@@ -113,6 +114,7 @@ def schedule(
 ) -> Inspection:
     """Put an inspection on the calendar (or open an unscheduled one) for ``inspector``."""
     require_performer(actor, "Scheduling an inspection")
+    require_acting_for(actor, establishment or property, "Scheduling an inspection")
     errors: dict[str, list[str]] = {}
     if kind not in InspectionKind.values:
         errors["kind"] = [f"'{kind}' is not a kind of inspection."]

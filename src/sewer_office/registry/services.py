@@ -16,6 +16,7 @@ from sewer_office.accounts.roles import CLERK, COORDINATOR, SUPERINTENDENT, has_
 from sewer_office.accounts.towns import installed, primary
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
+from sewer_office.core.town_law import require_acting_for
 
 from .models import Building, Contact, Establishment, Person, Property, ServiceArea
 from .postal import cleaned
@@ -253,6 +254,7 @@ def register_establishment(
     """A business operating in a building, audited. ``code`` is the facility code that
     laboratory files and meters use (upper-cased; unique among establishments)."""
     _require_intake(actor, "an establishment")
+    require_acting_for(actor, building.property, "Registering an establishment")
     code = code.strip().upper()
     if code and Establishment.objects.filter(code=code).exists():
         raise InvalidInput({"code": [f"facility code {code} is already in use"]})

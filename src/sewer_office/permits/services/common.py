@@ -22,7 +22,7 @@ from sewer_office.core import audit
 from sewer_office.core.attachments import DOCUMENT_KINDS, attach
 from sewer_office.core.errors import Forbidden, InvalidInput
 from sewer_office.core.storage import files_of_transaction
-from sewer_office.core.town_law import require_article_for
+from sewer_office.core.town_law import require_acting_for, require_article_for
 from sewer_office.permits.models.base import Application
 
 A = TypeVar("A", bound=Application)
@@ -56,6 +56,7 @@ def create_application(
     """Save a new application in its initial state with its number and an audit event (refused
     for a record of a town under a law of its own: nothing is written)."""
     name = str(record._meta.verbose_name)
+    require_acting_for(actor, record, f"Filing {'an' if name[0] in 'aeiou' else 'a'} {name}")
     require_article_for(record, f"{'An' if name[0] in 'aeiou' else 'A'} {name} ({citation})")
     when = at or timezone.now()
     with files_of_transaction(), transaction.atomic():
