@@ -246,8 +246,9 @@ def run_demo(args: argparse.Namespace) -> int:
     )
     print(f"Data directory: {settings.DATA_DIR}   Jurisdictions: {towns}")
     print("Demo logins (password 'demo' for each):")
+    width = max(len(name) for name, _ in DEMO_LOGINS)
     for name, role in DEMO_LOGINS:
-        print(f"  {name:<15} {role}")
+        print(f"  {name:<{width}}  {role}")
     print(flush=True)
     return _serve(args.host, args.port, args.workers, settings)
 
