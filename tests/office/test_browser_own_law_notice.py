@@ -63,6 +63,7 @@ def test_the_towns_clerk_finds_its_notice_under_its_own_law(
     _sign_in(page, base, "oclerk")
     assert "for Town of Poughkeepsie" in page.locator("#site-who").inner_text()
     page.click("nav.site a:has-text('Enforcement')")
+    assert "§ 196-22" not in page.locator("h1").inner_text()  # not its law
     page.click(f"main a:has-text('{v.number}')")
     main = page.locator("main").inner_text()
     assert "10 calendar days from mailing" in main and "2026-11-12" in main
