@@ -1,9 +1,9 @@
 """Scheduling, performing, cancelling and annotating inspections (§ 196-21).
 
-Every function checks the actor's role, changes the record and writes its audit event in one
-transaction. Completing an inspection stores every checklist answer and turns each failed
-item into a finding citing the item's section, so the facility page, the dashboard's review
-queue and the report all show the same determinations.
+Every function checks the actor's role (and town), changes the record and writes its audit
+event in one transaction. Completing an inspection stores every checklist answer and turns each
+failed item into a finding citing the item's section, so the facility page, the dashboard's
+review queue and the report show the same determinations.
 """
 
 from __future__ import annotations
@@ -205,11 +205,9 @@ def complete(
 
     Refused (:class:`Blocked`) when the inspector did not present credentials: the article
     lets only employees "bearing proper credentials and identification" enter (§ 196-21 A, B).
-
     ``submission_key`` is the key of the form sent (see :func:`already_completed_by`): the
     same form sent again returns the inspection it completed and writes nothing. ``photos``
-    (uploads taken on the visit) are stored with the answers, in the same transaction.
-    """
+    (uploads taken on the visit) are stored with the answers, in the same transaction."""
     require_performer(actor, "Completing an inspection")
     submission_key = submission_key.strip()[:64]
     if already_completed_by(inspection, submission_key):
