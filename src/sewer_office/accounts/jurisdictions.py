@@ -145,4 +145,12 @@ def foreign_to(actor: Actor | None, record: object) -> str | None:
     if not issubclass(model, models.Model) or not jurisdiction_paths(model):
         return None
     town = jurisdiction_of(record)
-    return None if acts_for(actor, town) else town
+    return town if kept_from(actor, town) else None
+
+
+def kept_from(actor: Actor | None, town: str) -> bool:
+    """Whether ``actor`` is a staff member of an office of several towns who does not act for
+    ``town`` (a daily job, an outside user or a one-town office is never kept from it here)."""
+    if not several() or actor is None or not is_staff_member(actor):
+        return False
+    return not acts_for(actor, town)

@@ -28,9 +28,9 @@ from typing import Any, TypeVar
 from django.db import models
 
 from sewer_office.accounts.actors import Actor
-from sewer_office.accounts.jurisdictions import acts_for, jurisdictions_of, towns_of
+from sewer_office.accounts.jurisdictions import jurisdictions_of, kept_from, towns_of
 from sewer_office.accounts.roles import is_staff_member
-from sewer_office.accounts.towns import installed, primary, several
+from sewer_office.accounts.towns import installed, primary
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 
 M = TypeVar("M", bound=models.Model)
@@ -53,9 +53,7 @@ def in_towns(
 def require_acting_for(actor: Actor | None, town: str, what: str) -> None:
     """Refuse a staff member who does not act for ``town`` (its books are not theirs); a daily
     job, or a single town's office, is never refused here."""
-    if not several() or actor is None or not is_staff_member(actor):
-        return
-    if not acts_for(actor, town):
+    if kept_from(actor, town):
         raise Forbidden(f"{what}: this is in {town}'s books, a town you do not act for.")
 
 
