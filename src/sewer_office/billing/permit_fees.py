@@ -25,7 +25,7 @@ from django.utils import timezone
 from sewer_office.accounts.actors import Actor
 from sewer_office.core.amounts import CENT
 from sewer_office.core.errors import Blocked, InvalidInput
-from sewer_office.core.town_law import OtherLaw, require_article_for
+from sewer_office.core.town_law import article_refusal, require_article_for, town_of
 from sewer_office.permits.rules import subdivision_fee as subdivision_fee_rule
 from sewer_office.permits.services.building_sewer import assess_fee as bs_fee
 from sewer_office.permits.services.building_sewer import (
@@ -93,10 +93,9 @@ def fee_assessment(record: Any) -> tuple[Decimal | None, dict[str, Any], str]:
     permit's town's values; for a permit of a town under a law of its own, no amount and the
     refusal."""
     label = record._meta.label_lower
-    try:
-        town = require_article_for(record, FEE_WHAT.get(label, "A permit fee"))
-    except OtherLaw as e:
-        return None, {}, e.message
+    town = town_of(record)
+    if why := article_refusal(town, FEE_WHAT.get(label, "A permit fee")):
+        return None, {}, why
     if label == "permits.buildingsewerpermit":
         fee = bs_fee(record)
         param = parameter_dict(fee)

@@ -39,18 +39,25 @@ def values_for(record: object) -> ParameterSet:
     return values_of(town_of(record))
 
 
-def require_article(town: str, what: str) -> None:
-    """Refuse ``what`` (a determination of the article, e.g. "A building sewer permit (§ 196-18)")
-    for a record of ``town`` unless that town's law is Article VII."""
+def article_refusal(town: str, what: str) -> str:
+    """Why ``what`` (a determination of the article, e.g. "A building sewer permit (§ 196-18)")
+    is not made for a record of ``town``; "" when that town's law is Article VII."""
     if keeps_article(town):
-        return
+        return ""
     law = law_of(town)
     name = law.name if law is not None else town
-    raise OtherLaw(
+    return (
         f"{what} is a determination of {ARTICLE}; this record is of the {name}, whose sewer law "
         "is its own and does not provide it, so the office does not make it under another "
         f"town's law (`sewer-use sections --jurisdiction {town}` lists what its law provides)."
     )
+
+
+def require_article(town: str, what: str) -> None:
+    """Refuse ``what`` for a record of ``town`` unless that town's law is Article VII
+    (:func:`article_refusal` says why)."""
+    if why := article_refusal(town, what):
+        raise OtherLaw(why)
 
 
 def require_article_for(record: object, what: str) -> str:

@@ -214,15 +214,16 @@ def _serve_by_mailing(notice: Notice, day: date, law: LawPackage) -> None:
             }
         )
     notice.mailed_on = day
-    _complete_service(notice, day)
-    notice.delivered_on = None  # its delivery is not known, and changes nothing
+    _complete_service(
+        notice, day, delivered=False
+    )  # its delivery is not known, and changes nothing
 
 
-def _complete_service(notice: Notice, day: date) -> None:
+def _complete_service(notice: Notice, day: date, *, delivered: bool = True) -> None:
     """Service complete on ``day``: the period runs from it (§ 196-22 A), or from the event
     the town's own law counts it from (:mod:`.town_ladder`)."""
     notice.served_on = day
-    notice.delivered_on = day
+    notice.delivered_on = day if delivered else None
     town = town_of(notice.violation)
     own = town_ladder.own_law(town)
     if own is not None and notice.correction_clock:

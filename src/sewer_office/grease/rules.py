@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from sewer_office.accounts.towns import keeps_article, values_of
 from sewer_office.core.errors import InvalidInput
-from sewer_office.core.town_law import OtherLaw, require_article
+from sewer_office.core.town_law import article_refusal
 from sewer_rules.findings import Check
 from sewer_rules.ordinance.s196_19_use_of_public_sewers.grease_interceptors import (
     F2,
@@ -149,12 +149,7 @@ def clock(
 
 def _not_the_article(last_pump_out: date | None, as_of: date, town: str) -> CleaningStatus:
     """The clock of an interceptor of ``town`` (a town of another law), saying why it is none."""
-    try:
-        require_article(town, CLOCK)
-    except OtherLaw as e:
-        why = e.message
-    else:
-        why = ""
+    why = article_refusal(town, CLOCK)
     return NotTheArticle(
         as_of, OTHER_LAW, None, "not this town's law", last_pump_out, None, 0, why, None
     )

@@ -26,7 +26,7 @@ import polars as pl
 from sewer_engines.evaluation import Evaluation, evaluate_table
 from sewer_office.accounts.towns import keeps_article
 from sewer_office.core.errors import shorten
-from sewer_office.core.town_law import OtherLaw, require_article
+from sewer_office.core.town_law import article_refusal
 from sewer_rules.evaluation.permit_limits import PermitLimits
 
 from .in_force import ARTICLE_LIMITS, params_in_force
@@ -61,16 +61,6 @@ def other_laws(towns: pl.Series) -> list[str]:
     return [t for t in towns_met(towns) if not keeps_article(t)]
 
 
-def refusal(town: str, what: str = ARTICLE_LIMITS) -> str:
-    """Why ``what`` is not made for a record of ``town``, in the office's words for another
-    law (:class:`~sewer_office.core.town_law.OtherLaw`); "" for a town of the article."""
-    try:
-        require_article(town, what)
-    except OtherLaw as e:
-        return e.message
-    return ""
-
-
 def own_law_refusal(source_name: str, fac: pl.DataFrame, towns: list[str]) -> str:
     """The refusal of a file holding results of facilities of ``towns`` (towns of another
     law): the file, and for each such facility its rows and why (``fac``: ``row``, ``code``,
@@ -83,7 +73,9 @@ def own_law_refusal(source_name: str, fac: pl.DataFrame, towns: list[str]) -> st
         if len(numbers) > 5:
             shown += f" and {len(numbers) - 5} more"
         label = "row" if len(numbers) == 1 else "rows"
-        parts.append(f"{label} {shown}, facility {code}: {refusal(str(town))}")
+        parts.append(
+            f"{label} {shown}, facility {code}: {article_refusal(str(town), ARTICLE_LIMITS)}"
+        )
     return f"{shorten(source_name)}: refused, nothing stored. " + " ".join(parts)
 
 

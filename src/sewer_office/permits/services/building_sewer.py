@@ -11,7 +11,12 @@ from django.utils import timezone
 from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.roles import CLERK
 from sewer_office.core.errors import InvalidInput
-from sewer_office.core.town_law import OtherLaw, require_article, require_article_for, town_of
+from sewer_office.core.town_law import (
+    article_refusal,
+    require_article,
+    require_article_for,
+    town_of,
+)
 from sewer_office.permits import rules
 from sewer_office.permits.models.building_sewer import BuildingSewerPermit
 from sewer_office.registry.models import Building, Person, Property
@@ -191,10 +196,8 @@ def plan_checks(permit: BuildingSewerPermit) -> PlanChecks:
     a law of its own is not checked under the article: the refusal is the ``error`` (the page
     shows it, the approval of the plans is refused with it)."""
     town = town_of(permit)
-    try:
-        require_article(town, PERMIT)
-    except OtherLaw as e:
-        return {"checks": [], "error": e.message, "parameters_version": ""}
+    if why := article_refusal(town, PERMIT):
+        return {"checks": [], "error": why, "parameters_version": ""}
     p = rules.params(town)
     try:
         checks = rules.building_sewer_checks(town, permit.design, permit.filed_on)
