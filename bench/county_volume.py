@@ -83,6 +83,29 @@ def deal_parcels(codes: list[str]) -> None:
     Establishment.objects.update(jurisdiction=Subquery(parcel[:1]))
 
 
+def keep_towns() -> None:
+    """Each record that keeps its parcel's town (a permit, a violation, an inspection) takes
+    it, as the office's ``save()`` gives it (the bench writes its records in bulk, before the
+    parcels are dealt): from the first of its sources it has."""
+    from django.apps import apps
+    from django.db.models import OuterRef, Subquery, Value
+    from django.db.models.functions import Coalesce
+
+    for model in apps.get_models():
+        sources = getattr(model, "TOWN_SOURCES", ())
+        if not sources:
+            continue
+        towns = [
+            Subquery(
+                model._meta.get_field(source)
+                .related_model._default_manager.filter(pk=OuterRef(f"{source}_id"))
+                .values("jurisdiction")[:1]
+            )
+            for source in sources
+        ]
+        model._default_manager.update(jurisdiction=Coalesce(*towns, Value("demo")))
+
+
 def staff(codes: list[str]) -> dict[str, Any]:
     """A clerk and a Superintendent of the second town, and the plant's coordinator."""
     from sewer_office.accounts import roles
@@ -127,6 +150,7 @@ def build(args: argparse.Namespace, codes: list[str]) -> dict[str, Any]:
     t0 = time.perf_counter()
     store_results(args, ests, users["superintendent"])
     office_volume.store_violations(args.violations, ests, users)
+    keep_towns()
     if connection.vendor == "postgresql":
         with connection.cursor() as c:
             c.execute("VACUUM ANALYZE")

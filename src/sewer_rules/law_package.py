@@ -126,9 +126,11 @@ def _root() -> Traversable:
     return resources.files("sewer_rules").joinpath("jurisdictions")
 
 
+@cache
 def bundled_laws() -> tuple[str, ...]:
     """The keys of the jurisdictions shipped with the software (each a directory with a
-    ``law.yaml``), in alphabetical order."""
+    ``law.yaml``), in alphabetical order. Read once: what is shipped does not change while the
+    software runs, and every determination asks whose law it is."""
     return tuple(
         sorted(d.name for d in _root().iterdir() if d.is_dir() and d.joinpath(LAW_FILE).is_file())
     )

@@ -266,7 +266,9 @@ def test_unconfigured_daily_amount_says_which_resolution_to_record(
     v = overdue(town)
     settings.SEWER_USE_JURISDICTIONS = ["demo", "wappinger"]
     assert v.establishment is not None
+    # the facility's parcel is Wappinger's, and the violation keeps its facility's town
     Establishment.objects.filter(pk=v.establishment.pk).update(jurisdiction="wappinger")
+    Violation.objects.filter(pk=v.pk).update(jurisdiction="wappinger")
     v = Violation.objects.get(pk=v.pk)
     f = liability.fines(v, date(2026, 1, 20))
     assert f.total is None

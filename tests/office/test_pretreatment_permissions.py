@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
-from sewer_office.pretreatment import report_dues, services, snc
+from sewer_office.pretreatment import program_page, report_dues, services, snc
 from sewer_office.pretreatment.models import ReportDue, SNCDetermination
+from sewer_office.registry.models import Establishment
+from sewer_office.registry.services import register_establishment
 
 from .factories import Town
 from .pretreatment_factories import at, chronic_copper, sup
@@ -248,3 +250,26 @@ def test_annual_xml_is_staff_only(town: Town, client: Any, login: Any) -> None:
         r = login(username).get(url)
         assert r.status_code == 409, username
         assert "ICIS-NPDES permit identifier" in r.content.decode(), username
+
+
+def test_index_names_the_first_users_never_designated_and_counts_the_rest(
+    town: Town, login: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a county's thousands of users are counted and left to the establishments list
+    chronic_copper(town)
+    assert town.owner_home is not None and town.owner_person is not None
+    register_establishment(
+        town.u("clerk"),
+        name="Acme Anodizing",
+        kind="industrial",
+        operator=town.owner_person,
+        building=town.owner_home.buildings.get(),
+    )
+    never = Establishment.objects.filter(kind="industrial", siu_designations=None)
+    assert never.count() >= 2
+    monkeypatch.setattr(program_page, "UNDESIGNATED_SHOWN", 1)
+    body = login("clerk").get("/pretreatment/").content.decode()
+    first = never.order_by("name", "id").first()
+    assert first is not None and first.name in body
+    assert f"and {never.count() - 1} more" in body
+    assert "/registry/establishments/?kind=industrial" in body

@@ -1,15 +1,23 @@
 """The services themselves refuse a staff member acting on a record of a town they do not act
 for — filing an application, scheduling an inspection, registering an establishment, opening a
-violation — as the pages and the API never show them such a record; the same staff member acts
+violation, designating a sampling point, setting a limit, registering a meter, approving
+results — as the pages and the API never show them such a record; the same staff member acts
 on their own town's records, and an account of both towns on either."""
 
 from __future__ import annotations
+
+from datetime import date
 
 import pytest
 
 from sewer_office.accounts.services import create_user
 from sewer_office.core.errors import Forbidden
 from sewer_office.inspections import services as inspections
+from sewer_office.meters.services import register_meter
+from sewer_office.monitoring.lab_import import import_lab_file
+from sewer_office.monitoring.models import LabResult
+from sewer_office.monitoring.sampling import add_discharge_limit, add_sampling_point
+from sewer_office.monitoring.services import approve_results
 from sewer_office.permits.services.building_sewer import file_building_sewer_permit
 from sewer_office.registry.services import register_establishment
 
@@ -50,3 +58,38 @@ def test_one_towns_staff_act_only_for_it(article_towns: Town) -> None:
         )  # fmt: skip
     assert _file(t, clerk, mine=True) is not None  # their own town's parcel
     assert _file(t, t.u("clerk"), mine=False) is not None  # the fixture's clerk acts for both
+
+
+def test_sampling_limits_meters_and_results_refuse_another_towns_facility(
+    article_towns: Town,
+) -> None:
+    t = article_towns
+    sup = create_user("hsup2", PASSWORD, ("superintendent",), jurisdictions=(HOME,))
+    plant, diner = t.other_plant, t.owner_restaurant
+    assert plant is not None and diner is not None
+    refused = f"{ARTICLE_MEMBER}'s, a town you do not act for"
+    with pytest.raises(Forbidden, match=refused):
+        add_sampling_point(sup, plant, code="CM-9", manhole="MH09", basis="control_manhole")
+    with pytest.raises(Forbidden, match=refused):
+        add_discharge_limit(
+            sup, plant, parameter="copper", limit_type="daily_maximum", value="1", unit="mg/l",
+            effective_from=date(2026, 1, 1),
+        )  # fmt: skip
+    with pytest.raises(Forbidden, match=refused):
+        register_meter(
+            sup, sampling_point=plant.sampling_points.get(), ident="W-FLOW", parameter="flow",
+            unit="gpd",
+        )  # fmt: skip
+    # a file of both towns' rows, imported by an account of both: approving it takes one too
+    data = (
+        "sample_id,sampled_at,sample_type,parameter,value,unit,facility,sampling_point\n"
+        "S1,2026-03-02T10:00,grab,Copper,0.5,mg/l,OWNER-CAFE,CM-1\n"
+        "S2,2026-03-02T11:00,grab,Copper,0.5,mg/l,OTHER-PLANT,CM-1\n"
+    )
+    assert import_lab_file(data.encode(), "both.csv", t.u("superintendent")).stored
+    with pytest.raises(Forbidden, match="a town you do not act for"):
+        approve_results(LabResult.objects.all(), sup)
+    assert LabResult.objects.filter(state="reported").count() == 2  # nothing approved
+    # their own town's facility and results
+    assert add_sampling_point(sup, diner, code="CM-9", manhole="MH09", basis="control_manhole")
+    assert approve_results(LabResult.objects.filter(establishment=diner), sup) == 1

@@ -13,6 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from sewer_office.accounts.services import grant_jurisdiction
 from sewer_office.core.town_law import OtherLaw
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
@@ -88,6 +89,8 @@ def test_a_meters_days_are_its_towns_days(
     monkeypatch.chdir(tmp_path)
     (tmp_path / WEST).write_text(WEST_YAML, encoding="utf-8")
     settings.SEWER_USE_JURISDICTIONS = ["demo", "wappinger", WEST]
+    for name in ("engineer", "superintendent"):  # the third town's staff too
+        grant_jurisdiction(t.u(name), WEST)
     plant = moved(t, t.other_plant, WEST)  # type: ignore[arg-type]
     east = meter_of(t, t.owner_restaurant, "EAST-FLOW")  # type: ignore[arg-type]
     west = meter_of(t, plant, "WEST-FLOW")

@@ -203,3 +203,16 @@ def test_a_limit_record_alone_is_no_reason_to_judge(two_towns: Town) -> None:
     one = HEADER + "S2,2026-03-02T11:00,grab,Copper,0.5,mg/l,OTHER-PLANT,CM-1\n"
     report = import_lab_file(one.encode(), "permit-only.csv", two_towns.u("superintendent"))
     assert "row 2, facility OTHER-PLANT" in report.refused and not report.stored
+
+
+@pytest.mark.django_db
+def test_a_file_of_a_countys_towns_keeps_every_towns_name_and_version() -> None:
+    # the plant's laboratory sends one file for every member town: twenty towns' names and
+    # versions, joined, are longer than a column of fixed width held (PostgreSQL refused them)
+    towns = ", ".join(f"county-town-{k:02d}" for k in range(1, 21))
+    versions = ", ".join(f"county-town-{k:02d}@2026-01-01+sha256:{'0' * 12}" for k in range(1, 21))
+    stored = LabImport.objects.create(
+        sha256="c" * 64, source="lab_file", jurisdiction=towns, parameters_version=versions
+    )
+    again = LabImport.objects.get(pk=stored.pk)
+    assert (again.jurisdiction, again.parameters_version) == (towns, versions)

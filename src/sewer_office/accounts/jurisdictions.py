@@ -72,24 +72,40 @@ def towns_of(user: Actor | None) -> tuple[str, ...]:
 def jurisdiction_paths(model: type[models.Model]) -> tuple[str, ...]:
     """The lookups from a record of ``model`` to the jurisdiction it belongs to.
 
-    Declared as ``JURISDICTION_PATHS``, or read from ``ACCESS_PATHS``: a path through a
-    facility ends at the facility's town, which it keeps (``establishment__building__property__owner``
-    → ``establishment__jurisdiction``), one through a property at the property's
-    (``property__owner`` → ``property__jurisdiction``); a path to a person alone says
-    nothing (a person may own in two towns). A model whose records belong to no one town says
-    why in ``JURISDICTION_SHARED``."""
+    Declared as ``JURISDICTION_PATHS`` (``("jurisdiction",)`` for a record that keeps its
+    town: a parcel, a facility, a permit, a violation...), or read from ``ACCESS_PATHS``: each
+    path is followed to the first record on it that keeps its town (a finding's
+    ``establishment__building__property__owner`` → ``establishment__jurisdiction``, a notice's
+    ``violation__property__owner`` → ``violation__jurisdiction``); a path to a person alone
+    says nothing (a person may own in two towns). A model whose records belong to no one town
+    says why in ``JURISDICTION_SHARED``."""
     declared: Sequence[str] | None = getattr(model, "JURISDICTION_PATHS", None)
     if declared is not None:
         return tuple(declared)
     out: list[str] = []
     for path in getattr(model, "ACCESS_PATHS", ()):
-        parts = path.split("__")
-        # a facility keeps its parcel's town itself: stop there, not at the parcel
-        for stop in ("establishment", "property"):
-            if stop in parts:
-                out.append("__".join([*parts[: parts.index(stop) + 1], "jurisdiction"]))
+        hops: list[str] = []
+        current: type[models.Model] | None = model
+        for hop in path.split("__"):
+            if current is None:
+                break
+            current = _related(current, hop)
+            hops.append(hop)
+            if current is not None and keeps_its_town(current):
+                out.append("__".join([*hops, "jurisdiction"]))
                 break
     return tuple(dict.fromkeys(out))
+
+
+def keeps_its_town(model: type[models.Model]) -> bool:
+    """Whether ``model``'s records keep their town in a column of their own."""
+    return tuple(getattr(model, "JURISDICTION_PATHS", ()) or ()) == ("jurisdiction",)
+
+
+def _related(model: type[models.Model], name: str) -> type[models.Model] | None:
+    """The model a relation ``name`` of ``model`` leads to (None: not a relation)."""
+    related = model._meta.get_field(name).related_model
+    return related if isinstance(related, type) and issubclass(related, models.Model) else None
 
 
 def shared_reason(model: type[models.Model]) -> str:
@@ -122,6 +138,12 @@ def jurisdiction_of(record: object) -> str:
     if not several():
         return primary()
     model = type(record)
+    if isinstance(record, models.Model) and record._state.adding:
+        # a record that keeps its parcel's town, being written: the town it will keep
+        parcel_town = getattr(record, "parcel_town", None)
+        town = parcel_town() if callable(parcel_town) else ""
+        if isinstance(town, str) and town:
+            return town
     paths = jurisdiction_paths(model) if issubclass(model, models.Model) else ()
     for path in paths:
         value: object = record

@@ -9,6 +9,8 @@ towns a user acts for is :mod:`.jurisdictions`'.
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.conf import settings
 
 from sewer_rules.law_package import LawPackage, LawPackageError, load_law
@@ -41,9 +43,12 @@ def values_of(town: str) -> ParameterSet:
     return load_jurisdiction(town)
 
 
+@cache
 def law_of(town: str) -> LawPackage | None:
     """``town``'s package of law, or ``None`` for a bare ``parameters.yaml`` (Wappinger's
-    article with values of its own, which has no ``law.yaml``)."""
+    article with values of its own, which has no ``law.yaml``). Answered once per town and
+    process, as :func:`~sewer_rules.law_package.load_law` loads a package once: the answer
+    "no package" is not a file read again for each record judged."""
     try:
         return load_law(town)
     except LawPackageError:

@@ -19,3 +19,8 @@ if os.environ.get("SEWER_USE_WARM_NETWORK", "1") == "1":
     from sewer_office.network.services import warm_network_cache
 
     warm_network_cache()
+
+# What start-up made stays for the life of the worker: out of the collector's full passes.
+from sewer_office.core.heap import settle_start_up  # noqa: E402  (after start-up, on purpose)
+
+settle_start_up()

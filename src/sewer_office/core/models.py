@@ -10,7 +10,7 @@ hash chain over the events shows any change made anyway (``sewer-use verify-audi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
@@ -53,6 +53,53 @@ class WrittenOnce(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise ImmutableRecord(f"a {self._meta.verbose_name} is never deleted")
+
+
+class KeepsItsTown(models.Model):
+    """A record that keeps the member town of its parcel in a column of its own.
+
+    In an office of several towns every record belongs to its parcel's town
+    (``registry.Property.jurisdiction``). A record reached from its parcel through joins is
+    found slowly among a county's (a town's permits joined to their parcels to keep a
+    twentieth of them); one that keeps the town is found by an index that begins with it
+    (docs/scale.md). ``TOWN_SOURCES`` are the lookups from the record to its parcel, the first
+    that reaches one giving the town when the record is written; the record follows its parcel
+    when the parcel moves to another town by an act
+    (:func:`~sewer_office.registry.services.move_to_jurisdiction`), as it did when its town was
+    read through the joins. The column is never edited otherwise."""
+
+    jurisdiction = models.CharField(
+        max_length=40,
+        default=primary,
+        editable=False,
+        help_text="the member town of the record's parcel, kept with the record",
+    )
+
+    TOWN_SOURCES: ClassVar[tuple[str, ...]] = ()
+    JURISDICTION_PATHS: ClassVar[tuple[str, ...]] = ("jurisdiction",)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self._state.adding:
+            town = self.parcel_town()
+            if town:
+                self.jurisdiction = town
+        super().save(*args, **kwargs)
+
+    def parcel_town(self) -> str:
+        """The town of the first parcel ``TOWN_SOURCES`` reach ("" when none does)."""
+        for source in self.TOWN_SOURCES:
+            value: object = self
+            for hop in source.split("__"):
+                value = getattr(value, hop, None)
+                if value is None:
+                    break
+            town = getattr(value, "jurisdiction", "")
+            if value is not None and isinstance(town, str) and town:
+                return town
+        return ""
 
 
 class AuditEvent(models.Model):

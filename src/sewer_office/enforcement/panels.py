@@ -86,7 +86,7 @@ def dashboard_panel(request: Any) -> Panel | None:
     today = timezone.localdate()
     # the cards show each notice's violation number and person: joining the facility and the
     # property too made these two queries cost more to plan than to run
-    in_force = visible(Notice.objects.filter(superseded_by__isnull=True), user).select_related(
+    in_force = visible(Notice.objects.filter(Notice.in_force()), user).select_related(
         "violation__person"
     )
     to_serve: list[Notice] = []

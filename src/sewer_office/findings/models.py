@@ -153,6 +153,22 @@ class Finding(models.Model):
                 condition=OPEN_CONDITION,
                 name="finding_open_status",
             ),
+            # The open findings of one status in time order, whatever their review (new or
+            # acknowledged): the list's page of a status is the first rows of this index, read
+            # forwards or backwards, where the index above is in order only for one review.
+            models.Index(
+                fields=["status", "observed_at", "id"],
+                condition=OPEN_CONDITION,
+                name="finding_open_status_time",
+            ),
+            # A member town's counts of open findings by status: read facility by facility
+            # among the town's (a few hundred of a county's thousands), not every town's
+            # findings hashed against the town's facilities (docs/scale.md).
+            models.Index(
+                fields=["establishment", "status", "review"],
+                condition=OPEN_CONDITION,
+                name="finding_facility_status",
+            ),
         )
 
     def __str__(self) -> str:

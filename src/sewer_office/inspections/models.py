@@ -20,7 +20,7 @@ from django.db import models
 from django.utils import timezone
 
 from sewer_office.core.links import link
-from sewer_office.core.models import Attachment, TimeStamped, WrittenOnce
+from sewer_office.core.models import Attachment, KeepsItsTown, TimeStamped, WrittenOnce
 from sewer_office.core.moments import DAY, local
 from sewer_office.findings.models import FACILITY_PATHS
 
@@ -30,8 +30,9 @@ from .choices import Agency, Answer, InspectionKind, InspectionState
 INSPECTION_PATHS = (*FACILITY_PATHS, "property__owner")
 
 
-class Inspection(TimeStamped):
-    """One inspection of a facility, a property, or works on an easement."""
+class Inspection(KeepsItsTown, TimeStamped):
+    """One inspection of a facility, a property, or works on an easement; of the town of its
+    facility's parcel, else of its own parcel."""
 
     kind = models.CharField(max_length=20, choices=InspectionKind.choices)
     unscheduled = models.BooleanField(
@@ -85,6 +86,7 @@ class Inspection(TimeStamped):
     cancel_reason = models.TextField(blank=True)
 
     ACCESS_PATHS = INSPECTION_PATHS
+    TOWN_SOURCES = ("establishment", "property")
     #: What outside users may see of the records their paths reach: completed inspections
     #: only, so that no inspection is announced in advance (applied by
     #: :func:`sewer_office.inspections.services.visible_inspections`).
@@ -95,6 +97,9 @@ class Inspection(TimeStamped):
         indexes = (
             models.Index(fields=["state", "scheduled_for"], name="inspection_state_when"),
             models.Index(fields=["establishment", "state"], name="inspection_facility_state"),
+            models.Index(
+                fields=["jurisdiction", "state", "scheduled_for"], name="inspection_town_state"
+            ),
         )
         constraints = (
             models.UniqueConstraint(

@@ -25,6 +25,7 @@ from sewer_office.accounts.actors import Actor, person_or_none
 from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
+from sewer_office.core.town_law import require_acting_for
 from sewer_rules.monitoring.instants import US_PER_SECOND, to_us
 from sewer_rules.parameters import ParameterSet
 
@@ -66,6 +67,7 @@ def record_meter_baseline(
     already judged are judged again only by a re-evaluation (``sewer-use reevaluate-slugs``)."""
     if actor is not None and not has_role(actor, *BASELINE_ROLES):
         raise Forbidden("A meter's baseline is recorded by the Superintendent or the engineer.")
+    require_acting_for(actor, meter.sampling_point.establishment, "Recording a meter's baseline")
     errors: dict[str, list[str]] = {}
     text = value.strip()
     # a plain decimal as a meter writes it (no exponent): exactly the value recorded

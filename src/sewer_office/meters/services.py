@@ -25,7 +25,7 @@ from sewer_office.accounts.roles import ENGINEER, SUPERINTENDENT, has_role, is_s
 from sewer_office.accounts.towns import keeps_article, values_of
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput, shorten
-from sewer_office.core.town_law import require_article_for, town_of
+from sewer_office.core.town_law import require_acting_for, require_article_for, town_of
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.services import record_finding
 from sewer_office.monitoring.models import SamplingPoint
@@ -93,6 +93,7 @@ def register_meter(
     against the engine's names so that its readings can be judged."""
     if actor is not None and not has_role(actor, *METER_ROLES):
         raise Forbidden("Meters are registered by the Superintendent or the engineer.")
+    require_acting_for(actor, sampling_point.establishment, "Registering a meter")
     errors: dict[str, list[str]] = {}
     ident = ident.strip()
     if not ident:
@@ -158,6 +159,7 @@ def upload_readings(
         raise Forbidden(
             "Readings are uploaded by the Superintendent, the engineer or the facility."
         )
+    require_acting_for(actor, meter.sampling_point.establishment, "Uploading readings")
     town = require_article_for(meter, SLUGS)
     path = Path(path)
     name = shorten(source_name or path.name)
@@ -236,6 +238,7 @@ def record_slug_report(
         raise Forbidden(
             "A slug report is recorded by the Superintendent, the engineer or the facility."
         )
+    require_acting_for(actor, slug.meter.sampling_point.establishment, "Recording a slug report")
     errors: dict[str, list[str]] = {}
     if channel not in ReportChannel.values:
         errors["channel"] = [f"'{channel}' is not one of {', '.join(ReportChannel.values)}"]

@@ -112,8 +112,9 @@ class LabImport(models.Model):
     )
     #: The towns whose values judged it ("demo"; "demo, wappinger" for a file of two towns'
     #: facilities) and their parameters versions, in the same order: each finding keeps its own.
-    jurisdiction = models.CharField(max_length=400)
-    parameters_version = models.CharField(max_length=400)
+    #: Text without a bound: the plant's laboratory sends one file for every member town.
+    jurisdiction = models.TextField()
+    parameters_version = models.TextField()
     result_count = models.PositiveIntegerField(default=0)
     finding_count = models.PositiveIntegerField(default=0)
     #: The one facility an outside user's self-monitoring upload was limited to.

@@ -21,6 +21,7 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core import audit
 from sewer_office.core.errors import Forbidden, InvalidInput
+from sewer_office.core.town_law import require_acting_for
 from sewer_office.registry.models import Establishment
 from sewer_rules.evaluation.permit_limits import PermitLimitError, PermitLimits
 from sewer_rules.ordinance.s196_19_use_of_public_sewers.sampling import SAMPLE_TYPES
@@ -42,6 +43,7 @@ def add_sampling_point(
 ) -> SamplingPoint:
     """Register where a facility is sampled (Superintendent or engineer), audited."""
     require_officer(actor, "Designating a sampling point")
+    require_acting_for(actor, establishment, "Designating a sampling point")
     code = code.strip().upper()
     if not code:
         raise InvalidInput({"code": ["required"]})
@@ -84,6 +86,7 @@ def add_discharge_limit(
     limits (analyte, unit of its dimension, no overlap with a limit of the same kind); audited."""
 
     require_officer(actor, "Setting a discharge limit")
+    require_acting_for(actor, establishment, "Setting a discharge limit")
     if approval is not None and approval.establishment_id != establishment.pk:
         raise InvalidInput({"approval": ["the approval is of another establishment"]})
     if not establishment.code:

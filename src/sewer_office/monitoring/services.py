@@ -23,6 +23,7 @@ from django.utils import timezone
 from sewer_engines.evaluation import evaluate_table
 from sewer_io import lab_mapping as layouts
 from sewer_office.accounts.actors import Actor, person_or_none
+from sewer_office.accounts.jurisdictions import jurisdictions_of
 from sewer_office.accounts.roles import (
     APPLICANT,
     BUILDING_INSPECTOR,
@@ -33,7 +34,7 @@ from sewer_office.accounts.roles import (
 )
 from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
-from sewer_office.core.town_law import require_article_for
+from sewer_office.core.town_law import require_acting_for, require_article_for
 from sewer_office.findings.choices import FindingKind
 from sewer_office.findings.models import Finding
 from sewer_office.findings.services import initial_review
@@ -114,6 +115,7 @@ def correct_result(
 ) -> LabResult:
     """A new result superseding ``result`` (with the reason), evaluated again; audited."""
     require_officer(actor, "Correcting a laboratory result")
+    require_acting_for(actor, result.establishment, "Correcting a laboratory result")
     # evaluated again under its facility's town's values: refused for a town of another law
     params = params_in_force(require_article_for(result, ARTICLE_LIMITS))
     if not reason.strip():
@@ -243,6 +245,12 @@ def approve_results(results: Any, actor: Actor, note: str = "") -> int:
     """Approve reported results (they become immutable records of the office); each approval
     is written to its result's history."""
     require_officer(actor, "Approving laboratory results")
+    towns = jurisdictions_of(actor)
+    if (
+        towns is not None
+        and results.exclude(establishment__jurisdiction__in=sorted(towns)).exists()
+    ):
+        raise Forbidden("Approving laboratory results: some are of a town you do not act for.")
     now = timezone.now()
     with transaction.atomic():
         ids = list(

@@ -341,13 +341,13 @@ def _enforcement(lines: dict[int, FacilityLine], ids: list[int], first: date, la
         lines[est].penalties_assessed = total.quantize(ZERO)
     for est, total in collected.items():
         lines[est].penalties_collected = total.quantize(ZERO)
-    # what each fine reads, fetched with the violations (no query per violation)
-    for v in (
-        Violation.objects.filter(establishment_id__in=ids, notices__served_on__lte=last)
-        .distinct()
-        .prefetch_related("notices__superseded_by", "corrections")
-    ):
-        f = liability.fines(v, last)
+    # what each fine reads, fetched for every violation at once (no query per violation)
+    counted = Violation.objects.filter(
+        establishment_id__in=ids, notices__served_on__lte=last
+    ).distinct()
+    records = liability.records_for(counted)
+    for v in counted:
+        f = liability.fines(v, last, records[v.pk])
         if v.establishment_id is None:
             continue
         if f.total is not None:

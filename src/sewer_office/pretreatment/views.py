@@ -10,7 +10,6 @@ annual report (403: they are the Control Authority's publications of every user)
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from django.contrib import messages
@@ -19,67 +18,35 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from sewer_office.accounts.access import sees_every_record, visible
+from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import STAFF_ROLES
 from sewer_office.accounts.towns import primary, values_of
 from sewer_office.core.decorators import office_view, plant_wide_view
 from sewer_office.core.exports import Column, export
 from sewer_office.core.form_actions import form_action
-from sewer_office.core.paging import page_of
 from sewer_office.monitoring.models import LabResult
-from sewer_office.registry.choices import EstablishmentKind
 from sewer_office.registry.models import Establishment
 
-from . import hazardous, icis, oversight, report_dues, reports, services, snc, snc_list, snc_staff
+from . import (
+    hazardous,
+    icis,
+    program_page,
+    report_dues,
+    reports,
+    services,
+    snc,
+    snc_list,
+    snc_staff,
+)
 from .filters import SNCFilter
 from .forms import DesignateForm, ReceivedForm, RequirementForm, RunForm, StaffCriterionForm
 from .models import Designation, ReportDue, ReportRequirement, SNCDetermination
 from .services import DECIDERS, RECEIVERS
 from .status import attach_status, with_status
 
-LATE_SHOWN = 50
-
 
 def _establishment(request: HttpRequest, pk: int) -> Establishment:
     return get_object_or_404(visible(Establishment.objects.all(), request.user), pk=pk)
-
-
-def _index_context(request: HttpRequest, run_form: RunForm | None = None) -> dict[str, Any]:
-    base = snc.visible_determinations(request.user)
-    fs = SNCFilter(request.GET or None, queryset=base)
-    qs = fs.qs if fs.is_bound and fs.is_valid() else base
-    page, query = page_of(request, qs)
-    today = timezone.localdate()
-    return {
-        "filter": fs,
-        "page": page,
-        "query": query,
-        "sius": visible(services.current_designations(), request.user).filter(status="siu"),
-        "undesignated": visible(
-            Establishment.objects.filter(kind=EstablishmentKind.INDUSTRIAL, siu_designations=None),
-            request.user,
-        ).order_by("name"),
-        "late": visible(report_dues.late_dues(today), request.user).order_by("due_on")[:LATE_SHOWN],
-        "run_form": run_form or RunForm(initial={"period": _last_half(today)}),
-        "may_run": services.may_decide(request.user),
-        "staff": services.is_staff(request.user),
-        "year": today.year - 1,
-        # the Town's own inspection and sampling of each SIU this program year (staff only)
-        "oversight": oversight.year_status(today, _seen_establishments(request))
-        if services.is_staff(request.user)
-        else None,
-    }
-
-
-def _seen_establishments(request: HttpRequest) -> Any:
-    """The establishments the staff member sees (``None``: every one, nothing to narrow)."""
-    if sees_every_record(request.user):
-        return None
-    return visible(Establishment.objects.all(), request.user)
-
-
-def _last_half(today: date) -> str:
-    return f"{today.year}H1" if today.month > 6 else f"{today.year - 1}H2"
 
 
 #: The SNC determinations' download (``/pretreatment/?format=csv``), filtered as the page.
@@ -103,7 +70,7 @@ def index(request: HttpRequest) -> HttpResponse:
     qs = fs.qs if fs.is_bound and fs.is_valid() else base
     if (download := export(request, qs, SNC_COLUMNS, "snc-determinations")) is not None:
         return download
-    return render(request, "pretreatment/index.html", _index_context(request))
+    return render(request, "pretreatment/index.html", program_page.context(request))
 
 
 @require_POST
@@ -128,7 +95,7 @@ def snc_run(request: HttpRequest) -> HttpResponse:
     ).respond(
         then=determined,
         show=lambda status: render(
-            request, "pretreatment/index.html", _index_context(request, form), status=status
+            request, "pretreatment/index.html", program_page.context(request, form), status=status
         ),
     )
 

@@ -18,6 +18,7 @@ from sewer_office.core import audit
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 from sewer_office.core.town_law import require_acting_for
 
+from .following import follow_parcel
 from .models import Building, Contact, Establishment, Person, Property, ServiceArea
 from .postal import cleaned
 from .signals import public_sewer_declared
@@ -235,14 +236,19 @@ def move_to_jurisdiction(
         before = {"jurisdiction": prop.jurisdiction, "since": str(prop.jurisdiction_since or "")}
         prop.jurisdiction, prop.jurisdiction_since = jurisdiction, since
         prop.save(update_fields=["jurisdiction", "jurisdiction_since", "updated_at"])
-        # the parcel's facilities keep its town (their records are found by it)
-        Establishment.objects.filter(building__property=prop).update(jurisdiction=jurisdiction)
+        # the parcel's facilities keep its town (their records are found by it), and so do
+        # its permits, violations and inspections (docs/scale.md)
+        facilities = Establishment.objects.filter(building__property=prop).update(
+            jurisdiction=jurisdiction
+        )
+        following = {"registry.Establishment": facilities} if facilities else {}
+        following.update(follow_parcel(prop))
         audit.record(
             actor=actor,
             action="move_jurisdiction",
             obj=prop,
             before=before,
-            after={"jurisdiction": jurisdiction, "since": str(since)},
+            after={"jurisdiction": jurisdiction, "since": str(since), "records": following},
             reason=reason.strip(),
         )
     return prop

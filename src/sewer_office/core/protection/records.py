@@ -21,8 +21,13 @@ def _application(
         transitions=transitions,
         workflow="state",
         with_move=with_move,
-        bookkeeping=("updated_at",),
+        bookkeeping=("updated_at", *FOLLOWS_ITS_PARCEL),
     )
+
+
+#: The town a record keeps of its parcel (``core.models.KeepsItsTown``): it follows the parcel
+#: when an act moves the parcel to another town, audited on the parcel; nothing else moves it.
+FOLLOWS_ITS_PARCEL = ("jurisdiction",)
 
 
 def _tied(driver: str, *columns: str) -> tuple[tuple[str, str], ...]:
@@ -46,7 +51,11 @@ PROTECTED: tuple[Protected, ...] = (
         bookkeeping=("updated_at",),
     ),
     # a violation's state moves only as its workflow declares (§ 196-22); nothing else changes
-    Protected("enforcement.Violation", workflow="state", bookkeeping=("updated_at",)),
+    Protected(
+        "enforcement.Violation",
+        workflow="state",
+        bookkeeping=("updated_at", *FOLLOWS_ITS_PARCEL),
+    ),
     # a reported correction receives its verification (which ends the fine count, § 196-22 B)
     # or its rejection once; decided, nothing changes
     Protected(
@@ -83,7 +92,9 @@ PROTECTED: tuple[Protected, ...] = (
     Protected("findings.HarmOpinion"),
     # an inspection once completed or cancelled (§ 196-21): never edited, remarks are addenda
     Protected(
-        "inspections.Inspection", when="OLD.state <> 'scheduled'", bookkeeping=("updated_at",)
+        "inspections.Inspection",
+        when="OLD.state <> 'scheduled'",
+        bookkeeping=("updated_at", *FOLLOWS_ITS_PARCEL),
     ),
     Protected("inspections.InspectionAnswer"),
     Protected("inspections.InspectionAddendum"),

@@ -181,10 +181,23 @@ def suspended(connection: Any, model: str) -> Iterator[None]:
     if connection.vendor != "postgresql":
         yield
         return
-    table = connection.ops.quote_name(str(global_apps.get_model(model)._meta.db_table))
+    db_table = str(global_apps.get_model(model)._meta.db_table)
+    table = connection.ops.quote_name(db_table)
     spec = spec_of(model)
     ops = ROW_TRIGGERS if spec is not None and spec.settled else ("update", "delete")
-    names = [connection.ops.quote_name(f"{TRIGGER_PREFIX}_{op}") for op in ops]
+    with connection.cursor() as cursor:
+        # a table made earlier in the same migrate has none yet (installed after it)
+        cursor.execute(
+            "SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+            "WHERE c.relname = %s AND pg_table_is_visible(c.oid)",
+            [db_table],
+        )
+        present = {row[0] for row in cursor.fetchall()}
+    names = [
+        connection.ops.quote_name(f"{TRIGGER_PREFIX}_{op}")
+        for op in ops
+        if f"{TRIGGER_PREFIX}_{op}" in present
+    ]
     with connection.cursor() as cursor:
         # ALTER TABLE refuses while foreign-key checks of this transaction wait (Django's are
         # deferred): run them now, and defer them again after.

@@ -82,9 +82,9 @@ def deadlines_between(request: HttpRequest, first: date, last: date) -> Any:
     return (
         visible_notices(request)
         .filter(
+            Notice.in_force(),
             deadline__gte=first,
             deadline__lte=last,
-            superseded_by__isnull=True,
             violation__state="served",
         )
         .order_by("deadline", "id")

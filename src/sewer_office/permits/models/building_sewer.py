@@ -22,7 +22,7 @@ from sewer_office.core.models import AuditEvent
 from sewer_office.permits.choices import PermitClass, ServiceUse
 from sewer_rules.ordinance.s196_18_building_sewers.permit_class import CLASS_TEXT
 
-from .base import Application, filed_order_index
+from .base import Application, filed_order_index, town_indexes
 
 
 class BuildingSewerPermit(Application):
@@ -114,4 +114,5 @@ class BuildingSewerPermit(Application):
         indexes = (
             models.Index(fields=["state", "filed_on"], name="bsp_state_filed"),
             filed_order_index("bsp"),
+            *town_indexes("bsp"),
         )

@@ -17,7 +17,7 @@ from sewer_office.permits.choices import (
     SampleType,
 )
 
-from .base import Application, filed_order_index
+from .base import Application, filed_order_index, town_indexes
 
 #: Conditions the decision imposes on the wastes, and the subsection authorising each: the
 #: form of "Approve with conditions" (§ 196-19 E(1)) offers these.
@@ -110,7 +110,7 @@ class IndustrialDischargeApproval(Application):
 
     class Meta(Application.Meta):
         verbose_name = "industrial discharge approval"
-        indexes = (filed_order_index("ida"),)
+        indexes = (filed_order_index("ida"), *town_indexes("ida"))
 
     @property
     def legal_basis(self) -> str:

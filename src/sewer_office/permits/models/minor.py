@@ -6,7 +6,7 @@ from django.db import models
 
 from sewer_office.permits.choices import InterceptorKind
 
-from .base import Application, filed_order_index
+from .base import Application, filed_order_index, town_indexes
 
 
 class GrinderApproval(Application):
@@ -24,7 +24,7 @@ class GrinderApproval(Application):
 
     class Meta(Application.Meta):
         verbose_name = "grinder approval"
-        indexes = (filed_order_index("grinder"),)
+        indexes = (filed_order_index("grinder"), *town_indexes("grinder"))
 
 
 class InterceptorRequirement(Application):
@@ -52,7 +52,7 @@ class InterceptorRequirement(Application):
 
     class Meta(Application.Meta):
         verbose_name = "grease trap / interceptor requirement"
-        indexes = (filed_order_index("interceptor"),)
+        indexes = (filed_order_index("interceptor"), *town_indexes("interceptor"))
 
     @property
     def citation(self) -> str:
@@ -76,4 +76,4 @@ class FlushingNotice(Application):
 
     class Meta(Application.Meta):
         verbose_name = "flushing notice"
-        indexes = (filed_order_index("flushing"),)
+        indexes = (filed_order_index("flushing"), *town_indexes("flushing"))

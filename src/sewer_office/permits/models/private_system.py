@@ -6,7 +6,7 @@ from django.db import models
 
 from sewer_office.permits.choices import SystemType
 
-from .base import Application, filed_order_index
+from .base import Application, filed_order_index, town_indexes
 
 
 class PrivateDisposalSystem(Application):
@@ -29,4 +29,4 @@ class PrivateDisposalSystem(Application):
 
     class Meta(Application.Meta):
         verbose_name = "private wastewater disposal system"
-        indexes = (filed_order_index("pds"),)
+        indexes = (filed_order_index("pds"), *town_indexes("pds"))

@@ -6,7 +6,7 @@ from django.db import models
 
 from sewer_office.permits.choices import Provision
 
-from .base import Application, filed_order_index
+from .base import Application, filed_order_index, town_indexes
 
 
 class SubdivisionSewer(Application):
@@ -34,4 +34,4 @@ class SubdivisionSewer(Application):
 
     class Meta(Application.Meta):
         verbose_name = "subdivision sewer"
-        indexes = (filed_order_index("subdivision"),)
+        indexes = (filed_order_index("subdivision"), *town_indexes("subdivision"))
