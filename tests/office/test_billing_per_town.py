@@ -23,7 +23,9 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.utils.html import escape
 
+from sewer_office.accounts.towns import values_of
 from sewer_office.billing import charges, credit, invoices, runs
 from sewer_office.billing.models import Charge, Invoice, Payment, Refund
 from sewer_office.billing.payments import Allocation, apply_plan, record_payment
@@ -290,3 +292,29 @@ def test_a_run_of_two_towns_is_theirs_who_act_for_both(riverside: Town, login: A
     }
     mine = _numbers(login("hclerk").get("/api/billing/invoices/"))
     assert mine == {Invoice.objects.get(run=run, jurisdiction=HOME).number}
+
+
+# --- the payment page and the lists, for an account of several towns ----------------------------
+
+
+def test_a_clerk_of_both_towns_chooses_the_books_of_an_advance(riverside: Town, login: Any) -> None:
+    b = _books(riverside)
+    river = escape(values_of(RIVERSIDE).name)  # as the page writes it
+    page = login("bothclerk").get(f"/billing/payments/new/?person={b.person.pk}")
+    body = page.content.decode()
+    assert "Into the books of" in body and f'value="{RIVERSIDE}"' in body and river in body
+    # a clerk of one town has their town's books only: nothing to choose
+    one = login("hclerk").get(f"/billing/payments/new/?person={b.person.pk}").content.decode()
+    assert "Into the books of" not in one
+    # money paid ahead of any invoice, received into the member town's books
+    c = login("bothclerk")
+    form = {"person": b.person.pk, "amount": "7.00", "method": "cash", "town": RIVERSIDE}
+    assert c.post("/billing/payments/new/", form).status_code == 302
+    advance = Payment.objects.latest("id")
+    assert (advance.amount, advance.jurisdiction) == (Decimal("7.00"), RIVERSIDE)
+    # the money lists name each row's town to an account of both; not to a clerk of one
+    for url, number in (("/billing/payments/", advance.receipt_number),
+                        ("/billing/invoices/", b.theirs.number)):  # fmt: skip
+        both = login("bothclerk").get(url).content.decode()
+        assert "<th>Town</th>" in both and number in both and river in both
+        assert "<th>Town</th>" not in login("hclerk").get(url).content.decode()

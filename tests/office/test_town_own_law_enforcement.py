@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from sewer_office.accounts.services import create_user
 from sewer_office.core.errors import Forbidden, InvalidInput
@@ -160,3 +161,26 @@ def _opened_by(town: Town, user: Any) -> Violation:
         establishment=plant,
         at=at("2026-10-28"),
     )
+
+
+def test_its_violation_page_cites_its_law_beside_each_action(two_towns: Town) -> None:
+    v = _opened(two_towns)
+    c = Client()
+    assert c.login(username="superintendent", password=PASSWORD)
+    body = c.get(f"/enforcement/{v.pk}/").content.decode()
+    headings = [line for line in body.splitlines() if line.strip().startswith("<summary>")]
+    [issue] = [h for h in headings if "Issue notice" in h]
+    assert NOTICE_SECTION in issue
+    assert not [h for h in headings if "§ 196-22" in h]
+
+
+def test_the_answer_to_its_notice_is_named_for_what_the_notice_demands(two_towns: Town) -> None:
+    v = _mailed(two_towns)
+    c = Client()
+    assert c.login(username="superintendent", password=PASSWORD)
+    body = c.get(f"/enforcement/{v.pk}/").content.decode()
+    assert 'id="action-report_correction"' in body
+    assert "Record the explanation and plan" in body and "Report the correction" not in body
+    # the home town's violations keep the article's step
+    home = served_in_home_town(two_towns)
+    assert "Report the correction" in c.get(f"/enforcement/{home.pk}/").content.decode()

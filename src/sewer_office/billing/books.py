@@ -30,7 +30,7 @@ from django.db import models
 from sewer_office.accounts.actors import Actor
 from sewer_office.accounts.jurisdictions import jurisdictions_of, kept_from, towns_of
 from sewer_office.accounts.roles import is_staff_member
-from sewer_office.accounts.towns import installed, primary
+from sewer_office.accounts.towns import installed, primary, several
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 
 M = TypeVar("M", bound=models.Model)
@@ -40,6 +40,15 @@ def towns_seen(user: Actor | None) -> frozenset[str] | None:
     """The towns whose books ``user`` reads: a staff member's towns (``None``: every one); an
     outside user reads the records of the persons they represent, of every town (``None``)."""
     return jurisdictions_of(user) if is_staff_member(user) else None
+
+
+def several_books(user: Actor | None) -> bool:
+    """Whether ``user`` reads the books of more than one town: the money lists then name each
+    row's town."""
+    if not several():
+        return False
+    seen = towns_seen(user)
+    return seen is None or len(seen) > 1
 
 
 def in_towns(

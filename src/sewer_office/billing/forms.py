@@ -4,6 +4,7 @@ services)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -33,15 +34,34 @@ class PaymentForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         help_text="applied oldest due first, each up to what it owes; the rest is credit",
     )
+    #: Offered to an account acting for several towns: the books a payment applied to no
+    #: invoice is received into (one applied to invoices goes into theirs).
+    town = forms.ChoiceField(
+        required=False,
+        label="Into the books of",
+        help_text="paying invoices: their town's; paying none, the town it is received for",
+    )
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args: Any, open_invoices: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        open_invoices: Any = None,
+        towns: Sequence[tuple[str, str]] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["invoices"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
         if open_invoices is not None:
             field.queryset = open_invoices
         field.label_from_instance = _invoice_label  # type: ignore[method-assign]  # a label per row, as Django documents
+        books = self.fields["town"]
+        assert isinstance(books, forms.ChoiceField)
+        if len(towns) > 1:
+            books.choices = [("", "the invoices' town"), *towns]
+        else:  # one town's clerk: their town's books, nothing to choose
+            del self.fields["town"]
 
 
 class CreditForm(forms.Form):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from .views import core, enforcement, money, surcharge
+from .views import core, enforcement, money, permit_fees, surcharge
 
 app_name = "billing"
 
@@ -18,10 +18,10 @@ urlpatterns: list[URLPattern] = [
     path("statements/<int:pk>/refund/", money.refund, name="refund"),
     path("aging/", money.aging, name="aging"),
     path("export/", money.accounting_export, name="export"),
-    path("permit-fees/", money.permit_fees, name="permit-fees"),
+    path("permit-fees/", permit_fees.permit_fees, name="permit-fees"),
     path(
         "permit-fees/<slug:kind>/<int:pk>/invoice/",
-        money.permit_fee_invoice,
+        permit_fees.permit_fee_invoice,
         name="permit-fee-invoice",
     ),
     path("runs/", core.run_list, name="runs"),

@@ -137,11 +137,7 @@ def perform(
             before=before,
             after=audit.snapshot(locked),
             reason=reason.strip(),
-            citation=(
-                transition.citation
-                if workflow.cites is None
-                else workflow.cites(locked, transition.citation)
-            ),
+            citation=workflow.citation_on(locked, transition),
             state_from=state_from,
             state_to=_driven(locked).state,
             at=when,

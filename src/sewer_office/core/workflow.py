@@ -66,6 +66,8 @@ Effect: TypeAlias = Callable[[R, F, Actor, datetime], None]
 Announce = Callable[[Any, Any], None]
 #: (record, transition's citation) → the citation the record's event records.
 Cites = Callable[[Any, str], str]
+#: (record, transition's name, its label) → what the page calls the step on that record.
+Names = Callable[[Any, str, str], str]
 
 REASON_REQUIRED = "required"
 REASON_OPTIONAL = "optional"
@@ -181,6 +183,10 @@ class Workflow(Generic[R]):
     #: (enforcement, for a town whose law is its own): the citation the audit event of a
     #: transition on this record records. ``None``: every record cites the transition's own.
     cites: Cites | None = None
+    #: Set by the app whose records may be under another law: what a step is called on this
+    #: record (a town's notice demands an explanation and a plan, not a correction). ``None``:
+    #: every step keeps its label.
+    names: Names | None = None
     _by_name: dict[str, Step[R]] = field(init=False, repr=False)
     _states: dict[str, State] = field(init=False, repr=False)
 
@@ -212,6 +218,20 @@ class Workflow(Generic[R]):
     def label(self, value: str) -> str:
         s = self._states.get(value)
         return s.label if s else value
+
+    def label_on(self, record: R, transition: Step[R]) -> str:
+        """What ``transition`` is called on ``record`` (:attr:`names`), else its label."""
+        if self.names is None:
+            return transition.label
+        return self.names(record, transition.name, transition.label)
+
+    def citation_on(self, record: R, transition: Step[R]) -> str:
+        """The law ``transition`` rests on for ``record``: its own citation, or the one the
+        owning app says the record's law gives (:attr:`cites`). What the audit event records
+        and what the page shows beside the action."""
+        return (
+            transition.citation if self.cites is None else self.cites(record, transition.citation)
+        )
 
     def get(self, name: str) -> Step[R]:
         try:

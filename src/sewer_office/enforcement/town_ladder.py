@@ -152,6 +152,24 @@ def cites(record: object, citation: str) -> str:
     return notice_step(found[1]).citation
 
 
+#: What the person's answer to a notice is called, by what the town's notice demands.
+ANSWER_NAMES = {
+    Demand.EXPLAIN_AND_PLAN: "Record the explanation and plan",
+    Demand.COMPLY_WITH_ORDER: "Record the compliance",
+}
+
+
+def step_name(record: object, name: str, label: str) -> str:
+    """What a step of the article's procedure is called on ``record``: on a violation of a town
+    whose law is its own, the person's answer is named for what the town's notice demands (an
+    explanation and a plan), not a correction; every other step keeps its label."""
+    if name != "report_correction":
+        return label
+    found = own_law_of(record)
+    demand = notice_step(found[1]).demand if found is not None else None
+    return ANSWER_NAMES.get(demand, label) if demand is not None else label
+
+
 def is_ladder_notice(notice: Notice) -> bool:
     """Whether ``notice`` is its town's own notice (not § 196-22 A's, not an order). A notice
     citing the article or a federal requirement is not: only another's is looked up."""

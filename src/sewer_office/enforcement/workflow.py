@@ -220,6 +220,7 @@ WORKFLOW = Workflow(
     # a notice served and a correction verified are told by e-mail as they happen
     announce=notify.announce,
     cites=town_ladder.cites,
+    names=town_ladder.step_name,
 )
 
 

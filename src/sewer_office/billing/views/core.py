@@ -14,6 +14,7 @@ from sewer_office.accounts.access import visible
 from sewer_office.accounts.roles import STAFF_ROLES
 from sewer_office.billing import exports, invoices, runs
 from sewer_office.billing.balances import with_balance
+from sewer_office.billing.books import several_books
 from sewer_office.billing.charges import BILLING_ROLES, may_bill
 from sewer_office.billing.choices import InvoiceKind, InvoiceState, RunLineStatus
 from sewer_office.billing.filters import InvoicePageFilter
@@ -138,7 +139,9 @@ def invoice_list(request: HttpRequest) -> HttpResponse:
         return download
     page, query = page_of(request, qs, PAGE_SIZE)
     return render(
-        request, "billing/invoice_list.html", {"filter": fs, "page": page, "query": query}
+        request,
+        "billing/invoice_list.html",
+        {"filter": fs, "page": page, "query": query, "town_column": several_books(request.user)},
     )
 
 

@@ -22,8 +22,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.actors import Actor
+from sewer_office.accounts.jurisdictions import towns_of
 from sewer_office.accounts.roles import STAFF_ROLES, is_staff_member
+from sewer_office.accounts.towns import several, values_of
 from sewer_office.billing import (
     balances,
     credit,
@@ -33,19 +34,16 @@ from sewer_office.billing import (
     statement_letter,
     statements,
 )
-from sewer_office.billing import permit_fees as fees
-from sewer_office.billing.books import towns_seen
+from sewer_office.billing.books import several_books, towns_seen
 from sewer_office.billing.filters import PaymentPageFilter
 from sewer_office.billing.forms import AgingForm, CreditForm, PaymentForm, PeriodForm, RefundForm
 from sewer_office.billing.models import Invoice, Payment, PaymentApplication, Refund
 from sewer_office.billing.payments import MONEY_ROLES, Allocation
 from sewer_office.core.decorators import office_view
-from sewer_office.core.errors import OfficeError
 from sewer_office.core.exports import export
 from sewer_office.core.form_actions import form_action
 from sewer_office.core.paging import page_of
 from sewer_office.core.pickers import picked
-from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
 from sewer_office.registry.models import Person
 
 
@@ -90,6 +88,7 @@ def payment_list(request: HttpRequest) -> HttpResponse:
             "query": query,
             "may_record": payments.may_record_money(request.user),
             "staff": is_staff_member(request.user),
+            "town_column": several_books(request.user),
         },
     )
 
@@ -111,6 +110,12 @@ def _payment_form_page(
     )
 
 
+def _books_offered(request: HttpRequest) -> list[tuple[str, str]]:
+    """The towns whose books the clerk may receive a payment into, named (one or none: no
+    choice to offer)."""
+    return [(t, values_of(t).name) for t in towns_of(request.user)] if several() else []
+
+
 @office_view(*MONEY_ROLES)
 def payment_new(request: HttpRequest) -> HttpResponse:
     """GET ``?person=<id>``: the form with that person's open invoices; POST records it."""
@@ -120,9 +125,12 @@ def payment_new(request: HttpRequest) -> HttpResponse:
         form = PaymentForm(
             open_invoices=_open_invoices(request, person),
             initial={"person": person, "received_on": timezone.localdate()},
+            towns=_books_offered(request),
         )
         return _payment_form_page(request, form, person)
-    form = PaymentForm(request.POST, open_invoices=_open_invoices(request, person))
+    form = PaymentForm(
+        request.POST, open_invoices=_open_invoices(request, person), towns=_books_offered(request)
+    )
 
     def record(d: dict[str, Any]) -> Payment:
         chosen = sorted(d["invoices"], key=lambda i: (i.due_on or i.issued_on, i.pk))
@@ -135,6 +143,7 @@ def payment_new(request: HttpRequest) -> HttpResponse:
             reference=d["reference"],
             notes=d["notes"],
             allocations=[Allocation(i) for i in chosen],
+            town=d.get("town") or "",
         )
 
     def recorded(payment: Payment) -> HttpResponse:
@@ -341,59 +350,3 @@ def accounting_export(request: HttpRequest) -> HttpResponse:
     out = export(request, rows, exports.COLUMNS, "accounting")
     assert out is not None
     return out
-
-
-# --- permit fees ------------------------------------------------------------------------------
-
-
-def _fee_permits(user: Actor) -> list[Any]:
-    rows = []
-    for model in (BuildingSewerPermit, SubdivisionSewer):
-        for record in visible(model.objects.filter(state="submitted"), user).select_related(
-            "applicant", "property"
-        ):
-            amount, _, blocked = fees.fee_assessment(record)
-            invoices = fees.fee_invoices_of(record)
-            rows.append(
-                {
-                    "record": record,
-                    "amount": amount,
-                    "blocked": blocked,
-                    "invoice": next((i for i in invoices if i.state == "issued"), None),
-                }
-            )
-    return sorted(rows, key=lambda r: (r["record"].filed_on, r["record"].number))
-
-
-@office_view(*STAFF_ROLES)
-def permit_fees(request: HttpRequest) -> HttpResponse:
-    """Permits whose fee is due: its amount, its invoice (issue it), then the payment."""
-    rows = _fee_permits(request.user)
-    left = payments.outstanding_of([r["invoice"] for r in rows if r["invoice"]])
-    for r in rows:
-        r["outstanding"] = left.get(r["invoice"].pk) if r["invoice"] else None
-    if (download := export(request, rows, exports.PERMIT_FEE_COLUMNS, "permit-fees")) is not None:
-        return download
-    return render(
-        request,
-        "billing/payment_permit_fees.html",
-        {"rows": rows, "may_record": payments.may_record_money(request.user)},
-    )
-
-
-@require_POST
-@office_view(*MONEY_ROLES)
-def permit_fee_invoice(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
-    model = {"building-sewer": BuildingSewerPermit, "subdivision": SubdivisionSewer}.get(kind)
-    if model is None:
-        return HttpResponse(status=404)
-    record = get_object_or_404(visible(model._default_manager.all(), request.user), pk=pk)
-    try:
-        invoice = fees.issue_permit_fee_invoice(request.user, record)
-    except OfficeError as e:
-        messages.error(request, e.message)
-    else:
-        messages.success(
-            request, f"Invoice {invoice.number} issued for the fee of {record.number}."
-        )
-    return redirect("billing:permit-fees")

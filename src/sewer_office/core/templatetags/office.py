@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from sewer_office.accounts.towns import installed, values_of
 from sewer_office.core import reading
 from sewer_office.core.law import link_citations
 from sewer_office.core.statuses import status_label, status_tone
@@ -270,3 +271,10 @@ def param(value: Any) -> SafeString | str:
     description = reading.parameter_description(key)
     title = f"{key}: {description}" if description else key
     return format_html('<span class="param" title="{}">{}</span>', title, words)
+
+
+@register.filter
+def town_name(code: str) -> str:
+    """A member town's name from its code (the code as stored, for a town the installation
+    no longer serves)."""
+    return values_of(code).name if code in installed() else code

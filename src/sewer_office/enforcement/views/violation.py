@@ -142,7 +142,16 @@ def detail_context(
     actions = []
     for t in WORKFLOW.available(request.user, violation):
         form = submitted.get(t.name) or (t.form() if t.form else None)
-        actions.append({"t": t, "form": form, "errors": submitted.get(f"{t.name}:errors")})
+        actions.append(
+            {
+                "t": t,
+                "form": form,
+                "errors": submitted.get(f"{t.name}:errors"),
+                # the town's own law for a town whose law is its own (not § 196-22's)
+                "citation": WORKFLOW.citation_on(violation, t),
+                "label": WORKFLOW.label_on(violation, t),
+            }
+        )
     may_cost = services.may_record_cost(request.user)
     return {
         **_money_context(request, violation, submitted),
