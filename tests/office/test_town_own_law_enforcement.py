@@ -172,6 +172,11 @@ def test_its_violation_page_cites_its_law_beside_each_action(two_towns: Town) ->
     [issue] = [h for h in headings if "Issue notice" in h]
     assert NOTICE_SECTION in issue
     assert not [h for h in headings if "§ 196-22" in h]
+    # the notice form's period: the least its law gives, counted as it counts
+    form = body[body.index('id="action-issue_notice"') :]
+    form = form[: form.index("</details>")]
+    assert "at least 10 calendar days of the date this notice is mailed" in form
+    assert "§ 196-22" not in form
 
 
 def test_the_answer_to_its_notice_is_named_for_what_the_notice_demands(two_towns: Town) -> None:

@@ -17,6 +17,9 @@ the town's ladder says what the notice is and when its answer is due.
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
+
+from django.utils import timezone
 
 from sewer_office.accounts.towns import keeps_article, law_of, several, values_of
 from sewer_office.core.errors import InvalidInput
@@ -168,6 +171,24 @@ def step_name(record: object, name: str, label: str) -> str:
     found = own_law_of(record)
     demand = notice_step(found[1]).demand if found is not None else None
     return ANSWER_NAMES.get(demand, label) if demand is not None else label
+
+
+def fit_form(record: object, form: Any) -> None:
+    """The article's notice form on a violation of a town whose law is its own: the period
+    field says the least its law gives, counted as it counts (not § 196-22 A's ten days)."""
+    found = own_law_of(record)
+    fields = getattr(form, "fields", {})
+    if found is None or "period_days" not in fields:
+        return
+    town, law = found
+    step = notice_step(law)
+    assert step.clock is not None
+    counted = "calendar days" if step.clock.count is DayCount.CALENDAR else "business days"
+    days = least_period(law, town, timezone.localdate())
+    fields["period_days"].help_text = (
+        f"the period the notice states, at least {days} {counted} "
+        f"{START_WORDS[step.clock.start]} ({step.citation})"
+    )
 
 
 def is_ladder_notice(notice: Notice) -> bool:

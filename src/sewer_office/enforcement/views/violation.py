@@ -142,6 +142,7 @@ def detail_context(
     actions = []
     for t in WORKFLOW.available(request.user, violation):
         form = submitted.get(t.name) or (t.form() if t.form else None)
+        town_ladder.fit_form(violation, form)
         actions.append(
             {
                 "t": t,
