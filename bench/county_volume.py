@@ -86,24 +86,14 @@ def deal_parcels(codes: list[str]) -> None:
 def keep_towns() -> None:
     """Each record that keeps its parcel's town (a permit, a violation, an inspection) takes
     it, as the office's ``save()`` gives it (the bench writes its records in bulk, before the
-    parcels are dealt): from the first of its sources it has."""
+    parcels are dealt): from the first of its sources it has, as the migrations copy it."""
     from django.apps import apps
-    from django.db.models import OuterRef, Subquery, Value
-    from django.db.models.functions import Coalesce
+
+    from sewer_office.core.parcel_towns import sources_town
 
     for model in apps.get_models():
-        sources = getattr(model, "TOWN_SOURCES", ())
-        if not sources:
-            continue
-        towns = [
-            Subquery(
-                model._meta.get_field(source)
-                .related_model._default_manager.filter(pk=OuterRef(f"{source}_id"))
-                .values("jurisdiction")[:1]
-            )
-            for source in sources
-        ]
-        model._default_manager.update(jurisdiction=Coalesce(*towns, Value("demo")))
+        if sources := getattr(model, "TOWN_SOURCES", ()):
+            model._default_manager.update(jurisdiction=sources_town(apps, sources))
 
 
 def staff(codes: list[str]) -> dict[str, Any]:

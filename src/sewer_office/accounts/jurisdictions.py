@@ -54,6 +54,12 @@ def forget_jurisdictions(user: Actor | None) -> None:
         delattr(user, _CACHE)
 
 
+def towns_seen(user: Actor | None) -> frozenset[str] | None:
+    """The towns whose records ``user`` reads: a staff member's towns (``None``: every one); an
+    outside user reads the records of the persons they represent, of every town (``None``)."""
+    return jurisdictions_of(user) if is_staff_member(user) else None
+
+
 def sees_every_jurisdiction(user: Actor | None) -> bool:
     return jurisdictions_of(user) is None
 
@@ -138,13 +144,23 @@ def jurisdiction_of(record: object) -> str:
     if not several():
         return primary()
     model = type(record)
-    if isinstance(record, models.Model) and record._state.adding:
-        # a record that keeps its parcel's town, being written: the town it will keep
-        parcel_town = getattr(record, "parcel_town", None)
-        town = parcel_town() if callable(parcel_town) else ""
-        if isinstance(town, str) and town:
-            return town
+    # a record that keeps its parcel's town, being written: the town it will keep
+    if isinstance(record, models.Model) and record._state.adding and (town := parcel_town(record)):
+        return town
     paths = jurisdiction_paths(model) if issubclass(model, models.Model) else ()
+    return _first_town(record, paths) or primary()
+
+
+def parcel_town(record: object) -> str:
+    """The town of the first parcel or facility its model's ``TOWN_SOURCES`` reach from
+    ``record`` ("" when none does): the town a record that keeps its town is written with."""
+    sources: tuple[str, ...] = getattr(type(record), "TOWN_SOURCES", ())
+    return _first_town(record, [f"{source}__jurisdiction" for source in sources])
+
+
+def _first_town(record: object, paths: Sequence[str]) -> str:
+    """The town the first of ``paths`` that leads somewhere reaches from ``record``, hop by
+    hop through its loaded relations ("" when none does)."""
     for path in paths:
         value: object = record
         for hop in path.split("__"):
@@ -153,7 +169,7 @@ def jurisdiction_of(record: object) -> str:
                 break
         if isinstance(value, str) and value:
             return value
-    return primary()
+    return ""
 
 
 def foreign_to(actor: Actor | None, record: object) -> str | None:

@@ -36,11 +36,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from sewer_office.accounts.access import visible
+from sewer_office.accounts.jurisdictions import towns_seen
 from sewer_office.permits.models import BuildingSewerPermit, SubdivisionSewer
 from sewer_office.registry.models import Person
 
 from . import (
-    books,
     credit,
     enforcement_api,
     invoices,
@@ -213,7 +213,7 @@ def statement(request: Request, person: int) -> Response:
         who,
         q.validated_data["start"],
         q.validated_data["end"],
-        towns=books.towns_seen(request.user),
+        towns=towns_seen(request.user),
     )
     return Response(
         {

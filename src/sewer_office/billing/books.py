@@ -28,18 +28,17 @@ from typing import Any, TypeVar
 from django.db import models
 
 from sewer_office.accounts.actors import Actor
-from sewer_office.accounts.jurisdictions import jurisdictions_of, kept_from, towns_of
-from sewer_office.accounts.roles import is_staff_member
-from sewer_office.accounts.towns import installed, primary, several
+from sewer_office.accounts.jurisdictions import kept_from, towns_of, towns_seen
+from sewer_office.accounts.towns import installed, primary, several, values_of
 from sewer_office.core.errors import Blocked, Forbidden, InvalidInput
 
 M = TypeVar("M", bound=models.Model)
 
 
-def towns_seen(user: Actor | None) -> frozenset[str] | None:
-    """The towns whose books ``user`` reads: a staff member's towns (``None``: every one); an
-    outside user reads the records of the persons they represent, of every town (``None``)."""
-    return jurisdictions_of(user) if is_staff_member(user) else None
+def books_offered(user: Actor | None) -> list[tuple[str, str]]:
+    """The towns whose books ``user`` may receive a payment into, named: offered on the payment
+    page only when there are several (one, or an office of one town: nothing to choose)."""
+    return [(t, values_of(t).name) for t in towns_of(user)] if several() else []
 
 
 def several_books(user: Actor | None) -> bool:

@@ -6,7 +6,7 @@ of credit: owed again) and a running balance; void invoices are shown, with thei
 nothing. The closing balance is what the person owes less its credit: it equals the sum of
 its invoices' outstanding amounts less its unapplied credit (a test holds it to that). In an
 office of several member towns a statement is of the books of some towns (``towns``: those a
-staff member keeps, :func:`.books.towns_seen`): their invoices, payments and refunds only —
+staff member keeps, :func:`~sewer_office.accounts.jurisdictions.towns_seen`): their invoices, payments and refunds only —
 each town's money pays its own invoices, so the equality holds town by town.
 
 The aging report sorts every outstanding amount by the days it is past its due date on a

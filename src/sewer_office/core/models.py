@@ -18,6 +18,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils import timezone
 
+from sewer_office.accounts.jurisdictions import parcel_town
 from sewer_office.accounts.towns import primary
 
 from .filetypes import by_media_type, download_name
@@ -82,24 +83,9 @@ class KeepsItsTown(models.Model):
         abstract = True
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if self._state.adding:
-            town = self.parcel_town()
-            if town:
-                self.jurisdiction = town
+        if self._state.adding and (town := parcel_town(self)):
+            self.jurisdiction = town
         super().save(*args, **kwargs)
-
-    def parcel_town(self) -> str:
-        """The town of the first parcel ``TOWN_SOURCES`` reach ("" when none does)."""
-        for source in self.TOWN_SOURCES:
-            value: object = self
-            for hop in source.split("__"):
-                value = getattr(value, hop, None)
-                if value is None:
-                    break
-            town = getattr(value, "jurisdiction", "")
-            if value is not None and isinstance(town, str) and town:
-                return town
-        return ""
 
 
 class AuditEvent(models.Model):

@@ -24,6 +24,21 @@ from . import protection
 _KEEPERS = {"property": "Property", "establishment": "Establishment"}
 
 
+def sources_town(apps: Any, keys: tuple[str, ...]) -> Coalesce:
+    """The town of a row, in SQL: from the first of ``keys`` (``"property"``, ``"establishment"``)
+    the row has, else the primary town. ``apps``: a migration's historical models, or Django's
+    (the benches, which write their records in bulk)."""
+    towns = [
+        models.Subquery(
+            apps.get_model("registry", _KEEPERS[key])
+            .objects.filter(pk=models.OuterRef(f"{key}_id"))
+            .values("jurisdiction")[:1]
+        )
+        for key in keys
+    ]
+    return Coalesce(*towns, models.Value(primary()))
+
+
 def copy_parcel_towns(app_label: str, sources: dict[str, tuple[str, ...]]) -> Callable[..., None]:
     """A ``RunPython`` function: for each model named in ``sources`` (``"BuildingSewerPermit"
     → ("property",)``), every row's ``jurisdiction`` from the first of its sources it has."""
@@ -31,16 +46,7 @@ def copy_parcel_towns(app_label: str, sources: dict[str, tuple[str, ...]]) -> Ca
     def run(apps: Any, schema_editor: Any) -> None:
         for name, keys in sources.items():
             model = apps.get_model(app_label, name)
-            towns = [
-                models.Subquery(
-                    apps.get_model("registry", _KEEPERS[key])
-                    .objects.filter(pk=models.OuterRef(f"{key}_id"))
-                    .values("jurisdiction")[:1]
-                )
-                for key in keys
-            ]
-            town = Coalesce(*towns, models.Value(primary()))
             with protection.suspended(schema_editor.connection, f"{app_label}.{name}"):
-                model.objects.update(jurisdiction=town)
+                model.objects.update(jurisdiction=sources_town(apps, keys))
 
     return run

@@ -57,8 +57,10 @@ def records_of(violation: Violation) -> FineRecords:
     return FineRecords(notices_in_force(violation), list(violation.corrections.all()))
 
 
-def records_for(violations: models.QuerySet[Violation]) -> dict[int, FineRecords]:
-    """The records of many violations at once, in three statements: a document that counts the
+def with_records(
+    violations: models.QuerySet[Violation],
+) -> list[tuple[Violation, FineRecords]]:
+    """Many violations, each with its records, in four statements: a document that counts the
     fines of thousands (the annual report) reads them here rather than through Django's
     prefetch, which builds a queryset for each violation and each relation."""
     ids = violations.order_by().values("pk")
@@ -73,10 +75,7 @@ def records_for(violations: models.QuerySet[Violation]) -> dict[int, FineRecords
     corrections: defaultdict[int, list[Correction]] = defaultdict(list)
     for c in Correction.objects.filter(violation__in=ids):
         corrections[c.violation_id].append(c)
-    return {
-        pk: FineRecords(notices[pk], corrections[pk])
-        for pk in violations.values_list("pk", flat=True)
-    }
+    return [(v, FineRecords(notices[v.pk], corrections[v.pk])) for v in violations]
 
 
 @dataclass(frozen=True)

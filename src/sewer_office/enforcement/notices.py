@@ -214,9 +214,8 @@ def _serve_by_mailing(notice: Notice, day: date, law: LawPackage) -> None:
             }
         )
     notice.mailed_on = day
-    _complete_service(
-        notice, day, delivered=False
-    )  # its delivery is not known, and changes nothing
+    # its delivery is not known, and changes nothing
+    _complete_service(notice, day, delivered=False)
 
 
 def _complete_service(notice: Notice, day: date, *, delivered: bool = True) -> None:

@@ -57,7 +57,7 @@ def announce(violation: Violation, event: AuditEvent) -> None:
     if event.action in ("serve", "record_delivery"):
         # certified mail: "serve" records the mailing, and the notice is served on delivery
         latest = (
-            Notice.objects.filter(violation=violation, superseded_by__isnull=True)
+            Notice.objects.filter(Notice.in_force(), violation=violation)
             .select_related("violation")
             .order_by("-id")
             .first()

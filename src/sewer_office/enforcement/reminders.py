@@ -36,10 +36,10 @@ def notices_served(on: date) -> Iterator[Due]:
 def deadlines(on: date) -> Iterator[Due]:
     """A served notice's correction deadline in 3 days, the correction not yet reported."""
     notices = _served_notices().filter(
+        Notice.in_force(),
         deadline__gte=on,
         deadline__lte=on + timedelta(days=DEADLINE_LEAD),
         violation__state__in=OPEN_CORRECTION,
-        superseded_by__isnull=True,
     )
     for n in notices:
         if n.deadline is None or stage(n.deadline, on, (DEADLINE_LEAD,)) is None:

@@ -166,11 +166,10 @@ def step_name(record: object, name: str, label: str) -> str:
     """What a step of the article's procedure is called on ``record``: on a violation of a town
     whose law is its own, the person's answer is named for what the town's notice demands (an
     explanation and a plan), not a correction; every other step keeps its label."""
-    if name != "report_correction":
+    if name != "report_correction" or (found := own_law_of(record)) is None:
         return label
-    found = own_law_of(record)
-    demand = notice_step(found[1]).demand if found is not None else None
-    return ANSWER_NAMES.get(demand, label) if demand is not None else label
+    demand = notice_step(found[1]).demand
+    return label if demand is None else ANSWER_NAMES.get(demand, label)
 
 
 def fit_form(record: object, form: Any) -> None:
@@ -182,13 +181,18 @@ def fit_form(record: object, form: Any) -> None:
         return
     town, law = found
     step = notice_step(law)
-    assert step.clock is not None
-    counted = "calendar days" if step.clock.count is DayCount.CALENDAR else "business days"
     days = least_period(law, town, timezone.localdate())
-    fields["period_days"].help_text = (
-        f"the period the notice states, at least {days} {counted} "
-        f"{START_WORDS[step.clock.start]} ({step.citation})"
-    )
+    fields[
+        "period_days"
+    ].help_text = f"the period the notice states, at least {_counted(step, days)} ({step.citation})"
+
+
+def _counted(step: Step, days: int) -> str:
+    """``days`` as the step's clock counts them, from what it starts ("10 calendar days of the
+    date this notice is mailed")."""
+    assert step.clock is not None
+    kind = "calendar days" if step.clock.count is DayCount.CALENDAR else "business days"
+    return f"{days} {kind} {START_WORDS[step.clock.start]}"
 
 
 def is_ladder_notice(notice: Notice) -> bool:
@@ -203,11 +207,10 @@ def is_ladder_notice(notice: Notice) -> bool:
 def period_words(law: LawPackage, days: int) -> str:
     """The notice's demand and period, as the town's law counts it."""
     step = notice_step(law)
-    assert step.clock is not None and step.demand is not None
+    assert step.demand is not None
     official = law.ladder.official(step.issued_by).title
-    counted = "calendar days" if step.clock.count is DayCount.CALENDAR else "business days"
     return (
-        f"Within {days} {counted} {START_WORDS[step.clock.start]}, you shall "
+        f"Within {_counted(step, days)}, you shall "
         f"{DEMAND_WORDS[step.demand]}, to the {official} ({step.citation})."
     )
 

@@ -23,7 +23,7 @@ from django.utils import timezone
 from sewer_engines.evaluation import evaluate_table
 from sewer_io import lab_mapping as layouts
 from sewer_office.accounts.actors import Actor, person_or_none
-from sewer_office.accounts.jurisdictions import jurisdictions_of
+from sewer_office.accounts.jurisdictions import kept_from, sees_every_jurisdiction
 from sewer_office.accounts.roles import (
     APPLICANT,
     BUILDING_INSPECTOR,
@@ -245,12 +245,10 @@ def approve_results(results: Any, actor: Actor, note: str = "") -> int:
     """Approve reported results (they become immutable records of the office); each approval
     is written to its result's history."""
     require_officer(actor, "Approving laboratory results")
-    towns = jurisdictions_of(actor)
-    if (
-        towns is not None
-        and results.exclude(establishment__jurisdiction__in=sorted(towns)).exists()
-    ):
-        raise Forbidden("Approving laboratory results: some are of a town you do not act for.")
+    if not sees_every_jurisdiction(actor):  # the towns of the results, by the one rule
+        towns = results.order_by().values_list("establishment__jurisdiction", flat=True)
+        if any(kept_from(actor, town) for town in towns.distinct()):
+            raise Forbidden("Approving laboratory results: some are of a town you do not act for.")
     now = timezone.now()
     with transaction.atomic():
         ids = list(

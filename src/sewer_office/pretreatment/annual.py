@@ -345,9 +345,8 @@ def _enforcement(lines: dict[int, FacilityLine], ids: list[int], first: date, la
     counted = Violation.objects.filter(
         establishment_id__in=ids, notices__served_on__lte=last
     ).distinct()
-    records = liability.records_for(counted)
-    for v in counted:
-        f = liability.fines(v, last, records[v.pk])
+    for v, read in liability.with_records(counted):
+        f = liability.fines(v, last, read)
         if v.establishment_id is None:
             continue
         if f.total is not None:

@@ -22,9 +22,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.jurisdictions import towns_of
+from sewer_office.accounts.jurisdictions import towns_seen
 from sewer_office.accounts.roles import STAFF_ROLES, is_staff_member
-from sewer_office.accounts.towns import several, values_of
 from sewer_office.billing import (
     balances,
     credit,
@@ -34,7 +33,7 @@ from sewer_office.billing import (
     statement_letter,
     statements,
 )
-from sewer_office.billing.books import several_books, towns_seen
+from sewer_office.billing.books import books_offered, several_books
 from sewer_office.billing.filters import PaymentPageFilter
 from sewer_office.billing.forms import AgingForm, CreditForm, PaymentForm, PeriodForm, RefundForm
 from sewer_office.billing.models import Invoice, Payment, PaymentApplication, Refund
@@ -110,12 +109,6 @@ def _payment_form_page(
     )
 
 
-def _books_offered(request: HttpRequest) -> list[tuple[str, str]]:
-    """The towns whose books the clerk may receive a payment into, named (one or none: no
-    choice to offer)."""
-    return [(t, values_of(t).name) for t in towns_of(request.user)] if several() else []
-
-
 @office_view(*MONEY_ROLES)
 def payment_new(request: HttpRequest) -> HttpResponse:
     """GET ``?person=<id>``: the form with that person's open invoices; POST records it."""
@@ -125,11 +118,13 @@ def payment_new(request: HttpRequest) -> HttpResponse:
         form = PaymentForm(
             open_invoices=_open_invoices(request, person),
             initial={"person": person, "received_on": timezone.localdate()},
-            towns=_books_offered(request),
+            towns=books_offered(request.user),
         )
         return _payment_form_page(request, form, person)
     form = PaymentForm(
-        request.POST, open_invoices=_open_invoices(request, person), towns=_books_offered(request)
+        request.POST,
+        open_invoices=_open_invoices(request, person),
+        towns=books_offered(request.user),
     )
 
     def record(d: dict[str, Any]) -> Payment:

@@ -18,8 +18,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from sewer_office.accounts.access import visible
-from sewer_office.accounts.jurisdictions import towns_of
-from sewer_office.accounts.roles import is_staff_member
+from sewer_office.accounts.jurisdictions import towns_seen
 from sewer_office.accounts.towns import installed, keeps_article
 from sewer_office.core.decorators import office_view
 from sewer_office.core.exports import Column, export
@@ -98,12 +97,6 @@ def _summaries(qs: QuerySet[Violation], today: date) -> Iterator[ViolationSummar
         yield violation_summary(v, today)
 
 
-def _towns_seen(user: Any) -> tuple[str, ...]:
-    """The towns whose violations ``user`` sees: a staff member's own; an outside user's may be
-    of any member town."""
-    return towns_of(user) if is_staff_member(user) else installed()
-
-
 @office_view()
 def violation_list(request: HttpRequest) -> HttpResponse:
     base = services.visible_violations(violations(), request.user)
@@ -142,7 +135,7 @@ def violation_list(request: HttpRequest) -> HttpResponse:
             "this_week_total": week.count() if len(this_week) > CARD_ROWS else len(this_week),
             "accruing": [(v, liability.fines(v, today)) for v in accruing],
             # the article's citations, unless every town the user acts for has a law of its own
-            "cites_article": any(keeps_article(t) for t in _towns_seen(request.user)),
+            "cites_article": any(keeps_article(t) for t in towns_seen(request.user) or installed()),
             "accruing_total": counts.get("fines_accruing", 0),
             "may_open": services.may_open(request.user),
         },

@@ -56,8 +56,9 @@ def create_application(
     """Save a new application in its initial state with its number and an audit event (refused
     for a record of a town under a law of its own: nothing is written)."""
     name = str(record._meta.verbose_name)
-    require_acting_for(actor, record, f"Filing {'an' if name[0] in 'aeiou' else 'a'} {name}")
-    require_article_for(record, f"{'An' if name[0] in 'aeiou' else 'A'} {name} ({citation})")
+    a = "an" if name[0] in "aeiou" else "a"
+    require_acting_for(actor, record, f"Filing {a} {name}")
+    require_article_for(record, f"{a.capitalize()} {name} ({citation})")
     when = at or timezone.now()
     with files_of_transaction(), transaction.atomic():
         record.state = initial_state or record.WORKFLOW.initial
