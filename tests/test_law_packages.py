@@ -191,6 +191,11 @@ ladder:
             "ladder.notice.clock.start",
         ),
         (
+            LAW.replace("days: 30}", "days: 30, stated: true}"),
+            "sections: []",
+            "a period the order states has no days or parameter of its own",
+        ),
+        (
             LAW,
             "sections: [{citation: Section 10.1, heading: N, status: not_formalized}]",
             "says why",

@@ -16,7 +16,7 @@ So each step of a ladder says, as data in the jurisdiction's ``law.yaml``:
   correction), within how many days (a number, or the dated parameter that holds it), counted
   from what (:class:`ClockStart`: service, mailing or receipt) and how (:class:`DayCount`:
   calendar or business days), and whether the notice may state a longer period;
-- which official issues it, and on whose finding;
+- which official issues it, on whose finding, and to whom the answer is given;
 - the petition it allows (days, from what, to whom), and whether it may end sewer service;
 - its citation, in the jurisdiction's own grammar (:mod:`.citation_grammar`).
 
@@ -89,13 +89,15 @@ class Official:
 class Clock:
     """``days`` (or the dated ``parameter`` holding them; None with no parameter: not
     configured) counted from ``start`` in ``count`` days; ``at_least``: the notice may state a
-    longer period, never a shorter one."""
+    longer period, never a shorter one; ``stated``: the law sets no number, the period is the
+    one the order itself states (a whole number of days, at least one)."""
 
     start: ClockStart
     count: DayCount
     days: int | None = None
     parameter: str = ""
     at_least: bool = False
+    stated: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,14 @@ class Step:
     found_by: str = ""
     petition: Petition | None = None
     may_end_service: bool = False
+    #: The official the user's answer goes to (an explanation and plan to the managing
+    #: operator); empty: the official who issues the step.
+    answer_to: str = ""
+
+    @property
+    def answered_to(self) -> str:
+        """The key of the official the step's answer is given to."""
+        return self.answer_to or self.issued_by
 
 
 @dataclass(frozen=True)
@@ -178,12 +188,16 @@ def _clock(data: object, where: str) -> Clock:
     days = data.get("days")
     if days is not None and (not isinstance(days, int) or days < 0):
         raise LadderError(f"{where}.days: a whole number of days, not {days!r}")
+    stated = bool(data.get("stated", False))
+    if stated and (days is not None or data.get("parameter")):
+        raise LadderError(f"{where}: a period the order states has no days or parameter of its own")
     return Clock(
         start=_choice(ClockStart, _get(data, "start", where), f"{where}.start"),
         count=_choice(DayCount, data.get("count", "calendar"), f"{where}.count"),
         days=days,
         parameter=str(data.get("parameter") or ""),
         at_least=bool(data.get("at_least", False)),
+        stated=stated,
     )
 
 
@@ -215,7 +229,12 @@ def ladder_from(data: Mapping[str, object], grammar: CitationGrammar, source: st
             raise LadderError(f"{where}: a mapping")
         issued_by = str(_get(s, "issued_by", where))
         found_by = str(s.get("found_by") or "")
-        for who, field in ((issued_by, "issued_by"), (found_by, "found_by")):
+        answer_to = str(s.get("answer_to") or "")
+        for who, field in (
+            (issued_by, "issued_by"),
+            (found_by, "found_by"),
+            (answer_to, "answer_to"),
+        ):
             if who and who not in known:
                 raise LadderError(f"{where}.{field}: {who!r} is not one of the officials")
         petition = None
@@ -240,6 +259,7 @@ def ladder_from(data: Mapping[str, object], grammar: CitationGrammar, source: st
                 found_by=found_by,
                 petition=petition,
                 may_end_service=bool(s.get("may_end_service", False)),
+                answer_to=answer_to,
             )
         )
     raw_fine = data.get("fine") or {"kind": "not_configured"}

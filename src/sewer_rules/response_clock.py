@@ -96,6 +96,13 @@ def appointed_days(params: ParameterSet) -> dict[date, str]:
 def _days(step: Step, started: date, params: ParameterSet, stated: int | None) -> tuple[int, str]:
     clock = step.clock
     assert clock is not None
+    if clock.stated:  # the law sets no number: the order states its own period
+        if stated is None or stated < 1:
+            raise ResponseClockError(
+                f"{step.label} ({step.citation}) runs for the period the order states: "
+                "state it, in whole days (at least one)"
+            )
+        return stated, f"{stated} days stated in the order ({step.citation})"
     if clock.parameter:
         try:
             value = params.get(clock.parameter, started)

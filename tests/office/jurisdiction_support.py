@@ -10,9 +10,12 @@ from typing import Any
 import pytest
 
 from sewer_office.accounts.services import create_user, grant_jurisdiction
+from sewer_office.core.services import perform
+from sewer_office.enforcement import rules, services
 from sewer_office.registry.models import Establishment, Property
 from sewer_office.registry.services import move_to_jurisdiction
 
+from .enforcement_factories import at
 from .factories import PASSWORD, Town
 from .monitoring_factories import facilities
 
@@ -82,3 +85,38 @@ def moved(town: Town, est: Establishment, to: str, on: date = date(2026, 1, 1)) 
     prop = est.building.property
     move_to_jurisdiction(town.u("coordinator"), prop, to, on, "IMA res. 2026-1")
     return Establishment.objects.get(pk=est.pk)
+
+
+def mailed_in_other_town(town: Town) -> Any:
+    """For the browser tests (their own database, no fixture of two towns): the plant passes to
+    the Town of Poughkeepsie, whose clerk ``oclerk`` acts for it alone, and a violation of its
+    explosion-hazard limit gets the town's notice, mailed on 2026-11-01 (its answer due
+    2026-11-12, Veterans' Day moving it)."""
+    coordinator = create_user("coordinator", PASSWORD, ("coordinator",))
+    create_user("oclerk", PASSWORD, ("clerk",), jurisdictions=(OTHER,))
+    for name in ("superintendent", "clerk"):
+        grant_jurisdiction(town.u(name), OTHER)
+    assert town.other_plant is not None and town.other_plant.building is not None
+    move_to_jurisdiction(
+        coordinator, town.other_plant.building.property, OTHER, date(2026, 1, 1), "IMA 2026-1"
+    )
+    plant = Establishment.objects.get(pk=town.other_plant.pk)
+    v = services.open_violation(
+        town.u("superintendent"),
+        kind=rules.kind_choices(date(2026, 10, 28))[0][0],
+        section="T. Poughkeepsie Code [ecode360 6322550] A(1)",
+        description="Explosion-hazard meter at 46 % of the LEL",
+        person=plant.operator.current(),
+        establishment=plant,
+        at=at("2026-10-28"),
+    )
+    v = perform(
+        v, "issue_notice", town.u("superintendent"), {"nature": "LEL 46 %"}, at=at("2026-10-30")
+    )
+    return perform(
+        v,
+        "serve",
+        town.u("clerk"),
+        {"served_on": "2026-11-01", "service_method": "certified_mail", "receipt_number": "9"},
+        at=at("2026-11-02"),
+    )

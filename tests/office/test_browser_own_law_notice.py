@@ -5,19 +5,11 @@ explanation and a plan, as its law says, and is signed by its Town Engineer."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
-from sewer_office.accounts.services import create_user, grant_jurisdiction
-from sewer_office.core.services import perform
-from sewer_office.enforcement import rules, services
-from sewer_office.registry.models import Establishment
-from sewer_office.registry.services import move_to_jurisdiction
-
 from .browser_support import BROWSER_MARKS
-from .enforcement_factories import at
-from .factories import PASSWORD, make_town
-from .jurisdiction_support import HOME, OTHER
+from .factories import make_town
+from .jurisdiction_support import HOME, OTHER, mailed_in_other_town
 from .test_browser_jurisdictions import _sign_in
 from .test_letters import pdf_text
 
@@ -29,34 +21,7 @@ def test_the_towns_clerk_finds_its_notice_under_its_own_law(
 ) -> None:
     settings.SEWER_USE_JURISDICTIONS = [HOME, OTHER]
     town = make_town()
-    coordinator = create_user("coordinator", PASSWORD, ("coordinator",))
-    create_user("oclerk", PASSWORD, ("clerk",), jurisdictions=(OTHER,))
-    for name in ("superintendent", "clerk"):
-        grant_jurisdiction(town.u(name), OTHER)
-    assert town.other_plant is not None
-    move_to_jurisdiction(
-        coordinator, town.other_plant.building.property, OTHER, date(2026, 1, 1), "IMA 2026-1"
-    )
-    plant = Establishment.objects.get(pk=town.other_plant.pk)
-    v = services.open_violation(
-        town.u("superintendent"),
-        kind=rules.kind_choices(date(2026, 10, 28))[0][0],
-        section="T. Poughkeepsie Code [ecode360 6322550] A(1)",
-        description="Explosion-hazard meter at 46 % of the LEL",
-        person=plant.operator.current(),
-        establishment=plant,
-        at=at("2026-10-28"),
-    )
-    v = perform(
-        v, "issue_notice", town.u("superintendent"), {"nature": "LEL 46 %"}, at=at("2026-10-30")
-    )
-    perform(
-        v,
-        "serve",
-        town.u("clerk"),
-        {"served_on": "2026-11-01", "service_method": "certified_mail", "receipt_number": "9"},
-        at=at("2026-11-02"),
-    )
+    v = mailed_in_other_town(town)
     base = live_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()

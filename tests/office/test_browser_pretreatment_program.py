@@ -77,10 +77,14 @@ def _plan(su: Any, base: str) -> None:
 
 
 def _annual_xml(su: Any, base: str, year: int) -> None:
-    # Pretreatment (menu) → the annual report of the year → its ICIS-NPDES XML
+    # Pretreatment (menu) → the annual report of the year, prepared → its ICIS-NPDES XML
     _menu(su, base, "Pretreatment", "/pretreatment/")
     su.locator(f"main a[href='/pretreatment/annual/{year}/']").click()
     su.wait_for_url(f"{base}/pretreatment/annual/{year}/")
+    assert su.locator("#edition-draft").count() == 1  # not yet prepared
+    su.locator("main button", has_text="Prepare the report").click()  # kept as filed
+    su.wait_for_url(f"{base}/pretreatment/annual/{year}/")
+    assert "Prepared on" in su.locator("#edition").inner_text()
     assert su.locator("#icis-missing").count() == 0
     with su.expect_download() as download:
         su.locator("main a", has_text="ICIS-NPDES XML (for EPA)").click()

@@ -2,7 +2,7 @@
 
 Anonymous → login / 401; no role → 403; every staff role sees every page (the yearly SNC list
 and the annual report are staff-only: outside users get 403); the Superintendent and the
-engineer run SNC, designate and require reports; the clerk also records received reports;
+engineer run SNC, designate, require reports and prepare the annual report; the clerk also records received reports;
 the owner sees its own facility's designations, due dates and determinations, and another's
 is 404.
 """
@@ -38,6 +38,7 @@ COVERED_URL_NAMES = {
     "pretreatment:annual-pdf",
     "pretreatment:annual-csv",
     "pretreatment:annual-xml",  # test_annual_xml_is_staff_only
+    "pretreatment:annual-prepare",
 }
 COVERED_URL_PREFIXES = ("siu-designation-", "report-due-", "snc-determination-")
 
@@ -106,6 +107,7 @@ def _posts(s: dict[str, Any], mine: bool = True) -> dict[str, tuple[str, dict[st
             f"/pretreatment/reports/{s['due'][est.pk].pk}/received/",
             {"received_on": "2026-02-01"},
         ),
+        "prepare": ("/pretreatment/annual/2025/prepare/", {}),
     }
 
 

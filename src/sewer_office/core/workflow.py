@@ -64,8 +64,8 @@ Effect: TypeAlias = Callable[[R, F, Actor, datetime], None]
 #: What the app of a record tells people of a change: called with the record and its audit
 #: event inside the transition's transaction (it sends by ``transaction.on_commit``).
 Announce = Callable[[Any, Any], None]
-#: (record, transition's citation) → the citation the record's event records.
-Cites = Callable[[Any, str], str]
+#: (record, transition's name, its citation) → the citation the record's event records.
+Cites = Callable[[Any, str, str], str]
 #: (record, transition's name, its label) → what the page calls the step on that record.
 Names = Callable[[Any, str, str], str]
 
@@ -230,7 +230,9 @@ class Workflow(Generic[R]):
         owning app says the record's law gives (:attr:`cites`). What the audit event records
         and what the page shows beside the action."""
         return (
-            transition.citation if self.cites is None else self.cites(record, transition.citation)
+            transition.citation
+            if self.cites is None
+            else self.cites(record, transition.name, transition.citation)
         )
 
     def get(self, name: str) -> Step[R]:

@@ -106,3 +106,18 @@ FINDING_SECTIONS: dict[str, str] = {
     "report_late": "40 CFR 403.12",
     "snc": "40 CFR 403.8(f)(2)(viii)",
 }
+
+
+class PetitionAsks(models.TextChoices):
+    """What a petition against an order asks of the official (a town's own ladder)."""
+
+    MODIFY = "modify", "Modify the order"
+    SUSPEND = "suspend", "Suspend the order"
+
+
+class PetitionDecision(models.TextChoices):
+    """The official's decision on a petition against an order."""
+
+    MODIFIED = "modified", "Granted: the order is modified (a new order replaces it)"
+    SUSPENDED = "suspended", "Granted: the order is suspended"
+    DENIED = "denied", "Denied: the order stands"

@@ -32,12 +32,8 @@ from sewer_office.enforcement.letters import (
     subject,
 )
 from sewer_office.enforcement.models import Notice
-from sewer_office.enforcement.town_ladder import (
-    deadline_words,
-    is_ladder_notice,
-    notice_words,
-    own_law_of,
-)
+from sewer_office.enforcement.town_ladder import is_ladder_notice, own_law_of
+from sewer_office.enforcement.town_words import deadline_words, notice_words
 from sewer_office.registry.addresses import mailing_lines
 
 # --- the notice of violation (§ 196-22 A) ------------------------------------------------------

@@ -51,13 +51,15 @@ def _create_notice(
     day = timezone.localdate(at)
     town = town_of(violation)
     own = town_ladder.own_law(town)
-    if own is not None:  # the town's own notice, whatever the plant's guide calls it
-        response = town_ladder.notice_response(own)
+    step = None
+    if own is not None:  # a step of the town's own ladder, whatever the plant's guide calls it
+        step = town_ladder.ladder_step(own, response.code)
+        response = town_ladder.step_response(step)
     period: int | None = None
     if response.correction_clock:
         period = terms["period_days"]
-        if own is not None:
-            period = town_ladder.due(own, town, day, period).days  # its law's days, checked
+        if own is not None:  # its law's days, checked (or the order's own, stated)
+            period = town_ladder.due(own, town, day, period, step).days
         else:
             if period is None:
                 period = rules.least_period(day, town)
@@ -141,7 +143,15 @@ def effect_supersede(
     if old is None:
         raise Blocked("There is no notice to supersede.")
     reason = facts["reason"].strip()
-    _create_notice(violation, rules.response(old.response), facts, actor, at, old, reason)
+    # a town's own notice or order is superseded by the same step of its ladder, whatever
+    # the plant's guide names its codes
+    own = town_ladder.own_law_of(violation)
+    response = (
+        rules.response(old.response)
+        if own is None
+        else town_ladder.step_response(town_ladder.ladder_step(own[1], old.response))
+    )
+    _create_notice(violation, response, facts, actor, at, old, reason)
 
 
 def effect_serve(violation: Violation, facts: ServiceFacts, actor: Actor, at: datetime) -> None:
@@ -175,7 +185,8 @@ def effect_serve(violation: Violation, facts: ServiceFacts, actor: Actor, at: da
     notice.email_address = facts["email_address"].strip()
     notice.email_consent = facts["email_consent"]
     own = town_ladder.own_law_of(violation)
-    if own is not None and town_ladder.clock_start(own[1]) is ClockStart.MAILING:
+    step = None if own is None else town_ladder.ladder_step(own[1], notice.response)
+    if own is not None and town_ladder.clock_start(own[1], step) is ClockStart.MAILING:
         _serve_by_mailing(notice, day, own[1])
         violation.state = "served"
     elif notice.service_method == ServiceMethod.CERTIFIED_MAIL:
@@ -226,7 +237,8 @@ def _complete_service(notice: Notice, day: date, *, delivered: bool = True) -> N
     town = town_of(notice.violation)
     own = town_ladder.own_law(town)
     if own is not None and notice.correction_clock:
-        due = town_ladder.due(own, town, day, notice.period_days)
+        step = town_ladder.ladder_step(own, notice.response)
+        due = town_ladder.due(own, town, day, notice.period_days, step)
         notice.nominal_deadline, notice.deadline = due.nominal, due.due
         notice.deadline_basis = due.as_dict()
         return

@@ -19,12 +19,15 @@ from sewer_office.registry import notify
 from sewer_office.registry.notify import Due
 
 from .models import Notice, Violation
+from .town_words import answer_sentence
 
 
 def notice_served(n: Notice) -> Due:
     """A notice of violation or an order served (§ 196-22 A): a legal notice."""
     v = n.violation
     deadline = f" Correct it by {n.deadline:%Y-%m-%d}." if n.deadline else ""
+    if (own := answer_sentence(n)) is not None:  # a town's own notice or order, its words
+        deadline = f" {own}"
     return Due(
         Topic.NOTICE_SERVED,
         f"notice_served:{n.pk}",
@@ -39,7 +42,8 @@ def notice_served(n: Notice) -> Due:
 
 
 def correction_verified(v: Violation, event: AuditEvent) -> Due:
-    """A reported correction verified by the Superintendent (§ 196-22 B: the fine stops)."""
+    """A reported correction verified by the Superintendent (§ 196-22 B: the fine stops;
+    under a town's own law, the provision its verification event cites)."""
     return Due(
         Topic.CORRECTION_VERIFIED,
         f"correction_verified:{event.pk}",
@@ -47,7 +51,7 @@ def correction_verified(v: Violation, event: AuditEvent) -> Due:
         (v.person_id,),
         f"Correction verified: {v}",
         f"The Town verified the correction of {v} on {timezone.localtime(event.at):%Y-%m-%d} "
-        "(§ 196-22 B).",
+        f"({event.citation or '§ 196-22 B'}).",
         actor_id=event.actor_id,
     )
 

@@ -23,7 +23,7 @@ from .facts import EscalationFacts, FineReferralFacts, ReferralFacts
 from .liability import fines, fines_as_referred
 from .models import Referral, Violation
 from .notices import _create_notice
-from .town_ladder import notice_step, own_law_of
+from .town_ladder import current_step, next_ladder_step, own_law_of, step_response, taken
 
 
 def responses_taken(violation: Violation) -> list[str]:
@@ -33,11 +33,12 @@ def responses_taken(violation: Violation) -> list[str]:
 
 
 def next_step(violation: Violation, day: date | None = None) -> rules.Response | None:
-    """The guide's next response for this violation, or None when it names no further step
-    (or when the violation's town's law is its own: the office carries its notice, not yet the
-    later steps of its ladder)."""
-    if own_law_of(violation) is not None:
-        return None
+    """The guide's next response for this violation, or None when it names no further step;
+    for a violation of a town whose law is its own, the next step of its ladder (an order of
+    that law), or None after its last."""
+    if (own := own_law_of(violation)) is not None:
+        later = next_ladder_step(own[1], taken(violation))
+        return None if later is None else step_response(later)
     if not rules.procedure_for(violation.section).correction_clock:
         return None
     return rules.following(violation.kind, day or timezone.localdate(), responses_taken(violation))
@@ -46,11 +47,11 @@ def next_step(violation: Violation, day: date | None = None) -> rules.Response |
 def guard_escalate(violation: Violation, facts: EscalationFacts) -> str | None:
     if (refused := grounds.refusal_of(violation)) is not None:
         return f"No further notice or referral can be made: {refused}"
-    if (own := own_law_of(violation)) is not None:
-        later = [s.label for s in own[1].ladder.steps if s.key != notice_step(own[1]).key]
+    if (own := own_law_of(violation)) is not None and next_step(violation) is None:
+        law = own[1]
         return (
-            f"{own[1].name}'s later steps ({'; '.join(later) or 'none'}) are made outside the "
-            "office for now: the office carries its notice of violation and its clock."
+            f"{law.name}'s ladder names no further step after "
+            f"{current_step(law, violation).label} ({current_step(law, violation).citation})."
         )
     if next_step(violation) is None:
         return (

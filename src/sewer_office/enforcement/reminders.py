@@ -16,6 +16,7 @@ from sewer_office.registry.reminders import EVENT_DAYS, Source, recent_events, s
 
 from .models import Notice, Violation
 from .notify import correction_verified, notice_served
+from .town_words import deadline_reminder
 
 #: Days before a notice's correction deadline its reminder starts (§ 196-22 A).
 DEADLINE_LEAD = 3
@@ -44,15 +45,20 @@ def deadlines(on: date) -> Iterator[Due]:
     for n in notices:
         if n.deadline is None or stage(n.deadline, on, (DEADLINE_LEAD,)) is None:
             continue
+        # a town's own notice or order: what its law demands and says of fines
+        subject, text = deadline_reminder(n) or (
+            f"{n.number}: correction due by {n.deadline:%Y-%m-%d}",
+            f"The correction required by {n.number} ({n.section}) is due by "
+            f"{n.deadline:%Y-%m-%d}. After that day the fines of § 196-22 B may accrue for "
+            "each day the violation continues.",
+        )
         yield Due(
             Topic.DEADLINE,
             f"deadline:{n.pk}:{n.deadline.isoformat()}",
             n,
             (n.violation.person_id,),
-            f"{n.number}: correction due by {n.deadline:%Y-%m-%d}",
-            f"The correction required by {n.number} ({n.section}) is due by "
-            f"{n.deadline:%Y-%m-%d}. After that day the fines of § 196-22 B may accrue for "
-            "each day the violation continues.",
+            subject,
+            text,
             legal=True,
         )
 

@@ -357,7 +357,7 @@ def advance_clocks(day: date | None = None, *, at: datetime | None = None) -> in
                     f"{notice.number} served {notice.served_on}, deadline {notice.deadline} "
                     f"passed on {day} without a verified correction"
                 ),
-                citation=transition.citation,
+                citation=Violation.WORKFLOW.citation_on(locked, transition),  # a town's own step's
                 state_from="served",
                 state_to=locked.state,
                 at=at,

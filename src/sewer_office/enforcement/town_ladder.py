@@ -23,30 +23,34 @@ from django.utils import timezone
 
 from sewer_office.accounts.towns import keeps_article, law_of, several, values_of
 from sewer_office.core.errors import InvalidInput
-from sewer_office.core.letters import long_date, signer
 from sewer_office.core.town_law import town_of
 from sewer_rules.citations import CitationError, ExternalReference, FederalCitation, parse_any
-from sewer_rules.enforcement_ladder import DEMAND_WORDS, ClockStart, DayCount, Demand, Step
+from sewer_rules.enforcement_ladder import ClockStart, DayCount, Demand, Step
 from sewer_rules.enforcement_terms import Response
 from sewer_rules.federal.provisions import federal_subject
 from sewer_rules.law_package import LawPackage
 from sewer_rules.response_clock import (
-    ROLLOVER,
     Events,
     ResponseClockError,
     ResponseDue,
+    petition_due,
     response_due,
 )
 from sewer_rules.section_coverage import Coverage
 
 from .models import Notice
 
-#: From which event a period runs, in a notice's words.
+#: From which event a period runs, in the words of the notice or order (``{doc}``).
 START_WORDS = {
-    ClockStart.SERVICE: "of the service of this notice",
-    ClockStart.MAILING: "of the date this notice is mailed",
-    ClockStart.RECEIPT: "of your receipt of this notice",
+    ClockStart.SERVICE: "of the service of this {doc}",
+    ClockStart.MAILING: "of the date this {doc} is mailed",
+    ClockStart.RECEIPT: "of your receipt of this {doc}",
 }
+
+
+def document_noun(step: Step) -> str:
+    """What the step's document is called in its own words: an order, or a notice."""
+    return "order" if step.demand is Demand.COMPLY_WITH_ORDER else "notice"
 
 
 def own_law(town: str) -> LawPackage | None:
@@ -113,31 +117,74 @@ def notice_step(law: LawPackage) -> Step:
     )
 
 
+def step_response(step: Step) -> Response:
+    """A step of the town's ladder as a response the office issues, under its own citation: a
+    step with a clock starts one when served."""
+    return Response(step.key, step.label, ExternalReference(step.citation), step.clock is not None)
+
+
 def notice_response(law: LawPackage) -> Response:
     """The notice as a response the office issues, under the town's own citation."""
-    step = notice_step(law)
-    return Response(step.key, step.label, ExternalReference(step.citation), True)
+    return step_response(notice_step(law))
 
 
-def clock_start(law: LawPackage) -> ClockStart:
-    """The event the town's notice period runs from (service, mailing or receipt)."""
-    clock = notice_step(law).clock
-    assert clock is not None  # notice_step returns only a step with a clock
+def ladder_step(law: LawPackage, code: str) -> Step:
+    """The step of the town's ladder a notice or order of response ``code`` is; any other code
+    (the plant's guide's, as a superseded notice carries it) is the town's notice."""
+    return next((s for s in law.ladder.steps if s.key == code), notice_step(law))
+
+
+def later_steps(law: LawPackage) -> list[Step]:
+    """The steps of the town's ladder after its notice that the office issues: each an order
+    or notice of its own, in the order the law climbs them."""
+    steps = list(law.ladder.steps)
+    return steps[steps.index(notice_step(law)) + 1 :]
+
+
+def next_ladder_step(law: LawPackage, taken: list[str]) -> Step | None:
+    """The town's next step after those ``taken`` (response codes of the notices issued): the
+    first later step not yet taken, once its notice has been."""
+    if notice_step(law).key not in taken:
+        return None
+    return next((s for s in later_steps(law) if s.key not in taken), None)
+
+
+def clock_start(law: LawPackage, step: Step | None = None) -> ClockStart:
+    """The event ``step``'s period (the town's notice's by default) runs from (service,
+    mailing or receipt)."""
+    clock = (step or notice_step(law)).clock
+    assert clock is not None  # a step the office issues with a period has a clock
     return clock.start
 
 
-def due(law: LawPackage, town: str, day: date, stated: int | None = None) -> ResponseDue:
-    """The day the answer to the town's notice is due, its clock's event on ``day``."""
-    start = clock_start(law)
-    events = Events(
+def due(
+    law: LawPackage, town: str, day: date, stated: int | None = None, step: Step | None = None
+) -> ResponseDue:
+    """The day the answer to ``step`` (the town's notice by default) is due, its clock's event
+    on ``day``."""
+    step = step or notice_step(law)
+    start = clock_start(law, step)
+    try:
+        return response_due(step, _events(start, day), values_of(town), stated)
+    except ResponseClockError as e:
+        raise InvalidInput({"period_days": [str(e)]}) from None
+
+
+def _events(start: ClockStart, day: date) -> Events:
+    return Events(
         served=day if start is ClockStart.SERVICE else None,
         mailed=day if start is ClockStart.MAILING else None,
         received=day if start is ClockStart.RECEIPT else None,
     )
+
+
+def petition_window(law: LawPackage, town: str, step: Step, received: date) -> ResponseDue:
+    """The last day to petition against the order ``step`` received on ``received``."""
+    assert step.petition is not None
     try:
-        return response_due(notice_step(law), events, values_of(town), stated)
+        return petition_due(step, _events(step.petition.clock.start, received), values_of(town))
     except ResponseClockError as e:
-        raise InvalidInput({"period_days": [str(e)]}) from None
+        raise InvalidInput({"received_on": [str(e)]}) from None
 
 
 def least_period(law: LawPackage, town: str, day: date) -> int:
@@ -145,14 +192,36 @@ def least_period(law: LawPackage, town: str, day: date) -> int:
     return due(law, town, day).days
 
 
-def cites(record: object, citation: str) -> str:
+def current_step(law: LawPackage, violation: object) -> Step:
+    """The step of the town's ladder the violation stands at: its latest notice or order in
+    force, else the notice (not yet issued)."""
+    in_force = [n for n in _notices(violation) if not hasattr(n, "superseded_by")]
+    return ladder_step(law, in_force[-1].response) if in_force else notice_step(law)
+
+
+def _notices(violation: object) -> list[Notice]:
+    manager = getattr(violation, "notices", None)
+    return list(manager.all()) if manager is not None else []
+
+
+def taken(violation: object) -> list[str]:
+    """The response codes of the violation's notices and orders."""
+    return [n.response for n in _notices(violation)]
+
+
+def cites(record: object, name: str, citation: str) -> str:
     """The citation an event on ``record`` records: a step of the article's notice procedure
-    (``§ 196-22 …``) on a violation of a town whose law is its own cites that town's notice;
-    a federal requirement, or any record of an Article VII town, its own."""
+    (``§ 196-22 …``) on a violation of a town whose law is its own cites the step of that
+    town's ladder it concerns (escalating: the next step, while there is one; else the step the
+    violation stands at); a federal requirement, or any record of an Article VII town, its
+    own."""
     found = own_law_of(record)
     if found is None or not citation.startswith("§"):
         return citation
-    return notice_step(found[1]).citation
+    law = found[1]
+    if name == "escalate" and (later := next_ladder_step(law, taken(record))) is not None:
+        return later.citation
+    return current_step(law, record).citation
 
 
 #: What the person's answer to a notice is called, by what the town's notice demands.
@@ -164,55 +233,71 @@ ANSWER_NAMES = {
 
 def step_name(record: object, name: str, label: str) -> str:
     """What a step of the article's procedure is called on ``record``: on a violation of a town
-    whose law is its own, the person's answer is named for what the town's notice demands (an
-    explanation and a plan), not a correction; every other step keeps its label."""
-    if name != "report_correction" or (found := own_law_of(record)) is None:
+    whose law is its own, the person's answer is named for what the step it stands at demands
+    (an explanation and a plan, compliance with an order), not a correction, and escalating
+    names the next step of its ladder; every other step keeps its label."""
+    if name not in ("report_correction", "escalate") or (found := own_law_of(record)) is None:
         return label
-    demand = notice_step(found[1]).demand
+    law = found[1]
+    if name == "escalate":
+        later = next_ladder_step(law, taken(record))
+        return label if later is None else f"Issue the next step: {later.label}"
+    demand = current_step(law, record).demand
     return label if demand is None else ANSWER_NAMES.get(demand, label)
 
 
-def fit_form(record: object, form: Any) -> None:
+def fit_form(record: object, form: Any, name: str = "") -> None:
     """The article's notice form on a violation of a town whose law is its own: the period
-    field says the least its law gives, counted as it counts (not § 196-22 A's ten days)."""
+    field says the least its law gives, counted as it counts (not § 196-22 A's ten days); on
+    escalating to an order whose law sets no number, that the order states its period."""
     found = own_law_of(record)
     fields = getattr(form, "fields", {})
     if found is None or "period_days" not in fields:
         return
     town, law = found
     step = notice_step(law)
+    if name == "escalate":
+        later = next_ladder_step(law, taken(record))
+        if later is None or later.clock is None:
+            return
+        step = later
+    elif name == "supersede_notice":
+        step = current_step(law, record)
+    if step.clock is not None and step.clock.stated:
+        start = START_WORDS[step.clock.start].format(doc=document_noun(step))
+        fields["period_days"].required = True
+        fields["period_days"].help_text = (
+            f"the period the {document_noun(step)} states, in {_kind(step)} {start} "
+            f"({step.citation})"
+        )
+        return
     days = least_period(law, town, timezone.localdate())
     fields[
         "period_days"
-    ].help_text = f"the period the notice states, at least {_counted(step, days)} ({step.citation})"
+    ].help_text = f"the period the notice states, at least {counted(step, days)} ({step.citation})"
 
 
-def _counted(step: Step, days: int) -> str:
+def counted(step: Step, days: int) -> str:
     """``days`` as the step's clock counts them, from what it starts ("10 calendar days of the
     date this notice is mailed")."""
     assert step.clock is not None
-    kind = "calendar days" if step.clock.count is DayCount.CALENDAR else "business days"
-    return f"{days} {kind} {START_WORDS[step.clock.start]}"
+    start = START_WORDS[step.clock.start].format(doc=document_noun(step))
+    return f"{days} {_kind(step)} {start}"
+
+
+def _kind(step: Step) -> str:
+    assert step.clock is not None
+    return "calendar days" if step.clock.count is DayCount.CALENDAR else "business days"
 
 
 def is_ladder_notice(notice: Notice) -> bool:
-    """Whether ``notice`` is its town's own notice (not § 196-22 A's, not an order). A notice
-    citing the article or a federal requirement is not: only another's is looked up."""
+    """Whether ``notice`` is a step of its town's own ladder (its notice, or a later order of
+    that law: not § 196-22 A's, not the guide's). A notice citing the article or a federal
+    requirement is not: only another's is looked up."""
     if not several() or notice.citation.startswith("§") or " CFR " in notice.citation:
         return False
     found = own_law_of(notice.violation)
-    return found is not None and notice.response == notice_step(found[1]).key
-
-
-def period_words(law: LawPackage, days: int) -> str:
-    """The notice's demand and period, as the town's law counts it."""
-    step = notice_step(law)
-    assert step.demand is not None
-    official = law.ladder.official(step.issued_by).title
-    return (
-        f"Within {_counted(step, days)}, you shall "
-        f"{DEMAND_WORDS[step.demand]}, to the {official} ({step.citation})."
-    )
+    return found is not None and any(s.key == notice.response for s in found[1].ladder.steps)
 
 
 def fine_words(law: LawPackage) -> str:
@@ -221,78 +306,3 @@ def fine_words(law: LawPackage) -> str:
     if fine.reason:
         return f"Fines under {law.name}'s law: {fine.reason}."
     return f"Fines under {law.name}'s law: {fine.kind}."
-
-
-# --- the notice's words ------------------------------------------------------------------------
-
-
-def notice_words(notice: Notice, law: LawPackage) -> dict[str, str]:
-    """What the town's own notice says beyond the common heading: under which provision it is
-    given, what it demands by when, and what the town's law says of fines. The article's
-    § 196-22 C costs and § 196-21 A verification are Wappinger's, so they are not stated."""
-    step = notice_step(law)
-    return {
-        "notice_text": (
-            f"Notice is hereby given under {step.citation} that you are found to be violating "
-            f"{notice.section}."
-        ),
-        "period": (
-            f"{period_words(law, notice.period_days or 0)} {_count_words(law, notice)}"
-            if notice.correction_clock and notice.period_days
-            else "This notice states no period."
-        ),
-        "fine": fine_words(law),
-        "signature": "\n".join(
-            p for p in (signer(notice.issued_by), law.ladder.official(step.issued_by).title) if p
-        ),
-        "costs": "",
-        "correction": "",
-    }
-
-
-def _count_words(law: LawPackage, notice: Notice) -> str:
-    clock = notice_step(law).clock
-    assert clock is not None
-    rule = f"Day one is the day after {_EVENT_WORDS[clock.start]}"
-    values = values_of(town_of(notice.violation))
-    if ROLLOVER in values.parameters and clock.count is DayCount.CALENDAR:
-        rollover = values.get(ROLLOVER, notice.issued_on)
-        if rollover.value:
-            return (
-                f"{rule}; a last day falling on a Saturday, Sunday or public holiday moves to "
-                f"the next business day ({rollover.authority})."
-            )
-    return f"{rule}."
-
-
-_EVENT_WORDS = {
-    ClockStart.SERVICE: "service",
-    ClockStart.MAILING: "the notice is mailed",
-    ClockStart.RECEIPT: "your receipt of the notice",
-}
-
-
-def deadline_words(notice: Notice) -> str:
-    """The deadline a town's own notice set, and the rule that computed it, from the basis
-    stored when its clock started."""
-    basis = notice.deadline_basis or {}
-    started = date.fromisoformat(str(basis["started"]))
-    parts = [
-        f"The period of {basis['days']} {basis['count']} days ({basis['days_authority']}) runs "
-        f"from the day after {long_date(started)} ({basis['counted_from']}); the nominal last "
-        f"day is {long_date(notice.nominal_deadline)}."
-    ]
-    moved = [
-        f"{long_date(date.fromisoformat(d['day']))} ({d['reason']})"
-        for d in basis.get("moved_over") or []
-    ]
-    if moved:
-        parts.append(
-            f"It moves over {'; '.join(moved)} to the next business day ({basis['moved_by']})."
-        )
-    if notice.deadline is not None:
-        parts.append(
-            f"Deadline: the end of {notice.deadline:%A}, {long_date(notice.deadline)} "
-            f"({basis['citation']})."
-        )
-    return " ".join(parts)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from .views import documents, listing, opening, plan, schedules, violation
+from .views import documents, listing, opening, petitions, plan, schedules, violation
 
 app_name = "enforcement"
 
@@ -14,6 +14,8 @@ urlpatterns: list[URLPattern] = [
     path("<int:pk>/actions/<slug:name>/", violation.violation_action, name="action"),
     path("<int:pk>/costs/", violation.violation_cost, name="cost"),
     path("<int:pk>/judgment/", violation.violation_judgment, name="judgment"),
+    path("<int:pk>/petitions/", petitions.petition_record, name="petition"),
+    path("petitions/<int:pk>/decision/", petitions.petition_decide, name="petition-decision"),
     path("notices/<int:pk>.pdf", documents.notice_letter, name="notice-pdf"),
     path("notices/<int:pk>/certificate.pdf", documents.certificate_letter, name="certificate-pdf"),
     path("referrals/<int:pk>.pdf", documents.referral_letter, name="referral-pdf"),

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib import admin
 
 from .models import (
+    AnnualReportEdition,
     BaselineChecklist,
     Designation,
     HazardousWasteNotification,
@@ -34,5 +35,6 @@ for model in (
     SNCDetermination,
     BaselineChecklist,
     HazardousWasteNotification,
+    AnnualReportEdition,
 ):
     admin.site.register(model, ReadOnly)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
@@ -41,9 +41,11 @@ def to_csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> bytes:
 
 @dataclass(frozen=True)
 class Year:
-    """A publication's "record": the calendar year it covers (the editor previews on one)."""
+    """A publication's "record": the calendar year it covers (the editor previews on one), with
+    the annual report already gathered when the caller has it (preparing an edition)."""
 
     pk: int
+    report: AnnualReport | None = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         return str(self.pk)
@@ -211,7 +213,11 @@ def annual_rows(report: AnnualReport) -> list[list[object]]:
 
 
 def annual_csv(year: int) -> bytes:
-    return to_csv(ANNUAL_HEADER, annual_rows(annual_report(year)))
+    return annual_csv_of(annual_report(year))
+
+
+def annual_csv_of(report: AnnualReport) -> bytes:
+    return to_csv(ANNUAL_HEADER, annual_rows(report))
 
 
 ANNUAL = "pretreatment.annual_report"
@@ -264,7 +270,7 @@ def _designation_label(code: str) -> str:
 
 
 def annual_context(year: Year) -> dict[str, str]:
-    report = annual_report(year.pk)
+    report = year.report or annual_report(year.pk)
     summary = [
         f"| {k[:1].upper() + k[1:]} | " + (f"{v:,.2f}" if isinstance(v, Decimal) else str(v))
         for k, v in report.totals.items()
@@ -317,3 +323,8 @@ letters.register(
 def annual_pdf(year: int) -> bytes:
     """The annual report, a publication (rendered as the templates stand, not kept)."""
     return letters.render(ANNUAL, Year(year))
+
+
+def annual_pdf_of(report: AnnualReport) -> bytes:
+    """The PDF of a report already gathered (an edition being prepared)."""
+    return letters.render(ANNUAL, Year(report.year, report))

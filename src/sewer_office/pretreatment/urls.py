@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from . import filing_views, views
+from . import annual_views, filing_views, views
 
 app_name = "pretreatment"
 
@@ -24,8 +24,9 @@ urlpatterns: list[URLPattern] = [
     path("snc-list/<int:year>/", views.snc_list_page, name="snc-list"),
     path("snc-list/<int:year>.pdf", views.snc_list_pdf, name="snc-list-pdf"),
     path("snc-list/<int:year>.csv", views.snc_list_csv, name="snc-list-csv"),
-    path("annual/<int:year>/", views.annual_page, name="annual"),
-    path("annual/<int:year>.pdf", views.annual_pdf, name="annual-pdf"),
-    path("annual/<int:year>.csv", views.annual_csv, name="annual-csv"),
-    path("annual/<int:year>.xml", views.annual_xml, name="annual-xml"),
+    path("annual/<int:year>/", annual_views.annual_page, name="annual"),
+    path("annual/<int:year>/prepare/", annual_views.annual_prepare, name="annual-prepare"),
+    path("annual/<int:year>.pdf", annual_views.annual_pdf, name="annual-pdf"),
+    path("annual/<int:year>.csv", annual_views.annual_csv, name="annual-csv"),
+    path("annual/<int:year>.xml", annual_views.annual_xml, name="annual-xml"),
 ]

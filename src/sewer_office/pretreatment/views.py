@@ -29,7 +29,6 @@ from sewer_office.registry.models import Establishment
 
 from . import (
     hazardous,
-    icis,
     program_page,
     report_dues,
     reports,
@@ -289,7 +288,8 @@ def _facility_page(
     )
 
 
-def _file(data: bytes, content_type: str, name: str, inline: bool = False) -> HttpResponse:
+def file_response(data: bytes, content_type: str, name: str, inline: bool = False) -> HttpResponse:
+    """``data`` as a download named ``name`` (or shown in the browser: ``inline``)."""
     r = HttpResponse(data, content_type=content_type)
     r["Content-Disposition"] = f'{"inline" if inline else "attachment"}; filename="{name}"'
     return r
@@ -308,60 +308,13 @@ def snc_list_page(request: HttpRequest, year: int) -> HttpResponse:
 
 @plant_wide_view(*STAFF_ROLES)
 def snc_list_pdf(request: HttpRequest, year: int) -> HttpResponse:
-    return _file(reports.snc_list_pdf(year), "application/pdf", f"snc-list-{year}.pdf", True)
-
-
-@plant_wide_view(*STAFF_ROLES)
-def snc_list_csv(request: HttpRequest, year: int) -> HttpResponse:
-    return _file(reports.snc_list_csv(year), "text/csv; charset=utf-8", f"snc-list-{year}.csv")
-
-
-@plant_wide_view(*STAFF_ROLES)
-def annual_page(request: HttpRequest, year: int) -> HttpResponse:
-    report = reports.annual_report(year)
-    return _annual(request, report, icis.missing(report))
-
-
-def _annual(
-    request: HttpRequest, report: reports.AnnualReport, missing: list[str], status: int = 200
-) -> HttpResponse:
-    """The annual report's page; ``missing``: what keeps its ICIS-NPDES XML from being written
-    (the page lists it in place of the link)."""
-    return render(
-        request,
-        "pretreatment/annual.html",
-        {
-            "year": report.year,
-            "report": report,
-            "header": reports.ANNUAL_HEADER,
-            "rows": reports.annual_rows(report),
-            "icis_missing": missing,
-        },
-        status=status,
+    return file_response(
+        reports.snc_list_pdf(year), "application/pdf", f"snc-list-{year}.pdf", True
     )
 
 
 @plant_wide_view(*STAFF_ROLES)
-def annual_pdf(request: HttpRequest, year: int) -> HttpResponse:
-    return _file(reports.annual_pdf(year), "application/pdf", f"pretreatment-{year}.pdf", True)
-
-
-@plant_wide_view(*STAFF_ROLES)
-def annual_csv(request: HttpRequest, year: int) -> HttpResponse:
-    return _file(reports.annual_csv(year), "text/csv; charset=utf-8", f"pretreatment-{year}.csv")
-
-
-@plant_wide_view(*STAFF_ROLES)
-def annual_xml(request: HttpRequest, year: int) -> HttpResponse:
-    """The year's report as ICIS-NPDES XML for EPA (40 CFR 403.12(i)); refused, the annual
-    page says what is missing (409), never a broken download."""
-    name = request.user.get_username()
-    try:
-        export = icis.build_year(
-            year,
-            submitter=name if 3 <= len(name) <= 30 else "sewer-use",
-            author=request.user.get_full_name() if hasattr(request.user, "get_full_name") else "",
-        )
-    except icis.ExportRefused as e:
-        return _annual(request, reports.annual_report(year), list(e.problems), status=409)
-    return _file(export.content, "application/xml", export.filename)
+def snc_list_csv(request: HttpRequest, year: int) -> HttpResponse:
+    return file_response(
+        reports.snc_list_csv(year), "text/csv; charset=utf-8", f"snc-list-{year}.csv"
+    )

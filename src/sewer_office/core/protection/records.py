@@ -63,6 +63,12 @@ PROTECTED: tuple[Protected, ...] = (
         fill_once_from="DECISION_FIELDS",  # the columns its save() also fills only once
         settled="OLD.verified_on IS NOT NULL OR OLD.rejected_on IS NOT NULL",
     ),
+    # a petition against an order (a town's own ladder) receives its decision once
+    Protected(
+        "enforcement.Petition",
+        fill_once_from="DECISION_FIELDS",  # the columns its save() also fills only once
+        settled="OLD.decision <> ''",
+    ),
     # a compliance schedule's requirement is fixed when imposed; amendments add milestones
     Protected("enforcement.ComplianceSchedule", bookkeeping=("updated_at",)),
     # a milestone's date never moves (a later date is a new milestone); completed once
@@ -169,6 +175,8 @@ PROTECTED: tuple[Protected, ...] = (
     # hazardous waste discharged (403.12(p)): written once; a correction is a new notice
     Protected("pretreatment.BaselineChecklist"),
     Protected("pretreatment.HazardousWasteNotification"),
+    # an annual report as prepared: its figures, CSV and PDF as filed (again: a new edition)
+    Protected("pretreatment.AnnualReportEdition"),
     # permits and approvals: the state as the kind's workflow declares, the facts recorded once
     _application(
         "permits.BuildingSewerPermit",

@@ -1,8 +1,9 @@
 """API of the enforcement app (its routes here; :mod:`.serializers`, :mod:`.violations`,
 :mod:`.schedules`): violations and notices, and the actions on a violation —
 issue, serve, record-delivery (certified mail), report-correction, verify, escalate, refer,
-cost (and reject-correction, supersede, dismiss), and the court's judgment (:mod:`.money`,
-§ 196-22 B) — through the same services and workflow as the pages. The money in the Town's
+cost (and reject-correction, supersede, dismiss), the court's judgment (:mod:`.money`,
+§ 196-22 B), and a petition against an order of a town's own ladder and its decision
+(:mod:`..petitions`) — through the same services and workflow as the pages. The money in the Town's
 books is billing's: ``POST .../bill-costs/`` (§ 196-22 C) and ``.../collection/`` (§ 196-22 B)
 are answered by ``billing.enforcement_api`` (mounted under this prefix by the API's urls), and
 a violation's ``invoices`` come from billing's ``violation_data`` hook (:mod:`core.panels`). A

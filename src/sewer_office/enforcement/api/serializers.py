@@ -22,6 +22,7 @@ from sewer_office.enforcement.models import (
     Cost,
     Judgment,
     Notice,
+    Petition,
     Referral,
     Violation,
 )
@@ -101,6 +102,26 @@ class CostSerializer(serializers.ModelSerializer[Cost]):
         fields = ("id", "category", "description", "hours", "amount", "incurred_on")
 
 
+class PetitionSerializer(serializers.ModelSerializer[Petition]):
+    """A petition against an order of the town's own ladder, its window and its decision."""
+
+    class Meta:
+        model = Petition
+        fields = (
+            "id",
+            "order",
+            "asks",
+            "grounds",
+            "received_on",
+            "due_on",
+            "timely",
+            "citation",
+            "decision",
+            "decided_on",
+            "decision_note",
+        )
+
+
 class ReferralSerializer(serializers.ModelSerializer[Referral]):
     letter = serializers.SerializerMethodField()
 
@@ -168,6 +189,7 @@ class ViolationSerializer(serializers.ModelSerializer[Violation]):
     costs = CostSerializer(many=True, read_only=True)
     referrals = ReferralSerializer(many=True, read_only=True)
     judgments = JudgmentSerializer(many=True, read_only=True)
+    petitions = PetitionSerializer(many=True, read_only=True)
     #: the invoices and credit notes billing the violation's costs or a fine the Town collects
     invoices = serializers.SerializerMethodField()
     fines = serializers.SerializerMethodField()
@@ -198,6 +220,7 @@ class ViolationSerializer(serializers.ModelSerializer[Violation]):
             "costs",
             "referrals",
             "judgments",
+            "petitions",
             "invoices",
             "fines",
             "available_actions",

@@ -1,7 +1,8 @@
 """The violations and notices of the enforcement API: the list (the web list's filters, one
 filterset), opening a violation, and the actions on it — issue, serve, record-delivery,
 report-correction, verify, reject-correction, escalate, refer, refer-fine, supersede,
-dismiss, cost, and the court's judgment (§ 196-22 B) — through the same services and workflow
+dismiss, cost, the court's judgment (§ 196-22 B), and a petition against an order of a town's
+own ladder and its decision — through the same services and workflow
 as the pages; a notice's letter and certificate of service. A refusal answers with the
 services' message (400 invalid, 403 reserved, 409 not now / blocked)."""
 
@@ -24,11 +25,13 @@ from sewer_office.api.forms import form_data
 from sewer_office.core.errors import InvalidInput
 from sewer_office.core.letters import bytes_response, pdf_response
 from sewer_office.core.services import perform
-from sewer_office.enforcement import letters, money, services
+from sewer_office.enforcement import letters, money, petitions, services
 from sewer_office.enforcement.api.serializers import NoticeSerializer, ViolationSerializer
 from sewer_office.enforcement.choices import (
     CostCategory,
     DeliveryProof,
+    PetitionAsks,
+    PetitionDecision,
     ReferralKind,
     ServiceMethod,
 )
@@ -144,6 +147,19 @@ class JudgmentInput(serializers.Serializer[Any]):
     note = serializers.CharField(required=False, default="")
 
 
+class PetitionInput(serializers.Serializer[Any]):
+    asks = serializers.ChoiceField(choices=PetitionAsks.choices)
+    grounds = serializers.CharField()
+    received_on = serializers.DateField()
+
+
+class DecisionInput(serializers.Serializer[Any]):
+    petition = serializers.IntegerField()
+    decision = serializers.ChoiceField(choices=PetitionDecision.choices)
+    decided_on = serializers.DateField()
+    note = serializers.CharField()
+
+
 def violations_for(user: Actor) -> Any:
     """The violations ``user`` may see, with what their API record reads."""
     return services.visible_violations(violations(), user).prefetch_related(
@@ -153,6 +169,7 @@ def violations_for(user: Actor) -> Any:
         "referrals",
         "evidence",
         "judgments__collections__payment",
+        "petitions",
     )
 
 
@@ -291,6 +308,31 @@ class ViolationViewSet(viewsets.ReadOnlyModelViewSet[Violation]):
                 raise InvalidInput({"referral": ["No such referral of this violation."]})
         money.record_judgment(violation, request.user, referral=referral, **d)
         return self._done(violation, status.HTTP_201_CREATED)
+
+    @extend_schema(request=PetitionInput, responses={201: ViolationSerializer})
+    @action(detail=True, methods=["post"])
+    def petition(self, request: Request, pk: str | None = None) -> Response:
+        """Record a petition received against the violation's order, where its town's law
+        allows one (clerk, Superintendent); its window is computed and kept."""
+        violation = self.get_object()
+        body = PetitionInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        petitions.record_petition(violation, request.user, **body.validated_data)
+        return self._done(violation, status.HTTP_201_CREATED)
+
+    @extend_schema(request=DecisionInput, responses=ViolationSerializer)
+    @action(detail=True, methods=["post"], url_path="petition-decision")
+    def petition_decision(self, request: Request, pk: str | None = None) -> Response:
+        """Record the decision on a petition of the violation, once (Superintendent)."""
+        violation = self.get_object()
+        body = DecisionInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        d = dict(body.validated_data)
+        petition = violation.petitions.filter(pk=d.pop("petition")).first()
+        if petition is None:
+            raise InvalidInput({"petition": ["No such petition of this violation."]})
+        petitions.decide_petition(petition, request.user, **d)
+        return self._done(violation)
 
 
 class NoticeViewSet(viewsets.ReadOnlyModelViewSet[Notice]):

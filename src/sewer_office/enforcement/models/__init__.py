@@ -1,5 +1,6 @@
 """Violations and what the Town does about them: notices, corrections, costs, referrals,
-judgments and collections (:mod:`.violations`, :mod:`.outcomes`), and compliance schedules
+judgments and collections (:mod:`.violations`, :mod:`.outcomes`), petitions against an
+order (:mod:`.petitions`), and compliance schedules
 (:mod:`.schedules`). Django finds the app's models here; the records of legal weight are never
 edited (:class:`~sewer_office.core.models.ImmutableRecord`).
 
@@ -17,6 +18,7 @@ from sewer_office.enforcement.models.outcomes import (
     Judgment,
     Referral,
 )
+from sewer_office.enforcement.models.petitions import Petition
 from sewer_office.enforcement.models.schedules import ComplianceSchedule, Milestone
 from sewer_office.enforcement.models.violations import Finding, Notice, Violation
 
@@ -29,6 +31,7 @@ __all__ = [
     "Judgment",
     "Milestone",
     "Notice",
+    "Petition",
     "PlanAdoption",
     "Referral",
     "Violation",

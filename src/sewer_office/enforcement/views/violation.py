@@ -30,6 +30,7 @@ from sewer_office.enforcement import (
     liability,
     money,
     notices,
+    petitions,
     proposals,
     referrals,
     rules,
@@ -38,6 +39,7 @@ from sewer_office.enforcement import (
 )
 from sewer_office.enforcement.models import Judgment, Violation
 from sewer_office.enforcement.money_forms import JudgmentForm
+from sewer_office.enforcement.petition_forms import PetitionDecisionForm, PetitionForm
 from sewer_office.enforcement.queries import violations
 from sewer_office.enforcement.states import COST_RECORDERS
 from sewer_office.enforcement.workflow import WORKFLOW
@@ -142,7 +144,7 @@ def detail_context(
     actions = []
     for t in WORKFLOW.available(request.user, violation):
         form = submitted.get(t.name) or (t.form() if t.form else None)
-        town_ladder.fit_form(violation, form)
+        town_ladder.fit_form(violation, form, t.name)
         actions.append(
             {
                 "t": t,
@@ -201,9 +203,29 @@ def _money_context(
     )
     return {
         **violation_context(request, violation),
+        **_petition_context(request, violation, submitted),
         "judgments": [(j, money.collected(j)) for j in judgments],
         "judgment_form": judgment_form,
         "may_open_finding": services.may_open(user),
+    }
+
+
+def _petition_context(
+    request: HttpRequest, violation: Violation, submitted: dict[str, Any]
+) -> dict[str, Any]:
+    """The petitions against an order of the town's own ladder, the open order's window, and
+    the forms to record a petition and decide one (:mod:`..petitions`)."""
+    user = request.user
+    window = petitions.window(violation)
+    recorded = list(violation.petitions.select_related("order"))
+    open_order = window is not None and not any(p.order_id == window.order.pk for p in recorded)
+    return {
+        "petitions": recorded,
+        "petition_window": window,
+        "petition_form": submitted.get("petition")
+        or (PetitionForm() if open_order and petitions.may_record(user) else None),
+        "decision_form": submitted.get("decision")
+        or (PetitionDecisionForm() if petitions.may_decide(user) else None),
     }
 
 

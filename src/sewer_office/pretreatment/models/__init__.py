@@ -1,6 +1,7 @@
 """The federal pretreatment program's records: SIU designations and SNC determinations
 (:mod:`.determinations`), required reports, their due dates and baseline checklists
-(:mod:`.reports`), and hazardous waste notices (:mod:`.hazardous`). Django finds the app's
+(:mod:`.reports`), hazardous waste notices (:mod:`.hazardous`), and the annual report's
+editions as prepared (:mod:`.editions`). Django finds the app's
 models here, and the app's code names every model through this package.
 
 Records of legal weight are never edited (:mod:`.immutability`). A :class:`Designation` or an
@@ -12,6 +13,7 @@ with its reason); a :class:`ReportDue` receives its received date once, then not
 from __future__ import annotations
 
 from sewer_office.pretreatment.models.determinations import Designation, SNCDetermination
+from sewer_office.pretreatment.models.editions import AnnualReportEdition
 from sewer_office.pretreatment.models.hazardous import HazardousWasteNotification
 from sewer_office.pretreatment.models.reports import (
     BaselineChecklist,
@@ -20,6 +22,7 @@ from sewer_office.pretreatment.models.reports import (
 )
 
 __all__ = [
+    "AnnualReportEdition",
     "BaselineChecklist",
     "Designation",
     "HazardousWasteNotification",
