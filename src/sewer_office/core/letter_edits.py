@@ -40,12 +40,29 @@ def _editor(actor: Actor) -> None:
         raise PermissionDenied("Only the Superintendent or the clerk may change the letters.")
 
 
+def _kept_by(actor: Actor, jurisdiction: str, what: str) -> str:
+    """The town (``jurisdiction``, else the primary) whose ``what`` the editor keeps: one of
+    the office's, for which they act."""
+    town = jurisdiction or primary()
+    if town not in installed() or not acts_for(actor, town):
+        raise PermissionDenied(f"Your account does not keep {town}'s {what}.")
+    return town
+
+
 def save_template(
-    key: str, body: str, note: str, *, actor: Actor, preview: Any = None
+    key: str,
+    body: str,
+    note: str,
+    *,
+    actor: Actor,
+    preview: Any = None,
+    jurisdiction: str = "",
 ) -> LetterTemplate:
-    """Store ``body`` as the next version of ``key``'s template, after the checks (forbidden
-    tags, required fields, and that it renders on ``preview`` — else on the newest record)."""
+    """Store ``body`` as the next version of ``key``'s template of a town (``jurisdiction``,
+    else the primary), after the checks (forbidden tags, required fields, and that it renders
+    on ``preview`` — else on the newest record). The editor acts for the town."""
     _editor(actor)
+    town = _kept_by(actor, jurisdiction, "letters")
     kind = letters.kind(key)
     if not note.strip():
         raise ValidationError({"note": ["Say why the wording changes (kept with the version)."]})
@@ -57,10 +74,16 @@ def save_template(
     except ValidationError as e:
         raise ValidationError({"body": e.messages}) from e
     with transaction.atomic():
-        last = LetterTemplate.objects.filter(kind=key).aggregate(v=Max("version"))["v"] or 0
+        last = (
+            LetterTemplate.objects.filter(kind=key, jurisdiction=town).aggregate(v=Max("version"))[
+                "v"
+            ]
+            or 0
+        )
         return audit.create_recorded(
             LetterTemplate,
             {
+                "jurisdiction": town,
                 "kind": key,
                 "version": last + 1,
                 "body": body,
@@ -119,9 +142,7 @@ def save_letterhead(
     a new ``logo``, the current logo is kept (unless ``keep_logo`` is false: the logo is
     removed). The editor acts for the town."""
     _editor(actor)
-    town = jurisdiction or primary()
-    if town not in installed() or not acts_for(actor, town):
-        raise PermissionDenied(f"Your account does not keep {town}'s letterhead.")
+    town = _kept_by(actor, jurisdiction, "letterhead")
     errors: dict[str, list[str]] = {}
     for name, label in (
         ("town_name", "Town name"),

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 
-from sewer_office.accounts.jurisdictions import towns_of
+from sewer_office.accounts.jurisdictions import towns_of, within
 from sewer_office.accounts.roles import STAFF_ROLES
 from sewer_office.accounts.towns import several
 
@@ -28,6 +28,7 @@ from .decorators import office_view
 from .errors import InvalidInput
 from .exports import Column, export
 from .forms import add_input_errors
+from .letter_versions import current_template
 from .models import Letterhead, LetterTemplate
 
 #: How many of a kind's records the preview offers.
@@ -77,13 +78,24 @@ def _kind_or_404(key: str) -> letters.LetterKind:
         raise Http404("No such kind of letter.") from None
 
 
-def _preview_records(kind: letters.LetterKind) -> list[Any]:
-    return list(kind.records()[:PREVIEW_CHOICES])
-
-
-def _preview_record(kind: letters.LetterKind, raw: str | None) -> Any:
-    """The record chosen for the preview (among the kind's records), else the newest."""
+def _town_records(kind: letters.LetterKind, town: str) -> Any:
+    """The kind's records of ``town`` (in an office of several towns; the preview is on a
+    record of the town whose wording is edited, never on another town's)."""
     records = kind.records()
+    if not several() or not isinstance(records, QuerySet):
+        return records
+    cond = within(records.model, frozenset({town}))
+    return records if cond is None else records.filter(cond)
+
+
+def _preview_records(kind: letters.LetterKind, town: str) -> list[Any]:
+    return list(_town_records(kind, town)[:PREVIEW_CHOICES])
+
+
+def _preview_record(kind: letters.LetterKind, raw: str | None, town: str) -> Any:
+    """The record chosen for the preview (among the town's records of the kind), else the
+    newest."""
+    records = _town_records(kind, town)
     if not raw:
         return next(iter(records[:1]), None)
     if isinstance(records, QuerySet):
@@ -110,22 +122,30 @@ LETTER_COLUMNS = (
 
 @office_view(*STAFF_ROLES)
 def letter_list(request: HttpRequest) -> HttpResponse:
-    """``/letters/``: every kind, its current version, who edited it and when."""
+    """``/letters/``: every kind, its current version, who edited it and when (of a town,
+    ``?jurisdiction=``: in an office of several towns each keeps its own wording)."""
+    town = _town(request)
     newest: dict[str, LetterTemplate] = {}
-    for t in LetterTemplate.objects.select_related("created_by").order_by("kind", "-version"):
+    for t in (
+        LetterTemplate.objects.filter(jurisdiction=town)
+        .select_related("created_by")
+        .order_by("kind", "-version")
+    ):
         newest.setdefault(t.kind, t)
     rows = [{"kind": k, "current": newest.get(k.key)} for k in letters.kinds()]
     if (download := export(request, rows, LETTER_COLUMNS, "letters")) is not None:
         return download
-    head = letter_pdf.current_letterhead()
+    head = letter_pdf.current_letterhead(jurisdiction=town)
     return render(
         request,
         "core/letters/list.html",
         {
             "rows": rows,
             "letterhead": head,
-            "missing": letter_pdf.head_of(head).missing,
+            "missing": letter_pdf.head_of(head, town).missing,
             "may_edit": letter_edits.may_edit(request.user),
+            "town": town,
+            "towns": _towns(request),
         },
     )
 
@@ -135,9 +155,11 @@ def letter_detail(request: HttpRequest, key: str) -> HttpResponse:
     """``/letters/<key>/``: the current template, its merge fields, a preview on a real record,
     a new version (Superintendent, clerk) and the history."""
     kind = _kind_or_404(key)
-    current = letters.current_template(key)
+    town = _town(request)
+    current = current_template(key, jurisdiction=town)
     body = current.body if current is not None else kind.default_body
-    record = _preview_record(kind, request.POST.get("record") or request.GET.get("record"))
+    chosen = request.POST.get("record") or request.GET.get("record")
+    record = _preview_record(kind, chosen, town)
     form = TemplateForm(initial={"body": body})
     problems: list[str] = []
     if request.method == "POST":
@@ -151,7 +173,12 @@ def letter_detail(request: HttpRequest, key: str) -> HttpResponse:
                     )
                 try:
                     saved = letter_edits.save_template(
-                        key, body, form.cleaned_data["note"], actor=request.user, preview=record
+                        key,
+                        body,
+                        form.cleaned_data["note"],
+                        actor=request.user,
+                        preview=record,
+                        jurisdiction=town,
                     )
                 except ValidationError as e:
                     add_input_errors(form, InvalidInput(e.message_dict))
@@ -160,7 +187,7 @@ def letter_detail(request: HttpRequest, key: str) -> HttpResponse:
                         request,
                         f"{kind.name}: version {saved.version} saved; the next letters use it.",
                     )
-                    return redirect("letters:detail", key=key)
+                    return redirect(_with_town(reverse("letters:detail", args=[key]), town))
             else:
                 problems = letters.check_body(kind, body)
     composed: list[letter_pdf.Block] = []
@@ -172,7 +199,9 @@ def letter_detail(request: HttpRequest, key: str) -> HttpResponse:
         except Exception as e:  # shown to the editor: the draft does not render
             problems = [f"The template fails on {record}: {e}"]
     history = list(
-        LetterTemplate.objects.filter(kind=key).select_related("created_by").order_by("-version")
+        LetterTemplate.objects.filter(kind=key, jurisdiction=town)
+        .select_related("created_by")
+        .order_by("-version")
     )
     return render(
         request,
@@ -184,12 +213,14 @@ def letter_detail(request: HttpRequest, key: str) -> HttpResponse:
             "form": form,
             "body": body,
             "record": record,
-            "records": _preview_records(kind),
+            "records": _preview_records(kind, town),
             "composed": composed,
             "problems": problems,
             "history": history,
             "may_edit": letter_edits.may_edit(request.user),
             "draft": request.method == "POST",
+            "town": town,
+            "towns": _towns(request),
         },
     )
 
@@ -199,7 +230,9 @@ def letter_preview(request: HttpRequest, key: str) -> HttpResponse:
     """The PDF of the template (a posted draft, else a stored version, else the current one)
     on a real record, inline. Nothing is stored."""
     kind = _kind_or_404(key)
-    record = _preview_record(kind, request.POST.get("record") or request.GET.get("record"))
+    town = _town(request)
+    chosen = request.POST.get("record") or request.GET.get("record")
+    record = _preview_record(kind, chosen, town)
     if record is None:
         raise Http404("No record of this kind to preview on yet.")
     body: str | None = None
@@ -211,7 +244,9 @@ def letter_preview(request: HttpRequest, key: str) -> HttpResponse:
                 "\n".join(problems), status=400, content_type="text/plain; charset=utf-8"
             )
     elif request.GET.get("version"):
-        stored = LetterTemplate.objects.filter(kind=key, version=request.GET["version"]).first()
+        stored = LetterTemplate.objects.filter(
+            kind=key, jurisdiction=town, version=request.GET["version"]
+        ).first()
         if stored is None:
             raise Http404("No such version.")
         body = stored.body
@@ -284,7 +319,7 @@ def letterhead_edit(request: HttpRequest) -> HttpResponse:
                 messages.success(
                     request, f"Letterhead version {saved.version} saved; the next letters use it."
                 )
-                return redirect(_with_town(reverse("letters:letterhead"), request, town))
+                return redirect(_with_town(reverse("letters:letterhead"), town))
     history = list(
         Letterhead.objects.filter(jurisdiction=town)
         .select_related("created_by")
@@ -305,7 +340,7 @@ def letterhead_edit(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _with_town(url: str, request: HttpRequest, town: str) -> str:
+def _with_town(url: str, town: str) -> str:
     """``url`` naming the town when the office has several (else as it is)."""
     return f"{url}?{urlencode({'jurisdiction': town})}" if several() else url
 

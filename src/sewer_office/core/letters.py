@@ -49,7 +49,8 @@ from sewer_office.accounts.jurisdictions import jurisdiction_of
 from . import audit
 from .imported import is_imported
 from .letter_pdf import Block, Head, current_letterhead, head_of, render_pdf, town_head
-from .models import IssuedDocument, LetterTemplate
+from .letter_versions import current_template
+from .models import IssuedDocument
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
@@ -251,21 +252,12 @@ def _cells(text: str) -> str:
     return "\t".join(parts)
 
 
-def current_template(key: str, at: datetime | None = None) -> LetterTemplate | None:
-    """The newest stored version of ``key``'s template (at ``at``, if given; None: the bundled
-    one is current)."""
-    found = LetterTemplate.objects.filter(kind=key)
-    if at is not None:
-        found = found.filter(created_at__lte=at)
-    return found.order_by("-version").first()
-
-
 def compose(key: str, record: Any, *, body: str | None = None) -> list[Block]:
     """The letter's blocks: the current template (or ``body``, for a preview) with the record's
     merge values."""
     k = kind(key)
-    if body is None:
-        stored = current_template(key)
+    if body is None:  # the record's town's wording
+        stored = current_template(key, jurisdiction=jurisdiction_of(record))
         body = stored.body if stored is not None else k.default_body
     return blocks_of(body, k.context(record))
 
@@ -320,8 +312,8 @@ def issue(
         return existing
     k = kind(key)
     ct, pk = _record_key(record)
-    template = current_template(key, at=rendered_at)
-    town = jurisdiction_of(record)  # each member town's letters carry its own letterhead
+    town = jurisdiction_of(record)  # each member town's letters: its wording, its letterhead
+    template = current_template(key, at=rendered_at, jurisdiction=town)
     letterhead = current_letterhead(at=rendered_at, jurisdiction=town) if k.letterhead else None
     if content is None:
         body = template.body if template is not None else k.default_body

@@ -192,10 +192,13 @@ class Attachment(TimeStamped):
 
 
 class LetterTemplate(WrittenOnce):
-    """One version of the wording of a kind of letter, as the office saved it. Never edited: an
-    edit is a new version, the newest is current (none stored: the bundled template is
-    current, "version 0")."""
+    """One version of the wording of a kind of letter, as a town's office saved it. Never
+    edited: an edit is a new version, the newest of the town is current (none stored: the
+    bundled template is current, "version 0")."""
 
+    #: The member town whose letters use it (a law package's name): in an office of several
+    #: towns each keeps its own versions of each letter, as of its letterhead.
+    jurisdiction = models.CharField(max_length=40, default=primary)
     kind = models.CharField(max_length=80)
     version = models.PositiveIntegerField()
     body = models.TextField()
@@ -206,13 +209,15 @@ class LetterTemplate(WrittenOnce):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
-        ordering = ("kind", "-version")
+        ordering = ("jurisdiction", "kind", "-version")
         constraints = (
-            models.UniqueConstraint(fields=("kind", "version"), name="letter_template_version"),
+            models.UniqueConstraint(
+                fields=("jurisdiction", "kind", "version"), name="letter_template_town_version"
+            ),
         )
 
     def __str__(self) -> str:
-        return f"{self.kind} version {self.version}"
+        return f"{self.kind} version {self.version} ({self.jurisdiction})"
 
 
 class Letterhead(WrittenOnce):

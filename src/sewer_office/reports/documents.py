@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from sewer_office.accounts.actors import Actor
 from sewer_office.core import letter_pdf, letters
+from sewer_office.core.letter_versions import current_template
 from sewer_office.core.letters import LetterKind, lines, long_date
 from sewer_office.core.models import IssuedDocument
 from sewer_office.core.statuses import status_label
@@ -235,7 +236,7 @@ def report_pdf(data: ReportData, made_at: datetime) -> bytes:
     """The PDF of the data (and nothing else: the same data and template make the same bytes),
     with the report's template as it stands when the report is assembled."""
     rep, fac = data["report"], data["facility"]
-    stored = letters.current_template(COPY)
+    stored = current_template(COPY)
     body = stored.body if stored is not None else COPY_BODY
     return letter_pdf.render_pdf(
         letters.blocks_of(body, copy_context(data)),
