@@ -27,7 +27,7 @@ from sewer_office.enforcement.models import Petition, Violation
 from sewer_office.enforcement.notify import notice_served
 from sewer_office.enforcement.reminders import deadlines
 
-from .enforcement_factories import at
+from .enforcement_factories import at, overdue
 from .enforcement_factories import served as served_in_home_town
 from .factories import PASSWORD, Town
 from .test_town_own_law_enforcement import _mailed
@@ -308,3 +308,17 @@ def test_an_order_is_superseded_by_an_order_of_its_law(two_towns: Town) -> None:
         60,
     )
     assert new.supersedes is not None and new.supersedes.response == "administrative_order"
+
+
+def test_past_its_deadline_it_is_not_said_to_accrue_fines(two_towns: Town) -> None:
+    """Its law states no fine: the state past the deadline is named so, on its page and in
+    the list; the home town's keeps the article's "fines accruing"."""
+    v = _unanswered(two_towns)
+    assert v.state == "fines_accruing"
+    assert v.state_label == "Deadline passed unanswered (no fine stated under its law)"
+    c = Client()
+    assert c.login(username="superintendent", password=PASSWORD)
+    assert v.state_label in c.get(f"/enforcement/{v.pk}/").content.decode()
+    assert v.state_label in c.get("/enforcement/").content.decode()
+    home = overdue(two_towns)
+    assert home.state_label == "Deadline passed uncorrected — fines accruing"

@@ -187,6 +187,10 @@ class Workflow(Generic[R]):
     #: record (a town's notice demands an explanation and a plan, not a correction). ``None``:
     #: every step keeps its label.
     names: Names | None = None
+    #: Set by the app whose records may be under another law: what a state is called on this
+    #: record (a town's law with no fine: its deadline passed unanswered, no "fines accruing").
+    #: ``None``: every state keeps its label.
+    state_names: Names | None = None
     _by_name: dict[str, Step[R]] = field(init=False, repr=False)
     _states: dict[str, State] = field(init=False, repr=False)
 
@@ -218,6 +222,11 @@ class Workflow(Generic[R]):
     def label(self, value: str) -> str:
         s = self._states.get(value)
         return s.label if s else value
+
+    def state_label_on(self, record: R) -> str:
+        """What ``record``'s state is called on it (:attr:`state_names`), else its label."""
+        label = self.label(record.state)
+        return label if self.state_names is None else self.state_names(record, record.state, label)
 
     def label_on(self, record: R, transition: Step[R]) -> str:
         """What ``transition`` is called on ``record`` (:attr:`names`), else its label."""

@@ -25,7 +25,7 @@ from sewer_office.accounts.towns import keeps_article, law_of, several, values_o
 from sewer_office.core.errors import InvalidInput
 from sewer_office.core.town_law import town_of
 from sewer_rules.citations import CitationError, ExternalReference, FederalCitation, parse_any
-from sewer_rules.enforcement_ladder import ClockStart, DayCount, Demand, Step
+from sewer_rules.enforcement_ladder import ClockStart, DayCount, Demand, FineKind, Step
 from sewer_rules.enforcement_terms import Response
 from sewer_rules.federal.provisions import federal_subject
 from sewer_rules.law_package import LawPackage
@@ -244,6 +244,16 @@ def step_name(record: object, name: str, label: str) -> str:
         return label if later is None else f"Issue the next step: {later.label}"
     demand = current_step(law, record).demand
     return label if demand is None else ANSWER_NAMES.get(demand, label)
+
+
+def state_name(record: object, state: str, label: str) -> str:
+    """What a violation's state is called under its town's law: past its deadline, a town
+    whose law states no fine has no "fines accruing" (its deadline passed unanswered)."""
+    if state != "fines_accruing" or (found := own_law_of(record)) is None:
+        return label
+    if found[1].ladder.fine.kind is FineKind.NOT_CONFIGURED:
+        return "Deadline passed unanswered (no fine stated under its law)"
+    return "Deadline passed unanswered"
 
 
 def fit_form(record: object, form: Any, name: str = "") -> None:

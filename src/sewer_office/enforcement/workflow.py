@@ -221,6 +221,7 @@ WORKFLOW = Workflow(
     announce=notify.announce,
     cites=town_ladder.cites,
     names=town_ladder.step_name,
+    state_names=town_ladder.state_name,
 )
 
 

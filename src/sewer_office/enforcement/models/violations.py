@@ -128,7 +128,8 @@ class Violation(KeepsItsTown, TimeStamped):
 
     @builtins.property
     def state_label(self) -> str:
-        return self.WORKFLOW.label(self.state)
+        """The state as its town's law calls it (:attr:`Workflow.state_names`)."""
+        return self.WORKFLOW.state_label_on(self)
 
     @builtins.property
     def is_open(self) -> bool:
