@@ -85,7 +85,7 @@ def _petition_words(notice: Notice, law: LawPackage, step: Step) -> str:
     days: object = clock.days
     if clock.parameter:
         days = values_of(town_of(notice.violation)).get(clock.parameter, notice.issued_on).value
-    start = _EVENT_WORDS[clock.start].replace("the notice", "this order")
+    start = _EVENT_WORDS[clock.start].format(doc="this order")
     kind = "calendar" if clock.count is DayCount.CALENDAR else "business"
     return (
         f"\n\nYou may petition the {law.ladder.official(petition.to).title} in writing to modify "
@@ -96,9 +96,8 @@ def _petition_words(notice: Notice, law: LawPackage, step: Step) -> str:
 def _count_words(notice: Notice, step: Step) -> str:
     clock = step.clock
     assert clock is not None
-    rule = f"Day one is the day after {_EVENT_WORDS[clock.start]}".replace(
-        "the notice", f"the {document_noun(step)}"
-    )
+    event = _EVENT_WORDS[clock.start].format(doc=f"the {document_noun(step)}")
+    rule = f"Day one is the day after {event}"
     values = values_of(town_of(notice.violation))
     if ROLLOVER in values.parameters and clock.count is DayCount.CALENDAR:
         rollover = values.get(ROLLOVER, notice.issued_on)
@@ -110,10 +109,11 @@ def _count_words(notice: Notice, step: Step) -> str:
     return f"{rule}."
 
 
+#: The event a period runs from, in a letter's words (``{doc}``: the notice or the order).
 _EVENT_WORDS = {
     ClockStart.SERVICE: "service",
-    ClockStart.MAILING: "the notice is mailed",
-    ClockStart.RECEIPT: "your receipt of the notice",
+    ClockStart.MAILING: "{doc} is mailed",
+    ClockStart.RECEIPT: "your receipt of {doc}",
 }
 
 
